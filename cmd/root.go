@@ -1,0 +1,245 @@
+// Package cmd wires convo's commands: flags, config, streams and exit codes.
+// It is the only package that knows about os, cobra and viper.
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// version is set at build time with -ldflags "-X github.com/convo-cli/convo/cmd.version=..."
+var version = ""
+
+// Main runs convo with the process's arguments and streams and returns the
+// exit status.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Run(ctx, os.Args[1:], System())
+}
+
+// Run runs convo with args on the given streams.
+func Run(ctx context.Context, args []string, io *IOStreams) int {
+	app := &App{IO: io, Now: time.Now, IDs: transcript.NewIDs()}
+	root := app.newRootCmd()
+	root.SetArgs(args)
+	root.SetIn(io.In)
+	root.SetOut(io.Out)
+	root.SetErr(io.ErrOut)
+	err := root.ExecuteContext(ctx)
+	if cerr := app.close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		fmt.Fprintf(io.ErrOut, "convo: %s\n", errorMessage(err))
+		code := exitCode(err)
+		if code == ExitUsage {
+			fmt.Fprintln(io.ErrOut, "Run 'convo --help' for usage.")
+		}
+		return code
+	}
+	return ExitOK
+}
+
+// App holds what commands share; the store is opened on first use only, so
+// commands that need none never pay for it.
+type App struct {
+	IO    *IOStreams
+	Now   func() time.Time
+	IDs   *transcript.IDs
+	cfg   *viper.Viper
+	db    string
+	quiet bool
+	store *store.Store
+}
+
+// Store opens the store on first use.
+func (a *App) Store(ctx context.Context) (*store.Store, error) {
+	if a.store != nil {
+		return a.store, nil
+	}
+	path := a.db
+	if path == "" {
+		path = defaultDBPath()
+	}
+	s, err := store.Open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	s.Now = a.Now
+	a.store = s
+	return s, nil
+}
+
+func (a *App) close() error {
+	if a.store == nil {
+		return nil
+	}
+	return a.store.Close()
+}
+
+func (a *App) nowMillis() int64 { return a.Now().UnixMilli() }
+
+// warnf tells the person something on stderr, unless --quiet.
+func (a *App) warnf(format string, args ...any) {
+	if !a.quiet {
+		fmt.Fprintf(a.IO.ErrOut, "convo: "+format+"\n", args...)
+	}
+}
+
+func (a *App) newRootCmd() *cobra.Command {
+	var configPath string
+	root := &cobra.Command{
+		Use:   "convo",
+		Short: "Keep, shrink, replay and log LLM conversation transcripts",
+		Long: `convo keeps LLM conversations in one SQLite file and streams them as JSONL.
+
+Without -c, a command is a pure transform: it reads a transcript as JSONL on
+stdin and writes to stdout, touching no file.`,
+		Version:           buildVersion(),
+		SilenceErrors:     true,
+		SilenceUsage:      true,
+		DisableAutoGenTag: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			return a.loadConfig(cmd, configPath)
+		},
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.db, "db", "", "store file (env CONVO_DB; default $XDG_DATA_HOME/convo/convo.db)")
+	pf.StringVar(&configPath, "config", "", "config file (default $XDG_CONFIG_HOME/convo/config.yaml)")
+	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print no notes on stderr and no records on stdout after a write")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+
+	root.AddCommand(
+		a.newAppendCmd(),
+		a.newShowCmd(),
+		a.newListCmd(),
+		a.newGetCmd(),
+		a.newClearCmd(),
+	)
+	return root
+}
+
+// loadConfig fills every flag the command line left unset from the
+// environment (CONVO_<FLAG>) or the config file, in that order.
+func (a *App) loadConfig(cmd *cobra.Command, path string) error {
+	v := viper.New()
+	v.SetEnvPrefix("convo")
+	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
+	v.AutomaticEnv()
+	explicit := path != ""
+	if !explicit {
+		path = os.Getenv("CONVO_CONFIG")
+		explicit = path != ""
+	}
+	if !explicit {
+		path = filepath.Join(xdgDir("XDG_CONFIG_HOME", ".config"), "convo", "config.yaml")
+	}
+	if _, err := os.Stat(path); err == nil {
+		v.SetConfigFile(path)
+		if err := v.ReadInConfig(); err != nil {
+			return usageErrorf("config file %s: %v", path, err)
+		}
+	} else if explicit {
+		return usageErrorf("config file %s: %v", path, err)
+	}
+	a.cfg = v
+	var ferr error
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if ferr != nil || f.Changed || f.Name == "config" || f.Name == "help" || f.Name == "version" || !v.IsSet(f.Name) {
+			return
+		}
+		vals := []string{v.GetString(f.Name)}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			vals = v.GetStringSlice(f.Name)
+			if err := sv.Replace(nil); err != nil {
+				ferr = err
+				return
+			}
+		}
+		for _, val := range vals {
+			if err := f.Value.Set(val); err != nil {
+				ferr = usageErrorf("--%s from environment or config: %v", f.Name, err)
+				return
+			}
+		}
+	})
+	return ferr
+}
+
+func xdgDir(env, fallback string) string {
+	if d := os.Getenv(env); d != "" {
+		return d
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return fallback
+	}
+	return filepath.Join(home, fallback)
+}
+
+func defaultDBPath() string {
+	return filepath.Join(xdgDir("XDG_DATA_HOME", filepath.Join(".local", "share")), "convo", "convo.db")
+}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// conversationFlag adds -c/--conversation with completion from the store.
+func (a *App) conversationFlag(cmd *cobra.Command, target *string, usage string) {
+	cmd.Flags().StringVarP(target, "conversation", "c", "", usage)
+	_ = cmd.RegisterFlagCompletionFunc("conversation", func(cmd *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
+		// Completion runs without PersistentPreRun: honour --db and CONVO_DB here.
+		if a.db == "" {
+			a.db = os.Getenv("CONVO_DB")
+		}
+		s, err := a.Store(cmd.Context())
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveError
+		}
+		ids, err := s.ConversationIDs(cmd.Context(), prefix, 200)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveError
+		}
+		return ids, cobra.ShellCompDirectiveNoFileComp
+	})
+}
+
+// requireConversation checks -c for commands that need a stored conversation.
+func requireConversation(id string) error {
+	if id == "" {
+		return usageErrorf("missing -c/--conversation")
+	}
+	return checkConversationID(id)
+}
+
+func checkConversationID(id string) error {
+	if len(id) > transcript.MaxConversationBytes {
+		return usageErrorf("conversation id longer than %d bytes", transcript.MaxConversationBytes)
+	}
+	if strings.IndexByte(id, 0) >= 0 {
+		return usageErrorf("conversation id contains a NUL character")
+	}
+	return nil
+}

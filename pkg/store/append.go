@@ -1,0 +1,216 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// AppendResult says what an append did. Records changed by it carry change
+// sequences in (FromSeq, ToSeq].
+type AppendResult struct {
+	FromSeq, ToSeq            int64
+	Inserted, Merged, Skipped int
+}
+
+// Append adds the records next yields (until io.EOF) to the end of
+// conversation conv, applying the rules of SPEC section 2, in one
+// transaction: if next or a write fails, nothing is kept. A record whose id
+// the conversation already holds (or absorbed in a merge) is skipped.
+func (s *Store) Append(ctx context.Context, conv string, ids *transcript.IDs, next func() (transcript.Record, error)) (AppendResult, error) {
+	var res AppendResult
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		w, err := s.newWriter(ctx, tx, conv)
+		if err != nil {
+			return err
+		}
+		defer w.close()
+		res.FromSeq = w.seq - 1
+		open, err := w.openRecord(ctx)
+		if err != nil {
+			return err
+		}
+		app := transcript.NewAppender(conv, open, ids, s.nowMillis)
+		var dirty *transcript.Record // the open record, merged into and not yet written
+		for {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			rec, err := next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			if rec.ID != "" {
+				known, err := w.known(ctx, rec.ID)
+				if err != nil {
+					return err
+				}
+				if known {
+					res.Skipped++
+					continue
+				}
+			}
+			for _, ch := range app.Append(rec) {
+				switch ch.Kind {
+				case transcript.Merged:
+					res.Merged++
+					dirty = ch.Record
+					if ch.Absorbed != "" {
+						if _, err := w.absorb.ExecContext(ctx, conv, ch.Absorbed, ch.Record.ID); err != nil {
+							return fmt.Errorf("record merge: %w", err)
+						}
+					}
+				case transcript.Inserted:
+					// The open record is final once another non-system record follows it.
+					if dirty != nil && ch.Record.Message.Role != transcript.RoleSystem {
+						if err := w.update(ctx, dirty); err != nil {
+							return err
+						}
+						dirty = nil
+					}
+					res.Inserted++
+					if err := w.insert(ctx, ch.Record); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		if dirty != nil {
+			if err := w.update(ctx, dirty); err != nil {
+				return err
+			}
+		}
+		if res.Inserted+res.Merged == 0 {
+			return errNothing
+		}
+		res.ToSeq = w.seq - 1
+		return w.finish(ctx)
+	})
+	if errors.Is(err, errNothing) {
+		return AppendResult{Skipped: res.Skipped}, nil
+	}
+	return res, err
+}
+
+// errNothing rolls back a transaction that changed nothing worth keeping.
+var errNothing = errors.New("nothing to write")
+
+// writer holds one write transaction on one conversation and its counters.
+type writer struct {
+	tx                     *sql.Tx
+	s                      *Store
+	conv                   string
+	pos, seq               int64
+	buf                    []byte
+	ins, upd, absorb, look *sql.Stmt
+}
+
+func (s *Store) newWriter(ctx context.Context, tx *sql.Tx, conv string) (*writer, error) {
+	now := s.nowMillis()
+	if _, err := tx.ExecContext(ctx,
+		`INSERT INTO conversations (id, created, updated) VALUES (?1, ?2, ?2) ON CONFLICT (id) DO NOTHING`,
+		conv, now); err != nil {
+		return nil, fmt.Errorf("create conversation: %w", err)
+	}
+	w := &writer{tx: tx, s: s, conv: conv}
+	if err := tx.QueryRowContext(ctx, `SELECT next_pos, next_seq FROM conversations WHERE id = ?`, conv).
+		Scan(&w.pos, &w.seq); err != nil {
+		return nil, fmt.Errorf("read conversation: %w", err)
+	}
+	var err error
+	prep := func(q string) *sql.Stmt {
+		if err != nil {
+			return nil
+		}
+		var st *sql.Stmt
+		st, err = tx.PrepareContext(ctx, q)
+		return st
+	}
+	w.ins = prep(`INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES (?, ?, ?, 0, ?, ?, ?, ?)`)
+	w.upd = prep(`UPDATE records SET body = ?, seq = ? WHERE conversation = ? AND id = ?`)
+	w.absorb = prep(`INSERT OR IGNORE INTO absorbed (conversation, id, target) VALUES (?, ?, ?)`)
+	w.look = prep(`SELECT 1 FROM records WHERE conversation = ?1 AND id = ?2
+		UNION ALL SELECT 1 FROM absorbed WHERE conversation = ?1 AND id = ?2 LIMIT 1`)
+	if err != nil {
+		w.close()
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	return w, nil
+}
+
+func (w *writer) close() {
+	for _, st := range []*sql.Stmt{w.ins, w.upd, w.absorb, w.look} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+// openRecord returns the record the next same-role append merges into: the
+// last non-system record, unless that is a summary.
+func (w *writer) openRecord(ctx context.Context) (*transcript.Record, error) {
+	var body []byte
+	var role string
+	err := w.tx.QueryRowContext(ctx, `SELECT role, body FROM records
+		WHERE conversation = ? AND role != 'system' ORDER BY pos DESC, sub DESC LIMIT 1`, w.conv).Scan(&role, &body)
+	if errors.Is(err, sql.ErrNoRows) || role == string(transcript.RoleSummary) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read last record: %w", err)
+	}
+	var r transcript.Record
+	if err := json.Unmarshal(body, &r); err != nil {
+		return nil, fmt.Errorf("stored record is corrupt: %w", err)
+	}
+	return &r, nil
+}
+
+func (w *writer) known(ctx context.Context, id string) (bool, error) {
+	var one int
+	err := w.look.QueryRowContext(ctx, w.conv, id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("look up id %s: %w", id, err)
+	}
+	return true, nil
+}
+
+func (w *writer) insert(ctx context.Context, r *transcript.Record) error {
+	w.buf = transcript.AppendJSON(w.buf[:0], r)
+	if _, err := w.ins.ExecContext(ctx, w.conv, r.ID, w.pos, string(r.Message.Role), r.Metadata.Timing.Creation, w.seq, string(w.buf)); err != nil {
+		return fmt.Errorf("insert record %s: %w", r.ID, err)
+	}
+	w.pos++
+	w.seq++
+	return nil
+}
+
+func (w *writer) update(ctx context.Context, r *transcript.Record) error {
+	w.buf = transcript.AppendJSON(w.buf[:0], r)
+	if _, err := w.upd.ExecContext(ctx, string(w.buf), w.seq, w.conv, r.ID); err != nil {
+		return fmt.Errorf("update record %s: %w", r.ID, err)
+	}
+	w.seq++
+	return nil
+}
+
+// finish stores the counters; call it last in the transaction.
+func (w *writer) finish(ctx context.Context) error {
+	_, err := w.tx.ExecContext(ctx, `UPDATE conversations SET next_pos = ?, next_seq = ?, updated = ? WHERE id = ?`,
+		w.pos, w.seq, w.s.nowMillis(), w.conv)
+	if err != nil {
+		return fmt.Errorf("update conversation: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,246 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Row is one stored record as read. Body is the canonical JSON record; it is
+// valid only until the callback returns.
+type Row struct {
+	Pos, Sub, Seq int64
+	Role          string
+	Body          []byte
+}
+
+// ReadOptions narrows a read. The zero value reads every record.
+type ReadOptions struct {
+	// Limit keeps only the newest Limit records (still returned oldest first).
+	Limit int
+	// BeforeID keeps the records before this record in transcript order.
+	BeforeID string
+	// BeforeTime keeps the records created before this instant (ms).
+	BeforeTime int64
+	// FromLatestSummary starts at the latest summary (included).
+	FromLatestSummary bool
+	// AfterSeq and UpToSeq, when set, keep records whose last change has a
+	// change sequence in (AfterSeq, UpToSeq].
+	AfterSeq, UpToSeq int64
+}
+
+// Read calls fn for each record of conv matching opt, in transcript order,
+// streaming from a cursor. It returns ErrNotFound (wrapped) when conv does
+// not exist.
+func (s *Store) Read(ctx context.Context, conv string, opt ReadOptions, fn func(Row) error) error {
+	if err := s.mustExist(ctx, conv); err != nil {
+		return err
+	}
+	where := []string{"conversation = ?1"}
+	args := []any{conv}
+	arg := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("?%d", len(args))
+	}
+	if opt.BeforeID != "" {
+		var pos, sub int64
+		err := s.db.QueryRowContext(ctx, `SELECT pos, sub FROM records WHERE conversation = ? AND id = ?`, conv, opt.BeforeID).Scan(&pos, &sub)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("record %s in conversation %q: %w", opt.BeforeID, conv, ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("read record %s: %w", opt.BeforeID, err)
+		}
+		p, su := arg(pos), arg(sub)
+		where = append(where, fmt.Sprintf("(pos < %s OR (pos = %s AND sub < %s))", p, p, su))
+	}
+	if opt.BeforeTime != 0 {
+		where = append(where, "created < "+arg(opt.BeforeTime))
+	}
+	if opt.FromLatestSummary {
+		pos, sub, ok, err := s.latest(ctx, conv, "summary")
+		if err != nil {
+			return err
+		}
+		if ok {
+			p, su := arg(pos), arg(sub)
+			where = append(where, fmt.Sprintf("(pos > %s OR (pos = %s AND sub >= %s))", p, p, su))
+		}
+	}
+	if opt.AfterSeq > 0 {
+		where = append(where, "seq > "+arg(opt.AfterSeq))
+	}
+	if opt.UpToSeq > 0 {
+		where = append(where, "seq <= "+arg(opt.UpToSeq))
+	}
+	q := "SELECT pos, sub, seq, role, body FROM records WHERE " + strings.Join(where, " AND ")
+	if opt.Limit > 0 {
+		q = "SELECT * FROM (" + q + " ORDER BY pos DESC, sub DESC LIMIT " + arg(opt.Limit) + ")"
+	}
+	q += " ORDER BY pos, sub"
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("read %q: %w", conv, err)
+	}
+	defer rows.Close()
+	var r Row
+	var body sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&r.Pos, &r.Sub, &r.Seq, &r.Role, &body); err != nil {
+			return fmt.Errorf("read %q: %w", conv, err)
+		}
+		r.Body = body
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read %q: %w", conv, err)
+	}
+	return nil
+}
+
+// latest returns the position of the latest record of a role (system or
+// summary, the ones the partial index holds).
+func (s *Store) latest(ctx context.Context, conv, role string) (pos, sub int64, ok bool, err error) {
+	err = s.db.QueryRowContext(ctx, `SELECT pos, sub FROM records WHERE conversation = ? AND role = ?
+		AND role IN ('system', 'summary') ORDER BY pos DESC, sub DESC LIMIT 1`, conv, role).Scan(&pos, &sub)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, false, nil
+	}
+	if err != nil {
+		return 0, 0, false, fmt.Errorf("find latest %s: %w", role, err)
+	}
+	return pos, sub, true, nil
+}
+
+// Place is a record's place in transcript order.
+type Place struct{ Pos, Sub int64 }
+
+// LatestSummary returns the place of the conversation's latest summary.
+func (s *Store) LatestSummary(ctx context.Context, conv string) (Place, bool, error) {
+	if err := s.mustExist(ctx, conv); err != nil {
+		return Place{}, false, err
+	}
+	pos, sub, ok, err := s.latest(ctx, conv, "summary")
+	return Place{pos, sub}, ok, err
+}
+
+// LatestSystem returns the body of the conversation's latest system record,
+// or nil when it has none.
+func (s *Store) LatestSystem(ctx context.Context, conv string) ([]byte, error) {
+	var body []byte
+	err := s.db.QueryRowContext(ctx, `SELECT body FROM records WHERE conversation = ? AND role = 'system'
+		AND role IN ('system', 'summary') ORDER BY pos DESC, sub DESC LIMIT 1`, conv).Scan(&body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read system prompt: %w", err)
+	}
+	return body, nil
+}
+
+func (s *Store) mustExist(ctx context.Context, conv string) error {
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM conversations WHERE id = ?`, conv).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("conversation %q: %w", conv, ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("read conversation %q: %w", conv, err)
+	}
+	return nil
+}
+
+// ConversationInfo describes one stored conversation.
+type ConversationInfo struct {
+	ID               string
+	Created, Updated int64 // ms since the epoch
+	Records          int64
+}
+
+// Conversations calls fn for every conversation, ordered by id; with ids
+// given, only those (missing ones are ErrNotFound).
+func (s *Store) Conversations(ctx context.Context, fn func(ConversationInfo) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.created, c.updated,
+		(SELECT count(*) FROM records r WHERE r.conversation = c.id) FROM conversations c ORDER BY c.id`)
+	if err != nil {
+		return fmt.Errorf("list conversations: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c ConversationInfo
+		if err := rows.Scan(&c.ID, &c.Created, &c.Updated, &c.Records); err != nil {
+			return fmt.Errorf("list conversations: %w", err)
+		}
+		if err := fn(c); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// ConversationIDs returns up to limit conversation ids starting with prefix,
+// for shell completion.
+func (s *Store) ConversationIDs(ctx context.Context, prefix string, limit int) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id FROM conversations WHERE id >= ? ORDER BY id LIMIT ?`, prefix, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		if !strings.HasPrefix(id, prefix) {
+			break
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// Clear deletes a conversation and everything stored for it, returning how
+// many records went.
+func (s *Store) Clear(ctx context.Context, conv string) (int64, error) {
+	var n int64
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM conversations WHERE id = ?`, conv)
+		if err != nil {
+			return err
+		}
+		if k, _ := res.RowsAffected(); k == 0 {
+			return fmt.Errorf("conversation %q: %w", conv, ErrNotFound)
+		}
+		res, err = tx.ExecContext(ctx, `DELETE FROM records WHERE conversation = ?`, conv)
+		if err != nil {
+			return err
+		}
+		n, _ = res.RowsAffected()
+		for _, t := range []string{"absorbed", "export_cursors"} {
+			if _, err := tx.ExecContext(ctx, "DELETE FROM "+t+" WHERE conversation = ?", conv); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
+// Cursor returns the change sequence already exported to sink (0: nothing).
+func (s *Store) Cursor(ctx context.Context, conv, sink string) (int64, error) {
+	var seq int64
+	err := s.db.QueryRowContext(ctx, `SELECT seq FROM export_cursors WHERE conversation = ? AND sink = ?`, conv, sink).Scan(&seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read export cursor: %w", err)
+	}
+	return seq, nil
+}

@@ -1,0 +1,77 @@
+// Package tokens counts tokens offline with a real BPE tokenizer, so
+// triggers and reports need no network.
+package tokens
+
+import (
+	"fmt"
+
+	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// Names lists the supported encodings.
+var Names = []string{string(tokenizer.O200kBase), string(tokenizer.Cl100kBase)}
+
+// Default is the encoding used when none is named (GPT-4o and later).
+const Default = string(tokenizer.O200kBase)
+
+// Counter counts tokens in one encoding.
+type Counter struct{ codec tokenizer.Codec }
+
+// New returns a Counter for the named encoding.
+func New(name string) (*Counter, error) {
+	switch name {
+	case "", Default, string(tokenizer.Cl100kBase):
+	default:
+		return nil, fmt.Errorf("unknown tokenizer %q (want o200k_base or cl100k_base)", name)
+	}
+	if name == "" {
+		name = Default
+	}
+	c, err := tokenizer.Get(tokenizer.Encoding(name))
+	if err != nil {
+		return nil, err
+	}
+	return &Counter{codec: c}, nil
+}
+
+// Count returns the tokens of s.
+func (c *Counter) Count(s string) int {
+	n, err := c.codec.Count(s)
+	if err != nil {
+		// Input is valid UTF-8 by the time it is stored; fall back to a
+		// rough estimate rather than fail a report.
+		return len(s) / 4
+	}
+	return n
+}
+
+// Record returns the tokens of what a record sends: its contents, tool
+// calls (name and arguments) and tool name.
+func (c *Counter) Record(r *transcript.Record) int {
+	n := 0
+	for _, s := range r.Message.Contents {
+		n += c.Count(s)
+	}
+	for _, tc := range r.Message.ToolCalls {
+		n += c.Count(tc.Name) + c.Count(tc.Arguments)
+	}
+	if r.Message.Name != "" {
+		n += c.Count(r.Message.Name)
+	}
+	return n
+}
+
+// View returns the tokens of an LLM view: the summary and the messages
+// (the system prompt is left out: it is the same with or without summaries).
+func (c *Counter) View(v transcript.View) int {
+	n := 0
+	if v.Summary != nil {
+		n += c.Record(v.Summary)
+	}
+	for i := range v.Messages {
+		n += c.Record(&v.Messages[i])
+	}
+	return n
+}

@@ -1,0 +1,489 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/oklog/ulid/v2"
+)
+
+// MaxLineBytes bounds one input line. Larger lines are rejected rather than
+// cut: a record that big is almost always a mistake (DynamoDB, for one, takes
+// 400 KB an item).
+const MaxLineBytes = 4 << 20
+
+// InputError is bad input: it names the line (0 when the input was not a
+// stream, e.g. command-line arguments) and the field at fault.
+type InputError struct {
+	Line  int
+	Field string
+	Err   error
+}
+
+func (e *InputError) Error() string {
+	var b strings.Builder
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d: ", e.Line)
+	}
+	if e.Field != "" {
+		b.WriteString(e.Field)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *InputError) Unwrap() error { return e.Err }
+
+func fieldErr(field, format string, args ...any) *InputError {
+	return &InputError{Field: field, Err: fmt.Errorf(format, args...)}
+}
+
+// Decoder reads records from JSONL, one per line, accepting the lenient input
+// forms of SPEC section 1 and returning canonical records. Blank lines are
+// skipped. The id, conversation and creation time may be left unset; the
+// appender fills them.
+type Decoder struct {
+	r    *bufio.Reader
+	line int
+	buf  []byte
+}
+
+// NewDecoder returns a Decoder reading from r.
+func NewDecoder(r io.Reader) *Decoder {
+	return &Decoder{r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Line is the number of the line last read.
+func (d *Decoder) Line() int { return d.line }
+
+// Next returns the next record, or io.EOF after the last one.
+func (d *Decoder) Next() (Record, error) {
+	for {
+		line, err := d.readLine()
+		if err != nil {
+			return Record{}, err
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		rec, err := ParseLine(line)
+		if err != nil {
+			var ie *InputError
+			if errors.As(err, &ie) {
+				ie.Line = d.line
+			}
+			return Record{}, err
+		}
+		return rec, nil
+	}
+}
+
+// readLine returns the next line without its newline; the slice is valid
+// until the next call.
+func (d *Decoder) readLine() ([]byte, error) {
+	d.buf = d.buf[:0]
+	for {
+		chunk, err := d.r.ReadSlice('\n')
+		if len(d.buf)+len(chunk) > MaxLineBytes+1 {
+			d.line++
+			// Skip the rest so the error names the right line, then stop.
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = d.r.ReadSlice('\n')
+			}
+			return nil, &InputError{Line: d.line, Err: fmt.Errorf("line is longer than %d bytes", MaxLineBytes)}
+		}
+		d.buf = append(d.buf, chunk...)
+		switch {
+		case err == nil:
+			d.line++
+			return bytes.TrimSuffix(bytes.TrimSuffix(d.buf, []byte{'\n'}), []byte{'\r'}), nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			if len(d.buf) == 0 {
+				return nil, io.EOF
+			}
+			d.line++
+			return d.buf, nil
+		default:
+			return nil, err
+		}
+	}
+}
+
+// wire* mirror every input form at once; normalize picks the one in use.
+type wireRecord struct {
+	ID           *string       `json:"id"`
+	Conversation *string       `json:"conversation"`
+	Message      *wireMessage  `json:"message"`
+	Metadata     *wireMetadata `json:"metadata"`
+	wireMessage
+}
+
+type wireMessage struct {
+	Role       *string         `json:"role"`
+	Contents   []string        `json:"contents"`
+	Content    json.RawMessage `json:"content"`
+	ToolCalls  []wireToolCall  `json:"tool_calls"`
+	ToolCallID string          `json:"tool_call_id"`
+	Name       string          `json:"name"`
+	IsError    bool            `json:"is_error"`
+}
+
+type wireToolCall struct {
+	ID        string          `json:"id"`
+	Type      string          `json:"type"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Function  *struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
+}
+
+type wireMetadata struct {
+	Attribute  []string                   `json:"attribute"`
+	SummaryIDs []string                   `json:"summaryIds"`
+	Timing     map[string]json.RawMessage `json:"timing"`
+	Aux        json.RawMessage            `json:"aux"`
+}
+
+// ParseLine parses one line of input into a canonical record. Errors are
+// *InputError with the field at fault and Line unset.
+func ParseLine(line []byte) (Record, error) {
+	if i := bytes.IndexByte(line, 0); i >= 0 {
+		return Record{}, &InputError{Err: fmt.Errorf("NUL byte at column %d", i+1)}
+	}
+	if !utf8.Valid(line) {
+		return Record{}, &InputError{Err: fmt.Errorf("invalid UTF-8 at column %d", invalidUTF8At(line)+1)}
+	}
+	var w wireRecord
+	if err := json.Unmarshal(line, &w); err != nil {
+		return Record{}, jsonError(line, err)
+	}
+	rec, err := w.normalize()
+	if err != nil {
+		return Record{}, err
+	}
+	if err := Validate(&rec); err != nil {
+		return Record{}, err
+	}
+	return rec, nil
+}
+
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
+}
+
+func jsonError(line []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return &InputError{Err: fmt.Errorf("invalid JSON at column %d: %s", syn.Offset, strings.TrimPrefix(syn.Error(), "json: "))}
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			return &InputError{Err: fmt.Errorf("want a JSON object, got %s", typ.Value)}
+		}
+		return &InputError{Field: field, Err: fmt.Errorf("want %s, got %s", typeName(typ.Type.String()), typ.Value)}
+	}
+	if bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) {
+		return &InputError{Err: fmt.Errorf("invalid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))}
+	}
+	return &InputError{Err: errors.New("want a JSON object")}
+}
+
+func typeName(goType string) string {
+	switch {
+	case strings.HasPrefix(goType, "[]"):
+		return "a list"
+	case goType == "string", goType == "*string":
+		return "a string"
+	case goType == "bool":
+		return "a boolean"
+	case strings.HasPrefix(goType, "map"), strings.HasPrefix(goType, "struct"), strings.HasPrefix(goType, "*struct"), strings.Contains(goType, "wire"):
+		return "an object"
+	}
+	return goType
+}
+
+func (w *wireRecord) normalize() (Record, error) {
+	var rec Record
+	msg, prefix := &w.wireMessage, ""
+	if w.Message != nil {
+		if w.wireMessage.Role != nil {
+			return rec, fieldErr("role", "give the role inside message, not beside it")
+		}
+		msg, prefix = w.Message, "message."
+	}
+	if w.ID != nil {
+		rec.ID = *w.ID
+	}
+	if w.Conversation != nil {
+		if *w.Conversation == "" {
+			return rec, fieldErr("conversation", "empty conversation id")
+		}
+		rec.Conversation = *w.Conversation
+	}
+	if msg.Role == nil {
+		return rec, fieldErr(prefix+"role", "missing role")
+	}
+	role := Role(*msg.Role)
+	if role == "developer" { // OpenAI's newer name for the system prompt
+		role = RoleSystem
+	}
+	if !role.Valid() {
+		return rec, fieldErr(prefix+"role", "unknown role %q (want system, user, assistant, tool or summary)", *msg.Role)
+	}
+	rec.Message.Role = role
+
+	switch {
+	case msg.Contents != nil && msg.Content != nil:
+		return rec, fieldErr(prefix+"content", "give contents or content, not both")
+	case msg.Contents != nil:
+		rec.Message.Contents = msg.Contents
+	case msg.Content != nil:
+		cs, err := contentStrings(msg.Content)
+		if err != nil {
+			err.Field = prefix + "content" + err.Field
+			return rec, err
+		}
+		rec.Message.Contents = cs
+	}
+	if rec.Message.Contents == nil {
+		rec.Message.Contents = []string{}
+	}
+
+	for i, tc := range msg.ToolCalls {
+		field := fmt.Sprintf("%stool_calls[%d]", prefix, i)
+		call := ToolCall{ID: tc.ID, Name: tc.Name}
+		args := tc.Arguments
+		if tc.Function != nil {
+			if tc.Name != "" || tc.Arguments != nil {
+				return rec, fieldErr(field, "give name and arguments inside function or beside id, not both")
+			}
+			call.Name, args = tc.Function.Name, tc.Function.Arguments
+		}
+		if tc.Type != "" && tc.Type != "function" {
+			return rec, fieldErr(field+".type", "unsupported tool call type %q", tc.Type)
+		}
+		a, err := argumentsText(args)
+		if err != nil {
+			return rec, fieldErr(field+".arguments", "%v", err)
+		}
+		call.Arguments = a
+		rec.Message.ToolCalls = append(rec.Message.ToolCalls, call)
+	}
+	rec.Message.ToolCallID = msg.ToolCallID
+	rec.Message.Name = msg.Name
+	rec.Message.IsError = msg.IsError
+
+	if md := w.Metadata; md != nil {
+		rec.Metadata.Attribute = md.Attribute
+		rec.Metadata.SummaryIDs = md.SummaryIDs
+		for k, v := range md.Timing {
+			ms, err := strconv.ParseInt(string(v), 10, 64)
+			if err != nil {
+				return rec, fieldErr("metadata.timing."+k, "want whole milliseconds since the epoch, got %s", v)
+			}
+			if err := rec.Metadata.Timing.Set(k, ms); err != nil {
+				return rec, fieldErr("metadata.timing."+k, "%v", err)
+			}
+		}
+		if md.Aux != nil && string(md.Aux) != "null" {
+			aux, err := ParseAux(md.Aux)
+			if err != nil {
+				return rec, fieldErr("metadata.aux", "%v", err)
+			}
+			rec.Metadata.Aux = aux
+		}
+	}
+	return rec, nil
+}
+
+// contentStrings reads an OpenAI-style content: a string, null, or a list of
+// text parts ({"type":"text","text":"..."}) or plain strings.
+func contentStrings(raw json.RawMessage) ([]string, *InputError) {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case string(raw) == "null":
+		return nil, nil
+	case len(raw) > 0 && raw[0] == '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, &InputError{Err: err}
+		}
+		if s == "" {
+			return nil, nil
+		}
+		return []string{s}, nil
+	case len(raw) > 0 && raw[0] == '[':
+		var parts []json.RawMessage
+		if err := json.Unmarshal(raw, &parts); err != nil {
+			return nil, &InputError{Err: err}
+		}
+		out := make([]string, 0, len(parts))
+		for i, p := range parts {
+			var s string
+			if json.Unmarshal(p, &s) == nil {
+				out = append(out, s)
+				continue
+			}
+			var part struct {
+				Type string  `json:"type"`
+				Text *string `json:"text"`
+			}
+			if err := json.Unmarshal(p, &part); err != nil || part.Text == nil || (part.Type != "text" && part.Type != "") {
+				return nil, &InputError{Field: fmt.Sprintf("[%d]", i), Err: fmt.Errorf("only text parts are supported (got %s)", abbreviate(p))}
+			}
+			out = append(out, *part.Text)
+		}
+		return out, nil
+	}
+	return nil, &InputError{Err: fmt.Errorf("want a string or a list of text parts, got %s", abbreviate(raw))}
+}
+
+// argumentsText returns tool call arguments as a JSON text: a JSON string is
+// taken as the text itself (OpenAI), anything else (an object, as Ollama
+// sends) is kept as the raw JSON it was given.
+func argumentsText(raw json.RawMessage) (string, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return "", err
+		}
+		return s, nil
+	}
+	return string(raw), nil
+}
+
+// ParseAux parses a JSON object into aux values kept as compact JSON texts.
+func ParseAux(raw []byte) (map[string]json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return nil, fmt.Errorf("want a JSON object, got %s", abbreviate(raw))
+	}
+	for k, v := range m {
+		c, err := CompactJSON(v)
+		if err != nil {
+			return nil, err
+		}
+		m[k] = c
+	}
+	return m, nil
+}
+
+// CompactJSON returns v without insignificant white space, or an error if v
+// is not one valid JSON value.
+func CompactJSON(v []byte) (json.RawMessage, error) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, v); err != nil {
+		return nil, fmt.Errorf("invalid JSON %s: %v", abbreviate(v), err)
+	}
+	return b.Bytes(), nil
+}
+
+func abbreviate(b []byte) string {
+	const max = 40
+	if len(b) > max {
+		return string(b[:max]) + "..."
+	}
+	return string(b)
+}
+
+// Validate checks the invariants of a record, whatever form it came in.
+// An unset id, conversation or creation time is allowed: the appender sets them.
+func Validate(r *Record) error {
+	m := &r.Message
+	if r.ID != "" {
+		if _, err := ulid.ParseStrict(r.ID); err != nil {
+			return fieldErr("id", "%q is not a ULID: %v", r.ID, err)
+		}
+	}
+	if len(r.Conversation) > MaxConversationBytes {
+		return fieldErr("conversation", "longer than %d bytes", MaxConversationBytes)
+	}
+	if strings.IndexByte(r.Conversation, 0) >= 0 {
+		return fieldErr("conversation", "contains a NUL character")
+	}
+	if !m.Role.Valid() {
+		return fieldErr("message.role", "unknown role %q", m.Role)
+	}
+	if len(m.Contents) == 0 && !(m.Role == RoleAssistant && len(m.ToolCalls) > 0) {
+		return fieldErr("message.contents", "empty: a %s record needs at least one content string", m.Role)
+	}
+	for i, c := range m.Contents {
+		if strings.IndexByte(c, 0) >= 0 {
+			return fieldErr(fmt.Sprintf("message.contents[%d]", i), "contains a NUL character")
+		}
+	}
+	if m.Role == RoleSummary && len(m.Contents) != 1 {
+		return fieldErr("message.contents", "a summary holds exactly one content string, got %d", len(m.Contents))
+	}
+	if len(m.ToolCalls) > 0 && m.Role != RoleAssistant {
+		return fieldErr("message.tool_calls", "only assistant records carry tool calls")
+	}
+	for i, c := range m.ToolCalls {
+		field := fmt.Sprintf("message.tool_calls[%d]", i)
+		if c.ID == "" {
+			return fieldErr(field+".id", "missing tool call id")
+		}
+		if c.Name == "" {
+			return fieldErr(field+".name", "missing tool name")
+		}
+		if strings.IndexByte(c.ID+c.Name+c.Arguments, 0) >= 0 {
+			return fieldErr(field, "contains a NUL character")
+		}
+	}
+	if m.Role == RoleTool {
+		if m.ToolCallID == "" {
+			return fieldErr("message.tool_call_id", "a tool record needs the id of the call it answers")
+		}
+	} else {
+		switch {
+		case m.ToolCallID != "":
+			return fieldErr("message.tool_call_id", "only tool records answer a tool call")
+		case m.Name != "":
+			return fieldErr("message.name", "only tool records carry a name")
+		case m.IsError:
+			return fieldErr("message.is_error", "only tool records carry is_error")
+		}
+	}
+	for i, a := range r.Metadata.Attribute {
+		if a != AttrFake && a != AttrMerged {
+			return fieldErr(fmt.Sprintf("metadata.attribute[%d]", i), "unknown attribute %q (want fake or merged)", a)
+		}
+	}
+	if len(r.Metadata.SummaryIDs) > 0 && m.Role != RoleSummary {
+		return fieldErr("metadata.summaryIds", "only summary records carry summaryIds")
+	}
+	for i, id := range r.Metadata.SummaryIDs {
+		if _, err := ulid.ParseStrict(id); err != nil {
+			return fieldErr(fmt.Sprintf("metadata.summaryIds[%d]", i), "%q is not a ULID", id)
+		}
+	}
+	if r.Metadata.Timing.Creation < 0 {
+		return fieldErr("metadata.timing.creation", "negative time")
+	}
+	return nil
+}

@@ -1,0 +1,312 @@
+package transcript
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// DefaultConversation names the conversation of records read on stdin that
+// name none, in commands that run without a store.
+const DefaultConversation = "stdin"
+
+// ChangeKind tells what appending did to a record.
+type ChangeKind int
+
+const (
+	// Inserted: a new record stands at the end of the transcript.
+	Inserted ChangeKind = iota
+	// Merged: an existing record took the incoming one in (rule 1).
+	Merged
+)
+
+// Change is one effect of an append. Record points into the Appender's state
+// for Merged changes, so copy it before the next Append if you keep it.
+type Change struct {
+	Kind   ChangeKind
+	Record *Record
+	// Absorbed is the id the incoming record carried when it was merged away,
+	// so a retry with the same id can be recognised.
+	Absorbed string
+}
+
+// Appender applies rules 1 to 3 to records appended at the end of a
+// transcript. It needs to know only the open record: the last non-system
+// record after the latest summary.
+type Appender struct {
+	// Conversation is set on every record; empty means "take it from the
+	// first record, or DefaultConversation".
+	Conversation string
+	IDs          *IDs
+	Now          func() int64
+	open         *Record
+}
+
+// NewAppender returns an Appender continuing a transcript whose open record
+// is open (nil for an empty transcript or one ending in a summary).
+func NewAppender(conversation string, open *Record, ids *IDs, now func() int64) *Appender {
+	if open != nil {
+		c := open.Clone()
+		open = &c
+	}
+	return &Appender{Conversation: conversation, IDs: ids, Now: now, open: open}
+}
+
+// Open returns the record the next same-role record would merge into.
+func (a *Appender) Open() *Record { return a.open }
+
+// Append applies the rules to r and returns what changed: possibly a fake
+// user record, then either r inserted or the open record with r merged in.
+func (a *Appender) Append(r Record) []Change {
+	if a.Conversation == "" {
+		a.Conversation = r.Conversation
+		if a.Conversation == "" {
+			a.Conversation = DefaultConversation
+		}
+	}
+	r.Conversation = a.Conversation
+	now := a.Now()
+	if r.Metadata.Timing.Creation == 0 {
+		r.Metadata.Timing.Creation = now
+	}
+	switch r.Message.Role {
+	case RoleSystem, RoleSummary:
+		if r.Message.Role == RoleSummary {
+			a.open = nil
+		}
+		if r.ID == "" {
+			r.ID = a.IDs.New(now)
+		}
+		return []Change{{Kind: Inserted, Record: &r}}
+	}
+
+	if a.open != nil && a.open.Message.Role == r.Message.Role && r.Message.Role != RoleTool {
+		mergeInto(a.open, &r)
+		return []Change{{Kind: Merged, Record: a.open, Absorbed: r.ID}}
+	}
+	var out []Change
+	if a.open == nil && r.Message.Role != RoleUser {
+		// The fake's id is made first so ids sort in transcript order.
+		fake := Record{
+			ID:           a.IDs.New(now),
+			Conversation: a.Conversation,
+			Message:      Message{Role: RoleUser, Contents: []string{FakeContent}},
+			Metadata:     Metadata{Attribute: []string{AttrFake}, Timing: Timing{Creation: r.Metadata.Timing.Creation}},
+		}
+		out = append(out, Change{Kind: Inserted, Record: &fake})
+	}
+	if r.ID == "" {
+		r.ID = a.IDs.New(now)
+	}
+	a.open = &r
+	return append(out, Change{Kind: Inserted, Record: &r})
+}
+
+// mergeInto appends in to host as rule 1 says: contents and tool calls
+// appended, one "merged" added, host's id and creation kept. Timing keys the
+// host lacks and aux keys are taken from in.
+func mergeInto(host, in *Record) {
+	host.Message.Contents = append(host.Message.Contents, in.Message.Contents...)
+	host.Message.ToolCalls = append(host.Message.ToolCalls, in.Message.ToolCalls...)
+	for _, a := range in.Metadata.Attribute {
+		if a == AttrMerged {
+			host.Metadata.Attribute = append(host.Metadata.Attribute, a)
+		}
+	}
+	host.Metadata.Attribute = append(host.Metadata.Attribute, AttrMerged)
+	for _, k := range TimingKeys[1:] {
+		if _, ok := host.Metadata.Timing.Get(k); ok {
+			continue
+		}
+		if v, ok := in.Metadata.Timing.Get(k); ok {
+			_ = host.Metadata.Timing.Set(k, v)
+		}
+	}
+	if len(in.Metadata.Aux) > 0 {
+		if host.Metadata.Aux == nil {
+			host.Metadata.Aux = make(map[string]json.RawMessage, len(in.Metadata.Aux))
+		}
+		for k, v := range in.Metadata.Aux {
+			host.Metadata.Aux[k] = v
+		}
+	}
+}
+
+// View is what the LLM is given of a transcript (rule 4).
+type View struct {
+	System   *Record  // the latest system record, if any
+	Summary  *Record  // the latest summary, if any
+	Messages []Record // the records after the latest summary, less system and summary records
+}
+
+// ViewBuilder builds a View from records fed in transcript order, holding
+// only the records after the latest summary.
+type ViewBuilder struct{ v View }
+
+// Add feeds the next record.
+func (b *ViewBuilder) Add(r Record) {
+	switch r.Message.Role {
+	case RoleSystem:
+		b.v.System = &r
+	case RoleSummary:
+		b.v.Summary = &r
+		b.v.Messages = b.v.Messages[:0]
+	default:
+		b.v.Messages = append(b.v.Messages, r)
+	}
+}
+
+// View returns the view of what was fed.
+func (b *ViewBuilder) View() View { return b.v }
+
+// BuildView returns the view of a whole transcript.
+func BuildView(recs []Record) View {
+	var b ViewBuilder
+	for _, r := range recs {
+		b.Add(r)
+	}
+	return b.View()
+}
+
+// LatestSummary returns the index of the latest summary in recs, or -1.
+func LatestSummary(recs []Record) int {
+	for i := len(recs) - 1; i >= 0; i-- {
+		if recs[i].Message.Role == RoleSummary {
+			return i
+		}
+	}
+	return -1
+}
+
+// FirstSent returns the index of the first record the LLM is sent, or -1.
+func FirstSent(recs []Record) int {
+	for i := LatestSummary(recs) + 1; i < len(recs); i++ {
+		if role := recs[i].Message.Role; role != RoleSystem && role != RoleSummary {
+			return i
+		}
+	}
+	return -1
+}
+
+// Span is what a new summary may cover (rule 5).
+type Span struct {
+	// Covered are indexes into the transcript, in order: the previous summary
+	// first when there is one, then the records folded in.
+	Covered []int
+	// Anchor is the index of the record the summary is placed right after.
+	Anchor int
+}
+
+// Empty reports whether the span covers nothing new: no record at all, or
+// only the previous summary.
+func (s Span) Empty() bool { return len(s.Covered) == 0 }
+
+// SummarySpan tells which records of recs (a whole transcript, in order) a
+// new summary may cover while keeping the last keepLast turns verbatim.
+// A turn is a user record and everything up to the next user record; a
+// last user record nobody answered is no turn and is never covered. The
+// cut falls only on a turn boundary, never between an assistant tool call
+// and its results, and never after a call whose results have not arrived.
+// Fake and system records are never covered.
+func SummarySpan(recs []Record, keepLast int) Span {
+	prev := LatestSummary(recs)
+	start := prev + 1
+	end := len(recs)
+	for i := len(recs) - 1; i >= start; i-- {
+		if recs[i].Message.Role == RoleSystem {
+			continue
+		}
+		if recs[i].Message.Role == RoleUser {
+			end = i // unanswered: neither a turn nor coverable
+		}
+		break
+	}
+	var turns []int
+	for i := start; i < end; i++ {
+		if recs[i].Message.Role == RoleUser {
+			turns = append(turns, i)
+		}
+	}
+	cut := end
+	if keepLast > 0 {
+		if keepLast >= len(turns) {
+			return Span{Anchor: -1}
+		}
+		cut = turns[len(turns)-keepLast]
+	}
+	// Move the cut back past any call whose results are not all before it.
+	for moved := true; moved; {
+		moved = false
+		answered := map[string]bool{}
+		for i := start; i < cut; i++ {
+			if recs[i].Message.Role == RoleTool {
+				answered[recs[i].Message.ToolCallID] = true
+			}
+		}
+		for i := start; i < cut && !moved; i++ {
+			for _, c := range recs[i].Message.ToolCalls {
+				if !answered[c.ID] {
+					cut = turnStart(turns, i, start)
+					moved = true
+					break
+				}
+			}
+		}
+	}
+	var covered []int
+	for i := start; i < cut; i++ {
+		if role := recs[i].Message.Role; role != RoleSystem && !recs[i].IsFake() {
+			covered = append(covered, i)
+		}
+	}
+	if len(covered) == 0 {
+		return Span{Anchor: -1}
+	}
+	anchor := covered[len(covered)-1]
+	if prev >= 0 {
+		covered = slices.Insert(covered, 0, prev)
+	}
+	return Span{Covered: covered, Anchor: anchor}
+}
+
+// turnStart returns the start of the turn holding index i.
+func turnStart(turns []int, i, start int) int {
+	s := start
+	for _, t := range turns {
+		if t > i {
+			break
+		}
+		s = t
+	}
+	return s
+}
+
+// CoveredIDs returns the ids of the records a span covers, in order.
+func CoveredIDs(recs []Record, s Span) []string {
+	ids := make([]string, len(s.Covered))
+	for i, j := range s.Covered {
+		ids[i] = recs[j].ID
+	}
+	return ids
+}
+
+// PlaceSummary returns recs with summary placed right after the span's
+// anchor. With deleteCovered the covered records are left out (the previous
+// summary among them).
+func PlaceSummary(recs []Record, summary Record, s Span, deleteCovered bool) []Record {
+	gone := map[int]bool{}
+	if deleteCovered {
+		for _, i := range s.Covered {
+			gone[i] = true
+		}
+	}
+	out := make([]Record, 0, len(recs)+1)
+	for i, r := range recs {
+		if !gone[i] {
+			out = append(out, r)
+		}
+		if i == s.Anchor {
+			out = append(out, summary)
+		}
+	}
+	return out
+}
