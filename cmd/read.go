@@ -212,7 +212,9 @@ func metadataForPeople(m *transcript.Metadata) string {
 
 type lineWriter struct{ *tabwriter.Writer }
 
-func newLineWriter(w io.Writer) lineWriter { return lineWriter{tabwriter.NewWriter(w, 0, 8, 1, ' ', 0)} }
+func newLineWriter(w io.Writer) lineWriter {
+	return lineWriter{tabwriter.NewWriter(w, 0, 8, 1, ' ', 0)}
+}
 
 func (a *App) newListCmd() *cobra.Command {
 	var asJSON bool
