@@ -197,7 +197,7 @@ func jsonError(line []byte, err error) error {
 	case errors.As(err, &syn):
 		return &InputError{Err: fmt.Errorf("invalid JSON at column %d: %s", syn.Offset, strings.TrimPrefix(syn.Error(), "json: "))}
 	case errors.As(err, &typ):
-		field := typ.Field
+		field := strings.TrimPrefix(typ.Field, "wireMessage.")
 		if field == "" {
 			return &InputError{Err: fmt.Errorf("want a JSON object, got %s", typ.Value)}
 		}
@@ -416,8 +416,8 @@ func abbreviate(b []byte) string {
 func Validate(r *Record) error {
 	m := &r.Message
 	if r.ID != "" {
-		if _, err := ulid.ParseStrict(r.ID); err != nil {
-			return fieldErr("id", "%q is not a ULID: %v", r.ID, err)
+		if _, err := ulid.ParseStrict(r.ID); err != nil || len(r.ID) != ulid.EncodedSize {
+			return fieldErr("id", "%q is not a ULID (26 characters of Crockford base32)", r.ID)
 		}
 	}
 	if len(r.Conversation) > MaxConversationBytes {
