@@ -233,13 +233,10 @@ func (w *wireRecord) normalize() (Record, error) {
 		msg, prefix = w.Message, "message."
 	}
 	if w.ID != nil {
-		rec.ID = *w.ID
+		rec.ID = strings.ToUpper(*w.ID) // ULIDs are case-insensitive; store the canonical form
 	}
 	if w.Conversation != nil {
-		if *w.Conversation == "" {
-			return rec, fieldErr("conversation", "empty conversation id")
-		}
-		rec.Conversation = *w.Conversation
+		rec.Conversation = *w.Conversation // empty: the appender's conversation
 	}
 	if msg.Role == nil {
 		return rec, fieldErr(prefix+"role", "missing role")
