@@ -1,0 +1,36 @@
+# convo's everyday commands. `make demo` and `make test` work on a fresh machine
+# with Go installed; modules come from the Go module proxy.
+GO       ?= go
+BIN      ?= bin/convo
+DEMO_DB  ?= $(CURDIR)/bin/demo.db
+FUZZTIME ?= 30s
+
+.PHONY: build test test-short bench fuzz demo clean
+
+build:
+	$(GO) build -o $(BIN) .
+
+# The whole suite with the race detector, as CI runs it.
+test:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 -timeout 20m ./...
+
+test-short:
+	$(GO) test -short ./...
+
+# Micro-benchmarks, then the end-to-end comparisons (bench/run.sh prints ratios).
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+	bash bench/run.sh $(BIN)
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParseLine -fuzztime $(FUZZTIME) ./pkg/transcript
+
+# A short conversation through the main commands, on embedded defaults:
+# no API key, no network.
+demo: build
+	@rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
+	@bash bench/demo.sh $(BIN) $(DEMO_DB)
+
+clean:
+	rm -rf bin
