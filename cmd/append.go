@@ -15,13 +15,15 @@ import (
 )
 
 type appendOptions struct {
-	conversation string
-	role         string
-	timing       []string
-	aux          []string
-	toolCallID   string
-	name         string
-	isError      bool
+	conversation    string
+	role            string
+	timing          []string
+	aux             []string
+	toolCallID      string
+	name            string
+	isError         bool
+	from            string
+	allowIncomplete bool
 }
 
 func (a *App) newAppendCmd() *cobra.Command {
@@ -55,6 +57,8 @@ every message appended.`,
 	f.StringVar(&o.toolCallID, "tool-call-id", "", "with --role tool: the id of the call this result answers")
 	f.StringVar(&o.name, "name", "", "with --role tool: the tool's name")
 	f.BoolVar(&o.isError, "is-error", false, "with --role tool: the tool failed")
+	f.StringVar(&o.from, "from", "", "read a provider's response body on stdin as the assistant's answer: openai, anthropic, gemini, bedrock or ollama")
+	f.BoolVar(&o.allowIncomplete, "allow-incomplete", false, "with --from: append an answer cut short (output limit, safety filter) instead of failing")
 	return cmd
 }
 
@@ -111,6 +115,9 @@ func (e *metadataEdit) apply(r *transcript.Record) {
 }
 
 func (a *App) runAppend(ctx context.Context, o *appendOptions, args []string) error {
+	if o.from != "" {
+		return a.runAppendFrom(ctx, o, args)
+	}
 	if o.conversation != "" {
 		if err := checkConversationID(o.conversation); err != nil {
 			return err

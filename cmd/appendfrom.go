@@ -1,0 +1,88 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/convo-cli/convo/pkg/format"
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// runAppendFrom is append --from P: the provider's response body on stdin is
+// the assistant's answer, appended as one record through the same store
+// path as any append.
+func (a *App) runAppendFrom(ctx context.Context, o *appendOptions, args []string) error {
+	switch {
+	case !slices.Contains(format.ResponseProviders, o.from):
+		return usageErrorf("--from %q: want one of %s", o.from, strings.Join(format.ResponseProviders, ", "))
+	case len(args) > 0:
+		return usageErrorf("--from reads the answer on stdin: TEXT arguments do not go with it")
+	case o.role != "user" || o.toolCallID != "" || o.name != "" || o.isError:
+		return usageErrorf("--role, --tool-call-id, --name and --is-error do not go with --from: the answer is the assistant's")
+	case a.IO.StdinIsTerminal():
+		return usageErrorf("--from %s: pipe the provider's response body on stdin", o.from)
+	}
+	if o.conversation != "" {
+		if err := checkConversationID(o.conversation); err != nil {
+			return err
+		}
+	}
+	now := a.nowMillis()
+	edit, err := parseMetadataFlags(o.timing, o.aux, now)
+	if err != nil {
+		return err
+	}
+	newID := func() string { return "call_" + a.IDs.New(now) }
+	rec, err := format.ParseResponse(o.from, a.IO.In, newID)
+	var inc *format.IncompleteError
+	if errors.As(err, &inc) {
+		if !o.allowIncomplete {
+			return fmt.Errorf("%w: nothing appended (--allow-incomplete appends it anyway)", err)
+		}
+		a.warnf("%v: appended anyway", err)
+		rec, err = inc.Record, nil
+	}
+	if err != nil {
+		return err
+	}
+	// The body arrived when the call ended; --timing may say otherwise.
+	_ = rec.Metadata.Timing.Set("llmEnd", now)
+	edit.apply(&rec)
+	if err := transcript.Validate(&rec); err != nil {
+		return err
+	}
+
+	if o.conversation == "" {
+		// No transcript on stdin to continue: print the record alone.
+		rec.ID = a.IDs.New(now)
+		rec.Conversation = transcript.DefaultConversation
+		rec.Metadata.Timing.Creation = now
+		enc := transcript.NewEncoder(a.IO.Out)
+		return errors.Join(enc.Encode(&rec), enc.Flush())
+	}
+	s, err := a.Store(ctx)
+	if err != nil {
+		return err
+	}
+	done := false
+	res, err := s.Append(ctx, o.conversation, a.IDs, func() (transcript.Record, error) {
+		if done {
+			return transcript.Record{}, io.EOF
+		}
+		done = true
+		return rec, nil
+	})
+	if err != nil || a.quiet || res.ToSeq == 0 {
+		return err
+	}
+	enc := transcript.NewEncoder(a.IO.Out)
+	err = s.Read(ctx, o.conversation, store.ReadOptions{AfterSeq: res.FromSeq, UpToSeq: res.ToSeq}, func(r store.Row) error {
+		return enc.WriteLine(r.Body)
+	})
+	return errors.Join(err, enc.Flush())
+}

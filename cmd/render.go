@@ -1,0 +1,246 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/convo-cli/convo/pkg/format"
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+type renderOptions struct {
+	conversation string
+	provider     string
+	system       string
+	noSummary    bool
+	lenient      bool
+	body         bool
+	model        string
+	maxTokens    int
+	// temperature is a string so that "unset" differs from 0 whether it
+	// comes from the command line, the environment or the config file.
+	temperature string
+}
+
+func (a *App) newRenderCmd() *cobra.Command {
+	var o renderOptions
+	cmd := &cobra.Command{
+		Use:   "render --provider P [-c ID]",
+		Short: "Print the LLM-facing view as a provider's request payload",
+		Long: `Print what the LLM is sent of a conversation (the records after the latest
+summary, less system and summary records) as the request payload of provider
+P: ` + strings.Join(format.Providers, ", ") + `.
+
+Without --body, only the system and messages fields are printed, as one JSON
+object; with --body --model M, the whole request body. The system prompt is
+the latest system record, or --system; the latest summary is added to it as a
+labelled section, unless --no-summary. Without -c, the transcript is read on
+stdin and the transcript rules are applied to it first.
+
+A tool call without its result, a result without its call, or arguments
+that are not a JSON object where the provider needs one are invalid input
+(exit 3, naming the record); --lenient repairs them and says so on stderr.
+
+Anthropic requires max_tokens: --body sets it to ` + strconv.Itoa(format.DefaultAnthropicMaxTokens) + ` unless --max-tokens is
+given. Gemini and Bedrock take the model in the URL, not in the body.`,
+		Example: `  convo render -c demo --provider openai
+  convo render -c demo --provider anthropic --body --model claude-sonnet-4-5 |
+    curl -s https://api.anthropic.com/v1/messages -H "x-api-key: $ANTHROPIC_API_KEY" \
+      -H 'anthropic-version: 2023-06-01' -H 'content-type: application/json' -d @- |
+    convo append -c demo --from anthropic
+  convo get -c demo | convo render --provider gemini --system @prompt.txt`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.runRender(cmd.Context(), &o)
+		},
+	}
+	a.conversationFlag(cmd, &o.conversation, "conversation to render (without it: the transcript on stdin)")
+	f := cmd.Flags()
+	f.StringVar(&o.provider, "provider", "", "request format: "+strings.Join(format.Providers, ", "))
+	f.StringVar(&o.system, "system", "", "system prompt TEXT, or @FILE to read it from a file, instead of the stored one")
+	f.BoolVar(&o.noSummary, "no-summary", false, "leave the latest summary out of the system prompt")
+	f.BoolVar(&o.lenient, "lenient", false, "repair unmatched tool calls and results and non-object arguments instead of failing")
+	f.BoolVar(&o.body, "body", false, "print a whole request body (needs --model, except for gemini and bedrock)")
+	f.StringVar(&o.model, "model", "", "with --body: the model")
+	f.IntVar(&o.maxTokens, "max-tokens", 0, fmt.Sprintf("with --body: the output token limit (anthropic default %d)", format.DefaultAnthropicMaxTokens))
+	f.StringVar(&o.temperature, "temperature", "", "with --body: the sampling temperature")
+	_ = cmd.RegisterFlagCompletionFunc("provider", cobra.FixedCompletions(format.Providers, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// formatOptions checks the flags and turns them into format.Options.
+func (a *App) formatOptions(o *renderOptions) (format.Options, error) {
+	opt := format.Options{Provider: o.provider, Lenient: o.lenient, Warn: a.warnf, Body: o.body, Model: o.model, MaxTokens: o.maxTokens}
+	switch {
+	case o.provider == "":
+		return opt, usageErrorf("missing --provider (one of %s)", strings.Join(format.Providers, ", "))
+	case !slices.Contains(format.Providers, o.provider):
+		return opt, usageErrorf("--provider %q: want one of %s", o.provider, strings.Join(format.Providers, ", "))
+	case !o.body && (o.model != "" || o.maxTokens != 0 || o.temperature != ""):
+		return opt, usageErrorf("--model, --max-tokens and --temperature shape a whole request body: add --body")
+	case o.maxTokens < 0:
+		return opt, usageErrorf("--max-tokens %d: want a positive number", o.maxTokens)
+	case o.body && o.model == "" && format.ModelInBody(o.provider):
+		return opt, usageErrorf("--body needs --model for %s", o.provider)
+	}
+	if o.model != "" && !format.ModelInBody(o.provider) {
+		a.warnf("%s takes the model in the URL, not in the body: --model %s is left out", o.provider, o.model)
+	}
+	if o.temperature != "" {
+		t, err := strconv.ParseFloat(o.temperature, 64)
+		if err != nil || t < 0 {
+			return opt, usageErrorf("--temperature %q: want a number of 0 or more", o.temperature)
+		}
+		opt.Temperature = &t
+	}
+	if o.system != "" {
+		text := o.system
+		if name, ok := strings.CutPrefix(text, "@"); ok {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				return opt, usageErrorf("--system: %v", err)
+			}
+			// A file's final newline ends its last line; it is not prompt text.
+			text = strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
+		}
+		opt.System = []string{text}
+	}
+	return opt, nil
+}
+
+func (a *App) runRender(ctx context.Context, o *renderOptions) error {
+	opt, err := a.formatOptions(o)
+	if err != nil {
+		return err
+	}
+	if o.conversation != "" {
+		if err := checkConversationID(o.conversation); err != nil {
+			return err
+		}
+		return a.renderStored(ctx, o, opt)
+	}
+	if a.IO.StdinIsTerminal() {
+		return usageErrorf("nothing to render: give -c or pipe a transcript on stdin")
+	}
+	return a.renderStdin(o, opt)
+}
+
+// renderStored streams the stored view: the latest system record, then the
+// records from the latest summary on.
+func (a *App) renderStored(ctx context.Context, o *renderOptions, opt format.Options) error {
+	s, err := a.Store(ctx)
+	if err != nil {
+		return err
+	}
+	if opt.System == nil {
+		body, err := s.LatestSystem(ctx, o.conversation)
+		if err != nil {
+			return err
+		}
+		if body != nil {
+			var sys transcript.Record
+			if err := json.Unmarshal(body, &sys); err != nil {
+				return fmt.Errorf("stored system record is corrupt: %w", err)
+			}
+			opt.System = sys.Message.Contents
+		}
+	}
+	r, err := format.NewRenderer(a.IO.Out, opt)
+	if err != nil {
+		return err
+	}
+	var rec transcript.Record
+	err = s.Read(ctx, o.conversation, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
+		switch transcript.Role(row.Role) {
+		case transcript.RoleSystem:
+			return nil
+		case transcript.RoleSummary:
+			if o.noSummary {
+				return nil
+			}
+		}
+		rec = transcript.Record{}
+		if err := json.Unmarshal(row.Body, &rec); err != nil {
+			return fmt.Errorf("stored record is corrupt: %w", err)
+		}
+		return r.Add(&rec)
+	})
+	if err != nil {
+		return err
+	}
+	return r.Close()
+}
+
+// renderStdin reads a whole transcript, applies the rules to it as append
+// does, and renders its view.
+func (a *App) renderStdin(o *renderOptions, opt format.Options) error {
+	dec := transcript.NewDecoder(a.IO.In)
+	app := transcript.NewAppender("", nil, a.IDs, a.nowMillis)
+	seen := map[string]bool{}
+	line := map[string]int{} // where each record of the view starts, for errors
+	var system, summary *transcript.Record
+	var view []*transcript.Record // records after the latest summary
+	for {
+		rec, err := dec.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if rec.ID != "" {
+			if seen[rec.ID] {
+				continue // a retried line, as append skips it
+			}
+			seen[rec.ID] = true
+		}
+		for _, ch := range app.Append(rec) {
+			if ch.Kind == transcript.Merged {
+				continue // merged in place into a record the view holds
+			}
+			line[ch.Record.ID] = dec.Line()
+			switch ch.Record.Message.Role {
+			case transcript.RoleSystem:
+				system = ch.Record
+			case transcript.RoleSummary:
+				summary, view = ch.Record, view[:0]
+			default:
+				view = append(view, ch.Record)
+			}
+		}
+	}
+	if opt.System == nil && system != nil {
+		opt.System = system.Message.Contents
+	}
+	if summary != nil && !o.noSummary {
+		opt.Summary = strings.Join(summary.Message.Contents, "\n\n")
+	}
+	r, err := format.NewRenderer(a.IO.Out, opt)
+	if err != nil {
+		return err
+	}
+	for _, rec := range view {
+		if err = r.Add(rec); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = r.Close()
+	}
+	var ie *transcript.InputError
+	var re *format.RecordError
+	if errors.As(err, &ie) && errors.As(err, &re) {
+		ie.Line = line[re.ID]
+	}
+	return err
+}

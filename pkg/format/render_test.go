@@ -1,0 +1,313 @@
+package format
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata with what the renderers print")
+
+// The cases follow the providers' own documentation examples: the weather
+// lookup of OpenAI's and Anthropic's function-calling guides, the "why is
+// the sky blue" chat of Ollama's, the multi-turn chat of Gemini's.
+var renderCases = []struct {
+	name  string
+	input string // a transcript, one record or message a line
+	opt   Options
+}{
+	{name: "plain", input: `
+{"role":"user","content":"Hello!"}
+{"role":"assistant","content":"Hello there! How may I assist you today?"}
+{"role":"user","content":"Why is the sky blue?"}`},
+	{name: "system", input: `
+{"role":"system","content":"You are a helpful assistant."}
+{"role":"user","content":"Why is the sky blue?"}
+{"role":"assistant","content":"Due to Rayleigh scattering."}
+{"role":"user","content":"How is that different than Mie scattering?"}`},
+	{name: "same_role", input: `
+{"role":"user","content":"Hello,"}
+{"role":"user","content":"are you there?"}
+{"role":"assistant","content":"Yes."}
+{"role":"assistant","content":"What can I do for you?"}
+{"role":"user","content":"Nothing, thanks."}`},
+	{name: "assistant_first", input: `
+{"role":"assistant","content":"Welcome! Ask me anything."}
+{"role":"user","content":"Why is the sky blue?"}`},
+	{name: "contents", input: `
+{"role":"user","contents":["Hi, there","how are you"]}
+{"role":"assistant","contents":["Fine.","And you?"]}
+{"role":"user","contents":["Good.","",""," "]}`},
+	{name: "tool_call", input: `
+{"role":"user","content":"What's the weather like in Boston today?"}
+{"role":"assistant","content":null,"tool_calls":[{"id":"call_abc123","type":"function","function":{"name":"get_current_weather","arguments":"{\n\"location\": \"Boston, MA\"\n}"}}]}
+{"role":"tool","tool_call_id":"call_abc123","name":"get_current_weather","content":"{\"temperature\": \"22\", \"unit\": \"celsius\", \"description\": \"Sunny\"}"}
+{"role":"assistant","content":"It is sunny and 22°C in Boston today."}`},
+	{name: "parallel_tools", input: `
+{"role":"user","content":"What's the weather in San Francisco and Tokyo?"}
+{"role":"assistant","content":"Let me check both.","tool_calls":[{"id":"toolu_01A","name":"get_weather","arguments":"{\"location\":\"San Francisco, CA\"}"},{"id":"toolu_01B","name":"get_weather","arguments":"{\"location\":\"Tokyo, Japan\"}"}]}
+{"role":"tool","tool_call_id":"toolu_01B","content":"12°C, rain"}
+{"role":"tool","tool_call_id":"toolu_01A","content":"{\"temp\":15,\"sky\":\"fog\"}"}
+{"role":"assistant","content":"San Francisco: 15°C and foggy. Tokyo: 12°C with rain."}`},
+	{name: "error_result", input: `
+{"role":"user","content":"What's the weather in Atlantis?"}
+{"role":"assistant","tool_calls":[{"id":"call_1","name":"get_weather","arguments":"{\"location\":\"Atlantis\"}"}]}
+{"role":"tool","tool_call_id":"call_1","name":"get_weather","is_error":true,"content":"Error: location not found"}
+{"role":"assistant","content":"I could not find Atlantis."}`},
+	{name: "results_then_user", input: `
+{"role":"user","content":"Roll a die."}
+{"role":"assistant","tool_calls":[{"id":"call_1","name":"roll","arguments":""}]}
+{"role":"tool","tool_call_id":"call_1","content":"4"}
+{"role":"user","content":"Now tell me what you rolled."}`},
+	{name: "unicode", input: `
+{"role":"user","content":"Héllo 👋🏽 <b>&</b>\n\t\"quoted\" \\ back\u2028slash"}
+{"role":"assistant","content":"日本語も大丈夫。\r\n🙂"}`},
+	{name: "summary", input: `
+{"role":"system","content":"You are a weather bot."}
+{"role":"user","content":"Old question."}
+{"role":"assistant","content":"Old answer."}
+{"role":"summary","content":"The user asked about Paris; it was 18°C."}
+{"role":"user","content":"And Rome?"}`},
+	{name: "body", input: `
+{"role":"system","content":"You are a helpful assistant."}
+{"role":"user","content":"Hello!"}`, opt: Options{Body: true, Model: "model-x", MaxTokens: 1024, Temperature: ptr(0.2)}},
+	{name: "body_defaults", input: `
+{"role":"user","content":"Hello!"}`, opt: Options{Body: true, Model: "model-x"}},
+	{name: "lenient", input: `
+{"id":"01JRZJ166J2WRMF990535EVSQS","role":"user","content":"Do things."}
+{"id":"01JRZJ166J2WRMF990535EVSQT","role":"assistant","content":"On it.","tool_calls":[{"id":"c1","name":"f","arguments":"{not json"},{"id":"c2","name":"g","arguments":"{}"}]}
+{"id":"01JRZJ166J2WRMF990535EVSQV","role":"tool","tool_call_id":"c1","content":"done f"}
+{"id":"01JRZJ166J2WRMF990535EVSQW","role":"tool","tool_call_id":"zz","content":"stray"}
+{"id":"01JRZJ166J2WRMF990535EVSQX","role":"user","content":"Thanks."}`, opt: Options{Lenient: true}},
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// view applies the transcript rules to input and returns the LLM view, as
+// render does with a transcript on stdin.
+func view(t testing.TB, input string) transcript.View {
+	t.Helper()
+	app := transcript.NewAppender("", nil, transcript.NewIDs(), func() int64 { return 1744815823058 })
+	var recs []*transcript.Record
+	dec := transcript.NewDecoder(strings.NewReader(input))
+	for {
+		r, err := dec.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range app.Append(r) {
+			if ch.Kind == transcript.Inserted {
+				recs = append(recs, ch.Record)
+			}
+		}
+	}
+	var b transcript.ViewBuilder
+	for _, r := range recs {
+		b.Add(*r)
+	}
+	return b.View()
+}
+
+// render renders input for one provider and returns stdout and warnings.
+func render(t testing.TB, provider, input string, opt Options) (string, string, error) {
+	t.Helper()
+	v := view(t, input)
+	var warn bytes.Buffer
+	opt.Provider = provider
+	opt.Warn = func(f string, a ...any) { fmt.Fprintf(&warn, f+"\n", a...) }
+	if v.System != nil {
+		opt.System = v.System.Message.Contents
+	}
+	if v.Summary != nil {
+		opt.Summary = v.Summary.Message.Contents[0]
+	}
+	var out bytes.Buffer
+	r, err := NewRenderer(&out, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range v.Messages {
+		if err := r.Add(&v.Messages[i]); err != nil {
+			return out.String(), warn.String(), err
+		}
+	}
+	err = r.Close()
+	return out.String(), warn.String(), err
+}
+
+func TestRenderGolden(t *testing.T) {
+	for _, p := range Providers {
+		for _, c := range renderCases {
+			t.Run(p+"/"+c.name, func(t *testing.T) {
+				if c.opt.Body && c.opt.Model != "" && !ModelInBody(p) {
+					c.opt.Model = ""
+				}
+				out, warn, err := render(t, p, c.input, c.opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\n") {
+					t.Errorf("output is not one line:\n%s", out)
+				}
+				// The golden file is indented for review; json.Indent keeps
+				// key order and every string byte for byte.
+				var got bytes.Buffer
+				if err := json.Indent(&got, []byte(out), "", "  "); err != nil {
+					t.Fatalf("output is not JSON: %v\n%s", err, out)
+				}
+				if warn != "" {
+					got.WriteString("\n--- stderr\n" + warn)
+				} else {
+					got.WriteString("\n")
+				}
+				golden := filepath.Join("testdata", p, c.name+".json")
+				if *update {
+					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run go test ./pkg/format -update)", err)
+				}
+				if got.String() != string(want) {
+					t.Errorf("%s differs (go test ./pkg/format -update rewrites it):\n--- got\n%s\n--- want\n%s", golden, got.String(), want)
+				}
+			})
+		}
+	}
+}
+
+func TestRenderInvalid(t *testing.T) {
+	const callNoResult = `
+{"id":"01JRZJ166J2WRMF990535EVSQS","role":"user","content":"Hi"}
+{"id":"01JRZJ166J2WRMF990535EVSQT","role":"assistant","tool_calls":[{"id":"call_1","name":"f","arguments":"{}"},{"id":"call_2","name":"g","arguments":"{}"}]}
+{"id":"01JRZJ166J2WRMF990535EVSQV","role":"tool","tool_call_id":"call_2","content":"ok"}
+{"id":"01JRZJ166J2WRMF990535EVSQW","role":"user","content":"Well?"}`
+	const resultNoCall = `
+{"id":"01JRZJ166J2WRMF990535EVSQS","role":"user","content":"Hi"}
+{"id":"01JRZJ166J2WRMF990535EVSQT","role":"assistant","content":"Hello."}
+{"id":"01JRZJ166J2WRMF990535EVSQV","role":"tool","tool_call_id":"call_9","content":"ok"}`
+	const badArgs = `
+{"id":"01JRZJ166J2WRMF990535EVSQS","role":"user","content":"Hi"}
+{"id":"01JRZJ166J2WRMF990535EVSQT","role":"assistant","tool_calls":[{"id":"call_1","name":"f","arguments":"[1,2]"}]}
+{"id":"01JRZJ166J2WRMF990535EVSQV","role":"tool","tool_call_id":"call_1","content":"ok"}`
+	const lastCall = `
+{"id":"01JRZJ166J2WRMF990535EVSQS","role":"user","content":"Hi"}
+{"id":"01JRZJ166J2WRMF990535EVSQT","role":"assistant","tool_calls":[{"id":"call_1","name":"f","arguments":"{}"}]}`
+	for _, c := range []struct {
+		name, provider, input string
+		want                  []string // substrings of the error
+	}{
+		{"call without result", "openai", callNoResult, []string{"01JRZJ166J2WRMF990535EVSQT", "call_1", "no result"}},
+		{"unanswered last call", "anthropic", lastCall, []string{"01JRZJ166J2WRMF990535EVSQT", "call_1"}},
+		{"result without call", "gemini", resultNoCall, []string{"01JRZJ166J2WRMF990535EVSQV", "call_9"}},
+		{"arguments not an object", "anthropic", badArgs, []string{"01JRZJ166J2WRMF990535EVSQT", "call_1", "not a JSON object"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, _, err := render(t, c.provider, c.input, Options{})
+			var ie *transcript.InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("err = %v, want an *transcript.InputError", err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not name %q", err, w)
+				}
+			}
+			if out != "" {
+				t.Errorf("wrote output on error: %s", out)
+			}
+			// --lenient repairs the same input and says what it did.
+			out, warn, err := render(t, c.provider, c.input, Options{Lenient: true})
+			if err != nil || !json.Valid([]byte(out)) || warn == "" {
+				t.Errorf("lenient: err %v, warnings %q, output %s", err, warn, out)
+			}
+		})
+	}
+	// OpenAI keeps arguments as a string, byte for byte: nothing to repair.
+	if _, _, err := render(t, "openai", badArgs, Options{}); err != nil {
+		t.Errorf("openai with non-object arguments: %v", err)
+	}
+}
+
+// TestRenderStreams checks that records fed one by one give the same bytes
+// as the renderer's output over the whole view, with Add taking the summary.
+func TestRenderSummaryRecord(t *testing.T) {
+	var out bytes.Buffer
+	r, err := NewRenderer(&out, Options{Provider: "anthropic", System: []string{"Be brief."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range []transcript.Record{
+		{ID: "s", Message: transcript.Message{Role: transcript.RoleSummary, Contents: []string{"Earlier: nothing."}}},
+		{ID: "sys", Message: transcript.Message{Role: transcript.RoleSystem, Contents: []string{"ignored"}}},
+		{ID: "u", Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{"Hi"}}},
+	} {
+		if err := r.Add(&rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"system":[{"type":"text","text":"Be brief."},{"type":"text","text":"` + SummaryHeading + `\nEarlier: nothing."}],"messages":[{"role":"user","content":[{"type":"text","text":"Hi"}]}]}` + "\n"
+	if out.String() != want {
+		t.Errorf("got  %s\nwant %s", out.String(), want)
+	}
+	late := transcript.Record{ID: "s2", Message: transcript.Message{Role: transcript.RoleSummary, Contents: []string{"x"}}}
+	if err := r.Add(&late); err == nil {
+		t.Error("a summary after messages was accepted")
+	}
+}
+
+func TestUnknownProvider(t *testing.T) {
+	if _, err := NewRenderer(io.Discard, Options{Provider: "cohere"}); err == nil {
+		t.Error("unknown provider accepted")
+	}
+}
+
+func BenchmarkRenderOpenAI(b *testing.B) {
+	const n = 1000
+	recs := make([]transcript.Record, 0, n)
+	for i := range n {
+		m := transcript.Message{Role: transcript.RoleUser, Contents: []string{fmt.Sprintf("Question %d: why is the sky blue? Please answer in detail.", i)}}
+		if i%2 == 1 {
+			m = transcript.Message{Role: transcript.RoleAssistant, Contents: []string{"Because of Rayleigh scattering: shorter wavelengths scatter more."}}
+		}
+		recs = append(recs, transcript.Record{ID: fmt.Sprint(i), Message: m})
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		r, err := NewRenderer(io.Discard, Options{Provider: "openai", System: []string{"You are terse."}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range recs {
+			if err := r.Add(&recs[i]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := r.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/msg")
+}

@@ -1,0 +1,90 @@
+package format
+
+// Vercel AI SDK, legacy message shape (the `ai` package before CoreMessage,
+// as its useChat Message type and OpenAI's deprecated function calling took
+// it), which the reference formatter this tool replaces produced
+// (shared/reference/message-formatters-typescript.md: "Uses function_call
+// instead of tool_calls; converts tool results to 'function' role").
+//
+// https://platform.openai.com/docs/api-reference/chat/create (function_call,
+// role "function", deprecated) and the ai v3 Message type:
+//   - the system prompt is the first message, {"role":"system","content"};
+//   - content is one string, contents joined by a blank line;
+//   - an assistant message carries at most one
+//     "function_call":{"name","arguments"} (arguments the stored JSON text),
+//     and its result follows as {"role":"function","name","content"}. The
+//     legacy shape has no call ids and no parallel calls, so an assistant
+//     turn with several calls becomes, per call in order, an assistant
+//     message (the turn's text on the first only) and the function message
+//     answering it; nor has it an error flag: the result's text tells;
+//   - --body: {"model","max_tokens","temperature","messages"}, the request
+//     of that era.
+
+import (
+	"strings"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+type vercelLegacyWire struct {
+	// calls is the assistant turn held back until its results arrive.
+	calls *Turn
+}
+
+func (*vercelLegacyWire) objectArgs() bool { return false }
+
+type legacyMessage struct {
+	Role         string          `json:"role"`
+	Content      string          `json:"content"`
+	Name         string          `json:"name,omitempty"`
+	FunctionCall *openaiFunction `json:"function_call,omitempty"`
+}
+
+func (*vercelLegacyWire) open(j *jsonWriter, o *Options, system []string) {
+	j.raw("{")
+	if o.Body {
+		j.field("model", o.Model)
+		if o.MaxTokens > 0 {
+			j.field("max_tokens", o.MaxTokens)
+		}
+		if o.Temperature != nil {
+			j.field("temperature", *o.Temperature)
+		}
+	}
+	j.openArray("messages")
+	if len(system) > 0 {
+		j.elem(legacyMessage{Role: "system", Content: strings.Join(system, "\n\n")})
+	}
+}
+
+func (w *vercelLegacyWire) turn(j *jsonWriter, t *Turn) {
+	text := strings.Join(t.Texts, "\n\n")
+	if t.Role == transcript.RoleAssistant {
+		if len(t.Calls) == 0 {
+			j.elem(legacyMessage{Role: "assistant", Content: text})
+			return
+		}
+		w.calls = t // written with the results, in the next user turn
+		return
+	}
+	if a := w.calls; a != nil {
+		w.calls = nil
+		for i, c := range a.Calls {
+			m := legacyMessage{Role: "assistant", FunctionCall: &openaiFunction{c.Name, c.Args}}
+			if i == 0 {
+				m.Content = strings.Join(a.Texts, "\n\n")
+			}
+			j.elem(m)
+			for _, r := range t.Results {
+				if r.CallID == c.ID {
+					j.elem(legacyMessage{Role: "function", Name: r.Name, Content: r.Text()})
+				}
+			}
+		}
+	}
+	if text != "" {
+		j.elem(legacyMessage{Role: "user", Content: text})
+	}
+}
+
+func (*vercelLegacyWire) close(j *jsonWriter) { j.raw("]}") }
