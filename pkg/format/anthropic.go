@@ -107,7 +107,7 @@ func parseAnthropic(body []byte, _ func() string) (*answer, error) {
 	if err := unmarshal("anthropic", body, &resp); err != nil {
 		return nil, err
 	}
-	if resp.Type != "message" {
+	if resp.Type != "" && resp.Type != "message" { // some doc examples leave type out
 		return nil, shapeError("anthropic", "type is %q, want \"message\"", resp.Type)
 	}
 	a := &answer{model: resp.Model, responseID: resp.ID, finish: resp.StopReason, usage: resp.Usage}

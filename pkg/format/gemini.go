@@ -6,7 +6,8 @@ package format
 // https://ai.google.dev/gemini-api/docs/function-calling, checked against
 // google.golang.org/genai's GenerateContentParameters/Content/Part types
 // (see gemini_test.go):
-//   - the system prompt is "systemInstruction": {"parts":[{"text"}...]};
+//   - the system prompt is "systemInstruction": {"role":"user","parts":
+//     [{"text"}...]}, role included as the SDK sends it;
 //   - roles are "user" and "model"; one text part per content string;
 //   - a tool call is a {"functionCall":{"id","name","args"}} part, args a
 //     JSON object; a tool result is a {"functionResponse":{"id","name",
@@ -72,7 +73,7 @@ type geminiPart struct {
 type geminiFunctionCall struct {
 	ID   string          `json:"id,omitempty"`
 	Name string          `json:"name"`
-	Args json.RawMessage `json:"args"`
+	Args json.RawMessage `json:"args,omitempty"`
 }
 
 type geminiFunctionResponse struct {
@@ -92,7 +93,8 @@ func (geminiWire) open(j *jsonWriter, o *Options, system []string) {
 		j.field("generationConfig", geminiGenerationConfig{o.MaxTokens, o.Temperature})
 	}
 	if len(system) > 0 {
-		j.field("systemInstruction", geminiContent{Parts: geminiTexts(nil, system)})
+		// Role "user" as the SDK sends it (the REST docs leave it out; both pass).
+		j.field("systemInstruction", geminiContent{Role: "user", Parts: geminiTexts(nil, system)})
 	}
 	j.openArray("contents")
 }
@@ -114,8 +116,12 @@ func (geminiWire) turn(j *jsonWriter, t *Turn) {
 	}
 	c.Parts = geminiTexts(c.Parts, t.Texts)
 	for _, call := range t.Calls {
+		args := call.Input
+		if string(args) == "{}" {
+			args = nil // optional, and the SDK leaves an empty map out too
+		}
 		c.Parts = append(c.Parts, geminiPart{
-			FunctionCall:     &geminiFunctionCall{ID: call.ID, Name: call.Name, Args: call.Input},
+			FunctionCall:     &geminiFunctionCall{ID: call.ID, Name: call.Name, Args: args},
 			ThoughtSignature: call.Signature,
 		})
 	}

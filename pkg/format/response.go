@@ -83,11 +83,20 @@ func ParseResponse(provider string, r io.Reader, newID func() string) (transcrip
 		}
 	}
 	rec := a.record(provider)
+	empty := len(rec.Message.Contents) == 0 && len(rec.Message.ToolCalls) == 0
+	if empty {
+		// A stored record needs a content string; an empty one says that
+		// nothing came.
+		rec.Message.Contents = []string{""}
+	}
+	if err := transcript.Validate(&rec); err != nil {
+		// e.g. a tool call without a name, or a NUL in the text
+		return transcript.Record{}, shapeError(provider, "%v", err)
+	}
 	switch {
 	case a.cut:
 		return rec, &IncompleteError{Provider: provider, Reason: a.finish, Record: rec}
-	case len(rec.Message.Contents) == 0 && len(rec.Message.ToolCalls) == 0:
-		rec.Message.Contents = []string{""}
+	case empty:
 		return rec, &IncompleteError{Provider: provider, Reason: a.finish + ", with no text and no tool call", Record: rec}
 	}
 	return rec, nil

@@ -1,0 +1,247 @@
+package format
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// Response bodies from the providers' documentation (see each provider's
+// file for the page), some trimmed of fields the parser ignores.
+var responseCases = []struct {
+	name, provider, body string
+	texts                []string
+	calls                []transcript.ToolCall
+	aux                  map[string]string // aux key -> compact JSON
+	err                  string            // "input", "provider" or "incomplete"
+}{
+	{name: "openai text", provider: "openai", body: `{
+  "id": "chatcmpl-123", "object": "chat.completion", "created": 1677652288, "model": "gpt-4o-mini",
+  "system_fingerprint": "fp_44709d6fcb",
+  "choices": [{"index": 0, "message": {"role": "assistant", "content": "\n\nHello there, how may I assist you today?"}, "logprobs": null, "finish_reason": "stop"}],
+  "usage": {"prompt_tokens": 9, "completion_tokens": 12, "total_tokens": 21}
+}`, texts: []string{"\n\nHello there, how may I assist you today?"},
+		aux: map[string]string{"provider": `"openai"`, "model": `"gpt-4o-mini"`, "response_id": `"chatcmpl-123"`, "finish_reason": `"stop"`, "usage": `{"prompt_tokens":9,"completion_tokens":12,"total_tokens":21}`}},
+	{name: "openai tool calls", provider: "openai", body: `{
+  "id": "chatcmpl-abc123", "object": "chat.completion", "created": 1699896916, "model": "gpt-4o-mini",
+  "choices": [{"index": 0, "message": {"role": "assistant", "content": null, "tool_calls": [
+    {"id": "call_abc123", "type": "function", "function": {"name": "get_current_weather", "arguments": "{\n\"location\": \"Boston, MA\"\n}"}},
+    {"id": "call_def456", "type": "function", "function": {"name": "get_current_weather", "arguments": "{\"location\": \"Paris\"}"}}]},
+    "logprobs": null, "finish_reason": "tool_calls"}],
+  "usage": {"prompt_tokens": 82, "completion_tokens": 17, "total_tokens": 99}
+}`, calls: []transcript.ToolCall{
+		{ID: "call_abc123", Name: "get_current_weather", Arguments: "{\n\"location\": \"Boston, MA\"\n}"},
+		{ID: "call_def456", Name: "get_current_weather", Arguments: `{"location": "Paris"}`}},
+		aux: map[string]string{"finish_reason": `"tool_calls"`}},
+	{name: "openai refusal", provider: "openai", body: `{"id":"c","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I'm sorry, I cannot help with that."},"finish_reason":"stop"}]}`,
+		texts: []string{"I'm sorry, I cannot help with that."}},
+	{name: "openai length", provider: "openai", body: `{"id":"c","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"The sky is blue bec"},"finish_reason":"length"}]}`,
+		texts: []string{"The sky is blue bec"}, err: "incomplete"},
+	{name: "openai content filter", provider: "openai", body: `{"id":"c","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":""},"finish_reason":"content_filter"}]}`, err: "incomplete"},
+	{name: "openai error", provider: "openai", body: `{"error": {"message": "Incorrect API key provided: sk-...", "type": "invalid_request_error", "param": null, "code": "invalid_api_key"}}`, err: "provider"},
+	{name: "openai no choices", provider: "openai", body: `{"id":"c","choices":[]}`, err: "input"},
+
+	{name: "anthropic text", provider: "anthropic", body: `{
+  "content": [{"text": "Hi! My name is Claude.", "type": "text"}],
+  "id": "msg_013Zva2CMHLNnXjNJJKqJ2EF", "model": "claude-sonnet-4-5", "role": "assistant",
+  "stop_reason": "end_turn", "stop_sequence": null, "type": "message",
+  "usage": {"input_tokens": 2095, "output_tokens": 503}
+}`, texts: []string{"Hi! My name is Claude."},
+		aux: map[string]string{"model": `"claude-sonnet-4-5"`, "response_id": `"msg_013Zva2CMHLNnXjNJJKqJ2EF"`, "finish_reason": `"end_turn"`, "usage": `{"input_tokens":2095,"output_tokens":503}`}},
+	{name: "anthropic tool use", provider: "anthropic", body: `{
+  "id": "msg_01Aq9w938a90dw8q", "model": "claude-sonnet-4-5", "stop_reason": "tool_use", "role": "assistant",
+  "content": [
+    {"type": "text", "text": "I'll check the weather in San Francisco."},
+    {"type": "tool_use", "id": "toolu_01A09q90qw90lq917835lq9", "name": "get_weather", "input": {"location": "San Francisco, CA", "unit": "celsius"}}
+  ]
+}`, texts: []string{"I'll check the weather in San Francisco."},
+		calls: []transcript.ToolCall{{ID: "toolu_01A09q90qw90lq917835lq9", Name: "get_weather", Arguments: `{"location":"San Francisco, CA","unit":"celsius"}`}}},
+	{name: "anthropic thinking skipped", provider: "anthropic", body: `{"type":"message","id":"m","model":"claude","stop_reason":"end_turn","content":[{"type":"thinking","thinking":"hmm","signature":"x"},{"type":"text","text":"42"}]}`,
+		texts: []string{"42"}},
+	{name: "anthropic max tokens", provider: "anthropic", body: `{"type":"message","id":"m","model":"claude","stop_reason":"max_tokens","content":[{"type":"text","text":"Once upon"}]}`,
+		texts: []string{"Once upon"}, err: "incomplete"},
+	{name: "anthropic error", provider: "anthropic", body: `{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}`, err: "provider"},
+
+	{name: "gemini text", provider: "gemini", body: `{
+  "candidates": [{"content": {"parts": [{"text": "AI learns patterns from data."}, {"text": "It then predicts."}], "role": "model"}, "finishReason": "STOP", "index": 0}],
+  "usageMetadata": {"promptTokenCount": 8, "candidatesTokenCount": 10, "totalTokenCount": 18},
+  "modelVersion": "gemini-2.5-flash", "responseId": "abc"
+}`, texts: []string{"AI learns patterns from data.", "It then predicts."},
+		aux: map[string]string{"model": `"gemini-2.5-flash"`, "response_id": `"abc"`, "finish_reason": `"STOP"`, "usage": `{"promptTokenCount":8,"candidatesTokenCount":10,"totalTokenCount":18}`}},
+	{name: "gemini function call", provider: "gemini", body: `{
+  "candidates": [{"content": {"role": "model", "parts": [
+    {"functionCall": {"name": "set_light_values", "args": {"brightness": 25, "color_temp": "warm"}}, "thoughtSignature": "c2lnMQ=="},
+    {"functionCall": {"id": "fc_2", "name": "set_light_values", "args": {"brightness": 50}}}]},
+    "finishReason": "STOP"}]
+}`, calls: []transcript.ToolCall{
+		{ID: "call_test_1", Name: "set_light_values", Arguments: `{"brightness":25,"color_temp":"warm"}`},
+		{ID: "fc_2", Name: "set_light_values", Arguments: `{"brightness":50}`}},
+		aux: map[string]string{"thought_signatures": `{"call_test_1":"c2lnMQ=="}`}},
+	{name: "gemini thought skipped", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"text":"thinking...","thought":true},{"text":"Answer."}]},"finishReason":"STOP"}]}`,
+		texts: []string{"Answer."}},
+	{name: "gemini max tokens", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"text":"Part"}]},"finishReason":"MAX_TOKENS"}]}`,
+		texts: []string{"Part"}, err: "incomplete"},
+	{name: "gemini safety", provider: "gemini", body: `{"candidates":[{"finishReason":"SAFETY","index":0,"safetyRatings":[{"category":"HARM_CATEGORY_HARASSMENT","probability":"HIGH"}]}]}`, err: "incomplete"},
+	{name: "gemini blocked prompt", provider: "gemini", body: `{"promptFeedback":{"blockReason":"SAFETY","safetyRatings":[]}}`, err: "provider"},
+	{name: "gemini error", provider: "gemini", body: `{"error": {"code": 400, "message": "API key not valid. Please pass a valid API key.", "status": "INVALID_ARGUMENT"}}`, err: "provider"},
+
+	{name: "bedrock text", provider: "bedrock", body: `{
+  "output": {"message": {"role": "assistant", "content": [{"text": "Here is a list of 3 pop songs by artists from the United Kingdom."}]}},
+  "stopReason": "end_turn",
+  "usage": {"inputTokens": 125, "outputTokens": 60, "totalTokens": 185},
+  "metrics": {"latencyMs": 1175}
+}`, texts: []string{"Here is a list of 3 pop songs by artists from the United Kingdom."},
+		aux: map[string]string{"finish_reason": `"end_turn"`, "usage": `{"inputTokens":125,"outputTokens":60,"totalTokens":185}`}},
+	{name: "bedrock tool use", provider: "bedrock", body: `{
+  "output": {"message": {"role": "assistant", "content": [{"toolUse": {"toolUseId": "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q", "name": "top_song", "input": {"sign": "WZPZ"}}}]}},
+  "stopReason": "tool_use", "usage": {"inputTokens": 375, "outputTokens": 36, "totalTokens": 411}, "metrics": {"latencyMs": 2830}
+}`, calls: []transcript.ToolCall{{ID: "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q", Name: "top_song", Arguments: `{"sign":"WZPZ"}`}}},
+	{name: "bedrock max tokens", provider: "bedrock", body: `{"output":{"message":{"role":"assistant","content":[{"text":"Half"}]}},"stopReason":"max_tokens"}`,
+		texts: []string{"Half"}, err: "incomplete"},
+	{name: "bedrock error", provider: "bedrock", body: `{"message":"The security token included in the request is invalid."}`, err: "provider"},
+
+	{name: "ollama text", provider: "ollama", body: `{
+  "model": "llama3.2", "created_at": "2023-12-12T14:13:43.416799Z",
+  "message": {"role": "assistant", "content": "Hello! How are you today?"},
+  "done": true, "total_duration": 5191566416, "load_duration": 2154458, "prompt_eval_count": 26,
+  "prompt_eval_duration": 383809000, "eval_count": 298, "eval_duration": 4799921000
+}`, texts: []string{"Hello! How are you today?"},
+		aux: map[string]string{"model": `"llama3.2"`, "usage": `{"eval_count":298,"eval_duration":4799921000,"load_duration":2154458,"prompt_eval_count":26,"prompt_eval_duration":383809000,"total_duration":5191566416}`}},
+	{name: "ollama tool call", provider: "ollama", body: `{
+  "model": "llama3.2", "created_at": "2024-07-22T20:33:28.123648Z",
+  "message": {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "get_current_weather", "arguments": {"format": "celsius", "location": "Paris, FR"}}}]},
+  "done_reason": "stop", "done": true, "total_duration": 885095291, "prompt_eval_count": 122, "eval_count": 33
+}`, calls: []transcript.ToolCall{{ID: "call_test_1", Name: "get_current_weather", Arguments: `{"format":"celsius","location":"Paris, FR"}`}}},
+	{name: "ollama length", provider: "ollama", body: `{"model":"llama3.2","message":{"role":"assistant","content":"Once"},"done":true,"done_reason":"length"}`,
+		texts: []string{"Once"}, err: "incomplete"},
+	{name: "ollama streamed chunk", provider: "ollama", body: `{"model":"llama3.2","message":{"role":"assistant","content":"The"},"done":false}`, err: "input"},
+	{name: "ollama streamed", provider: "ollama", body: `{"model":"llama3.2","message":{"role":"assistant","content":"The"},"done":false}
+{"model":"llama3.2","message":{"role":"assistant","content":" sky"},"done":true}`, err: "input"},
+	{name: "ollama error", provider: "ollama", body: `{"error": "model 'llama3.3' not found"}`, err: "provider"},
+
+	{name: "empty body", provider: "openai", body: ``, err: "input"},
+	{name: "not JSON", provider: "anthropic", body: `<html>502 Bad Gateway</html>`, err: "input"},
+	{name: "array", provider: "gemini", body: `[{"candidates":[]}]`, err: "input"},
+	{name: "empty answer", provider: "anthropic", body: `{"type":"message","id":"m","model":"claude","stop_reason":"end_turn","content":[]}`, err: "incomplete"},
+}
+
+// testIDs names tool calls call_test_1, call_test_2...
+func testIDs() func() string {
+	n := 0
+	return func() string { n++; return "call_test_" + string(rune('0'+n)) }
+}
+
+func TestParseResponse(t *testing.T) {
+	for _, c := range responseCases {
+		t.Run(c.name, func(t *testing.T) {
+			rec, err := ParseResponse(c.provider, strings.NewReader(c.body), testIDs())
+			var ie *transcript.InputError
+			var pe *ProviderError
+			var inc *IncompleteError
+			switch c.err {
+			case "":
+				if err != nil {
+					t.Fatal(err)
+				}
+			case "input":
+				if !errors.As(err, &ie) {
+					t.Fatalf("err = %v, want an input error", err)
+				}
+				return
+			case "provider":
+				if !errors.As(err, &pe) || pe.Message == "" {
+					t.Fatalf("err = %v, want a provider error with its message", err)
+				}
+				return
+			case "incomplete":
+				if !errors.As(err, &inc) {
+					t.Fatalf("err = %v, want an incomplete answer", err)
+				}
+				rec = inc.Record
+			}
+			if err := transcript.Validate(&rec); err != nil {
+				t.Errorf("record does not validate: %v", err)
+			}
+			if rec.Message.Role != transcript.RoleAssistant {
+				t.Errorf("role %s", rec.Message.Role)
+			}
+			if c.texts != nil && !equalJSON(rec.Message.Contents, c.texts) {
+				t.Errorf("contents %q, want %q", rec.Message.Contents, c.texts)
+			}
+			if !equalJSON(rec.Message.ToolCalls, c.calls) {
+				t.Errorf("tool calls %+v, want %+v", rec.Message.ToolCalls, c.calls)
+			}
+			if got := string(rec.Metadata.Aux["provider"]); got != `"`+c.provider+`"` {
+				t.Errorf("aux provider %s", got)
+			}
+			for k, want := range c.aux {
+				if got := string(rec.Metadata.Aux[k]); got != want {
+					t.Errorf("aux %s = %s, want %s", k, got, want)
+				}
+			}
+		})
+	}
+}
+
+func equalJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+// TestResponseRoundTrip appends a parsed tool call answer to a transcript and
+// renders it back for the same provider: what the provider said comes back
+// in its own shape, Gemini's thought signature included.
+func TestResponseRoundTrip(t *testing.T) {
+	body := `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2lnMQ=="}]},"finishReason":"STOP"}]}`
+	rec, err := ParseResponse("gemini", strings.NewReader(body), testIDs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	r, err := NewRenderer(&out, Options{Provider: "gemini"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := transcript.Record{ID: "u", Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{"Weather in Paris?"}}}
+	result := transcript.Record{ID: "t", Message: transcript.Message{Role: transcript.RoleTool, ToolCallID: "call_test_1", Contents: []string{"18°C"}}}
+	for _, x := range []*transcript.Record{&user, &rec, &result} {
+		if err := r.Add(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"role":"model","parts":[{"functionCall":{"id":"call_test_1","name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2lnMQ=="}]}`
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("rendered %s\nwant it to hold %s", out.String(), want)
+	}
+}
+
+// FuzzParseResponse: no body makes a parser panic, and every record it
+// accepts is one the store accepts.
+func FuzzParseResponse(f *testing.F) {
+	for _, c := range responseCases {
+		f.Add(c.provider, c.body)
+	}
+	f.Fuzz(func(t *testing.T, provider, body string) {
+		if !strings.Contains(strings.Join(ResponseProviders, " "), provider) || provider == "" {
+			provider = ResponseProviders[len(provider)%len(ResponseProviders)]
+		}
+		rec, err := ParseResponse(provider, strings.NewReader(body), testIDs())
+		var inc *IncompleteError
+		if errors.As(err, &inc) {
+			rec, err = inc.Record, nil
+		}
+		if err != nil {
+			return
+		}
+		if err := transcript.Validate(&rec); err != nil {
+			t.Fatalf("%s body %q: record does not validate: %v", provider, body, err)
+		}
+	})
+}
