@@ -93,6 +93,9 @@ func TestConcurrentProcesses(t *testing.T) {
 // 100,000-line append leaves a store that passes integrity_check and holds
 // all of that batch or none of it.
 func TestKillMidAppend(t *testing.T) {
+	if testing.Short() {
+		t.Skip("appends 100,000 lines")
+	}
 	db := filepath.Join(t.TempDir(), "convo.db")
 	if out, err := convoCmd(t, db, "append", "-c", "big", "before").CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, out)
