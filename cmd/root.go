@@ -131,6 +131,7 @@ stdin and writes to stdout, touching no file.`,
 		a.newGetCmd(),
 		a.newClearCmd(),
 		a.newRenderCmd(),
+		a.newExportCmd(),
 	)
 	return root
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // ErrCursorMoved is returned by Commit when a sink's cursor is no longer where
@@ -119,12 +120,13 @@ func (s *Store) Export(ctx context.Context, conv string, opt ExportOptions, fn f
 // ErrCursorMoved, moving none, when a cursor is no longer where its export
 // found it. Marks of exports without a sink are ignored.
 func (s *Store) Commit(ctx context.Context, marks ...Mark) error {
+	marks = slices.DeleteFunc(slices.Clone(marks), func(m Mark) bool { return m.Sink == "" || m.to == m.from })
+	if len(marks) == 0 {
+		return nil // spare the write lock
+	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		now := s.nowMillis()
 		for _, m := range marks {
-			if m.Sink == "" || m.to == m.from {
-				continue
-			}
 			var created int64
 			err := tx.QueryRowContext(ctx, `SELECT created FROM conversations WHERE id = ?`, m.Conversation).Scan(&created)
 			if errors.Is(err, sql.ErrNoRows) || (err == nil && created != m.created) {

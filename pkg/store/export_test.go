@@ -1,0 +1,387 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// Names here start with export so they do not clash with other tests of
+// the package.
+
+func exportOpenStore(t testing.TB) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "convo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func exportMsg(role transcript.Role, contents ...string) transcript.Record {
+	return transcript.Record{Message: transcript.Message{Role: role, Contents: contents}}
+}
+
+func exportAppend(t testing.TB, s *Store, ids *transcript.IDs, conv string, recs ...transcript.Record) {
+	t.Helper()
+	i := 0
+	_, err := s.Append(context.Background(), conv, ids, func() (transcript.Record, error) {
+		if i == len(recs) {
+			return transcript.Record{}, io.EOF
+		}
+		i++
+		return recs[i-1], nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// exportInsertSummary stores a summary of covered right after anchorID,
+// deleting the covered records when deleteCovered, and returns its id.
+func exportInsertSummary(t testing.TB, s *Store, ids *transcript.IDs, conv, anchorID string, covered []string, deleteCovered bool) string {
+	t.Helper()
+	now := s.nowMillis()
+	sum := transcript.Record{ID: ids.New(now),
+		Message:  transcript.Message{Role: transcript.RoleSummary, Contents: []string{"summary of " + strings.Join(covered, ",")}},
+		Metadata: transcript.Metadata{SummaryIDs: covered, Timing: transcript.Timing{Creation: now}}}
+	if err := s.InsertSummary(context.Background(), conv, anchorID, &sum, deleteCovered); err != nil {
+		t.Fatal(err)
+	}
+	return sum.ID
+}
+
+// exportStored returns the conversation as id -> canonical body, and its
+// records' ids in transcript order.
+func exportStored(t testing.TB, s *Store, conv string) (map[string]string, []string) {
+	t.Helper()
+	all := map[string]string{}
+	var order []string
+	err := s.Read(context.Background(), conv, ReadOptions{}, func(r Row) error {
+		id := exportID(r.Body)
+		all[id] = string(r.Body)
+		order = append(order, id)
+		return nil
+	})
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		t.Fatal(err)
+	}
+	return all, order
+}
+
+// exportID takes the id out of a canonical body, which starts {"id":"...".
+func exportID(body []byte) string {
+	const prefix = `{"id":"`
+	b := string(body[len(prefix):])
+	return b[:strings.IndexByte(b, '"')]
+}
+
+// exportRun is one export as a consumer sees it: the rows, and the Mark.
+func exportRun(t testing.TB, s *Store, conv string, opt ExportOptions) ([]Row, Mark) {
+	t.Helper()
+	var rows []Row
+	m, err := s.Export(context.Background(), conv, opt, func(r Row) error {
+		r.Body = slices.Clone(r.Body)
+		rows = append(rows, r)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows, m
+}
+
+// TestExportReference replays the reference's example: incremental exports
+// with exclude-last between the steps, a final one without it; the union
+// upserted by id equals the store.
+func TestExportReference(t *testing.T) {
+	s := exportOpenStore(t)
+	ids := transcript.NewIDs()
+	ctx := context.Background()
+	replica := map[string]string{}
+	exported := func(excludeLast bool) []string {
+		rows, m := exportRun(t, s, "demo", ExportOptions{Sink: "default", ExcludeLast: excludeLast})
+		if err := s.Commit(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range rows {
+			replica[exportID(r.Body)] = string(r.Body)
+			out = append(out, r.Role+":"+exportID(r.Body))
+		}
+		return out
+	}
+
+	exportAppend(t, s, ids, "demo", exportMsg("assistant", "Hello!")) // a fake user record goes first
+	exportAppend(t, s, ids, "demo", exportMsg("user", "Hi, there"))
+	exportAppend(t, s, ids, "demo", exportMsg("user", "how are you")) // merged
+	exportAppend(t, s, ids, "demo", exportMsg("assistant", "I am fine,", "and you?"))
+	exportAppend(t, s, ids, "demo", exportMsg("user", "Good, ", "thank you!"))
+	_, order := exportStored(t, s, "demo")
+	if len(order) != 5 {
+		t.Fatalf("want 5 records, got %d", len(order))
+	}
+	exportInsertSummary(t, s, ids, "demo", order[3], order[1:4], false)
+	exportAppend(t, s, ids, "demo", exportMsg("assistant", "How can I help you?"))
+
+	first := exported(true)
+	if len(first) != 6 {
+		t.Fatalf("first export: want the 6 records before the last, got %v", first)
+	}
+	stored, order := exportStored(t, s, "demo")
+	last := order[len(order)-1]
+	if _, ok := replica[last]; ok {
+		t.Fatalf("exclude-last sent the last record %s", last)
+	}
+
+	exportAppend(t, s, ids, "demo", exportMsg("assistant", "Are you still there?")) // merged into the held record
+	u := exportMsg("user", "Yes, but I do not need help!")
+	u.Metadata.Aux = map[string]json.RawMessage{"stopped": json.RawMessage("true")}
+	pt := int64(1744815823080)
+	u.Metadata.Timing.PlayStart = &pt
+	exportAppend(t, s, ids, "demo", u)
+
+	second := exported(false)
+	if len(second) != 2 || !strings.HasPrefix(second[0], "assistant:"+last) || !strings.HasPrefix(second[1], "user:") {
+		t.Fatalf("second export: want the merged assistant record and the new user record, got %v", second)
+	}
+	stored, _ = exportStored(t, s, "demo")
+	if !maps.Equal(replica, stored) {
+		t.Fatalf("replica differs from the store:\nreplica %v\nstore   %v", replica, stored)
+	}
+	if again := exported(false); len(again) != 0 {
+		t.Fatalf("a third export sent %v, want nothing", again)
+	}
+}
+
+// TestExportProperty runs thousands of random sequences of appends (both
+// roles, so merges), system and tool records, summaries inserted in the
+// middle (a quarter of them deleting what they cover), and
+// exports to several sinks with and without exclude-last, some of them
+// failing before their commit. After every committed export, a replica
+// built by upserting by id matches the store (all but the last record with
+// exclude-last); no committed export sends an (id, version) a sink already
+// had; at the end, one export per sink without exclude-last makes every
+// replica hold the store's records as they are (deleted ones stay in the
+// log: export sends no deletions).
+func TestExportProperty(t *testing.T) {
+	sequences := 2000
+	switch {
+	case testing.Short():
+		sequences = 200
+	case exportRace:
+		sequences = 500 // the race detector makes SQLite ten times slower
+	}
+	s := exportOpenStore(t)
+	ids := transcript.NewIDs()
+	sinks := []string{"a", "b", "c"}
+	for seq := range sequences {
+		t.Run(fmt.Sprint(seq), func(t *testing.T) {
+			exportProperty(t, s, ids, sinks, uint64(seq))
+		})
+		if t.Failed() {
+			break
+		}
+	}
+}
+
+type exportVersion struct {
+	id  string
+	seq int64
+}
+
+func exportProperty(t *testing.T, s *Store, ids *transcript.IDs, sinks []string, seed uint64) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	// Each sequence has its own conversations, 1 to 3, so --all exports
+	// see several at once.
+	convs := make([]string, 1+rng.IntN(3))
+	for i := range convs {
+		convs[i] = fmt.Sprintf("p%d-%d", seed, i)
+	}
+	replica := map[string]map[string]string{} // sink -> id -> body
+	sent := map[string]map[exportVersion]bool{}
+	for _, k := range sinks {
+		replica[k], sent[k] = map[string]string{}, map[exportVersion]bool{}
+	}
+	roles := []transcript.Role{"user", "assistant", "user", "assistant", "system", "tool"}
+	n := 0
+	record := func() transcript.Record {
+		n++
+		r := exportMsg(roles[rng.IntN(len(roles))], fmt.Sprintf("t%d", n))
+		if r.Message.Role == transcript.RoleTool {
+			r.Message.ToolCallID = fmt.Sprintf("call_%d", n)
+		}
+		return r
+	}
+
+	export := func(sink string, convs []string, excludeLast, fail bool) {
+		var marks []Mark
+		var rows []Row
+		for _, c := range convs {
+			r, m := exportRun(t, s, c, ExportOptions{Sink: sink, ExcludeLast: excludeLast})
+			rows = append(rows, r...)
+			marks = append(marks, m)
+		}
+		if fail {
+			// The output broke part way: the consumer may have upserted a
+			// prefix, and the cursor stays, so all of it comes again.
+			for _, r := range rows[:rng.IntN(len(rows)+1)] {
+				replica[sink][exportID(r.Body)] = string(r.Body)
+			}
+			return
+		}
+		if err := s.Commit(ctx, marks...); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			v := exportVersion{exportID(r.Body), r.Seq}
+			if sent[sink][v] {
+				t.Fatalf("sink %s got %s version %d twice", sink, v.id, v.seq)
+			}
+			sent[sink][v] = true
+			replica[sink][v.id] = string(r.Body)
+		}
+		for _, c := range convs {
+			stored, order := exportStored(t, s, c)
+			for id, body := range stored {
+				if excludeLast && id == order[len(order)-1] {
+					continue
+				}
+				if replica[sink][id] != body {
+					t.Fatalf("sink %s after export (exclude-last %v) of %v: record %s is\n%s\nin the replica, want\n%s",
+						sink, excludeLast, convs, id, replica[sink][id], body)
+				}
+			}
+		}
+	}
+
+	steps := 10 + rng.IntN(40)
+	for range steps {
+		c := convs[rng.IntN(len(convs))]
+		switch p := rng.IntN(100); {
+		case p < 55:
+			k := 1 + rng.IntN(3)
+			recs := make([]transcript.Record, k)
+			for i := range recs {
+				recs[i] = record()
+			}
+			exportAppend(t, s, ids, c, recs...)
+		case p < 63:
+			if _, order := exportStored(t, s, c); len(order) > 0 {
+				i := rng.IntN(len(order))
+				exportInsertSummary(t, s, ids, c, order[i], order[:i+1], rng.IntN(4) == 0)
+			}
+		default:
+			sink := sinks[rng.IntN(len(sinks))]
+			targets := []string{c}
+			if rng.IntN(3) == 0 {
+				var err error
+				if targets, err = s.ExportConversations(ctx, sink); err != nil {
+					t.Fatal(err)
+				}
+				targets = slices.DeleteFunc(targets, func(id string) bool { return !slices.Contains(convs, id) })
+				// What the listing leaves out has nothing to send.
+				for _, c := range convs {
+					if _, order := exportStored(t, s, c); len(order) > 0 && !slices.Contains(targets, c) {
+						if rows, _ := exportRun(t, s, c, ExportOptions{Sink: sink}); len(rows) > 0 {
+							t.Fatalf("sink %s: --all leaves out %s, which has %d records to send", sink, c, len(rows))
+						}
+					}
+				}
+			} else if _, order := exportStored(t, s, c); len(order) == 0 {
+				continue
+			}
+			export(sink, targets, rng.IntN(2) == 0, rng.IntN(6) == 0)
+		}
+	}
+	var live []string
+	for _, c := range convs {
+		if _, order := exportStored(t, s, c); len(order) > 0 {
+			live = append(live, c)
+		}
+	}
+	for _, sink := range sinks {
+		export(sink, live, false, false)
+		for _, c := range live {
+			stored, _ := exportStored(t, s, c)
+			for id, body := range stored {
+				if replica[sink][id] != body {
+					t.Fatalf("sink %s at the end: record %s differs", sink, id)
+				}
+			}
+		}
+		// Nothing is left to send: the listing for --all agrees.
+		left, err := s.ExportConversations(ctx, sink)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range live {
+			if slices.Contains(left, c) {
+				t.Fatalf("sink %s: %s still listed after a full export", sink, c)
+			}
+		}
+	}
+}
+
+func TestExportCommitConflict(t *testing.T) {
+	s := exportOpenStore(t)
+	ids := transcript.NewIDs()
+	ctx := context.Background()
+	exportAppend(t, s, ids, "x", exportMsg("user", "hi"), exportMsg("assistant", "hello"))
+	_, m1 := exportRun(t, s, "x", ExportOptions{Sink: "k"})
+	_, m2 := exportRun(t, s, "x", ExportOptions{Sink: "k"})
+	if err := s.Commit(ctx, m1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Commit(ctx, m2); !errors.Is(err, ErrCursorMoved) {
+		t.Fatalf("second commit of the same start: got %v, want ErrCursorMoved", err)
+	}
+	// A clear and a re-create between export and commit is caught too.
+	exportAppend(t, s, ids, "x", exportMsg("user", "again"))
+	_, m3 := exportRun(t, s, "x", ExportOptions{Sink: "k"})
+	if _, err := s.Clear(ctx, "x"); err != nil {
+		t.Fatal(err)
+	}
+	exportAppend(t, s, ids, "x", exportMsg("user", "new"))
+	if err := s.Commit(ctx, m3); !errors.Is(err, ErrCursorMoved) {
+		t.Fatalf("commit after a clear: got %v, want ErrCursorMoved", err)
+	}
+	if _, err := s.Export(ctx, "nope", ExportOptions{}, func(Row) error { return nil }); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("export of a missing conversation: got %v", err)
+	}
+}
+
+// TestExportNextExport checks show's marker follows a held record.
+func TestExportNextExport(t *testing.T) {
+	s := exportOpenStore(t)
+	ids := transcript.NewIDs()
+	ctx := context.Background()
+	exportAppend(t, s, ids, "x", exportMsg("user", "hi"), exportMsg("assistant", "hello"))
+	_, m := exportRun(t, s, "x", ExportOptions{Sink: "default", ExcludeLast: true})
+	if err := s.Commit(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	p, ok, err := s.NextExport(ctx, "x", "default")
+	if err != nil || !ok || p.Pos != 2 {
+		t.Fatalf("next export: %v %v %v, want the held record at pos 2", p, ok, err)
+	}
+	_, m = exportRun(t, s, "x", ExportOptions{Sink: "default"})
+	if err := s.Commit(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := s.NextExport(ctx, "x", "default"); ok || err != nil {
+		t.Fatalf("next export after a full export: %v %v", ok, err)
+	}
+}
