@@ -9,10 +9,34 @@ import (
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
+// ErrConflict is a write planned on a state another writer has changed since.
+var ErrConflict = errors.New("conversation changed meanwhile")
+
 // InsertSummary places a summary record right after the record anchorID (rule
 // 5), in one transaction. With deleteCovered, the records the summary lists in
 // summaryIds are deleted in that same transaction (rule 6).
 func (s *Store) InsertSummary(ctx context.Context, conv, anchorID string, sum *transcript.Record, deleteCovered bool) error {
+	return s.WriteSummary(ctx, conv, SummaryWrite{Anchor: anchorID, Summary: sum, DeleteCovered: deleteCovered})
+}
+
+// SummaryWrite is a summary to store and what it was planned on.
+type SummaryWrite struct {
+	Anchor        string // the record the summary goes right after
+	Summary       *transcript.Record
+	DeleteCovered bool
+	// Checked when set: the latest summary is still PreviousID ("" for
+	// none) and no covered record changed after change sequence ReadSeq.
+	Check      bool
+	PreviousID string
+	ReadSeq    int64
+}
+
+// WriteSummary stores a summary as w says, in one transaction. With
+// w.Check, a conversation changed by another writer since the plan was made
+// (a newer summary, a covered record merged into) is ErrConflict and
+// nothing is written.
+func (s *Store) WriteSummary(ctx context.Context, conv string, sw SummaryWrite) error {
+	sum, anchorID, deleteCovered := sw.Summary, sw.Anchor, sw.DeleteCovered
 	if sum.Message.Role != transcript.RoleSummary {
 		return fmt.Errorf("insert summary: record %s is a %s record", sum.ID, sum.Message.Role)
 	}
@@ -34,6 +58,11 @@ func (s *Store) InsertSummary(ctx context.Context, conv, anchorID string, sum *t
 		if err != nil {
 			return fmt.Errorf("read summary anchor: %w", err)
 		}
+		if sw.Check {
+			if err := checkUnchanged(ctx, tx, conv, sw); err != nil {
+				return err
+			}
+		}
 		var sub int64
 		if err := tx.QueryRowContext(ctx, `SELECT max(sub) + 1 FROM records WHERE conversation = ? AND pos = ?`, conv, pos).Scan(&sub); err != nil {
 			return fmt.Errorf("place summary: %w", err)
@@ -53,4 +82,30 @@ func (s *Store) InsertSummary(ctx context.Context, conv, anchorID string, sum *t
 		}
 		return w.finish(ctx)
 	})
+}
+
+func checkUnchanged(ctx context.Context, tx *sql.Tx, conv string, w SummaryWrite) error {
+	var latest string
+	err := tx.QueryRowContext(ctx, `SELECT id FROM records WHERE conversation = ? AND role = 'summary'
+		AND role IN ('system', 'summary') ORDER BY pos DESC, sub DESC LIMIT 1`, conv).Scan(&latest)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("read latest summary: %w", err)
+	}
+	if latest != w.PreviousID {
+		return fmt.Errorf("%w: a newer summary (%s) was stored", ErrConflict, latest)
+	}
+	for _, id := range w.Summary.Metadata.SummaryIDs {
+		var seq int64
+		err := tx.QueryRowContext(ctx, `SELECT seq FROM records WHERE conversation = ? AND id = ?`, conv, id).Scan(&seq)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: record %s is gone", ErrConflict, id)
+		}
+		if err != nil {
+			return fmt.Errorf("read record %s: %w", id, err)
+		}
+		if seq > w.ReadSeq {
+			return fmt.Errorf("%w: record %s changed", ErrConflict, id)
+		}
+	}
+	return nil
 }

@@ -1,0 +1,216 @@
+// Package summarize folds the old part of a transcript into one summary
+// record (SPEC sections 2 and 4). Choosing the span, shaping the text, the
+// fact ledger and the summary record are pure functions over transcript
+// records; the summarizers themselves sit behind one small interface.
+package summarize
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"text/template"
+
+	"github.com/convo-cli/convo/pkg/tokens"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// PromptVersion names the default instruction and template; it is recorded
+// on every summary so a change of wording can be traced.
+const PromptVersion = "convo-summary-v1"
+
+// Input is what a summarizer receives.
+type Input struct {
+	// Instruction is the prompt: what to do with Text.
+	Instruction string
+	// Text is the covered records and the previous summary, shaped by the
+	// template.
+	Text string
+	// Previous is the previous summary's text ("" for the first summary),
+	// and Records the records folded in: for summarizers that work on
+	// structure rather than text (extractive).
+	Previous string
+	Records  []transcript.Record
+	// MaxTokens bounds the summary's length.
+	MaxTokens int
+}
+
+// Compose is the exact text a text-in, text-out summarizer receives.
+func (in Input) Compose() string { return in.Instruction + "\n\n" + in.Text }
+
+// Output is a summarizer's answer.
+type Output struct {
+	Text  string
+	Model string
+}
+
+// Summarizer writes a summary.
+type Summarizer interface {
+	Name() string
+	Summarize(ctx context.Context, in Input) (Output, error)
+}
+
+// Options shape a summarization.
+type Options struct {
+	KeepLast         int                // turns kept verbatim
+	IfOver           int                // only when the view holds more tokens (0: no such trigger)
+	Every            int                // only when this many records stand after the latest summary (0: none)
+	Prompt           string             // instruction ("" for DefaultPrompt)
+	Template         *template.Template // shapes Input.Text (nil for the default)
+	MaxSummaryTokens int                // bound on the summary text
+	LedgerSize       int                // bound on the fact ledger's entries
+	Counter          *tokens.Counter
+}
+
+// Skip says why nothing was summarized.
+type Skip string
+
+const (
+	SkipNothing Skip = "nothing to cover"
+	SkipTrigger Skip = "trigger not met"
+)
+
+// Plan is a summarization decided but not yet run: what it covers and the
+// input the summarizer gets.
+type Plan struct {
+	Records      []transcript.Record // the transcript from the latest summary on
+	Span         transcript.Span
+	Previous     *transcript.Record  // the previous summary, or nil
+	Covered      []transcript.Record // folded in, the previous summary left out
+	Input        Input
+	TokensBefore int
+}
+
+// Prepare decides whether and what to summarize in recs: the transcript
+// from its latest summary on (records before it play no part). It returns
+// a nil plan and the reason when there is nothing to do.
+func Prepare(recs []transcript.Record, opt Options) (*Plan, Skip, error) {
+	if opt.Counter == nil {
+		return nil, "", errors.New("summarize: no token counter")
+	}
+	view := transcript.BuildView(recs)
+	before := opt.Counter.View(view)
+	if opt.IfOver > 0 && before <= opt.IfOver {
+		return nil, SkipTrigger, nil
+	}
+	if opt.Every > 0 && countAfterSummary(recs) < opt.Every {
+		return nil, SkipTrigger, nil
+	}
+	span := transcript.SummarySpan(recs, opt.KeepLast)
+	if span.Empty() {
+		return nil, SkipNothing, nil
+	}
+	p := &Plan{Records: recs, Span: span, TokensBefore: before}
+	for _, i := range span.Covered {
+		if recs[i].Message.Role == transcript.RoleSummary {
+			prev := recs[i]
+			p.Previous = &prev
+			continue
+		}
+		p.Covered = append(p.Covered, recs[i])
+	}
+	text, err := renderText(opt.Template, p)
+	if err != nil {
+		return nil, "", err
+	}
+	prompt := opt.Prompt
+	if prompt == "" {
+		prompt = DefaultPrompt
+	}
+	p.Input = Input{Instruction: prompt, Text: text, Previous: p.previousText(), Records: p.Covered, MaxTokens: opt.MaxSummaryTokens}
+	return p, "", nil
+}
+
+func countAfterSummary(recs []transcript.Record) int {
+	return len(recs) - transcript.LatestSummary(recs) - 1
+}
+
+// previousText is the previous summary without its ledger section: the
+// ledger is carried separately, through aux.
+func (p *Plan) previousText() string {
+	if p.Previous == nil || len(p.Previous.Message.Contents) == 0 {
+		return ""
+	}
+	text, _, _ := strings.Cut(p.Previous.Message.Contents[0], "\n\n"+ledgerHeading)
+	return text
+}
+
+// AnchorID is the id of the record the summary is placed after.
+func (p *Plan) AnchorID() string { return p.Records[p.Span.Anchor].ID }
+
+// CoveredIDs are the ids the summary replaces, in order.
+func (p *Plan) CoveredIDs() []string { return transcript.CoveredIDs(p.Records, p.Span) }
+
+// refusal spots answers that are an error or a refusal rather than a summary.
+var refusal = regexp.MustCompile(`(?i)^\s*(error\b|exception\b|i'?m sorry\b|i am sorry\b|i can(no|')t\b|as an ai\b|i'?m unable\b|i am unable\b)`)
+
+// ErrBadSummary is a summarizer answer that must not be stored.
+var ErrBadSummary = errors.New("summarizer gave no usable summary")
+
+// Record builds the summary record from the summarizer's output: the text,
+// then the fact ledger carried from the previous summary and grown with the
+// covered records. id and now come from the caller.
+func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options) (transcript.Record, error) {
+	text := strings.TrimSpace(out.Text)
+	if text == "" {
+		return transcript.Record{}, fmt.Errorf("%w: the answer is empty", ErrBadSummary)
+	}
+	if refusal.MatchString(text) {
+		return transcript.Record{}, fmt.Errorf("%w: the answer looks like an error or a refusal: %.80q", ErrBadSummary, text)
+	}
+	ledger := CarryLedger(p.Previous, p.Covered, opt.LedgerSize)
+	if len(ledger) > 0 {
+		text += "\n\n" + ledgerHeading + "\n- " + strings.Join(ledger, "\n- ")
+	}
+	rec := transcript.Record{
+		ID:      id,
+		Message: transcript.Message{Role: transcript.RoleSummary, Contents: []string{text}},
+		Metadata: transcript.Metadata{
+			SummaryIDs: p.CoveredIDs(),
+			Timing:     transcript.Timing{Creation: now},
+		},
+	}
+	after := opt.Counter.Record(&rec)
+	for _, r := range p.Records[p.Span.Anchor+1:] {
+		if r.Message.Role != transcript.RoleSystem && r.Message.Role != transcript.RoleSummary {
+			after += opt.Counter.Record(&r)
+		}
+	}
+	aux := map[string]any{
+		"summarizer":    summarizer,
+		"promptVersion": PromptVersion,
+		"tokensBefore":  p.TokensBefore,
+		"tokensAfter":   after,
+		"coveredFrom":   p.Covered[0].Metadata.Timing.Creation,
+		"coveredTo":     p.Covered[len(p.Covered)-1].Metadata.Timing.Creation,
+	}
+	if out.Model != "" {
+		aux["model"] = out.Model
+	}
+	if p.Previous != nil {
+		aux["previousSummary"] = p.Previous.ID
+		aux["coveredFrom"] = min(p.Covered[0].Metadata.Timing.Creation, previousFrom(p.Previous))
+	}
+	if len(ledger) > 0 {
+		aux["ledger"] = ledger
+	}
+	rec.Metadata.Aux = make(map[string]json.RawMessage, len(aux))
+	for k, v := range aux {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return transcript.Record{}, err
+		}
+		rec.Metadata.Aux[k] = b
+	}
+	return rec, nil
+}
+
+func previousFrom(prev *transcript.Record) int64 {
+	var from int64
+	if raw, ok := prev.Metadata.Aux["coveredFrom"]; ok && json.Unmarshal(raw, &from) == nil && from > 0 {
+		return from
+	}
+	return prev.Metadata.Timing.Creation
+}
