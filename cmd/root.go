@@ -130,6 +130,7 @@ stdin and writes to stdout, touching no file.`,
 		a.newListCmd(),
 		a.newGetCmd(),
 		a.newClearCmd(),
+		a.newSummarizeCmd(),
 		a.newRenderCmd(),
 		a.newExportCmd(),
 	)

@@ -32,7 +32,7 @@ var (
 		`\b[A-Za-z]+(?:[_-][A-Za-z0-9]+)+\b`, // snake_case, kebab-case ids
 		`\b[a-z]+[A-Z][A-Za-z0-9]*\b`,        // camelCase
 		`#\d+\b`,                             // #123
-		`\b[A-Z0-9]*[A-Z][A-Z0-9]*\d[A-Z0-9]*\b|\b\d+[A-Z][A-Z0-9]*\b`,                                               // A123, 4B, ULIDs
+		`\b[A-Z0-9]*[A-Z][A-Z0-9]*\d[A-Z0-9]*\b|\b\d+[A-Z][A-Z0-9]*\b`,                                                // A123, 4B, ULIDs
 		`(?:[$€£]\s?)?\b\d[\d,]*(?:\.\d+)?(?:\s?(?i:%|percent|[kmg]?b\b|ms\b|s\b|kg\b|km\b|mi\b|usd\b|eur\b|°[cf]))?`, // numbers, amounts
 	}, "|")
 	factRE      = regexp.MustCompile(factSource)
