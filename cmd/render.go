@@ -159,7 +159,6 @@ func (a *App) renderStored(ctx context.Context, o *renderOptions, opt format.Opt
 	if err != nil {
 		return err
 	}
-	var rec transcript.Record
 	err = s.Read(ctx, o.conversation, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
 		switch transcript.Role(row.Role) {
 		case transcript.RoleSystem:
@@ -169,11 +168,7 @@ func (a *App) renderStored(ctx context.Context, o *renderOptions, opt format.Opt
 				return nil
 			}
 		}
-		rec = transcript.Record{}
-		if err := json.Unmarshal(row.Body, &rec); err != nil {
-			return fmt.Errorf("stored record is corrupt: %w", err)
-		}
-		return r.Add(&rec)
+		return r.AddJSON(row.Body)
 	})
 	if err != nil {
 		return err

@@ -117,7 +117,8 @@ func inputError(id, format string, args ...any) error {
 }
 
 // wire is one provider's request format. The renderer calls open once, then
-// turn for each turn in order (alternating, user first), then close.
+// turn for each turn in order (alternating, user first), then close. A turn
+// is reused once turn returns: a wire that keeps one must copy it.
 type wire interface {
 	open(j *jsonWriter, o *Options, system []string)
 	turn(j *jsonWriter, t *Turn)
@@ -166,6 +167,8 @@ type Renderer struct {
 	// same role (possible only after a lenient repair) can merge into it.
 	held    *Turn
 	emitted bool
+	rec     transcript.Record // AddJSON's record, reused
+	free    []*Turn           // written turns, for reuse
 }
 
 // NewRenderer returns a Renderer writing to w.
@@ -196,7 +199,7 @@ func (r *Renderer) Add(rec *transcript.Record) error {
 		return nil
 	case transcript.RoleUser:
 		if r.user == nil {
-			r.user = &Turn{Role: transcript.RoleUser}
+			r.user = r.newTurn(transcript.RoleUser)
 		}
 		r.user.Texts = appendTexts(r.user.Texts, m.Contents)
 	case transcript.RoleTool:
@@ -205,7 +208,8 @@ func (r *Renderer) Add(rec *transcript.Record) error {
 		if err := r.flush(); err != nil {
 			return err
 		}
-		t := &Turn{Role: transcript.RoleAssistant, Texts: appendTexts(nil, m.Contents)}
+		t := r.newTurn(transcript.RoleAssistant)
+		t.Texts = appendTexts(nil, m.Contents)
 		sigs := thoughtSignatures(rec)
 		for i, c := range m.ToolCalls {
 			call := Call{ID: c.ID, Name: c.Name, Args: c.Arguments, Signature: sigs[c.ID]}
@@ -256,7 +260,7 @@ func (r *Renderer) addResult(rec *transcript.Record) error {
 		name = call.Name // gemini, vercel and vercel-legacy need it
 	}
 	if r.user == nil {
-		r.user = &Turn{Role: transcript.RoleUser}
+		r.user = r.newTurn(transcript.RoleUser)
 	}
 	r.user.Results = append(r.user.Results, Result{CallID: call.ID, Name: name, Texts: appendTexts(nil, m.Contents), IsError: m.IsError})
 	return nil
@@ -314,6 +318,20 @@ func (r *Renderer) write(t *Turn) {
 	r.start()
 	r.emitted = true
 	r.wire.turn(r.j, t)
+	*t = Turn{Calls: t.Calls[:0], Results: t.Results[:0]}
+	r.free = append(r.free, t)
+}
+
+// newTurn recycles written turns: a long conversation then renders with
+// a handful of allocations a record.
+func (r *Renderer) newTurn(role transcript.Role) *Turn {
+	if n := len(r.free); n > 0 {
+		t := r.free[n-1]
+		r.free = r.free[:n-1]
+		t.Role = role
+		return t
+	}
+	return &Turn{Role: role}
 }
 
 func (r *Renderer) start() {
@@ -351,6 +369,11 @@ func systemParts(system []string, summary string) []string {
 
 // appendTexts appends the content strings that carry text.
 func appendTexts(dst, contents []string) []string {
+	if dst == nil && !slices.ContainsFunc(contents, blank) {
+		// The common case shares the record's slice; clipped, so that a
+		// later append copies instead of writing into it.
+		return slices.Clip(contents)
+	}
 	for _, c := range contents {
 		if strings.TrimSpace(c) != "" {
 			dst = append(dst, c)
@@ -358,6 +381,8 @@ func appendTexts(dst, contents []string) []string {
 	}
 	return dst
 }
+
+func blank(s string) bool { return strings.TrimSpace(s) == "" }
 
 // argsObject returns a tool call's arguments as a compact JSON object; no
 // arguments at all count as {}.
@@ -387,6 +412,8 @@ type jsonWriter struct {
 	err error
 	// first tracks, per open array, whether the next element is its first.
 	first bool
+	// scratch is for elements appended by hand (see openai.go).
+	scratch []byte
 }
 
 func newJSONWriter(w io.Writer) *jsonWriter {
@@ -435,6 +462,27 @@ func (j *jsonWriter) elem(v any) {
 	}
 	j.first = false
 	j.value(v)
+}
+
+// elemBytes writes one array element given as JSON text, and keeps b's
+// memory for the next one.
+func (j *jsonWriter) elemBytes(b []byte) {
+	if !j.first {
+		j.raw(",")
+	}
+	j.first = false
+	if j.err == nil {
+		_, j.err = j.w.Write(b)
+	}
+	j.scratch = b
+}
+
+// appendJoined appends texts as one JSON string, joined by a blank line.
+func appendJoined(dst []byte, texts []string) []byte {
+	if len(texts) == 1 {
+		return transcript.AppendString(dst, texts[0])
+	}
+	return transcript.AppendString(dst, strings.Join(texts, "\n\n"))
 }
 
 func (j *jsonWriter) flush() error {

@@ -33,23 +33,15 @@ type openaiWire struct{}
 
 func (openaiWire) objectArgs() bool { return false }
 
-type openaiMessage struct {
-	Role       string           `json:"role"`
-	Content    *string          `json:"content"`
-	ToolCalls  []openaiToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string           `json:"tool_call_id,omitempty"`
-}
-
-type openaiToolCall struct {
-	ID       string         `json:"id"`
-	Type     string         `json:"type"`
-	Function openaiFunction `json:"function"`
-}
-
 type openaiFunction struct {
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
 }
+
+// The messages are written by hand, not through encoding/json: openai is the
+// format a long stored conversation is most often rendered in, and this
+// keeps render close to the cost of reading the store (see
+// BenchmarkRenderOpenAI). Key order: role, content, tool_calls, tool_call_id.
 
 func (openaiWire) open(j *jsonWriter, o *Options, system []string) {
 	j.raw("{")
@@ -64,35 +56,52 @@ func (openaiWire) open(j *jsonWriter, o *Options, system []string) {
 	}
 	j.openArray("messages")
 	if len(system) > 0 {
-		s := strings.Join(system, "\n\n")
-		j.elem(openaiMessage{Role: "system", Content: &s})
+		b := append(j.scratch[:0], `{"role":"system","content":`...)
+		j.elemBytes(append(appendJoined(b, system), '}'))
 	}
 }
 
 func (openaiWire) turn(j *jsonWriter, t *Turn) {
 	if t.Role == transcript.RoleAssistant {
-		m := openaiMessage{Role: "assistant"}
+		b := append(j.scratch[:0], `{"role":"assistant","content":`...)
 		if len(t.Texts) > 0 {
-			s := strings.Join(t.Texts, "\n\n")
-			m.Content = &s
+			b = appendJoined(b, t.Texts)
+		} else {
+			b = append(b, "null"...)
 		}
-		for _, c := range t.Calls {
-			args := c.Args
-			if strings.TrimSpace(args) == "" {
-				args = "{}"
+		if len(t.Calls) > 0 {
+			b = append(b, `,"tool_calls":[`...)
+			for i, c := range t.Calls {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				args := c.Args
+				if strings.TrimSpace(args) == "" {
+					args = "{}"
+				}
+				b = append(b, `{"id":`...)
+				b = transcript.AppendString(b, c.ID)
+				b = append(b, `,"type":"function","function":{"name":`...)
+				b = transcript.AppendString(b, c.Name)
+				b = append(b, `,"arguments":`...)
+				b = transcript.AppendString(b, args)
+				b = append(b, "}}"...)
 			}
-			m.ToolCalls = append(m.ToolCalls, openaiToolCall{ID: c.ID, Type: "function", Function: openaiFunction{c.Name, args}})
+			b = append(b, ']')
 		}
-		j.elem(m)
+		j.elemBytes(append(b, '}'))
 		return
 	}
 	for _, r := range t.Results {
-		s := r.Text()
-		j.elem(openaiMessage{Role: "tool", ToolCallID: r.CallID, Content: &s})
+		b := append(j.scratch[:0], `{"role":"tool","content":`...)
+		b = appendJoined(b, r.Texts)
+		b = append(b, `,"tool_call_id":`...)
+		b = transcript.AppendString(b, r.CallID)
+		j.elemBytes(append(b, '}'))
 	}
 	if len(t.Texts) > 0 {
-		s := strings.Join(t.Texts, "\n\n")
-		j.elem(openaiMessage{Role: "user", Content: &s})
+		b := append(j.scratch[:0], `{"role":"user","content":`...)
+		j.elemBytes(append(appendJoined(b, t.Texts), '}'))
 	}
 }
 

@@ -21,6 +21,7 @@ package format
 //     of that era.
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -64,7 +65,8 @@ func (w *vercelLegacyWire) turn(j *jsonWriter, t *Turn) {
 			j.elem(legacyMessage{Role: "assistant", Content: text})
 			return
 		}
-		w.calls = t // written with the results, in the next user turn
+		// written with the results, in the next user turn
+		w.calls = &Turn{Texts: t.Texts, Calls: slices.Clone(t.Calls)}
 		return
 	}
 	if a := w.calls; a != nil {
