@@ -47,6 +47,11 @@ the latest system record, or --system; the latest summary is added to it as a
 labelled section, unless --no-summary. Without -c, the transcript is read on
 stdin and the transcript rules are applied to it first.
 
+Content strings become one text part each where the provider's messages take
+parts (anthropic, gemini, bedrock, vercel) and are joined by a blank line
+where they take one string (openai, ollama, vercel-legacy, and the system
+prompt of openai, ollama, vercel and vercel-legacy).
+
 A tool call without its result, a result without its call, or arguments
 that are not a JSON object where the provider needs one are invalid input
 (exit 3, naming the record); --lenient repairs them and says so on stderr.

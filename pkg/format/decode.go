@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -20,7 +21,7 @@ func (r *Renderer) AddJSON(body []byte) error {
 	if decodeRecord(body, &r.rec) != nil {
 		r.rec = transcript.Record{}
 		if err := json.Unmarshal(body, &r.rec); err != nil {
-			return &transcript.InputError{Err: err}
+			return fmt.Errorf("record is not valid JSON: %w", err)
 		}
 	}
 	return r.Add(&r.rec)
