@@ -101,7 +101,7 @@ func (a *App) runExport(ctx context.Context, cmd *cobra.Command, o *exportOption
 	if err != nil {
 		return usageErrorf("--format: %v", err)
 	}
-	if (format == export.DynamoDBBatch) != (o.table != "") || o.to != "" && o.table != "" {
+	if (format == export.DynamoDBBatch) != (o.table != "") {
 		return usageErrorf("--table goes with --format dynamodb-batch, and that format needs it")
 	}
 

@@ -2,6 +2,7 @@ package export
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -256,41 +257,47 @@ func (c *itemConv) number() (int, error) {
 	return (digits-zeros+1)/2 + 1, nil
 }
 
-// str skips the string at c.i and returns its length once unescaped.
+// str skips the string at c.i and returns its length once unescaped. A byte
+// of UTF-8 counts as a byte, so runs without escapes are measured whole.
 func (c *itemConv) str() (int, error) {
 	c.i++
 	n := 0
-	for c.i < len(c.in) {
-		switch c.in[c.i] {
-		case '"':
-			c.i++
-			return n, nil
-		case '\\':
-			if c.i+1 < len(c.in) && c.in[c.i+1] == 'u' {
-				r := c.hex4(c.i + 2)
-				if r < 0 {
-					return 0, errSyntax
-				}
+	for {
+		rest := c.in[c.i:]
+		q := bytes.IndexByte(rest, '"')
+		if q < 0 {
+			return 0, errSyntax
+		}
+		b := bytes.IndexByte(rest[:q], '\\')
+		if b < 0 {
+			c.i += q + 1
+			return n + q, nil
+		}
+		n += b
+		c.i += b
+		if c.i+1 >= len(c.in) {
+			return 0, errSyntax
+		}
+		if c.in[c.i+1] != 'u' {
+			c.i += 2 // \n, \", \\ and the like: one byte
+			n++
+			continue
+		}
+		r := c.hex4(c.i + 2)
+		if r < 0 {
+			return 0, errSyntax
+		}
+		c.i += 6
+		if utf16.IsSurrogate(r) {
+			if c.peek() == '\\' && c.i+1 < len(c.in) && c.in[c.i+1] == 'u' && utf16.DecodeRune(r, c.hex4(c.i+2)) != utf8.RuneError {
 				c.i += 6
-				if utf16.IsSurrogate(r) {
-					if c.peek() == '\\' && c.i+1 < len(c.in) && c.in[c.i+1] == 'u' && utf16.DecodeRune(r, c.hex4(c.i+2)) != utf8.RuneError {
-						c.i += 6
-						n += 4
-						continue
-					}
-					r = utf8.RuneError // as encoding/json decodes a lone surrogate
-				}
-				n += utf8.RuneLen(r)
+				n += 4
 				continue
 			}
-			c.i += 2
-			n++
-		default:
-			c.i++
-			n++ // a byte of UTF-8 counts as a byte
+			r = utf8.RuneError // as encoding/json decodes a lone surrogate
 		}
+		n += utf8.RuneLen(r)
 	}
-	return 0, errSyntax
 }
 
 // hex4 reads the four hex digits of a \u escape at i; -1 when there are none.

@@ -326,3 +326,29 @@ func BenchmarkJSONL(b *testing.B)         { benchFormat(b, JSONL) }
 func BenchmarkDynamoDB(b *testing.B)      { benchFormat(b, DynamoDB) }
 func BenchmarkDynamoDBBatch(b *testing.B) { benchFormat(b, DynamoDBBatch) }
 func BenchmarkMarkdown(b *testing.B)      { benchFormat(b, Markdown) }
+
+// TestItemSizeRules checks the size of values by DynamoDB's rules.
+func TestItemSizeRules(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{`{"ab":"xyz"}`, 2 + 3},
+		{`{"a":"é"}`, 1 + 2},
+		{`{"a":"\u00e9"}`, 1 + 2},                 // escaped or not, by UTF-8 length
+		{`{"a":"\ud83d\ude00\n\"\\"}`, 1 + 4 + 3}, // a surrogate pair is 4 bytes, \n \" \\ one each
+		{`{"a":"\ud83d"}`, 1 + 3},                 // a lone surrogate becomes U+FFFD
+		{`{"a":12345}`, 1 + 3 + 1},                // (5 digits + 1) / 2 + 1
+		{`{"a":-0.00100}`, 1 + 1 + 1},             // zeros around the digits do not count
+		{`{"a":true,"b":null}`, 1 + 1 + 1 + 1},
+		{`{"a":[]}`, 1 + 3},
+		{`{"a":["x",1]}`, 1 + 3 + (1 + 1) + (1 + 2)},
+		{`{"a":{"bc":"x"}}`, 1 + 3 + (1 + 2 + 1)},
+	}
+	for _, tt := range tests {
+		c := itemConv{in: []byte(tt.in)}
+		if got, err := c.object(true); err != nil || got != tt.want {
+			t.Errorf("size of %s = %d, %v; want %d", tt.in, got, err, tt.want)
+		}
+	}
+}
