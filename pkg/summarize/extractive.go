@@ -239,7 +239,7 @@ var stopwords = func() map[string]bool {
 		such no nor not only own same than too very can will just should now also into about over again further once up down out
 		off under until while would could might must shall may let lets get got gets im ive id youre youve thats its dont doesnt
 		didnt isnt arent wasnt werent wont cant really yeah yes oh ok okay hey hi hello thanks thank lot much well like just user
-		assistant tool re ve ll don doesn didn isn aren wasn weren won`) {
+		assistant tool re ve ll don doesn didn isn aren wasn weren won here there wow great awesome cool nice sure sorry good bad`) {
 		m[w] = true
 	}
 	return m

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -28,47 +29,107 @@ var (
 		`\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b`, // ISO dates
 		`\b\d{1,2}(?:st|nd|rd|th)? ` + month + `,? \d{4}\b`,      // 7 May 2023
 		`\b` + month + ` \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b`,      // May 7, 2023
-		"`[^`\n]{2,60}`",                     // code in backticks
-		`\b[A-Za-z]+(?:[_-][A-Za-z0-9]+)+\b`, // snake_case, kebab-case ids
-		`\b[a-z]+[A-Z][A-Za-z0-9]*\b`,        // camelCase
-		`#\d+\b`,                             // #123
-		`\b[A-Z0-9]*[A-Z][A-Z0-9]*\d[A-Z0-9]*\b|\b\d+[A-Z][A-Z0-9]*\b`,                                                // A123, 4B, ULIDs
-		`(?:[$€£]\s?)?\b\d[\d,]*(?:\.\d+)?(?:\s?(?i:%|percent|[kmg]?b\b|ms\b|s\b|kg\b|km\b|mi\b|usd\b|eur\b|°[cf]))?`, // numbers, amounts
+		"`[^`\n]{2,60}`",                             // code in backticks
+		`"[^"\n]{3,60}"|“[^”\n]{3,60}”`,              // quoted titles
+		`\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b`, // snake_case ids
+		`\b[a-z]+[A-Z][A-Za-z0-9]*\b`,                // camelCase
+		`#\d+\b`,                                     // #123
+		`\b[A-Za-z]*\d+[A-Za-z][A-Za-z0-9-]*\b|\b[A-Z]+\d[A-Z0-9-]*\b`,  // A123, 4B, v2, ULIDs
+		`(?:[$€£]\s?)?\b\d[\d,]*(?:\.\d+)?(?:\s?(?i:%|percent|°[cf]))?`, // numbers, amounts
 	}, "|")
-	factRE      = regexp.MustCompile(factSource)
-	directiveRE = regexp.MustCompile(`(?i)\b(always|never|don'?t|do not|please|make sure|must|should(?:n'?t)?|i want|i'?d like|i prefer|i need|remember|avoid|only use|use only)\b`)
+	factRE = regexp.MustCompile(factSource)
+	// Names: runs of capitalized words ("Matt Patterson", "Bank of America").
+	nameRE = regexp.MustCompile(`\p{Lu}[\p{Ll}'’]+(?:(?: (?:of|and|the|de|van|von|&))* \p{Lu}[\p{L}'’]+)*`)
+	// Directives: a user's sentence that tells the assistant how to behave.
+	directiveRE = regexp.MustCompile(`(?i)^(?:\w+: )?(?:please |always |never |don'?t |do not |make sure |remember |avoid |only |stop |keep |use |call me |i want you to |i'?d like you to |i prefer |from now on)`)
 	// A sentence ends at . ! or ? followed by a space, or at a line end, so
 	// URLs and decimals stay whole.
 	sentenceRE = regexp.MustCompile(`(?:[^.!?\n]|[.!?]+[^\s.!?])+[.!?]*`)
 	wordBefore = regexp.MustCompile(`([\p{L}_][\p{L}\p{N}_]*)[^\p{L}\p{N}\n]{0,4}$`)
+	wordAfter  = regexp.MustCompile(`^\s?([\p{L}]+)`)
+	// contraction strips "'s", "'ll" and the like off names: "Oliver's" is Oliver.
+	contraction = regexp.MustCompile(`['’](?:s|ll|re|ve|d|m|t)?\b|['’]$`)
 )
 
 // extractFacts returns the facts of one text, in order of appearance. A
-// number keeps the word just before it ("over 30 EUR", "avg_c 17"), so it
-// still says what it counts; a bare one-digit number is noise and dropped.
+// number keeps the word after it ("4 years", "30 EUR") and a telling word
+// before it ("avg_c 17"), so it still says what it counts; a bare one-digit
+// number is noise and dropped. Names are capitalized words that do not only
+// start a sentence.
 func extractFacts(text string, directives bool) []string {
 	var out []string
 	for _, loc := range factRE.FindAllStringIndex(text, -1) {
 		fact := strings.TrimSpace(text[loc[0]:loc[1]])
 		if isNumber(fact) {
-			m := wordBefore.FindStringSubmatch(text[max(0, loc[0]-40):loc[0]])
-			switch {
-			case m != nil:
+			if m := wordAfter.FindStringSubmatch(text[loc[1]:min(len(text), loc[1]+30)]); m != nil && !stopwords[strings.ToLower(m[1])] {
+				fact += " " + m[1]
+			}
+			if m := wordBefore.FindStringSubmatch(text[max(0, loc[0]-40):loc[0]]); m != nil && !stopwords[strings.ToLower(m[1])] {
 				fact = m[1] + " " + fact
-			case len(fact) == 1:
+			}
+			if !strings.Contains(fact, " ") && len(fact) < 3 {
 				continue
 			}
 		}
-		out = append(out, fact)
+		out = append(out, strings.Trim(fact, `"“”`))
+	}
+	for _, loc := range nameRE.FindAllStringIndex(text, -1) {
+		name := text[loc[0]:loc[1]]
+		if i := strings.LastIndexByte(name, ' '); i >= 0 {
+			name = name[:i] + contraction.ReplaceAllString(name[i:], "")
+		} else {
+			name = contraction.ReplaceAllString(name, "")
+		}
+		words := strings.Fields(name)
+		if sentenceStart(text, loc[0]) {
+			// "Wow" or "Thanks" start sentences; "Matt Patterson" is a name anywhere.
+			words = words[1:]
+			for len(words) > 0 && connector[words[0]] {
+				words = words[1:]
+			}
+			if len(words) == 0 || len(words) == 1 && stopwords[strings.ToLower(words[0])] {
+				continue
+			}
+			name = strings.Join(words, " ")
+		}
+		if !isCommonCapitalized(name) {
+			out = append(out, name)
+		}
 	}
 	if directives {
 		for _, s := range sentenceRE.FindAllString(text, -1) {
 			if s = strings.TrimSpace(s); directiveRE.MatchString(s) && len(strings.Fields(s)) >= 3 {
-				out = append(out, clipWords(s, 30))
+				out = append(out, clipWords(s, 25))
 			}
 		}
 	}
 	return out
+}
+
+var connector = map[string]bool{"of": true, "and": true, "the": true, "de": true, "van": true, "von": true, "&": true}
+
+// sentenceStart reports whether position i of text begins a sentence (or a
+// "Speaker: " label's text).
+func sentenceStart(text string, i int) bool {
+	j := i - 1
+	for j >= 0 && (text[j] == ' ' || text[j] == '\t' || text[j] == '"' || text[j] == '(') {
+		j--
+	}
+	return j < 0 || strings.ContainsRune(".!?:\n", rune(text[j]))
+}
+
+// isCommonCapitalized drops name-like matches made of words that are only
+// capitalized because a sentence starts with them ("Thanks So").
+func isCommonCapitalized(s string) bool {
+	if s == "" || !unicode.IsUpper([]rune(s)[0]) || strings.ContainsAny(s, "0123456789_\"`") {
+		return false
+	}
+	for _, w := range strings.Fields(s) {
+		if !stopwords[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return true
 }
 
 // isNumber reports whether a fact starts like an amount rather than an id.
@@ -84,49 +145,165 @@ func clipWords(s string, n int) string {
 	return strings.Join(f[:n], " ") + " …"
 }
 
+// Fact is one ledger entry: the text, carried verbatim, and how many times
+// it was seen across the covered records of every summary so far. Topics
+// are recurring key phrases (runs of content words, as RAKE finds them);
+// the other facts are identifiers, numbers, dates, URLs, names and
+// directives.
+type Fact struct {
+	Text  string `json:"fact"`
+	Seen  int    `json:"seen"`
+	Topic bool   `json:"topic,omitempty"`
+}
+
 // CarryLedger returns the ledger of a new summary: the previous summary's
-// entries, then the facts of the covered records. An entry seen again moves
-// to the end; past size, the entries at the front (seen longest ago) go.
-func CarryLedger(prev *transcript.Record, covered []transcript.Record, size int) []string {
+// facts, with the facts of the covered records counted in. Facts and topics
+// each get half of budget tokens (counted by count) and at most size
+// entries; past that the entries seen least often go first and, among
+// those, the newest: the oldest are dropped last, so what was established
+// early (names, ids) survives repeated summarizing.
+func CarryLedger(prev *transcript.Record, covered []transcript.Record, size, budget int, count func(string) int) []Fact {
 	if size <= 0 {
 		size = DefaultLedgerSize
 	}
-	var ledger []string
+	var ledger []Fact
 	if prev != nil {
 		if raw, ok := prev.Metadata.Aux["ledger"]; ok {
 			_ = json.Unmarshal(raw, &ledger)
 		}
 	}
-	index := map[string]int{}
-	for i, e := range ledger {
-		index[strings.ToLower(e)] = i
-	}
-	add := func(e string) {
-		key := strings.ToLower(e)
-		if i, ok := index[key]; ok {
-			ledger = slices.Delete(ledger, i, i+1)
-			for k, j := range index {
-				if j > i {
-					index[k] = j - 1
-				}
-			}
+	index := make(map[string]int, len(ledger))
+	key := func(text string, topic bool) string {
+		if topic {
+			return "t:" + strings.ToLower(text)
 		}
-		index[key] = len(ledger)
-		ledger = append(ledger, e)
+		return "f:" + strings.ToLower(text)
+	}
+	for i, f := range ledger {
+		index[key(f.Text, f.Topic)] = i
+	}
+	add := func(text string, topic bool) {
+		k := key(text, topic)
+		if i, ok := index[k]; ok {
+			ledger[i].Seen++
+			return
+		}
+		index[k] = len(ledger)
+		ledger = append(ledger, Fact{Text: text, Seen: 1, Topic: topic})
 	}
 	for _, r := range covered {
-		directives := r.Message.Role == transcript.RoleUser && !r.IsFake()
+		if r.IsFake() {
+			continue
+		}
+		directives := r.Message.Role == transcript.RoleUser
 		for _, c := range r.Message.Contents {
 			for _, f := range extractFacts(c, directives) {
-				add(f)
+				add(f, false)
+			}
+			for _, t := range extractTopics(c) {
+				add(t, true)
 			}
 		}
 		for _, tc := range r.Message.ToolCalls {
-			add(tc.Name + "(" + clipWords(tc.Arguments, 20) + ")")
+			add(tc.Name+"("+clipWords(tc.Arguments, 20)+")", false)
 		}
 	}
-	if len(ledger) > size {
-		ledger = ledger[len(ledger)-size:]
+	keep := make([]bool, len(ledger))
+	for _, topic := range []bool{false, true} {
+		var rank []int
+		for i, f := range ledger {
+			if f.Topic == topic {
+				rank = append(rank, i)
+			}
+		}
+		// Seen more first; the sort is stable, so older first among equals.
+		slices.SortStableFunc(rank, func(a, b int) int { return ledger[b].Seen - ledger[a].Seen })
+		used, kept := 0, 0
+		for _, i := range rank {
+			if kept == size {
+				break
+			}
+			if count != nil && budget > 0 {
+				cost := count(ledger[i].Text) + 1
+				if used+cost > budget/2 {
+					continue
+				}
+				used += cost
+			}
+			keep[i] = true
+			kept++
+		}
 	}
-	return ledger
+	out := ledger[:0]
+	for i, f := range ledger {
+		if keep[i] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// extractTopics returns the key phrases of a text: maximal runs of two or
+// three content words between stop words and punctuation, lower-cased.
+func extractTopics(text string) []string {
+	var out, run []string
+	flush := func() {
+		// Single words are mostly generic ("love", "made"); phrases carry topics.
+		if len(run) >= 2 && len(run) <= 3 {
+			out = append(out, strings.Join(run, " "))
+		}
+		run = run[:0]
+	}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) }) {
+		trimmed := strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
+		lw := strings.ToLower(contraction.ReplaceAllString(trimmed, ""))
+		content := len(lw) > 2 && !stopwords[lw] && isWord(lw)
+		if !content {
+			flush()
+			continue
+		}
+		run = append(run, lw)
+		// Punctuation after the word ends the phrase.
+		if last := w[len(w)-1]; !unicode.IsLetter(rune(last)) {
+			flush()
+		}
+	}
+	flush()
+	return out
+}
+
+func isWord(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// ledgerText is the ledger as the summary text shows it: facts one a line,
+// topics on one line, most discussed first.
+func ledgerText(ledger []Fact) string {
+	var b strings.Builder
+	b.WriteString(ledgerHeading)
+	var topics []Fact
+	for _, f := range ledger {
+		if f.Topic {
+			topics = append(topics, f)
+			continue
+		}
+		b.WriteString("\n- ")
+		b.WriteString(f.Text)
+	}
+	if len(topics) > 0 {
+		slices.SortStableFunc(topics, func(a, b Fact) int { return b.Seen - a.Seen })
+		b.WriteString("\nTopics: ")
+		for i, t := range topics {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
 }

@@ -119,7 +119,8 @@ func Prepare(recs []transcript.Record, opt Options) (*Plan, Skip, error) {
 	if prompt == "" {
 		prompt = DefaultPrompt
 	}
-	p.Input = Input{Instruction: prompt, Text: text, Previous: p.previousText(), Records: p.Covered, MaxTokens: opt.MaxSummaryTokens}
+	// The summarizer writes within the half of the budget the ledger leaves.
+	p.Input = Input{Instruction: prompt, Text: text, Previous: p.previousText(), Records: p.Covered, MaxTokens: opt.MaxSummaryTokens - ledgerBudget(opt)}
 	return p, "", nil
 }
 
@@ -160,9 +161,9 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 	if refusal.MatchString(text) {
 		return transcript.Record{}, fmt.Errorf("%w: the answer looks like an error or a refusal: %.80q", ErrBadSummary, text)
 	}
-	ledger := CarryLedger(p.Previous, p.Covered, opt.LedgerSize)
+	ledger := CarryLedger(p.Previous, p.Covered, opt.LedgerSize, ledgerBudget(opt), opt.Counter.Count)
 	if len(ledger) > 0 {
-		text += "\n\n" + ledgerHeading + "\n- " + strings.Join(ledger, "\n- ")
+		text += "\n\n" + ledgerText(ledger)
 	}
 	rec := transcript.Record{
 		ID:      id,
@@ -205,6 +206,14 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 		rec.Metadata.Aux[k] = b
 	}
 	return rec, nil
+}
+
+// ledgerBudget is the ledger's share of the summary's token budget.
+func ledgerBudget(opt Options) int {
+	if opt.MaxSummaryTokens <= 0 {
+		return DefaultMaxSummaryTokens / 2
+	}
+	return opt.MaxSummaryTokens / 2
 }
 
 func previousFrom(prev *transcript.Record) int64 {
