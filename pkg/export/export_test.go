@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/convo-cli/convo/pkg/transcript"
+	"github.com/convo-cli/convo/schemas"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -83,6 +84,12 @@ func TestGolden(t *testing.T) {
 				for i, line := range bytes.Split(bytes.TrimSuffix(got, []byte("\n")), []byte("\n")) {
 					if !json.Valid(line) {
 						t.Errorf("line %d is not valid JSON: %s", i+1, line)
+					}
+					if f != JSONL {
+						continue
+					}
+					if err := schemas.ValidateRecord(line); err != nil {
+						t.Errorf("line %d does not validate against the record schema: %v", i+1, err)
 					}
 				}
 			}
