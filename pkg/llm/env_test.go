@@ -1,0 +1,120 @@
+package llm
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+)
+
+func readTestdata(tb testing.TB, name string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+func TestFromEnv(t *testing.T) {
+	env := map[string]string{
+		"GEMINI_API_KEY": "g-key", "GOOGLE_GEMINI_BASE_URL": "http://gemini.test",
+		"OPENAI_API_KEY": "o-key", "OPENAI_BASE_URL": "http://vllm.test/v1",
+		"ANTHROPIC_API_KEY": "a-key", "ANTHROPIC_BASE_URL": "http://anthropic.test",
+		"OLLAMA_HOST": "10.0.0.5",
+	}
+	getenv := func(k string) string { return env[k] }
+	for _, tc := range []struct {
+		provider string
+		want     Options
+	}{
+		{"gemini", Options{APIKey: "g-key", BaseURL: "http://gemini.test"}},
+		{"openai", Options{APIKey: "o-key", BaseURL: "http://vllm.test/v1"}},
+		{"anthropic", Options{APIKey: "a-key", BaseURL: "http://anthropic.test"}},
+		{"ollama", Options{BaseURL: "http://10.0.0.5:11434/v1"}},
+		{"exec", Options{}},
+	} {
+		got := FromEnv(tc.provider, getenv)
+		if got.APIKey != tc.want.APIKey || got.BaseURL != tc.want.BaseURL {
+			t.Errorf("FromEnv(%s) = %+v, want %+v", tc.provider, got, tc.want)
+		}
+	}
+}
+
+func TestOllamaBaseURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                         "",
+		"127.0.0.1":                "http://127.0.0.1:11434/v1",
+		"0.0.0.0:8080":             "http://0.0.0.0:8080/v1",
+		"[::1]":                    "http://[::1]:11434/v1",
+		"gpu-box:11434/":           "http://gpu-box:11434/v1",
+		"https://ollama.example":   "https://ollama.example/v1",
+		"http://localhost:11434":   "http://localhost:11434/v1",
+		"http://proxy.test/ollama": "http://proxy.test/ollama/v1",
+	} {
+		if got := ollamaBaseURL(in); got != want {
+			t.Errorf("ollamaBaseURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestNew(t *testing.T) {
+	for _, p := range Providers {
+		o := Options{APIKey: testKey, Model: "m", Command: "cat"}
+		c, err := New(p, o)
+		if err != nil {
+			t.Errorf("New(%s): %v", p, err)
+			continue
+		}
+		if c.Name() != p {
+			t.Errorf("New(%s).Name() = %s", p, c.Name())
+		}
+	}
+	if _, err := New("bedrock", Options{}); err == nil || !strings.Contains(err.Error(), "unknown provider") {
+		t.Errorf("New(bedrock) = %v", err)
+	}
+	// A missing key is named by its variable, before anything is sent.
+	for _, p := range []string{"gemini", "openai", "anthropic"} {
+		_, err := New(p, Options{})
+		if !errors.Is(err, ErrMissingKey) || !strings.Contains(err.Error(), KeyEnv(p)) {
+			t.Errorf("New(%s) without key = %v", p, err)
+		}
+	}
+	// Local servers need none.
+	if _, err := New("openai", Options{BaseURL: "http://localhost:8080/v1"}); err != nil {
+		t.Errorf("openai with a base URL and no key: %v", err)
+	}
+	if _, err := New("ollama", Options{}); err != nil {
+		t.Errorf("ollama: %v", err)
+	}
+	if _, err := New("exec", Options{}); err == nil {
+		t.Error("exec without a command: no error")
+	}
+	if _, err := New("openai", Options{BaseURL: "localhost:8080"}); err == nil {
+		t.Error("openai with a relative base URL: no error")
+	}
+}
+
+// TestGeminiIgnoresEnvironment: the SDK reads GOOGLE_* variables on its own
+// when left to; the client must not let it.
+func TestGeminiIgnoresEnvironment(t *testing.T) {
+	t.Setenv("GOOGLE_GENAI_USE_VERTEXAI", "true")
+	t.Setenv("GOOGLE_GEMINI_BASE_URL", "http://wrong.invalid")
+	t.Setenv("GEMINI_API_KEY", "env-key")
+	if _, err := NewGemini(Options{}); !errors.Is(err, ErrMissingKey) {
+		t.Errorf("NewGemini without key took the environment's: %v", err)
+	}
+	c, err := NewGemini(Options{APIKey: testKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := c.client.ClientConfig()
+	if cc.Backend != genai.BackendGeminiAPI {
+		t.Errorf("backend = %v", cc.Backend)
+	}
+	if cc.HTTPOptions.BaseURL != DefaultGeminiBaseURL {
+		t.Errorf("base URL = %q", cc.HTTPOptions.BaseURL)
+	}
+}

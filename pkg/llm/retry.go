@@ -1,0 +1,199 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// RetryPolicy says how often and how long to wait before trying a failed
+// call again. Only transient failures are retried: HTTP 429 and 5xx,
+// timeouts and connection errors; any other 4xx, a body that does not decode,
+// an empty or incomplete answer are final at once.
+type RetryPolicy struct {
+	// MaxAttempts counts every request, the first included (default 4;
+	// 1 turns retries off).
+	MaxAttempts int
+	// BaseDelay is the ceiling of the first backoff (default 1s); the ceiling
+	// doubles at each attempt and the wait is drawn uniformly below it (full
+	// jitter, so that many clients failing together do not retry together).
+	BaseDelay time.Duration
+	// MaxDelay caps any one wait, a provider's Retry-After included
+	// (default 60s).
+	MaxDelay time.Duration
+}
+
+// Retry defaults.
+const (
+	DefaultMaxAttempts = 4
+	DefaultBaseDelay   = time.Second
+	DefaultMaxDelay    = time.Minute
+)
+
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	if p.MaxAttempts <= 0 {
+		p.MaxAttempts = DefaultMaxAttempts
+	}
+	if p.BaseDelay <= 0 {
+		p.BaseDelay = DefaultBaseDelay
+	}
+	if p.MaxDelay <= 0 {
+		p.MaxDelay = DefaultMaxDelay
+	}
+	return p
+}
+
+// delay is the wait after the attempt-th failure: what the provider asked
+// for when it did, capped, and otherwise a full-jitter exponential backoff.
+// rnd is uniform in [0, 1).
+func (p RetryPolicy) delay(attempt int, asked time.Duration, rnd float64) time.Duration {
+	if asked > 0 {
+		return min(asked, p.MaxDelay)
+	}
+	ceiling := p.MaxDelay
+	if shift := attempt - 1; shift < 32 && p.BaseDelay<<shift < p.MaxDelay && p.BaseDelay<<shift > 0 {
+		ceiling = p.BaseDelay << shift
+	}
+	return time.Duration(rnd * float64(ceiling))
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// run makes one logical call under the options' timeout and retry policy.
+// call is one attempt; it returns an *Error for a failure it understood
+// (an HTTP status, a bad body), an *IncompleteError, or a transport error
+// that run classifies. key is redacted from whatever error comes out.
+func (o Options) run(ctx context.Context, provider, key string, call func(context.Context) (Response, error)) (Response, error) {
+	p := o.Retry.withDefaults()
+	sleep := o.Sleep
+	if sleep == nil {
+		sleep = sleepCtx
+	}
+	timeout := o.timeout()
+	for attempt := 1; ; attempt++ {
+		actx, cancel := context.WithTimeout(ctx, timeout)
+		resp, err := call(actx)
+		cancel()
+		if err == nil {
+			return resp, nil
+		}
+		if ctx.Err() != nil {
+			// The caller gave up: its reason, not a provider failure.
+			return Response{}, fmt.Errorf("%s: %w", provider, ctx.Err())
+		}
+		var e *Error
+		var inc *IncompleteError
+		switch {
+		case errors.As(err, &inc):
+			return resp, err
+		case !errors.As(err, &e):
+			e = transportError(provider, err, timeout)
+		}
+		e.Attempts = attempt
+		e.Message = redact(e.Message, key)
+		e.Err = redactErr(e.Err, key)
+		if !e.Retryable || attempt >= p.MaxAttempts {
+			return resp, e
+		}
+		if err := sleep(ctx, p.delay(attempt, e.RetryAfter, rand.Float64())); err != nil {
+			return Response{}, fmt.Errorf("%s: %w", provider, err)
+		}
+	}
+}
+
+// transportError classifies an error raised before any HTTP status arrived.
+func transportError(provider string, err error, timeout time.Duration) *Error {
+	e := &Error{Provider: provider, Err: err}
+	var nerr net.Error
+	var operr *net.OpError
+	var dnserr *net.DNSError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &nerr) && nerr.Timeout():
+		e.Message = fmt.Sprintf("no response within %s", timeout)
+		e.Retryable = true
+	case errors.As(err, &dnserr) && dnserr.IsNotFound:
+		// A misspelt host will not appear by waiting.
+	case errors.As(err, &operr), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		// Refused, reset, or closed mid-answer: the server may be restarting.
+		e.Retryable = true
+	}
+	return e
+}
+
+// statusError is the *Error of a non-2xx response: message is what the
+// provider's error body says, if anything.
+func statusError(provider string, status int, header http.Header, message string) *Error {
+	if message == "" {
+		message = http.StatusText(status)
+	}
+	return &Error{
+		Provider:   provider,
+		Status:     status,
+		Message:    message,
+		Retryable:  retryableStatus(status),
+		RetryAfter: retryAfter(header, time.Now()),
+	}
+}
+
+// retryableStatus: 429 (rate limited) and 5xx (including Anthropic's 529
+// overloaded) are transient; any other 4xx will fail the same way again.
+func retryableStatus(status int) bool {
+	return status == http.StatusTooManyRequests || status >= 500
+}
+
+// retryAfter reads the delay a response asks for: Retry-After in seconds or
+// as an HTTP date (RFC 9110, 10.2.3), or OpenAI's retry-after-ms. Zero when
+// absent or unreadable.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	if v := h.Get("Retry-After-Ms"); v != "" {
+		if ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && ms > 0 && ms < 1e12 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs <= 0 || secs > 1<<31 {
+			return 0
+		}
+		return time.Duration(secs) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// errorText shortens an error body that is not the provider's JSON (an HTML
+// page from a proxy, say) to something fit for one line.
+func errorText(body []byte) string {
+	s := strings.Join(strings.Fields(string(body)), " ")
+	const max = 300
+	if len(s) > max {
+		n := max
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n] + "..."
+	}
+	return s
+}
