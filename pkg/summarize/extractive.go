@@ -2,7 +2,9 @@ package summarize
 
 import (
 	"context"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -200,8 +202,11 @@ func score(ts []string, idf map[string]float64) float64 {
 	if len(ts) == 0 {
 		return 0
 	}
+	// Sum in a fixed order: float addition is not associative, and map order
+	// would make the output differ between runs.
+	keys := slices.Sorted(maps.Keys(distinct(ts)))
 	sum := 0.0
-	for t := range distinct(ts) {
+	for _, t := range keys {
 		w, ok := idf[t]
 		if !ok {
 			w = 0.5 // a term the new span does not mention still counts a little

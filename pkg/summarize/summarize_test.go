@@ -1,0 +1,237 @@
+package summarize
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/convo-cli/convo/pkg/tokens"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+func counter(t testing.TB) *tokens.Counter {
+	t.Helper()
+	c, err := tokens.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// conversation builds n alternating user/assistant records with ids and
+// creation times, through the real appender.
+func conversation(n int, text func(i int) string) []transcript.Record {
+	app := transcript.NewAppender("c", nil, transcript.NewIDs(), func() int64 { return 1000 })
+	var out []transcript.Record
+	for i := range n {
+		role := []transcript.Role{"user", "assistant"}[i%2]
+		for _, ch := range app.Append(transcript.Record{Message: transcript.Message{Role: role, Contents: []string{text(i)}}}) {
+			out = append(out, ch.Record.Clone())
+		}
+	}
+	return out
+}
+
+func TestPrepareTriggers(t *testing.T) {
+	recs := conversation(12, func(i int) string { return fmt.Sprintf("message number %d about the Paris trip", i) })
+	tests := []struct {
+		name string
+		opt  Options
+		skip Skip
+	}{
+		{"no trigger: always", Options{KeepLast: 2}, ""},
+		{"under if-over", Options{KeepLast: 2, IfOver: 10000}, SkipTrigger},
+		{"over if-over", Options{KeepLast: 2, IfOver: 10}, ""},
+		{"every not reached", Options{KeepLast: 2, Every: 13}, SkipTrigger},
+		{"every reached", Options{KeepLast: 2, Every: 12}, ""},
+		{"keep-last covers all", Options{KeepLast: 6}, SkipNothing},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opt.Counter = counter(t)
+			p, skip, err := Prepare(recs, tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if skip != tt.skip || (p == nil) != (tt.skip != "") {
+				t.Fatalf("skip %q plan %v, want skip %q", skip, p != nil, tt.skip)
+			}
+		})
+	}
+}
+
+func TestPlanRecordAndProgressiveLedger(t *testing.T) {
+	c := counter(t)
+	recs := conversation(40, func(i int) string {
+		if i < 10 {
+			return fmt.Sprintf("Turn %d: order #45%d ships to Matt Patterson, see https://example.com/o/%d.", i, i, i)
+		}
+		return fmt.Sprintf("Turn %d goes on at some length about the shipping, the weather and what was said before, and then some more words.", i)
+	})
+	opt := Options{KeepLast: 2, Counter: c, MaxSummaryTokens: 600}
+	p, _, err := Prepare(recs, opt)
+	if err != nil || p == nil {
+		t.Fatalf("plan %v err %v", p, err)
+	}
+	if got, want := p.CoveredIDs(), transcript.CoveredIDs(recs, transcript.Span{Covered: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35}}); !slices.Equal(got, want) {
+		t.Fatalf("covered %v, want %v", got, want)
+	}
+	if !strings.Contains(p.Input.Text, "[user] Turn 0:") || !strings.Contains(p.Input.Compose(), DefaultPrompt) {
+		t.Fatalf("input text:\n%s", p.Input.Compose())
+	}
+	ex := &Extractive{Counter: c}
+	out, err := ex.Summarize(context.Background(), p.Input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := p.Record(out, ex.Name(), "01JRZJ1675E4S7Y4ZD7RNWNXWB", 5000, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := transcript.Validate(&sum); err != nil {
+		t.Fatal(err)
+	}
+	text := sum.Message.Contents[0]
+	for _, want := range []string{"#450", "Matt Patterson", "https://example.com/o/0", ledgerHeading} {
+		if !strings.Contains(text, want) {
+			t.Errorf("summary lacks %q:\n%s", want, text)
+		}
+	}
+	for _, key := range []string{"summarizer", "promptVersion", "tokensBefore", "tokensAfter", "coveredFrom", "coveredTo", "ledger"} {
+		if _, ok := sum.Metadata.Aux[key]; !ok {
+			t.Errorf("aux lacks %s: %v", key, sum.Metadata.Aux)
+		}
+	}
+	var before, after int
+	json.Unmarshal(sum.Metadata.Aux["tokensBefore"], &before)
+	json.Unmarshal(sum.Metadata.Aux["tokensAfter"], &after)
+	if after >= before {
+		t.Errorf("tokens after %d not below before %d", after, before)
+	}
+
+	// Place it, add turns, summarize again: the new summary covers the old
+	// one first and still carries its facts.
+	recs = transcript.PlaceSummary(recs, sum, p.Span, false)
+	tail := recs[transcript.LatestSummary(recs):]
+	app := transcript.NewAppender("c", &tail[len(tail)-1], transcript.NewIDs(), func() int64 { return 6000 })
+	for i := range 6 {
+		role := []transcript.Role{"user", "assistant"}[i%2]
+		for _, ch := range app.Append(transcript.Record{Message: transcript.Message{Role: role, Contents: []string{fmt.Sprintf("later talk %d", i)}}}) {
+			tail = append(tail, ch.Record.Clone())
+		}
+	}
+	p2, _, err := Prepare(tail, opt)
+	if err != nil || p2 == nil {
+		t.Fatalf("second plan %v err %v", p2, err)
+	}
+	if p2.Previous == nil || p2.CoveredIDs()[0] != sum.ID {
+		t.Fatalf("second summary does not cover the first: %v", p2.CoveredIDs())
+	}
+	if strings.Contains(p2.Input.Previous, ledgerHeading) {
+		t.Fatalf("previous text handed to the summarizer repeats the ledger")
+	}
+	out2, _ := ex.Summarize(context.Background(), p2.Input)
+	sum2, err := p2.Record(out2, ex.Name(), "01JRZJ1678TK4476R5VW3J899K", 7000, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sum2.Message.Contents[0], "Matt Patterson") {
+		t.Errorf("second summary lost a carried fact:\n%s", sum2.Message.Contents[0])
+	}
+	if string(sum2.Metadata.Aux["previousSummary"]) != `"`+sum.ID+`"` {
+		t.Errorf("previousSummary = %s", sum2.Metadata.Aux["previousSummary"])
+	}
+}
+
+func TestRecordRejectsBadAnswers(t *testing.T) {
+	recs := conversation(4, func(i int) string { return "hello there friend" })
+	opt := Options{Counter: counter(t)}
+	p, _, err := Prepare(recs, opt)
+	if err != nil || p == nil {
+		t.Fatal(p, err)
+	}
+	for _, text := range []string{"", "   \n", "Error: rate limit exceeded", "I'm sorry, but I can't help with that.", "As an AI, I cannot"} {
+		if _, err := p.Record(Output{Text: text}, "x", "01JRZJ1675E4S7Y4ZD7RNWNXWB", 1, opt); !errors.Is(err, ErrBadSummary) {
+			t.Errorf("%q: err = %v, want ErrBadSummary", text, err)
+		}
+	}
+}
+
+// TestExtractiveDeterministicAndBounded: the same input gives the same bytes,
+// and the summary stays within its budget however long the span.
+func TestExtractiveDeterministicAndBounded(t *testing.T) {
+	c := counter(t)
+	recs := conversation(400, func(i int) string {
+		return fmt.Sprintf("Sentence %d talks about topic %d and the weather in city %d. Another remark follows here.", i, i%17, i%5)
+	})
+	for _, budget := range []int{50, 200, 600} {
+		opt := Options{Counter: c, MaxSummaryTokens: budget}
+		p, _, err := Prepare(recs, opt)
+		if err != nil || p == nil {
+			t.Fatal(err)
+		}
+		ex := &Extractive{Counter: c}
+		a, _ := ex.Summarize(context.Background(), p.Input)
+		b, _ := ex.Summarize(context.Background(), p.Input)
+		if a.Text != b.Text {
+			t.Fatalf("not deterministic")
+		}
+		sum, err := p.Record(a, ex.Name(), "01JRZJ1675E4S7Y4ZD7RNWNXWB", 1, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := c.Record(&sum); n > budget+budget/5 {
+			t.Errorf("budget %d: summary has %d tokens", budget, n)
+		}
+	}
+}
+
+func TestTemplate(t *testing.T) {
+	recs := conversation(6, func(i int) string { return fmt.Sprintf("m%d", i) })
+	tmpl, err := ParseTemplate("t", `{{len .Records}} records{{range .Records}} {{.Message.Role}}={{join .Message.Contents ","}}{{end}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := Prepare(recs, Options{Counter: counter(t), KeepLast: 1, Template: tmpl, Prompt: "Summarize."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := p.Input.Compose(), "Summarize.\n\n4 records user=m0 assistant=m1 user=m2 assistant=m3"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if _, err := ParseTemplate("bad", "{{.Nope"); err == nil {
+		t.Fatal("bad template parsed")
+	}
+}
+
+func TestExtractFacts(t *testing.T) {
+	text := `Please never book over 30 EUR. Order #4512 for Matt Patterson ships 2026-05-12 or 7 May 2023; see https://x.example/a?b=1. Config key user_id and fooBar, build A123. I have 2 ideas and 4 years of it.`
+	got := extractFacts(text, true)
+	for _, want := range []string{"30 EUR", "#4512", "Matt Patterson", "2026-05-12", "7 May 2023", "https://x.example/a?b=1", "user_id", "fooBar", "A123", "4 years", "Please never book over 30 EUR."} {
+		if !slices.Contains(got, want) {
+			t.Errorf("facts lack %q: %q", want, got)
+		}
+	}
+	for _, bad := range []string{"2", "Please", "I"} {
+		if slices.Contains(got, bad) {
+			t.Errorf("facts hold noise %q", bad)
+		}
+	}
+}
+
+func FuzzExtractFacts(f *testing.F) {
+	f.Add("Order #4512 for Matt Patterson on 7 May 2023 at https://x.y/z, 30 EUR.", true)
+	f.Add("`code` \"Title\" snake_case camelCase", false)
+	f.Fuzz(func(t *testing.T, text string, directives bool) {
+		for _, fact := range extractFacts(text, directives) {
+			if strings.TrimSpace(fact) == "" {
+				t.Fatalf("empty fact from %q", text)
+			}
+		}
+		_ = extractTopics(text)
+	})
+}
