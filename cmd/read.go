@@ -121,7 +121,7 @@ func (a *App) show(ctx context.Context, s *store.Store, conv string) error {
 	if err != nil {
 		return err
 	}
-	cursor, err := s.Cursor(ctx, conv, DefaultSink)
+	next, hasNext, err := s.NextExport(ctx, conv, DefaultSink)
 	if err != nil {
 		return err
 	}
@@ -143,7 +143,7 @@ func (a *App) show(ctx context.Context, s *store.Store, conv string) error {
 			marks[0] = '*'
 			sentMarked = true
 		}
-		if !exportMarked && row.Seq > cursor {
+		if !exportMarked && hasNext && row.Pos == next.Pos && row.Sub == next.Sub {
 			marks[2] = '-'
 			exportMarked = true
 		}
