@@ -4,13 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/summarize"
+	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -24,6 +28,9 @@ type appendOptions struct {
 	isError         bool
 	from            string
 	allowIncomplete bool
+	summarizeIfOver int
+	summarizer      string
+	keepLast        int
 }
 
 func (a *App) newAppendCmd() *cobra.Command {
@@ -57,6 +64,9 @@ every message appended.`,
 	f.StringVar(&o.toolCallID, "tool-call-id", "", "with --role tool: the id of the call this result answers")
 	f.StringVar(&o.name, "name", "", "with --role tool: the tool's name")
 	f.BoolVar(&o.isError, "is-error", false, "with --role tool: the tool failed")
+	f.IntVar(&o.summarizeIfOver, "summarize-if-over", 0, "after appending, summarize when the LLM view holds more tokens than this (a failure is reported, the append kept)")
+	f.StringVar(&o.summarizer, "summarizer", "extractive", "with --summarize-if-over: extractive, gemini, openai, ollama, anthropic or exec")
+	f.IntVar(&o.keepLast, "keep-last", 4, "with --summarize-if-over: turns kept verbatim")
 	f.StringVar(&o.from, "from", "", "read a provider's response body on stdin as the assistant's answer: openai, anthropic, gemini, bedrock or ollama")
 	f.BoolVar(&o.allowIncomplete, "allow-incomplete", false, "with --from: append an answer cut short (output limit, safety filter) instead of failing")
 	return cmd
@@ -146,14 +156,7 @@ func (a *App) runAppend(ctx context.Context, o *appendOptions, args []string) er
 	var next func() (transcript.Record, error)
 	switch {
 	case fromArgs != nil:
-		done := false
-		next = func() (transcript.Record, error) {
-			if done {
-				return transcript.Record{}, io.EOF
-			}
-			done = true
-			return *fromArgs, nil
-		}
+		next = oneRecord(*fromArgs)
 	case a.IO.StdinIsTerminal():
 		return usageErrorf("nothing to append: give TEXT arguments or pipe records on stdin")
 	default:
@@ -166,6 +169,26 @@ func (a *App) runAppend(ctx context.Context, o *appendOptions, args []string) er
 			return r, err
 		}
 	}
+	return a.appendStored(ctx, o, next)
+}
+
+// oneRecord yields r, then io.EOF.
+func oneRecord(r transcript.Record) func() (transcript.Record, error) {
+	done := false
+	return func() (transcript.Record, error) {
+		if done {
+			return transcript.Record{}, io.EOF
+		}
+		done = true
+		return r, nil
+	}
+}
+
+// appendStored appends what next yields to the stored conversation in one
+// transaction, prints the records written or changed, then runs the
+// --summarize-if-over policy, whose failure is reported but does not undo
+// the append.
+func (a *App) appendStored(ctx context.Context, o *appendOptions, next func() (transcript.Record, error)) error {
 	s, err := a.Store(ctx)
 	if err != nil {
 		return err
@@ -177,14 +200,38 @@ func (a *App) runAppend(ctx context.Context, o *appendOptions, args []string) er
 	if res.Skipped > 0 {
 		a.warnf("%d record(s) already stored, skipped", res.Skipped)
 	}
-	if a.quiet || res.ToSeq == 0 {
-		return nil
-	}
 	enc := transcript.NewEncoder(a.IO.Out)
-	err = s.Read(ctx, o.conversation, store.ReadOptions{AfterSeq: res.FromSeq, UpToSeq: res.ToSeq}, func(r store.Row) error {
-		return enc.WriteLine(r.Body)
+	if !a.quiet && res.ToSeq > 0 {
+		err = s.Read(ctx, o.conversation, store.ReadOptions{AfterSeq: res.FromSeq, UpToSeq: res.ToSeq}, func(r store.Row) error {
+			return enc.WriteLine(r.Body)
+		})
+		if err != nil {
+			return errors.Join(err, enc.Flush())
+		}
+	}
+	if o.summarizeIfOver > 0 && res.ToSeq > 0 {
+		a.autoSummarize(ctx, s, o, enc)
+	}
+	return enc.Flush()
+}
+
+// autoSummarize runs summarize --if-over after an append, as the reference
+// memory service's strategy did.
+func (a *App) autoSummarize(ctx context.Context, s *store.Store, o *appendOptions, enc *transcript.Encoder) {
+	job, err := a.newSummaryJob(&summarizeOptions{
+		keepLast: o.keepLast, ifOver: o.summarizeIfOver, tokenizer: tokens.Default,
+		maxTokens: summarize.DefaultMaxSummaryTokens, ledgerSize: summarize.DefaultLedgerSize,
+		provider: providerOptions{name: o.summarizer, model: a.cfg.GetString("model"), timeout: 2 * time.Minute},
 	})
-	return errors.Join(err, enc.Flush())
+	if err == nil {
+		var res outcome
+		if res, err = a.summarizeOne(ctx, s, o.conversation, job); err == nil && res.summary != nil && !a.quiet {
+			err = enc.Encode(res.summary)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(a.IO.ErrOut, "convo: the append is stored; summarizing after it failed: %s\n", errorMessage(err))
+	}
 }
 
 func (a *App) recordFromArgs(o *appendOptions, args []string) (transcript.Record, error) {

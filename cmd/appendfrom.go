@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/format"
-	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -65,24 +63,5 @@ func (a *App) runAppendFrom(ctx context.Context, o *appendOptions, args []string
 		enc := transcript.NewEncoder(a.IO.Out)
 		return errors.Join(enc.Encode(&rec), enc.Flush())
 	}
-	s, err := a.Store(ctx)
-	if err != nil {
-		return err
-	}
-	done := false
-	res, err := s.Append(ctx, o.conversation, a.IDs, func() (transcript.Record, error) {
-		if done {
-			return transcript.Record{}, io.EOF
-		}
-		done = true
-		return rec, nil
-	})
-	if err != nil || a.quiet || res.ToSeq == 0 {
-		return err
-	}
-	enc := transcript.NewEncoder(a.IO.Out)
-	err = s.Read(ctx, o.conversation, store.ReadOptions{AfterSeq: res.FromSeq, UpToSeq: res.ToSeq}, func(r store.Row) error {
-		return enc.WriteLine(r.Body)
-	})
-	return errors.Join(err, enc.Flush())
+	return a.appendStored(ctx, o, oneRecord(rec))
 }
