@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -74,7 +75,7 @@ Without -c or --all, export is a pure transform of the transcript on stdin.`,
 }
 
 // tableName is what DynamoDB accepts as a table name.
-var tableName = regexp.MustCompile(`^[A-Za-z0-9_.-]{3,255}$`)
+var tableName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{3,255}$`) })
 
 func (a *App) runExport(ctx context.Context, cmd *cobra.Command, o *exportOptions) error {
 	changed := cmd.Flags().Changed
@@ -109,7 +110,7 @@ func (a *App) runExport(ctx context.Context, cmd *cobra.Command, o *exportOption
 	var items *dynamo.Writer
 	if o.to != "" {
 		table, ok := strings.CutPrefix(o.to, "dynamodb://")
-		if !ok || !tableName.MatchString(table) {
+		if !ok || !tableName().MatchString(table) {
 			return usageErrorf("--to %q: want dynamodb://TABLE, TABLE of 3 to 255 letters, digits, '_', '-' or '.'", o.to)
 		}
 		client, err := dynamo.NewClient(ctx, o.endpointURL)

@@ -150,7 +150,7 @@ func (e *Extractive) bestSentence(r transcript.Record, all *[][]string) (string,
 	var bestTerms []string
 	bestScore := -1.0
 	for _, c := range r.Message.Contents {
-		for _, s := range sentenceRE.FindAllString(c, -1) {
+		for _, s := range sentenceRE().FindAllString(c, -1) {
 			s = strings.TrimSpace(s)
 			t := terms(s)
 			if len(t) == 0 {

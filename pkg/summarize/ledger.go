@@ -2,7 +2,6 @@ package summarize
 
 import (
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -37,18 +36,18 @@ var (
 		`\b[A-Za-z]*\d+[A-Za-z][A-Za-z0-9-]*\b|\b[A-Z]+\d[A-Z0-9-]*\b`,  // A123, 4B, v2, ULIDs
 		`(?:[$€£]\s?)?\b\d[\d,]*(?:\.\d+)?(?:\s?(?i:%|percent|°[cf]))?`, // numbers, amounts
 	}, "|")
-	factRE = regexp.MustCompile(factSource)
+	factRE = lazyRegexp(factSource)
 	// Names: runs of capitalized words ("Matt Patterson", "Bank of America").
-	nameRE = regexp.MustCompile(`\p{Lu}[\p{Ll}'’]+(?:(?: (?:of|and|the|de|van|von|&))* \p{Lu}[\p{L}'’]+)*`)
+	nameRE = lazyRegexp(`\p{Lu}[\p{Ll}'’]+(?:(?: (?:of|and|the|de|van|von|&))* \p{Lu}[\p{L}'’]+)*`)
 	// Directives: a user's sentence that tells the assistant how to behave.
-	directiveRE = regexp.MustCompile(`(?i)^(?:\w+: )?(?:please |always |never |don'?t |do not |make sure |remember |avoid |only |stop |keep |use |call me |i want you to |i'?d like you to |i prefer |from now on)`)
+	directiveRE = lazyRegexp(`(?i)^(?:\w+: )?(?:please |always |never |don'?t |do not |make sure |remember |avoid |only |stop |keep |use |call me |i want you to |i'?d like you to |i prefer |from now on)`)
 	// A sentence ends at . ! or ? followed by a space, or at a line end, so
 	// URLs and decimals stay whole.
-	sentenceRE = regexp.MustCompile(`(?:[^.!?\n]|[.!?]+[^\s.!?])+[.!?]*`)
-	wordBefore = regexp.MustCompile(`([\p{L}_][\p{L}\p{N}_]*)[^\p{L}\p{N}\n]{0,4}$`)
-	wordAfter  = regexp.MustCompile(`^\s?([\p{L}]+)`)
+	sentenceRE = lazyRegexp(`(?:[^.!?\n]|[.!?]+[^\s.!?])+[.!?]*`)
+	wordBefore = lazyRegexp(`([\p{L}_][\p{L}\p{N}_]*)[^\p{L}\p{N}\n]{0,4}$`)
+	wordAfter  = lazyRegexp(`^\s?([\p{L}]+)`)
 	// contraction strips "'s", "'ll" and the like off names: "Oliver's" is Oliver.
-	contraction = regexp.MustCompile(`['’](?:s|ll|re|ve|d|m|t)?\b|['’]$`)
+	contraction = lazyRegexp(`['’](?:s|ll|re|ve|d|m|t)?\b|['’]$`)
 )
 
 // extractFacts returns the facts of one text, in order of appearance. A
@@ -58,13 +57,13 @@ var (
 // start a sentence.
 func extractFacts(text string, directives bool) []string {
 	var out []string
-	for _, loc := range factRE.FindAllStringIndex(text, -1) {
+	for _, loc := range factRE().FindAllStringIndex(text, -1) {
 		fact := strings.TrimSpace(text[loc[0]:loc[1]])
 		if isNumber(fact) {
-			if m := wordAfter.FindStringSubmatch(text[loc[1]:min(len(text), loc[1]+30)]); m != nil && !stopwords[strings.ToLower(m[1])] {
+			if m := wordAfter().FindStringSubmatch(text[loc[1]:min(len(text), loc[1]+30)]); m != nil && !stopwords[strings.ToLower(m[1])] {
 				fact += " " + m[1]
 			}
-			if m := wordBefore.FindStringSubmatch(text[max(0, loc[0]-40):loc[0]]); m != nil && !stopwords[strings.ToLower(m[1])] {
+			if m := wordBefore().FindStringSubmatch(text[max(0, loc[0]-40):loc[0]]); m != nil && !stopwords[strings.ToLower(m[1])] {
 				fact = m[1] + " " + fact
 			}
 			if !strings.Contains(fact, " ") && len(fact) < 3 {
@@ -73,12 +72,12 @@ func extractFacts(text string, directives bool) []string {
 		}
 		out = append(out, strings.Trim(fact, `"“”`))
 	}
-	for _, loc := range nameRE.FindAllStringIndex(text, -1) {
+	for _, loc := range nameRE().FindAllStringIndex(text, -1) {
 		name := text[loc[0]:loc[1]]
 		if i := strings.LastIndexByte(name, ' '); i >= 0 {
-			name = name[:i] + contraction.ReplaceAllString(name[i:], "")
+			name = name[:i] + contraction().ReplaceAllString(name[i:], "")
 		} else {
-			name = contraction.ReplaceAllString(name, "")
+			name = contraction().ReplaceAllString(name, "")
 		}
 		words := strings.Fields(name)
 		if sentenceStart(text, loc[0]) {
@@ -97,8 +96,8 @@ func extractFacts(text string, directives bool) []string {
 		}
 	}
 	if directives {
-		for _, s := range sentenceRE.FindAllString(text, -1) {
-			if s = strings.TrimSpace(s); directiveRE.MatchString(s) && len(strings.Fields(s)) >= 3 {
+		for _, s := range sentenceRE().FindAllString(text, -1) {
+			if s = strings.TrimSpace(s); directiveRE().MatchString(s) && len(strings.Fields(s)) >= 3 {
 				out = append(out, clipWords(s, 25))
 			}
 		}
@@ -256,7 +255,7 @@ func extractTopics(text string) []string {
 	}
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) }) {
 		trimmed := strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
-		lw := strings.ToLower(contraction.ReplaceAllString(trimmed, ""))
+		lw := strings.ToLower(contraction().ReplaceAllString(trimmed, ""))
 		content := len(lw) > 2 && !stopwords[lw] && isWord(lw)
 		if !content {
 			flush()

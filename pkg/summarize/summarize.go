@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/convo-cli/convo/pkg/tokens"
@@ -145,7 +146,7 @@ func (p *Plan) AnchorID() string { return p.Records[p.Span.Anchor].ID }
 func (p *Plan) CoveredIDs() []string { return transcript.CoveredIDs(p.Records, p.Span) }
 
 // refusal spots answers that are an error or a refusal rather than a summary.
-var refusal = regexp.MustCompile(`(?i)^\s*(error\b|exception\b|i'?m sorry\b|i am sorry\b|i can(no|')t\b|as an ai\b|i'?m unable\b|i am unable\b)`)
+var refusal = lazyRegexp(`(?i)^\s*(error\b|exception\b|i'?m sorry\b|i am sorry\b|i can(no|')t\b|as an ai\b|i'?m unable\b|i am unable\b)`)
 
 // ErrBadSummary is a summarizer answer that must not be stored.
 var ErrBadSummary = errors.New("summarizer gave no usable summary")
@@ -158,7 +159,7 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 	if text == "" {
 		return transcript.Record{}, fmt.Errorf("%w: the answer is empty", ErrBadSummary)
 	}
-	if refusal.MatchString(text) {
+	if refusal().MatchString(text) {
 		return transcript.Record{}, fmt.Errorf("%w: the answer looks like an error or a refusal: %.80q", ErrBadSummary, text)
 	}
 	ledger := CarryLedger(p.Previous, p.Covered, opt.LedgerSize, ledgerBudget(opt), opt.Counter.Count)
@@ -222,4 +223,10 @@ func previousFrom(prev *transcript.Record) int64 {
 		return from
 	}
 	return prev.Metadata.Timing.Creation
+}
+
+// lazyRegexp compiles a pattern on first use: convo starts a process per
+// command, and most commands never summarize.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }

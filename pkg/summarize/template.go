@@ -3,6 +3,7 @@ package summarize
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -60,11 +61,11 @@ func ParseTemplate(name, text string) (*template.Template, error) {
 	return t, nil
 }
 
-var defaultTemplate = template.Must(ParseTemplate("default", DefaultTemplate))
+var defaultTemplate = sync.OnceValue(func() *template.Template { return template.Must(ParseTemplate("default", DefaultTemplate)) })
 
 func renderText(t *template.Template, p *Plan) (string, error) {
 	if t == nil {
-		t = defaultTemplate
+		t = defaultTemplate()
 	}
 	var b strings.Builder
 	data := TemplateData{Previous: p.previousText(), PreviousRecord: p.Previous, Records: p.Covered}
