@@ -46,6 +46,10 @@ type summaryJob struct {
 	limiter    *rate.Limiter
 	deleteOrig bool
 	dryRun     bool
+	// slots, when set, bounds the summarizer requests in flight (-j); the
+	// store reads and writes around them run in more workers, so they
+	// overlap with the waits instead of adding to them.
+	slots chan struct{}
 }
 
 func (a *App) newSummarizeCmd() *cobra.Command {
@@ -260,7 +264,17 @@ func (a *App) runPlan(ctx context.Context, recs []transcript.Record, job *summar
 			return nil, "", err
 		}
 	}
+	if job.slots != nil {
+		select {
+		case job.slots <- struct{}{}:
+		case <-ctx.Done():
+			return nil, "", ctx.Err()
+		}
+	}
 	out, err := job.summarizer.Summarize(ctx, plan.Input)
+	if job.slots != nil {
+		<-job.slots
+	}
 	if err != nil {
 		return nil, "", fmt.Errorf("summarizer %s: %w", job.summarizer.Name(), err)
 	}
@@ -366,7 +380,8 @@ func (a *App) summarizeAll(ctx context.Context, job *summaryJob, jobs int) error
 		work                          = make(chan string)
 		wg                            sync.WaitGroup
 	)
-	for range min(jobs, max(len(ids), 1)) {
+	job.slots = make(chan struct{}, jobs)
+	for range min(2*jobs, max(len(ids), 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -1,0 +1,43 @@
+// Command seed fills a store with N conversations of T alternating turns,
+// through the store's own append path, for the batch benchmarks.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+func main() {
+	db := flag.String("db", "", "store file")
+	n := flag.Int("n", 1000, "conversations")
+	turns := flag.Int("turns", 20, "records per conversation")
+	flag.Parse()
+	ctx := context.Background()
+	s, err := store.Open(ctx, *db)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+	ids := transcript.NewIDs()
+	for c := range *n {
+		i := 0
+		_, err := s.Append(ctx, fmt.Sprintf("conv-%05d", c), ids, func() (transcript.Record, error) {
+			if i == *turns {
+				return transcript.Record{}, io.EOF
+			}
+			role := []transcript.Role{"user", "assistant"}[i%2]
+			i++
+			return transcript.Record{Message: transcript.Message{Role: role, Contents: []string{
+				fmt.Sprintf("Turn %d of conversation %d: we discussed the trip to Lisbon, order #%d and the budget.", i, c, 4000+i)}}}, nil
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+	}
+}
