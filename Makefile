@@ -5,7 +5,7 @@ BIN      ?= bin/convo
 DEMO_DB  ?= $(CURDIR)/bin/demo.db
 FUZZTIME ?= 30s
 
-.PHONY: build test test-short bench fuzz demo clean
+.PHONY: build test test-short bench fuzz demo eval clean
 
 build:
 	$(GO) build -o $(BIN) .
@@ -26,8 +26,18 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	bash bench/run.sh $(BIN)
 
+# Every fuzz target, FUZZTIME each.
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParseLine -fuzztime $(FUZZTIME) ./pkg/transcript
+	@for pkg in $$($(GO) list ./...); do \
+		for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "$$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
+
+# What summarizing saves and keeps on LoCoMo (dataset read from ../shared/eval).
+EVAL_DATA ?= ../shared/eval/locomo10.zip
+eval:
+	$(GO) run ./eval/locomo -data $(EVAL_DATA)
 
 # A short conversation through the main commands, on embedded defaults:
 # no API key, no network.
