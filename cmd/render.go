@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
@@ -164,21 +165,85 @@ func (a *App) renderStored(ctx context.Context, o *renderOptions, opt format.Opt
 	if err != nil {
 		return err
 	}
-	err = s.Read(ctx, o.conversation, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
+	read := func(fn func(store.Row) error) error {
+		return s.Read(ctx, o.conversation, store.ReadOptions{FromLatestSummary: true}, fn)
+	}
+	keep := func(row store.Row) bool {
 		switch transcript.Role(row.Role) {
 		case transcript.RoleSystem:
-			return nil
+			return false
 		case transcript.RoleSummary:
-			if o.noSummary {
-				return nil
-			}
+			return !o.noSummary
 		}
-		return r.AddJSON(row.Body)
-	})
-	if err != nil {
+		return true
+	}
+	if err := pipeline(read, keep, r.AddJSON); err != nil {
 		return err
 	}
 	return r.Close()
+}
+
+// pipeline calls add with the body of each row read that keep accepts, in
+// order, on a second goroutine: SQLite reads the next rows while the last
+// ones are decoded and rendered, so rendering a long conversation costs
+// about what reading it does. Bodies travel in batches copied out of the
+// rows (a row's body is valid only during its callback); three batches
+// circulate, so memory stays bounded. The first error stops both sides.
+func pipeline(read func(func(store.Row) error) error, keep func(store.Row) bool, add func([]byte) error) error {
+	type batch struct {
+		buf  []byte
+		ends []int
+	}
+	const batchBytes = 256 << 10
+	full, free := make(chan *batch, 2), make(chan *batch, 3)
+	for range 3 {
+		free <- &batch{}
+	}
+	var failed atomic.Bool
+	done := make(chan error, 1)
+	go func() {
+		var err error
+		for b := range full {
+			start := 0
+			for _, end := range b.ends {
+				if err != nil {
+					break
+				}
+				if err = add(b.buf[start:end]); err != nil {
+					failed.Store(true)
+				}
+				start = end
+			}
+			b.buf, b.ends = b.buf[:0], b.ends[:0]
+			free <- b
+		}
+		done <- err
+	}()
+	errStop := errors.New("stop")
+	cur := <-free
+	rerr := read(func(row store.Row) error {
+		if failed.Load() {
+			return errStop
+		}
+		if !keep(row) {
+			return nil
+		}
+		cur.buf = append(cur.buf, row.Body...)
+		cur.ends = append(cur.ends, len(cur.buf))
+		if len(cur.buf) >= batchBytes {
+			full <- cur
+			cur = <-free
+		}
+		return nil
+	})
+	if len(cur.ends) > 0 && rerr == nil {
+		full <- cur
+	}
+	close(full)
+	if err := <-done; err != nil {
+		return err
+	}
+	return rerr
 }
 
 // renderStdin reads a whole transcript, applies the rules to it as append
