@@ -65,7 +65,7 @@ func (a *App) newClient(p *providerOptions) (llm.Client, error) {
 	if err != nil {
 		return nil, usageErrorf("%v", err)
 	}
-	return client, nil
+	return loggedClient{client, a.logger()}, nil
 }
 
 // getenv reads a setting from the environment, then from the config file

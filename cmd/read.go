@@ -219,8 +219,9 @@ func newLineWriter(w io.Writer) lineWriter {
 func (a *App) newListCmd() *cobra.Command {
 	var asJSON bool
 	var tokenizer string
+	var filter listFilter
 	cmd := &cobra.Command{
-		Use:   "list [--json]",
+		Use:   "list [--since DURATION|TIME] [--older-than DURATION|TIME] [--json]",
 		Short: "List the stored conversations: records, tokens in the LLM view, last activity",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -229,13 +230,18 @@ func (a *App) newListCmd() *cobra.Command {
 			if err != nil {
 				return usageErrorf("--tokenizer: %v", err)
 			}
+			if err := filter.parse(a.Now()); err != nil {
+				return err
+			}
 			s, err := a.Store(ctx)
 			if err != nil {
 				return err
 			}
 			var infos []store.ConversationInfo
 			if err := s.Conversations(ctx, func(c store.ConversationInfo) error {
-				infos = append(infos, c)
+				if filter.keep(c) {
+					infos = append(infos, c)
+				}
 				return nil
 			}); err != nil {
 				return err
@@ -250,13 +256,10 @@ func (a *App) newListCmd() *cobra.Command {
 					return err
 				}
 				if asJSON {
-					line, _ := json.Marshal(struct {
-						Conversation string `json:"conversation"`
-						Records      int64  `json:"records"`
-						Tokens       int    `json:"tokens"`
-						Created      int64  `json:"created"`
-						Updated      int64  `json:"updated"`
-					}{c.ID, c.Records, n, c.Created, c.Updated})
+					line, err := listJSON(ctx, s, c, n)
+					if err != nil {
+						return err
+					}
 					fmt.Fprintf(tw, "%s\n", line)
 					continue
 				}
@@ -265,7 +268,8 @@ func (a *App) newListCmd() *cobra.Command {
 			return tw.Flush()
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per conversation")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per conversation, with its summaries and export cursors")
+	filter.addFlags(cmd)
 	cmd.Flags().StringVar(&tokenizer, "tokenizer", tokens.Default, "token encoding: o200k_base or cl100k_base")
 	return cmd
 }

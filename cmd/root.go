@@ -5,6 +5,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -72,6 +73,9 @@ type App struct {
 	db    string
 	quiet bool
 	store *store.Store
+	// log is built from logOpts once the flags are read (see logger).
+	log     *slog.Logger
+	logOpts logOptions
 }
 
 // Store opens the store on first use.
@@ -88,6 +92,8 @@ func (a *App) Store(ctx context.Context) (*store.Store, error) {
 		return nil, err
 	}
 	s.Now = a.Now
+	s.Logger = a.logger()
+	a.logger().Debug("opened store", "path", path)
 	a.store = s
 	return s, nil
 }
@@ -122,13 +128,17 @@ stdin and writes to stdout, touching no file.`,
 		SilenceUsage:      true,
 		DisableAutoGenTag: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			return a.loadConfig(cmd, configPath)
+			if err := a.loadConfig(cmd, configPath); err != nil {
+				return err
+			}
+			return a.startLogging(cmd)
 		},
 	}
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.db, "db", "", "store file (env CONVO_DB; default $XDG_DATA_HOME/convo/convo.db)")
 	pf.StringVar(&configPath, "config", "", "config file (default $XDG_CONFIG_HOME/convo/config.yaml)")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print no notes on stderr and no records on stdout after a write")
+	a.logOpts.addFlags(pf)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 
 	root.AddCommand(
@@ -140,6 +150,10 @@ stdin and writes to stdout, touching no file.`,
 		a.newSummarizeCmd(),
 		a.newRenderCmd(),
 		a.newExportCmd(),
+		a.newAnnotateCmd(),
+		a.newForkCmd(),
+		a.newRewindCmd(),
+		a.newPruneCmd(),
 	)
 	return root
 }

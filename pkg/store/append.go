@@ -95,7 +95,12 @@ func (s *Store) Append(ctx context.Context, conv string, ids *transcript.IDs, ne
 		return w.finish(ctx)
 	})
 	if errors.Is(err, errNothing) {
+		s.log().Info("append wrote nothing", "conversation", conv, "skipped", res.Skipped)
 		return AppendResult{Skipped: res.Skipped}, nil
+	}
+	if err == nil {
+		s.log().Info("appended", "conversation", conv, "inserted", res.Inserted, "merged", res.Merged,
+			"skipped", res.Skipped, "from_seq", res.FromSeq, "to_seq", res.ToSeq)
 	}
 	return res, err
 }

@@ -113,6 +113,8 @@ func (s *Store) Export(ctx context.Context, conv string, opt ExportOptions, fn f
 	if err := rows.Err(); err != nil {
 		return m, fmt.Errorf("export %q: %w", conv, err)
 	}
+	s.log().Debug("read for export", "conversation", conv, "sink", opt.Sink, "records", m.Records,
+		"from_seq", m.from.seq, "to_seq", m.to.seq, "held", m.to.held)
 	return m, nil
 }
 
@@ -150,6 +152,7 @@ func (s *Store) Commit(ctx context.Context, marks ...Mark) error {
 				m.Conversation, m.Sink, m.to.seq, m.to.held, now); err != nil {
 				return fmt.Errorf("commit export of %q: %w", m.Conversation, err)
 			}
+			s.log().Info("moved export cursor", "conversation", m.Conversation, "sink", m.Sink, "seq", m.to.seq, "held", m.to.held)
 		}
 		return nil
 	})

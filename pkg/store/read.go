@@ -99,6 +99,8 @@ func (s *Store) Read(ctx context.Context, conv string, opt ReadOptions, fn func(
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("read %q: %w", conv, err)
 	}
+	s.log().Debug("read records", "conversation", conv, "limit", opt.Limit, "from_latest_summary", opt.FromLatestSummary,
+		"after_seq", opt.AfterSeq, "up_to_seq", opt.UpToSeq)
 	return nil
 }
 
@@ -222,6 +224,7 @@ func (s *Store) Clear(ctx context.Context, conv string) (int64, error) {
 			return err
 		}
 		n, _ = res.RowsAffected()
+		s.log().Info("cleared conversation", "conversation", conv, "records", n)
 		for _, t := range []string{"absorbed", "export_cursors"} {
 			if _, err := tx.ExecContext(ctx, "DELETE FROM "+t+" WHERE conversation = ?", conv); err != nil {
 				return err

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,6 +36,9 @@ type Store struct {
 	path string
 	// Now is the clock; tests replace it.
 	Now func() time.Time
+	// Logger, when set, hears what the store read and wrote (counts and
+	// ids, never message contents).
+	Logger *slog.Logger
 }
 
 // Open opens (creating when needed) the store at path and brings its schema

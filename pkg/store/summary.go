@@ -73,6 +73,8 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw SummaryWrite) 
 			return fmt.Errorf("insert summary %s: %w", sum.ID, err)
 		}
 		w.seq++
+		s.log().Info("stored summary", "conversation", conv, "id", sum.ID, "anchor", anchorID,
+			"covers", len(sum.Metadata.SummaryIDs), "delete_covered", deleteCovered)
 		if deleteCovered {
 			for _, id := range sum.Metadata.SummaryIDs {
 				if _, err := tx.ExecContext(ctx, `DELETE FROM records WHERE conversation = ? AND id = ?`, conv, id); err != nil {

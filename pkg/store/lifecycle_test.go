@@ -1,0 +1,451 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// Names here start with lc so they do not clash with other tests of the
+// package.
+
+func lcMust(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func lcAppend(t testing.TB, s *Store, ids *transcript.IDs, conv string, recs ...transcript.Record) {
+	t.Helper()
+	_, err := s.Append(context.Background(), conv, ids, feed(recs...))
+	lcMust(t, err)
+}
+
+// lcSummarize stores a summary of what SummarySpan allows, keeping keepLast
+// turns, and reports whether there was anything to cover.
+func lcSummarize(t testing.TB, s *Store, ids *transcript.IDs, conv string, keepLast int, deleteCovered bool) bool {
+	t.Helper()
+	recs := readAll(t, s, conv, ReadOptions{})
+	span := transcript.SummarySpan(recs, keepLast)
+	if span.Empty() {
+		return false
+	}
+	now := s.nowMillis()
+	sum := transcript.Record{ID: ids.New(now), Message: transcript.Message{Role: transcript.RoleSummary, Contents: []string{fmt.Sprintf("summary of %d", len(span.Covered))}},
+		Metadata: transcript.Metadata{SummaryIDs: transcript.CoveredIDs(recs, span), Timing: transcript.Timing{Creation: now}}}
+	lcMust(t, s.InsertSummary(context.Background(), conv, recs[span.Anchor].ID, &sum, deleteCovered))
+	return true
+}
+
+// lcCheckRules checks rules 1 and 2 on a stored transcript: no two user or
+// two assistant records in a row (system records take no part), and the
+// first record the LLM sees after the latest summary is a user record.
+func lcCheckRules(t testing.TB, what string, recs []transcript.Record) {
+	t.Helper()
+	var prev transcript.Role
+	for i, r := range recs {
+		switch r.Message.Role {
+		case transcript.RoleSystem:
+			continue
+		case transcript.RoleSummary:
+			prev = ""
+			continue
+		case transcript.RoleUser, transcript.RoleAssistant:
+			if r.Message.Role == prev {
+				t.Fatalf("%s: records %d: two %s records in a row\n%s", what, i, prev, contents(recs))
+			}
+		}
+		prev = r.Message.Role
+	}
+	if i := transcript.FirstSent(recs); i >= 0 && recs[i].Message.Role != transcript.RoleUser {
+		t.Fatalf("%s: the first record sent is %s\n%s", what, recs[i].Message.Role, contents(recs))
+	}
+}
+
+// lcRandomTranscript fills conv with n random appends (users, assistants
+// with and without tool calls, tool results, system prompts, explicit ids)
+// and now and then a summary, some deleting what they cover.
+func lcRandomTranscript(t testing.TB, s *Store, ids *transcript.IDs, conv string, rng *rand.Rand, n int) {
+	t.Helper()
+	pendingCalls := []string{}
+	for i := range n {
+		var r transcript.Record
+		switch k := rng.IntN(10); {
+		case k < 4:
+			r = msg("user", fmt.Sprintf("u%d", i))
+		case k < 7:
+			r = msg("assistant", fmt.Sprintf("a%d", i))
+			if rng.IntN(3) == 0 {
+				id := fmt.Sprintf("call_%d", i)
+				r.Message.ToolCalls = []transcript.ToolCall{{ID: id, Name: "f", Arguments: `{"x": 1}`}}
+				pendingCalls = append(pendingCalls, id)
+			}
+		case k < 9 && len(pendingCalls) > 0:
+			r = msg("tool", fmt.Sprintf("t%d", i))
+			r.Message.ToolCallID = pendingCalls[0]
+			pendingCalls = pendingCalls[1:]
+		default:
+			r = msg("system", fmt.Sprintf("s%d", i))
+		}
+		if rng.IntN(5) == 0 {
+			r.ID = ids.New(s.nowMillis())
+			r.Metadata.Aux = map[string]json.RawMessage{"n": json.RawMessage(fmt.Sprint(i))}
+		}
+		lcAppend(t, s, ids, conv, r)
+		if rng.IntN(8) == 0 {
+			lcSummarize(t, s, ids, conv, rng.IntN(3), rng.IntN(4) == 0)
+		}
+	}
+}
+
+// TestLifecycleForkProperty: over random transcripts, a fork at every
+// record holds the source's prefix up to it, record for record, with new
+// ids, forkedFrom naming the source's, summaryIds remapped, the rules kept
+// and the file intact.
+func TestLifecycleForkProperty(t *testing.T) {
+	seeds := 12
+	if testing.Short() {
+		seeds = 3
+	}
+	for seed := range uint64(seeds) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			s := openTemp(t)
+			ctx := context.Background()
+			ids := transcript.NewIDs()
+			rng := rand.New(rand.NewPCG(seed, 7))
+			lcRandomTranscript(t, s, ids, "src", rng, 10+rng.IntN(30))
+			src := readAll(t, s, "src", ReadOptions{})
+			lcCheckRules(t, "source", src)
+			for i, at := range src {
+				dst := fmt.Sprintf("fork-%d", i)
+				res, err := s.Fork(ctx, "src", dst, ForkOptions{At: at.ID}, ids)
+				lcMust(t, err)
+				if res.Records != i+1 {
+					t.Fatalf("fork at %d copied %d records", i, res.Records)
+				}
+				got := readAll(t, s, dst, ReadOptions{})
+				lcComparePrefix(t, src[:i+1], got, dst)
+				lcCheckRules(t, dst, got)
+			}
+			// The source is untouched and the file is sound.
+			if after := readAll(t, s, "src", ReadOptions{}); !slices.EqualFunc(after, src, lcSame) {
+				t.Fatal("fork changed the source")
+			}
+			lcMust(t, s.IntegrityCheck(ctx))
+		})
+	}
+}
+
+func lcSame(a, b transcript.Record) bool {
+	return string(transcript.AppendJSON(nil, &a)) == string(transcript.AppendJSON(nil, &b))
+}
+
+// lcComparePrefix checks that fork is src record for record but for ids,
+// conversation, forkedFrom and remapped summaryIds.
+func lcComparePrefix(t testing.TB, src, fork []transcript.Record, dst string) {
+	t.Helper()
+	if len(fork) != len(src) {
+		t.Fatalf("%s: %d records, want %d", dst, len(fork), len(src))
+	}
+	back := map[string]string{} // fork id -> source id
+	for j := range src {
+		f, o := fork[j], src[j]
+		var from string
+		if err := json.Unmarshal(f.Metadata.Aux[transcript.AuxForkedFrom], &from); err != nil || from != o.ID {
+			t.Fatalf("%s[%d]: forkedFrom %s, want %s", dst, j, f.Metadata.Aux[transcript.AuxForkedFrom], o.ID)
+		}
+		if f.ID == o.ID || f.Conversation != dst {
+			t.Fatalf("%s[%d]: id %s conversation %s", dst, j, f.ID, f.Conversation)
+		}
+		if j > 0 && f.ID <= fork[j-1].ID {
+			t.Fatalf("%s[%d]: ids not increasing", dst, j)
+		}
+		back[f.ID] = o.ID
+		for k, id := range f.Metadata.SummaryIDs {
+			want := o.Metadata.SummaryIDs[k]
+			if orig, ok := back[id]; ok {
+				id = orig
+			}
+			if id != want {
+				t.Fatalf("%s[%d]: summaryIds[%d] maps back to %s, want %s", dst, j, k, id, want)
+			}
+		}
+		// Everything else is the source's.
+		f.ID, f.Conversation, f.Metadata.SummaryIDs = o.ID, o.Conversation, o.Metadata.SummaryIDs
+		delete(f.Metadata.Aux, transcript.AuxForkedFrom)
+		if len(f.Metadata.Aux) == 0 {
+			f.Metadata.Aux = nil
+		}
+		if !lcSame(f, o) {
+			t.Fatalf("%s[%d]:\n got %s\nwant %s", dst, j, transcript.AppendJSON(nil, &f), transcript.AppendJSON(nil, &o))
+		}
+	}
+}
+
+func TestLifecycleForkTarget(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	ids := transcript.NewIDs()
+	lcAppend(t, s, ids, "a", msg("user", "hi"), msg("assistant", "hello"), msg("user", "bye"))
+	lcAppend(t, s, ids, "b", msg("user", "other"))
+	if _, err := s.Fork(ctx, "a", "b", ForkOptions{}, ids); !errors.Is(err, ErrExists) {
+		t.Fatalf("fork onto an existing conversation: %v", err)
+	}
+	if got := contents(readAll(t, s, "b", ReadOptions{})); got != "user:other" {
+		t.Fatalf("a refused fork changed the target: %s", got)
+	}
+	res, err := s.Fork(ctx, "a", "b", ForkOptions{Force: true, At: RefLastAssistant}, ids)
+	lcMust(t, err)
+	if res.Records != 2 || res.Replaced != 1 {
+		t.Fatalf("%+v", res)
+	}
+	if got := contents(readAll(t, s, "b", ReadOptions{})); got != "user:hi assistant:hello" {
+		t.Fatalf("forced fork: %s", got)
+	}
+	// The fork continues as a conversation of its own: a user record appends.
+	lcAppend(t, s, ids, "b", msg("user", "again"), msg("user", "and again"))
+	if got := contents(readAll(t, s, "b", ReadOptions{})); got != "user:hi assistant:hello user:again+and again" {
+		t.Fatalf("append to the fork: %s", got)
+	}
+	for _, tc := range []struct{ src, at string }{{"nope", ""}, {"a", "01JRZJ166J2WRMF990535EVSQS"}} {
+		if _, err := s.Fork(ctx, tc.src, "c", ForkOptions{At: tc.at}, ids); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("fork %s at %q: %v", tc.src, tc.at, err)
+		}
+	}
+	if _, err := s.Fork(ctx, "a", "a", ForkOptions{}, ids); err == nil {
+		t.Fatal("fork onto itself succeeded")
+	}
+	lcMust(t, s.IntegrityCheck(ctx))
+}
+
+func TestLifecycleAnnotate(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	ids := transcript.NewIDs()
+	lcAppend(t, s, ids, "c", msg("assistant", "Hello!"), msg("user", "hi"), msg("assistant", "answer"))
+	// An incremental export sees everything once.
+	_, m := exportRun(t, s, "c", ExportOptions{Sink: "x"})
+	lcMust(t, s.Commit(ctx, m))
+
+	an := &transcript.Annotation{Timing: map[string]int64{"playStart": 10, "playEnd": 20}, Aux: map[string]json.RawMessage{"rating": json.RawMessage("5")}}
+	body, err := s.Annotate(ctx, "c", RefLastAssistant, an)
+	lcMust(t, err)
+	if !strings.Contains(string(body), `"timing":{"creation":`) || !strings.Contains(string(body), `"playStart":10,"playEnd":20},"aux":{"rating":5}`) {
+		t.Fatalf("annotated: %s", body)
+	}
+	rows, _ := exportRun(t, s, "c", ExportOptions{Sink: "x"})
+	if len(rows) != 1 || string(rows[0].Body) != string(body) {
+		t.Fatalf("the incremental export after annotate sent %d rows", len(rows))
+	}
+
+	// last-user skips nothing here; last is the assistant; the fake is never last-user.
+	lcAppend(t, s, ids, "d", msg("assistant", "first"))
+	if _, err := s.Annotate(ctx, "d", RefLastUser, an); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("last-user with only a placeholder: %v", err)
+	}
+
+	// Unset, then an unknown key: input error, nothing changed.
+	body, err = s.Annotate(ctx, "c", RefLast, &transcript.Annotation{UnsetAux: []string{"rating"}})
+	lcMust(t, err)
+	if strings.Contains(string(body), "aux") {
+		t.Fatalf("aux left after unset: %s", body)
+	}
+	before := readAll(t, s, "c", ReadOptions{})
+	var ie *transcript.InputError
+	if _, err := s.Annotate(ctx, "c", RefLast, &transcript.Annotation{Timing: map[string]int64{"playstart": 1}}); !errors.As(err, &ie) {
+		t.Fatalf("unknown timing key: %v", err)
+	}
+	if !slices.EqualFunc(readAll(t, s, "c", ReadOptions{}), before, lcSame) {
+		t.Fatal("a failed annotate changed the store")
+	}
+	for _, tc := range []struct{ conv, ref string }{{"nope", RefLast}, {"c", "01JRZJ166J2WRMF990535EVSQS"}} {
+		if _, err := s.Annotate(ctx, tc.conv, tc.ref, an); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("annotate %s %s: %v", tc.conv, tc.ref, err)
+		}
+	}
+
+	// An id merged away names the record it was merged into.
+	u := msg("user", "more")
+	u.ID = ids.New(s.nowMillis())
+	lcAppend(t, s, ids, "c", msg("user", "q"), u)
+	body, err = s.Annotate(ctx, "c", u.ID, &transcript.Annotation{Aux: map[string]json.RawMessage{"k": json.RawMessage(`"v"`)}})
+	lcMust(t, err)
+	if !strings.Contains(string(body), `"contents":["q","more"]`) {
+		t.Fatalf("absorbed id: %s", body)
+	}
+	lcMust(t, s.IntegrityCheck(ctx))
+}
+
+func TestLifecycleRewind(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	ids := transcript.NewIDs()
+	var in []transcript.Record
+	for i := range 8 {
+		in = append(in, msg([]transcript.Role{"user", "assistant"}[i%2], fmt.Sprint(i)))
+	}
+	lcAppend(t, s, ids, "c", in...)
+	if !lcSummarize(t, s, ids, "c", 1, false) {
+		t.Fatal("nothing to summarize")
+	}
+	all := readAll(t, s, "c", ReadOptions{})
+	if got := contents(all); got != "user:0 assistant:1 user:2 assistant:3 user:4 assistant:5 summary:summary of 6 user:6 assistant:7" {
+		t.Fatalf("setup: %s", got)
+	}
+
+	// A dry run prints what would go and changes nothing.
+	var printed []string
+	res, err := s.Rewind(ctx, "c", all[3].ID, true, func(r Row) error {
+		printed = append(printed, exportID(r.Body))
+		return nil
+	})
+	lcMust(t, err)
+	if res.Records != 5 || res.Summaries != 1 || len(printed) != 5 {
+		t.Fatalf("dry run: %+v %v", res, printed)
+	}
+	if !slices.EqualFunc(readAll(t, s, "c", ReadOptions{}), all, lcSame) {
+		t.Fatal("dry run changed the store")
+	}
+
+	// Rewinding past the summary removes it too; the rest is the prefix.
+	printed = nil
+	res, err = s.Rewind(ctx, "c", all[3].ID, false, func(r Row) error {
+		printed = append(printed, exportID(r.Body))
+		return nil
+	})
+	lcMust(t, err)
+	want := []string{all[4].ID, all[5].ID, all[6].ID, all[7].ID, all[8].ID}
+	if !slices.Equal(printed, want) || res.Summaries != 1 {
+		t.Fatalf("removed %v, want %v", printed, want)
+	}
+	after := readAll(t, s, "c", ReadOptions{})
+	if !slices.EqualFunc(after, all[:4], lcSame) {
+		t.Fatalf("after rewind: %s", contents(after))
+	}
+	lcCheckRules(t, "rewound", after)
+	lcMust(t, s.IntegrityCheck(ctx))
+
+	// The rules go on from the new end: an assistant merges into the last one.
+	lcAppend(t, s, ids, "c", msg("assistant", "more"))
+	if got := contents(readAll(t, s, "c", ReadOptions{})); got != "user:0 assistant:1 user:2 assistant:3+more" {
+		t.Fatalf("append after rewind: %s", got)
+	}
+	// A removed id may be appended again.
+	again := all[5]
+	again.ID = all[4].ID
+	again.Message = transcript.Message{Role: "user", Contents: []string{"4 again"}}
+	lcAppend(t, s, ids, "c", again)
+	if got := contents(readAll(t, s, "c", ReadOptions{})); !strings.HasSuffix(got, "user:4 again") {
+		t.Fatalf("re-append of a removed id: %s", got)
+	}
+
+	// Rewinding to the last record removes nothing; unknown records are not found.
+	res, err = s.Rewind(ctx, "c", RefLast, false, func(Row) error { return nil })
+	if err != nil || res.Records != 0 {
+		t.Fatalf("rewind to last: %+v %v", res, err)
+	}
+	if _, err := s.Rewind(ctx, "c", "01JRZJ166J2WRMF990535EVSQS", false, func(Row) error { return nil }); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown record: %v", err)
+	}
+	if _, err := s.Rewind(ctx, "nope", RefLast, false, func(Row) error { return nil }); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown conversation: %v", err)
+	}
+}
+
+// TestLifecycleRewindSummaryCoveringRemoved: a summary standing before the
+// cut that covers a removed record (a store written by other means) goes
+// too, and so does a later summary covering that one.
+func TestLifecycleRewindSummaryCoveringRemoved(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	ids := transcript.NewIDs()
+	lcAppend(t, s, ids, "c", msg("user", "0"), msg("assistant", "1"), msg("user", "2"), msg("assistant", "3"))
+	all := readAll(t, s, "c", ReadOptions{})
+	s1 := exportInsertSummary(t, s, ids, "c", all[1].ID, []string{all[3].ID}, false)
+	s2 := exportInsertSummary(t, s, ids, "c", all[2].ID, []string{s1}, false)
+	var gone []string
+	_, err := s.Rewind(ctx, "c", all[2].ID, false, func(r Row) error {
+		gone = append(gone, exportID(r.Body))
+		return nil
+	})
+	lcMust(t, err)
+	if want := []string{s1, s2, all[3].ID}; !slices.Equal(gone, want) {
+		t.Fatalf("removed %v, want %v", gone, want)
+	}
+	if got := contents(readAll(t, s, "c", ReadOptions{})); got != "user:0 assistant:1 user:2" {
+		t.Fatalf("left: %s", got)
+	}
+}
+
+func TestLifecyclePruneAndStatus(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	ids := transcript.NewIDs()
+	now := time.UnixMilli(1_800_000_000_000)
+	s.Now = func() time.Time { return now }
+	long := strings.Repeat("x", 2000)
+	for i, conv := range []string{"old-a", "old-b", "new-a"} {
+		if i == 2 {
+			now = now.Add(48 * time.Hour)
+		}
+		lcAppend(t, s, ids, conv, msg("system", "prompt"))
+		for j := range 40 {
+			lcAppend(t, s, ids, conv, msg([]transcript.Role{"user", "assistant"}[j%2], long))
+		}
+		if !lcSummarize(t, s, ids, conv, 2, false) {
+			t.Fatal("nothing to summarize")
+		}
+	}
+	st, err := s.Status(ctx, "old-b")
+	lcMust(t, err)
+	if st.Summaries != 1 || st.LatestSummary == "" || st.AfterSummary != 4 || len(st.Exports) != 0 {
+		t.Fatalf("status: %+v", st)
+	}
+	_, m := exportRun(t, s, "old-b", ExportOptions{Sink: "s3", ExcludeLast: true})
+	lcMust(t, s.Commit(ctx, m))
+	lcAppend(t, s, ids, "old-b", msg("user", "one more"))
+	now = now.Add(time.Hour)
+	st, _ = s.Status(ctx, "old-b")
+	if len(st.Exports) != 1 || st.Exports[0].Sink != "s3" || !st.Exports[0].Held || st.Exports[0].Pending != 2 {
+		t.Fatalf("export status: %+v", st.Exports)
+	}
+
+	// Dry run, glob, age.
+	cut := now.Add(-24 * time.Hour).UnixMilli()
+	res, err := s.Prune(ctx, PruneOptions{Before: cut, DryRun: true})
+	lcMust(t, err)
+	if res.Deleted != 1 || res.Conversations[0].Conversation != "old-a" || res.Records != 42 {
+		t.Fatalf("dry run: %+v", res)
+	}
+	if _, err := s.Status(ctx, "old-a"); err != nil {
+		t.Fatalf("dry run deleted: %v", err)
+	}
+	res, err = s.Prune(ctx, PruneOptions{Glob: "*-a", KeepSummaries: true})
+	lcMust(t, err)
+	if res.Trimmed != 2 || res.Deleted != 0 || res.Records != 2*36 || !res.Vacuumed || res.FreedBytes <= 0 {
+		t.Fatalf("trim: %+v", res)
+	}
+	got := readAll(t, s, "new-a", ReadOptions{})
+	if c := contents(got); !strings.HasPrefix(c, "system:prompt summary:") || len(got) != 6 {
+		t.Fatalf("trimmed: %d records: %.80s", len(got), c)
+	}
+	lcCheckRules(t, "trimmed", got)
+	res, err = s.Prune(ctx, PruneOptions{Before: cut})
+	lcMust(t, err)
+	if res.Deleted != 1 || res.Conversations[0].Conversation != "old-a" || res.Records != 6 {
+		t.Fatalf("prune: %+v", res)
+	}
+	if _, err := s.Status(ctx, "old-a"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("old-a still there: %v", err)
+	}
+	lcMust(t, s.IntegrityCheck(ctx))
+}
