@@ -48,6 +48,6 @@ awk -v t="$(( (t1 - t0) / 1000000 ))" -v r="$rss" -v n="$N" 'BEGIN {printf "get 
 
 # Later issues add their comparisons here when their commands exist.
 for extra in "$(dirname "$0")"/run-*.sh; do
-	[ -f "$extra" ] && CONVO="$convo" OUT="$out" N="$N" bash "$extra"
+	[ -f "$extra" ] && CONVO="$convo" OUT="$out" N="$N" RUNS="$RUNS" bash "$extra"
 done
 exit 0
