@@ -254,21 +254,12 @@ func (a *App) appendTransform(fromArgs *transcript.Record, edit *metadataEdit) e
 	enc := transcript.NewEncoder(a.IO.Out)
 	rw := transcript.NewRewriter(enc, "", a.IDs, a.nowMillis)
 	if !a.IO.StdinIsTerminal() {
-		dec := transcript.NewDecoder(a.IO.In)
-		for {
-			r, err := dec.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				return err
-			}
-			if fromArgs == nil {
-				edit.apply(&r)
-			}
-			if err := rw.Add(r); err != nil {
-				return err
-			}
+		var apply func(*transcript.Record)
+		if fromArgs == nil {
+			apply = edit.apply
+		}
+		if err := rw.Copy(transcript.NewDecoder(a.IO.In), apply); err != nil {
+			return err
 		}
 	}
 	if fromArgs != nil {

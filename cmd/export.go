@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"regexp"
 	"strings"
 	"sync"
@@ -182,18 +181,8 @@ func (a *App) exportTransform(out export.Writer) error {
 	lines := &lineSplitter{out: out}
 	enc := transcript.NewEncoder(lines)
 	rw := transcript.NewRewriter(enc, "", a.IDs, a.nowMillis)
-	dec := transcript.NewDecoder(a.IO.In)
-	for {
-		r, err := dec.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		if err := rw.Add(r); err != nil {
-			return err
-		}
+	if err := rw.Copy(transcript.NewDecoder(a.IO.In), nil); err != nil {
+		return err
 	}
 	if err := rw.Close(); err != nil {
 		return err

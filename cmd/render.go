@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -251,38 +250,26 @@ func pipeline(read func(func(store.Row) error) error, keep func(store.Row) bool,
 func (a *App) renderStdin(o *renderOptions, opt format.Options) error {
 	dec := transcript.NewDecoder(a.IO.In)
 	app := transcript.NewAppender("", nil, a.IDs, a.nowMillis)
-	seen := map[string]bool{}
 	line := map[string]int{} // where each record of the view starts, for errors
 	var system, summary *transcript.Record
 	var view []*transcript.Record // records after the latest summary
-	for {
-		rec, err := dec.Next()
-		if errors.Is(err, io.EOF) {
-			break
+	err := transcript.ApplyRules(dec, app, func(ch transcript.Change) error {
+		if ch.Kind == transcript.Merged {
+			return nil // merged in place into a record the view holds
 		}
-		if err != nil {
-			return err
+		line[ch.Record.ID] = dec.Line()
+		switch ch.Record.Message.Role {
+		case transcript.RoleSystem:
+			system = ch.Record
+		case transcript.RoleSummary:
+			summary, view = ch.Record, view[:0]
+		default:
+			view = append(view, ch.Record)
 		}
-		if rec.ID != "" {
-			if seen[rec.ID] {
-				continue // a retried line, as append skips it
-			}
-			seen[rec.ID] = true
-		}
-		for _, ch := range app.Append(rec) {
-			if ch.Kind == transcript.Merged {
-				continue // merged in place into a record the view holds
-			}
-			line[ch.Record.ID] = dec.Line()
-			switch ch.Record.Message.Role {
-			case transcript.RoleSystem:
-				system = ch.Record
-			case transcript.RoleSummary:
-				summary, view = ch.Record, view[:0]
-			default:
-				view = append(view, ch.Record)
-			}
-		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if opt.System == nil && system != nil {
 		opt.System = system.Message.Contents

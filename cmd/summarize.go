@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -271,6 +270,7 @@ func (a *App) runPlan(ctx context.Context, recs []transcript.Record, job *summar
 			return nil, "", ctx.Err()
 		}
 	}
+	start := time.Now()
 	out, err := job.summarizer.Summarize(ctx, plan.Input)
 	if job.slots != nil {
 		<-job.slots
@@ -278,6 +278,8 @@ func (a *App) runPlan(ctx context.Context, recs []transcript.Record, job *summar
 	if err != nil {
 		return nil, "", fmt.Errorf("summarizer %s: %w", job.summarizer.Name(), err)
 	}
+	a.logger().Info("summarized", "summarizer", job.summarizer.Name(), "model", out.Model, "covered", len(plan.Span.Covered),
+		"latency", time.Since(start).Round(time.Millisecond))
 	now := a.nowMillis()
 	rec, err := plan.Record(out, job.summarizer.Name(), a.IDs.New(now), now, job.opt)
 	if err != nil {
@@ -296,38 +298,27 @@ func (a *App) summarizeTransform(ctx context.Context, job *summaryJob) error {
 	var tail []transcript.Record
 	index := map[string]int{}
 	app := transcript.NewAppender("", nil, a.IDs, a.nowMillis)
-	seen := map[string]bool{}
-	dec := transcript.NewDecoder(a.IO.In)
-	for {
-		r, err := dec.Next()
-		if errors.Is(err, io.EOF) {
-			break
+	err := transcript.ApplyRules(transcript.NewDecoder(a.IO.In), app, func(ch transcript.Change) error {
+		if ch.Kind == transcript.Merged {
+			tail[index[ch.Record.ID]] = ch.Record.Clone()
+			return nil
 		}
-		if err != nil {
-			return err
-		}
-		if r.ID != "" && seen[r.ID] {
-			continue
-		}
-		seen[r.ID] = true
-		for _, ch := range app.Append(r) {
-			if ch.Kind == transcript.Merged {
-				tail[index[ch.Record.ID]] = ch.Record.Clone()
-				continue
-			}
-			if ch.Record.Message.Role == transcript.RoleSummary {
-				// Everything before a summary is settled: write it out.
-				for i := range tail {
-					if err := enc.Encode(&tail[i]); err != nil {
-						return err
-					}
+		if ch.Record.Message.Role == transcript.RoleSummary {
+			// Everything before a summary is settled: write it out.
+			for i := range tail {
+				if err := enc.Encode(&tail[i]); err != nil {
+					return err
 				}
-				tail = tail[:0]
-				clear(index)
 			}
-			index[ch.Record.ID] = len(tail)
-			tail = append(tail, ch.Record.Clone())
+			tail = tail[:0]
+			clear(index)
 		}
+		index[ch.Record.ID] = len(tail)
+		tail = append(tail, ch.Record.Clone())
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	sum, skip, err := a.runPlan(ctx, tail, job)
 	if err != nil {

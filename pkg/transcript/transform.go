@@ -1,5 +1,38 @@
 package transcript
 
+import (
+	"errors"
+	"io"
+)
+
+// ApplyRules reads every record of dec through app, so the rules of SPEC
+// section 2 hold for what a command reads on stdin, skipping a record whose
+// id was read before (a retried line), and calls fn with each change. The
+// changes point into app's state: copy a record to keep it.
+func ApplyRules(dec *Decoder, app *Appender, fn func(Change) error) error {
+	seen := map[string]bool{}
+	for {
+		r, err := dec.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if r.ID != "" {
+			if seen[r.ID] {
+				continue
+			}
+			seen[r.ID] = true
+		}
+		for _, ch := range app.Append(r) {
+			if err := fn(ch); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // Rewriter applies the rules to a transcript streamed through it and writes
 // the result, holding back only what a later record may still change: the
 // open record and the system records after it.
@@ -54,6 +87,25 @@ func (w *Rewriter) flush() error {
 	}
 	w.held = w.held[:0]
 	return nil
+}
+
+// Copy adds every record dec yields, after edit (when not nil) has had its say.
+func (w *Rewriter) Copy(dec *Decoder, edit func(*Record)) error {
+	for {
+		r, err := dec.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if edit != nil {
+			edit(&r)
+		}
+		if err := w.Add(r); err != nil {
+			return err
+		}
+	}
 }
 
 // Close writes what is held and flushes the encoder.
