@@ -93,7 +93,7 @@ func (c loggedClient) Complete(ctx context.Context, req llm.Request) (llm.Respon
 	start := time.Now()
 	c.log.Debug("provider call", "provider", c.Name(), "model", req.Model, "messages", len(req.Messages), "max_tokens", req.MaxTokens)
 	resp, err := c.Client.Complete(ctx, req)
-	attrs := []any{"provider", c.Name(), "model", cmpOr(resp.Model, req.Model), "latency", time.Since(start).Round(time.Millisecond),
+	attrs := []any{"provider", c.Name(), "model", cmpOr(resp.Model, req.Model), "latency_ms", time.Since(start).Milliseconds(),
 		"input_tokens", resp.Usage.InputTokens, "output_tokens", resp.Usage.OutputTokens}
 	if err != nil {
 		var e *llm.Error

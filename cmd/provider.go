@@ -55,6 +55,7 @@ func (a *App) newClient(p *providerOptions) (llm.Client, error) {
 		opts.BaseURL = p.baseURL
 	}
 	opts.Model, opts.Command, opts.Timeout = p.model, p.exec, p.timeout
+	opts.Logger = a.logger()
 	if p.name == "exec" && p.exec == "" {
 		return nil, usageErrorf("--summarizer exec needs --exec 'CMD'")
 	}

@@ -279,7 +279,7 @@ func (a *App) runPlan(ctx context.Context, recs []transcript.Record, job *summar
 		return nil, "", fmt.Errorf("summarizer %s: %w", job.summarizer.Name(), err)
 	}
 	a.logger().Info("summarized", "summarizer", job.summarizer.Name(), "model", out.Model, "covered", len(plan.Span.Covered),
-		"latency", time.Since(start).Round(time.Millisecond))
+		"latency_ms", time.Since(start).Milliseconds())
 	now := a.nowMillis()
 	rec, err := plan.Record(out, job.summarizer.Name(), a.IDs.New(now), now, job.opt)
 	if err != nil {

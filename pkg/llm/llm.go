@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -111,6 +112,9 @@ type Options struct {
 	Sleep SleepFunc
 	// Command is the shell command line of the exec provider.
 	Command string
+	// Logger, when set, hears about each retry: provider, attempt, status,
+	// delay and the (redacted) error; never the key, request or answer.
+	Logger *slog.Logger
 }
 
 // DefaultTimeout bounds one attempt: long enough for a model to summarize a

@@ -112,7 +112,12 @@ func (o Options) run(ctx context.Context, provider, key string, call func(contex
 		if !e.Retryable || attempt >= p.MaxAttempts {
 			return resp, e
 		}
-		if err := sleep(ctx, p.delay(attempt, e.RetryAfter, rand.Float64())); err != nil {
+		d := p.delay(attempt, e.RetryAfter, rand.Float64())
+		if o.Logger != nil {
+			o.Logger.Info("provider retry", "provider", provider, "attempt", attempt, "status", e.Status,
+				"delay_ms", d.Milliseconds(), "error", e.Error())
+		}
+		if err := sleep(ctx, d); err != nil {
 			return Response{}, fmt.Errorf("%s: %w", provider, err)
 		}
 	}

@@ -599,7 +599,7 @@ func (s *Store) vacuumIfSparse(ctx context.Context) (bool, int64, error) {
 		return true, 0, fmt.Errorf("read pages: %w", err)
 	}
 	freed := (total - after) * size
-	s.log().Info("vacuumed", "pages_before", total, "pages_after", after, "freed_bytes", freed, "took", time.Since(start))
+	s.log().Info("vacuumed", "pages_before", total, "pages_after", after, "freed_bytes", freed, "took_ms", time.Since(start).Milliseconds())
 	return true, freed, nil
 }
 
