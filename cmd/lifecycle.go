@@ -228,17 +228,14 @@ last question, so it can be asked again.`,
 			if err != nil {
 				return err
 			}
-			enc := transcript.NewEncoder(a.IO.Out)
-			emit := !a.quiet || dry
-			res, err := s.Rewind(ctx, conv, ref, dry, func(r store.Row) error {
-				if !emit {
-					return nil
-				}
-				return enc.WriteLine(r.Body)
-			})
-			if ferr := enc.Flush(); err == nil {
-				err = ferr
+			opt := store.RewindOptions{DryRun: dry}
+			if !a.quiet || dry {
+				// Flushed before the commit: nothing is removed that was not written.
+				enc := transcript.NewEncoder(a.IO.Out)
+				opt.Removed = func(r store.Row) error { return enc.WriteLine(r.Body) }
+				opt.Written = enc.Flush
 			}
+			res, err := s.Rewind(ctx, conv, ref, opt)
 			if err != nil {
 				return err
 			}

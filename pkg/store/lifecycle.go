@@ -324,12 +324,24 @@ type RewindResult struct {
 // errDryRun rolls back a transaction that only looked.
 var errDryRun = errors.New("dry run")
 
+// RewindOptions say what Rewind does with what it removes.
+type RewindOptions struct {
+	// DryRun removes nothing: Removed still sees what would go.
+	DryRun bool
+	// Removed, when set, is called for each removed record, in transcript
+	// order, inside the transaction.
+	Removed func(Row) error
+	// Written, when set, is called after the last Removed and before the
+	// transaction commits: flush the output there, so records are removed
+	// only once they were written out.
+	Written func() error
+}
+
 // Rewind removes the records of conv placed after the record to names, and
-// any summary that covered one of them, in one transaction; fn is called
-// for each removed record, in transcript order, before the transaction
-// commits. With dryRun, fn is called the same way but nothing is removed.
-// It returns ErrNotFound (wrapped) when conv or to does not exist.
-func (s *Store) Rewind(ctx context.Context, conv, to string, dryRun bool, fn func(Row) error) (RewindResult, error) {
+// any summary that covered one of them, in one transaction, handing each to
+// opt.Removed first. It returns ErrNotFound (wrapped) when conv or to does
+// not exist.
+func (s *Store) Rewind(ctx context.Context, conv, to string, opt RewindOptions) (RewindResult, error) {
 	var res RewindResult
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		if err := mustExistTx(ctx, tx, conv); err != nil {
@@ -360,15 +372,22 @@ func (s *Store) Rewind(ctx context.Context, conv, to string, dryRun bool, fn fun
 			if r.Role == string(transcript.RoleSummary) {
 				res.Summaries++
 			}
-			if err := fn(r); err != nil {
-				return err
+			if opt.Removed != nil {
+				if err := opt.Removed(r); err != nil {
+					return err
+				}
 			}
 		}
 		if err := rows.Err(); err != nil {
 			return fmt.Errorf("read %q: %w", conv, err)
 		}
 		rows.Close()
-		if dryRun {
+		if opt.Written != nil {
+			if err := opt.Written(); err != nil {
+				return err
+			}
+		}
+		if opt.DryRun {
 			return errDryRun
 		}
 		if res.Records == 0 {
@@ -477,8 +496,9 @@ type PruneResult struct {
 
 // Prune removes old conversations, or trims them to their latest summary,
 // as opt says, in one transaction; then, unless it is a dry run, it runs
-// VACUUM when more than a quarter of the file is free pages. A trim does not
-// count as activity: the conversation keeps its last-activity time.
+// VACUUM when more than a quarter of the file is free pages (a VACUUM that
+// fails is logged, not returned: the prune itself is committed). A trim does
+// not count as activity: the conversation keeps its last-activity time.
 func (s *Store) Prune(ctx context.Context, opt PruneOptions) (PruneResult, error) {
 	var res PruneResult
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
@@ -535,9 +555,13 @@ func (s *Store) Prune(ctx context.Context, opt PruneOptions) (PruneResult, error
 	}
 	s.log().Info("pruned", "deleted", res.Deleted, "trimmed", res.Trimmed, "records", res.Records)
 	if res.Records > 0 || res.Deleted > 0 {
-		res.Vacuumed, res.FreedBytes, err = s.vacuumIfSparse(ctx)
+		// The prune is committed: a VACUUM that cannot run now (another
+		// process busy past the timeout) is a note, not a failure.
+		if res.Vacuumed, res.FreedBytes, err = s.vacuumIfSparse(ctx); err != nil {
+			s.log().Warn("vacuum skipped", "error", err.Error())
+		}
 	}
-	return res, err
+	return res, nil
 }
 
 // trimToSummary deletes the records of conv before its latest summary but

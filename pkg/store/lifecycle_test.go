@@ -304,10 +304,11 @@ func TestLifecycleRewind(t *testing.T) {
 
 	// A dry run prints what would go and changes nothing.
 	var printed []string
-	res, err := s.Rewind(ctx, "c", all[3].ID, true, func(r Row) error {
+	collect := func(r Row) error {
 		printed = append(printed, exportID(r.Body))
 		return nil
-	})
+	}
+	res, err := s.Rewind(ctx, "c", all[3].ID, RewindOptions{DryRun: true, Removed: collect})
 	lcMust(t, err)
 	if res.Records != 5 || res.Summaries != 1 || len(printed) != 5 {
 		t.Fatalf("dry run: %+v %v", res, printed)
@@ -318,10 +319,7 @@ func TestLifecycleRewind(t *testing.T) {
 
 	// Rewinding past the summary removes it too; the rest is the prefix.
 	printed = nil
-	res, err = s.Rewind(ctx, "c", all[3].ID, false, func(r Row) error {
-		printed = append(printed, exportID(r.Body))
-		return nil
-	})
+	res, err = s.Rewind(ctx, "c", all[3].ID, RewindOptions{Removed: collect})
 	lcMust(t, err)
 	want := []string{all[4].ID, all[5].ID, all[6].ID, all[7].ID, all[8].ID}
 	if !slices.Equal(printed, want) || res.Summaries != 1 {
@@ -349,14 +347,14 @@ func TestLifecycleRewind(t *testing.T) {
 	}
 
 	// Rewinding to the last record removes nothing; unknown records are not found.
-	res, err = s.Rewind(ctx, "c", RefLast, false, func(Row) error { return nil })
+	res, err = s.Rewind(ctx, "c", RefLast, RewindOptions{})
 	if err != nil || res.Records != 0 {
 		t.Fatalf("rewind to last: %+v %v", res, err)
 	}
-	if _, err := s.Rewind(ctx, "c", "01JRZJ166J2WRMF990535EVSQS", false, func(Row) error { return nil }); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Rewind(ctx, "c", "01JRZJ166J2WRMF990535EVSQS", RewindOptions{}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown record: %v", err)
 	}
-	if _, err := s.Rewind(ctx, "nope", RefLast, false, func(Row) error { return nil }); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Rewind(ctx, "nope", RefLast, RewindOptions{}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown conversation: %v", err)
 	}
 }
@@ -373,10 +371,10 @@ func TestLifecycleRewindSummaryCoveringRemoved(t *testing.T) {
 	s1 := exportInsertSummary(t, s, ids, "c", all[1].ID, []string{all[3].ID}, false)
 	s2 := exportInsertSummary(t, s, ids, "c", all[2].ID, []string{s1}, false)
 	var gone []string
-	_, err := s.Rewind(ctx, "c", all[2].ID, false, func(r Row) error {
+	_, err := s.Rewind(ctx, "c", all[2].ID, RewindOptions{Removed: func(r Row) error {
 		gone = append(gone, exportID(r.Body))
 		return nil
-	})
+	}})
 	lcMust(t, err)
 	if want := []string{s1, s2, all[3].ID}; !slices.Equal(gone, want) {
 		t.Fatalf("removed %v, want %v", gone, want)
