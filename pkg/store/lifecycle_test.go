@@ -110,7 +110,8 @@ func lcRandomTranscript(t testing.TB, s *Store, ids *transcript.IDs, conv string
 // TestLifecycleForkProperty: over random transcripts, a fork at every
 // record holds the source's prefix up to it, record for record, with new
 // ids, forkedFrom naming the source's, summaryIds remapped, the rules kept
-// and the file intact.
+// and the file intact. A whole fork rewound to that record holds the same
+// prefix, and the rewind handed over exactly the rest.
 func TestLifecycleForkProperty(t *testing.T) {
 	seeds := 12
 	if testing.Short() {
@@ -135,6 +136,27 @@ func TestLifecycleForkProperty(t *testing.T) {
 				got := readAll(t, s, dst, ReadOptions{})
 				lcComparePrefix(t, src[:i+1], got, dst)
 				lcCheckRules(t, dst, got)
+
+				rw := fmt.Sprintf("rewound-%d", i)
+				_, err = s.Fork(ctx, "src", rw, ForkOptions{}, ids)
+				lcMust(t, err)
+				whole := readAll(t, s, rw, ReadOptions{})
+				var removed []string
+				_, err = s.Rewind(ctx, rw, whole[i].ID, RewindOptions{Removed: func(r Row) error {
+					removed = append(removed, exportID(r.Body))
+					return nil
+				}})
+				lcMust(t, err)
+				got = readAll(t, s, rw, ReadOptions{})
+				lcComparePrefix(t, src[:i+1], got, rw)
+				lcCheckRules(t, rw, got)
+				var rest []string
+				for _, r := range whole[i+1:] {
+					rest = append(rest, r.ID)
+				}
+				if !slices.Equal(removed, rest) {
+					t.Fatalf("%s: rewind removed %v, want %v", rw, removed, rest)
+				}
 			}
 			// The source is untouched and the file is sound.
 			if after := readAll(t, s, "src", ReadOptions{}); !slices.EqualFunc(after, src, lcSame) {
