@@ -10,13 +10,13 @@ FUZZTIME ?= 30s
 build:
 	$(GO) build -o $(BIN) .
 
-# The whole suite, as CI runs it: everything under the race detector with
-# the heavy process tests cut short, then those in full without it (the race
-# detector slows modernc.org/sqlite some twentyfold).
+# The whole suite, as CI runs it: the heavy process and property tests in
+# full without the race detector (it slows modernc.org/sqlite some
+# twentyfold), then everything under the race detector with those cut short.
 test:
 	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 20m -run 'Concurrent|Kill|ExportProperty' . ./pkg/store
 	$(GO) test -race -short -count=1 -timeout 20m ./...
-	$(GO) test -count=1 -timeout 20m -run 'Concurrent|Kill|ExportProperty' ./...
 
 test-short:
 	$(GO) test -short ./...
