@@ -199,6 +199,16 @@ type capture struct {
 	status int
 	header http.Header
 	body   bytes.Buffer
+	// progress, when set, is called as body bytes arrive (a stream's
+	// silence timer, see Options.exchange).
+	progress func()
+}
+
+func (c *capture) Write(p []byte) (int, error) {
+	if c.progress != nil && len(p) > 0 {
+		c.progress()
+	}
+	return c.body.Write(p)
 }
 
 func (t recorder) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -212,6 +222,6 @@ func (t recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	res.Body = struct {
 		io.Reader
 		io.Closer
-	}{io.TeeReader(io.LimitReader(res.Body, maxBody), &rec.body), res.Body}
+	}{io.TeeReader(io.LimitReader(res.Body, maxBody), rec), res.Body}
 	return res, nil
 }

@@ -7,6 +7,13 @@
 // client aimed at OLLAMA_HOST), anthropic (Messages API) and exec (a shell
 // command: the text on its stdin, the answer from its stdout).
 //
+// Two ways to call them: Client.Complete takes a neutral Request of text
+// turns (summarize); Exchanger.Exchange (exchange.go) sends a request body
+// rendered by pkg/format, which owns every provider's wire format (history
+// with tool calls and results, tools, answer schemas), and returns the
+// response body for pkg/format to parse (ask). Exchange adds the endpoint,
+// the authentication, streaming and the retry policy, nothing else.
+//
 // Errors a Client returns:
 //   - *Error: the call failed (HTTP status, timeout, connection, a body that
 //     does not decode, an empty answer), after the retries its policy allows;
@@ -64,8 +71,8 @@ type Response struct {
 	// FinishReason is the provider's own value (stop, end_turn, STOP...).
 	FinishReason string
 	Usage        Usage
-	// Raw is the provider's response body, for callers that keep it
-	// (ask --keep-raw). Empty for exec.
+	// Raw is the provider's response body, for callers that keep it.
+	// Empty for exec.
 	Raw []byte
 }
 
@@ -76,8 +83,8 @@ type Usage struct {
 }
 
 // Client is a model provider. Complete is safe for concurrent use.
-// Streaming, when it comes, will be a separate optional interface so that
-// existing Clients keep satisfying this one.
+// Streaming, tools and structured output are the Exchanger's (exchange.go),
+// a separate interface, so existing Clients keep satisfying this one.
 type Client interface {
 	// Complete sends req and returns the answer; see the package comment for
 	// the errors it returns.
@@ -105,7 +112,8 @@ type Options struct {
 	// Timeout, if any, still applies, but Timeout below is the one to set.
 	HTTPClient *http.Client
 	// Timeout bounds each attempt (default DefaultTimeout); a timed-out
-	// attempt is retried.
+	// attempt is retried. A streaming Exchange may take longer: there it
+	// bounds the wait for the response and every silence in the stream.
 	Timeout time.Duration
 	Retry   RetryPolicy
 	// Sleep waits between attempts; nil waits for real.
@@ -115,6 +123,10 @@ type Options struct {
 	// Logger, when set, hears about each retry: provider, attempt, status,
 	// delay and the (redacted) error; never the key, request or answer.
 	Logger *slog.Logger
+	// Limit, when set, is called before every attempt, retries included,
+	// and may delay it (a rate limiter shared through the store, say); an
+	// error from it ends the call.
+	Limit func(ctx context.Context) error
 }
 
 // DefaultTimeout bounds one attempt: long enough for a model to summarize a

@@ -88,6 +88,11 @@ func (o Options) run(ctx context.Context, provider, key string, call func(contex
 	}
 	timeout := o.timeout()
 	for attempt := 1; ; attempt++ {
+		if o.Limit != nil {
+			if err := o.Limit(ctx); err != nil {
+				return Response{}, fmt.Errorf("%s: %w", provider, err)
+			}
+		}
 		actx, cancel := context.WithTimeout(ctx, timeout)
 		resp, err := call(actx)
 		cancel()

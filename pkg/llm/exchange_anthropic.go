@@ -1,0 +1,214 @@
+package llm
+
+// Exchange for the Messages API. Streaming:
+//   https://docs.anthropic.com/en/docs/build-with-claude/streaming
+//   message_start (the message, content empty, usage so far),
+//   content_block_start / content_block_delta (text_delta, input_json_delta,
+//   thinking_delta, signature_delta) / content_block_stop for each block,
+//   message_delta (stop_reason, stop_sequence, cumulative usage),
+//   message_stop; ping events anywhere; an error event ends a failed stream.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// Exchange implements Exchanger.
+func (c *Anthropic) Exchange(ctx context.Context, x Exchange) (Reply, error) {
+	header := http.Header{}
+	header.Set("x-api-key", c.opts.APIKey)
+	header.Set("anthropic-version", AnthropicVersion)
+	hc := c.opts.httpClient()
+	body := x.Body
+	if x.OnText != nil {
+		var err error
+		if body, err = setFields(body, map[string]any{"stream": true}); err != nil {
+			return Reply{}, fmt.Errorf("anthropic: %w", err)
+		}
+	}
+	return c.opts.exchange(ctx, "anthropic", c.opts.APIKey, x, func(ctx context.Context, onText func(string), progress func()) ([]byte, error) {
+		if onText == nil {
+			return postJSON(ctx, hc, "anthropic", c.url, header, body, jsonErrorMessage)
+		}
+		res, err := postStream(ctx, hc, "anthropic", c.url, "text/event-stream", header, body, jsonErrorMessage)
+		if err != nil {
+			return nil, err
+		}
+		defer res.Body.Close()
+		var asm anthropicStream
+		if err := readSSE(progressReader{res.Body, progress}, func(ev sseEvent) error { return asm.add(ev.data, onText) }); err != nil && err != errStop {
+			return nil, err
+		}
+		if !asm.stopped {
+			return nil, errTruncated
+		}
+		return asm.body()
+	})
+}
+
+// anthropicBlock is one content block being assembled: the fields of its
+// content_block_start, and the pieces its deltas add.
+type anthropicBlock struct {
+	fields                    map[string]json.RawMessage
+	text, thinking, signature strings.Builder
+	input                     strings.Builder
+	hasInput                  bool
+}
+
+// anthropicStream assembles a streamed message into the message body the
+// same call returns without streaming.
+type anthropicStream struct {
+	message map[string]json.RawMessage
+	usage   map[string]json.RawMessage
+	blocks  []*anthropicBlock
+	delta   map[string]json.RawMessage
+	stopped bool
+}
+
+func (s *anthropicStream) add(data []byte, onText func(string)) error {
+	var ev struct {
+		Type         string                     `json:"type"`
+		Index        int                        `json:"index"`
+		Message      map[string]json.RawMessage `json:"message"`
+		ContentBlock map[string]json.RawMessage `json:"content_block"`
+		Delta        json.RawMessage            `json:"delta"`
+		Usage        map[string]json.RawMessage `json:"usage"`
+		Error        *struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return badBody("anthropic", err)
+	}
+	switch ev.Type {
+	case "message_start":
+		s.message = ev.Message
+		s.usage = map[string]json.RawMessage{}
+		if u, ok := ev.Message["usage"]; ok {
+			_ = json.Unmarshal(u, &s.usage)
+		}
+	case "content_block_start":
+		if ev.Index != len(s.blocks) {
+			return &Error{Provider: "anthropic", Status: http.StatusOK, Message: fmt.Sprintf("stream: content block %d started after %d blocks", ev.Index, len(s.blocks))}
+		}
+		b := &anthropicBlock{fields: ev.ContentBlock}
+		s.blocks = append(s.blocks, b)
+		var start struct {
+			Text string `json:"text"`
+		}
+		if t, ok := b.fields["text"]; ok && json.Unmarshal(t, &start.Text) == nil && start.Text != "" {
+			b.text.WriteString(start.Text)
+			onText(start.Text)
+		}
+	case "content_block_delta":
+		if ev.Index < 0 || ev.Index >= len(s.blocks) {
+			return &Error{Provider: "anthropic", Status: http.StatusOK, Message: fmt.Sprintf("stream: delta for unknown content block %d", ev.Index)}
+		}
+		b := s.blocks[ev.Index]
+		var d struct {
+			Type        string `json:"type"`
+			Text        string `json:"text"`
+			PartialJSON string `json:"partial_json"`
+			Thinking    string `json:"thinking"`
+			Signature   string `json:"signature"`
+		}
+		if err := json.Unmarshal(ev.Delta, &d); err != nil {
+			return badBody("anthropic", err)
+		}
+		switch d.Type {
+		case "text_delta":
+			b.text.WriteString(d.Text)
+			onText(d.Text)
+		case "input_json_delta":
+			b.input.WriteString(d.PartialJSON)
+			b.hasInput = true
+		case "thinking_delta":
+			b.thinking.WriteString(d.Thinking)
+		case "signature_delta":
+			b.signature.WriteString(d.Signature)
+		}
+	case "message_delta":
+		_ = json.Unmarshal(ev.Delta, &s.delta)
+		for k, v := range ev.Usage {
+			if s.usage == nil {
+				s.usage = map[string]json.RawMessage{}
+			}
+			s.usage[k] = v
+		}
+	case "message_stop":
+		s.stopped = true
+		return errStop
+	case "error":
+		e := &Error{Provider: "anthropic", Status: http.StatusOK, Message: "stream error"}
+		if ev.Error != nil {
+			e.Message = ev.Error.Message
+			// The error types of https://docs.anthropic.com/en/api/errors
+			// that a later attempt may not meet.
+			switch ev.Error.Type {
+			case "overloaded_error", "api_error", "rate_limit_error", "timeout_error":
+				e.Retryable = true
+			}
+		}
+		return e
+	}
+	return nil
+}
+
+func (s *anthropicStream) body() ([]byte, error) {
+	if s.message == nil {
+		return nil, &Error{Provider: "anthropic", Status: http.StatusOK, Message: "stream: no message_start event"}
+	}
+	out := make(map[string]json.RawMessage, len(s.message)+2)
+	for k, v := range s.message {
+		out[k] = v
+	}
+	content := make([]map[string]json.RawMessage, 0, len(s.blocks))
+	for _, b := range s.blocks {
+		f := make(map[string]json.RawMessage, len(b.fields)+1)
+		for k, v := range b.fields {
+			f[k] = v
+		}
+		var kind string
+		_ = json.Unmarshal(f["type"], &kind)
+		set := func(k, v string) {
+			f[k], _ = encodeJSON(v)
+		}
+		switch kind {
+		case "text":
+			set("text", b.text.String())
+		case "thinking":
+			set("thinking", b.thinking.String())
+			if b.signature.Len() > 0 {
+				set("signature", b.signature.String())
+			}
+		}
+		if b.hasInput {
+			in := strings.TrimSpace(b.input.String())
+			if in == "" {
+				in = "{}"
+			}
+			if !json.Valid([]byte(in)) {
+				return nil, &Error{Provider: "anthropic", Status: http.StatusOK, Message: "stream: tool input is not JSON: " + errorText([]byte(in))}
+			}
+			f["input"] = json.RawMessage(in)
+		}
+		content = append(content, f)
+	}
+	var err error
+	if out["content"], err = encodeJSON(content); err != nil {
+		return nil, err
+	}
+	for k, v := range s.delta {
+		out[k] = v
+	}
+	if len(s.usage) > 0 {
+		if out["usage"], err = encodeJSON(s.usage); err != nil {
+			return nil, err
+		}
+	}
+	return encodeJSON(out)
+}

@@ -1,0 +1,130 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestRateSlots: reservations on one key get distinct slots one interval
+// apart, starting now; another key is independent; an idle limiter starts
+// again at now.
+func TestRateSlots(t *testing.T) {
+	s := openTemp(t)
+	now := time.UnixMilli(1_744_815_823_000)
+	s.Now = func() time.Time { return now }
+	ctx := context.Background()
+	want := []time.Duration{0, 100 * time.Millisecond, 200 * time.Millisecond}
+	for i, w := range want {
+		slot, err := s.RateSlot(ctx, "openai/m", 100*time.Millisecond)
+		if err != nil || slot.Sub(now) != w {
+			t.Fatalf("slot %d: %v after now, want %v (%v)", i, slot.Sub(now), w, err)
+		}
+	}
+	if slot, _ := s.RateSlot(ctx, "gemini/m", time.Second); !slot.Equal(now) {
+		t.Errorf("another key waits: %v", slot.Sub(now))
+	}
+	now = now.Add(time.Hour)
+	if slot, _ := s.RateSlot(ctx, "openai/m", 100*time.Millisecond); !slot.Equal(now) {
+		t.Errorf("an idle limiter waits: %v", slot.Sub(now))
+	}
+}
+
+// TestRateSlotsShared: two stores on one file (as two processes) reserving
+// at once never get the same slot.
+func TestRateSlotsShared(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "convo.db")
+	ctx := context.Background()
+	var stores []*Store
+	for range 2 {
+		s, err := Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		stores = append(stores, s)
+	}
+	var mu sync.Mutex
+	var slots []int64
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 5 {
+				slot, err := stores[i%2].RateSlot(ctx, "k", time.Second)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				slots = append(slots, slot.UnixMicro())
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	slices.Sort(slots)
+	for i := 1; i < len(slots); i++ {
+		if gap := slots[i] - slots[i-1]; gap < time.Second.Microseconds() {
+			t.Fatalf("slots %d and %d only %dµs apart", i-1, i, gap)
+		}
+	}
+}
+
+// TestWaitRate waits for its slot, and gives up with the context.
+func TestWaitRate(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	start := time.Now()
+	for range 3 {
+		if err := s.WaitRate(ctx, "k", 50*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := time.Since(start); d < 100*time.Millisecond {
+		t.Errorf("3 requests at 1/50ms took %v", d)
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
+	defer cancel()
+	if err := s.WaitRate(cctx, "k2", time.Hour); err != nil {
+		t.Fatalf("first slot: %v", err)
+	}
+	if err := s.WaitRate(cctx, "k2", time.Hour); err == nil {
+		t.Fatal("waited an hour?")
+	}
+}
+
+// TestConversationSchema: set, replace, read, delete; clear deletes it too.
+func TestConversationSchema(t *testing.T) {
+	s := openTemp(t)
+	ctx := context.Background()
+	if _, ok, err := s.Schema(ctx, "c"); ok || err != nil {
+		t.Fatalf("%v %v", ok, err)
+	}
+	for _, body := range []string{`{"type":"object"}`, `{"type":"array"}`} {
+		if err := s.SetSchema(ctx, "c", ConversationSchema{Name: "x", Body: []byte(body)}); err != nil {
+			t.Fatal(err)
+		}
+		sc, ok, err := s.Schema(ctx, "c")
+		if !ok || err != nil || string(sc.Body) != body || sc.Name != "x" {
+			t.Fatalf("%+v %v %v", sc, ok, err)
+		}
+	}
+	if had, err := s.DeleteSchema(ctx, "c"); !had || err != nil {
+		t.Fatal(had, err)
+	}
+	if had, _ := s.DeleteSchema(ctx, "c"); had {
+		t.Fatal("deleted twice")
+	}
+	s.SetSchema(ctx, "c", ConversationSchema{Name: "x", Body: []byte(`{}`)})
+	if _, err := s.Clear(ctx, "c"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := s.Schema(ctx, "c"); ok {
+		t.Fatal("clear left the schema")
+	}
+}
