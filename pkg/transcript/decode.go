@@ -322,8 +322,8 @@ func contentStrings(raw json.RawMessage) ([]string, *InputError) {
 	case string(raw) == "null":
 		return nil, nil
 	case len(raw) > 0 && raw[0] == '"':
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
+		s, err := unquote(raw)
+		if err != nil {
 			return nil, &InputError{Err: err}
 		}
 		if s == "" {
@@ -365,13 +365,20 @@ func argumentsText(raw json.RawMessage) (string, error) {
 		return "", nil
 	}
 	if raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return "", err
-		}
-		return s, nil
+		return unquote(raw)
 	}
 	return string(raw), nil
+}
+
+// unquote decodes a JSON string that json.Unmarshal has already checked;
+// one without escapes, the common case, is copied as it is.
+func unquote(raw json.RawMessage) (string, error) {
+	if len(raw) >= 2 && bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1]), nil
+	}
+	var s string
+	err := json.Unmarshal(raw, &s)
+	return s, err
 }
 
 // ParseAux parses a JSON object into aux values kept as compact JSON texts.

@@ -179,3 +179,20 @@ func FuzzParseLine(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkParseLine(b *testing.B) {
+	for _, tc := range []struct{ name, line string }{
+		{"bare", `{"role":"user","content":"message 1: the quick brown fox jumps over the lazy dog, again and again."}`},
+		{"canonical", `{"id":"01JRZJ166J2WRMF990535EVSQS","conversation":"demo","message":{"role":"user","contents":["Hi, there","how are you"]},"metadata":{"attribute":["merged"],"timing":{"creation":1744815823058}}}`},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			line := []byte(tc.line)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ParseLine(line); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
