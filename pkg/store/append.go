@@ -37,6 +37,10 @@ func (s *Store) Append(ctx context.Context, conv string, ids *transcript.IDs, ne
 		}
 		app := transcript.NewAppender(conv, open, ids, s.nowMillis)
 		var dirty *transcript.Record // the open record, merged into and not yet written
+		// Per-row statements run without the cancel: modernc.org/sqlite starts a
+		// watcher goroutine per statement for a cancellable context. The loop
+		// checks ctx itself, and a cancel still rolls the whole batch back.
+		rowCtx := context.WithoutCancel(ctx)
 		for {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -49,7 +53,7 @@ func (s *Store) Append(ctx context.Context, conv string, ids *transcript.IDs, ne
 				return err
 			}
 			if rec.ID != "" {
-				known, err := w.known(ctx, rec.ID)
+				known, err := w.known(rowCtx, rec.ID)
 				if err != nil {
 					return err
 				}
@@ -64,27 +68,27 @@ func (s *Store) Append(ctx context.Context, conv string, ids *transcript.IDs, ne
 					res.Merged++
 					dirty = ch.Record
 					if ch.Absorbed != "" {
-						if _, err := w.absorb.ExecContext(ctx, conv, ch.Absorbed, ch.Record.ID); err != nil {
+						if _, err := w.absorb.ExecContext(rowCtx, conv, ch.Absorbed, ch.Record.ID); err != nil {
 							return fmt.Errorf("record merge: %w", err)
 						}
 					}
 				case transcript.Inserted:
 					// The open record is final once another non-system record follows it.
 					if dirty != nil && ch.Record.Message.Role != transcript.RoleSystem {
-						if err := w.update(ctx, dirty); err != nil {
+						if err := w.update(rowCtx, dirty); err != nil {
 							return err
 						}
 						dirty = nil
 					}
 					res.Inserted++
-					if err := w.insert(ctx, ch.Record); err != nil {
+					if err := w.insert(rowCtx, ch.Record); err != nil {
 						return err
 					}
 				}
 			}
 		}
 		if dirty != nil {
-			if err := w.update(ctx, dirty); err != nil {
+			if err := w.update(rowCtx, dirty); err != nil {
 				return err
 			}
 		}
