@@ -165,6 +165,14 @@ func ParseLine(line []byte) (Record, error) {
 	if !utf8.Valid(line) {
 		return Record{}, &InputError{Err: fmt.Errorf("invalid UTF-8 at column %d", invalidUTF8At(line)+1)}
 	}
+	if rec, ok := parseBare(line); ok {
+		return rec, nil
+	}
+	return parseAny(line)
+}
+
+// parseAny reads every accepted form through encoding/json.
+func parseAny(line []byte) (Record, error) {
 	var w wireRecord
 	if err := json.Unmarshal(line, &w); err != nil {
 		return Record{}, jsonError(line, err)
@@ -177,6 +185,39 @@ func ParseLine(line []byte) (Record, error) {
 		return Record{}, err
 	}
 	return rec, nil
+}
+
+// parseBare is the fast path for the line a chat loop writes most, a bare
+// message exactly like {"role":"user","content":"text"} with no escapes in
+// the text: it skips reflection, which is most of a bulk append's parsing
+// time. Anything else, errors included, is left to parseAny; the fuzz test
+// checks that both agree.
+func parseBare(line []byte) (Record, bool) {
+	const pre, mid, end = `{"role":"`, `","content":"`, `"}`
+	rest, ok := bytes.CutPrefix(bytes.TrimRight(line, " \t\r"), []byte(pre))
+	if !ok {
+		return Record{}, false
+	}
+	role, rest, ok := bytes.Cut(rest, []byte(mid))
+	if !ok {
+		return Record{}, false
+	}
+	text, ok := bytes.CutSuffix(rest, []byte(end))
+	if !ok || len(text) == 0 {
+		return Record{}, false
+	}
+	for _, c := range text {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return Record{}, false
+		}
+	}
+	r := Role(role)
+	switch r {
+	case RoleUser, RoleAssistant, RoleSystem:
+	default:
+		return Record{}, false
+	}
+	return Record{Message: Message{Role: r, Contents: []string{string(text)}}}, true
 }
 
 func invalidUTF8At(b []byte) int {

@@ -157,7 +157,15 @@ func FuzzParseLine(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	f.Add([]byte(`{"role":"user","content":"plain text"}`))
+	f.Add([]byte(`{"role":"assistant","content":"a \"quoted\" word"}  `))
 	f.Fuzz(func(t *testing.T, line []byte) {
+		if fast, ok := parseBare(line); ok {
+			slow, err := parseAny(line)
+			if err != nil || !bytes.Equal(AppendJSON(nil, &fast), AppendJSON(nil, &slow)) {
+				t.Fatalf("fast path disagrees on %q: %s vs %s (%v)", line, AppendJSON(nil, &fast), AppendJSON(nil, &slow), err)
+			}
+		}
 		r, err := ParseLine(line)
 		if err != nil {
 			var ie *InputError
