@@ -77,7 +77,7 @@ func main() {
 	}
 	fmt.Printf("LoCoMo: %d conversations, %d turns, %d QA items; keep-last %d, extractive summarizer %s\n",
 		len(samples), nTurns, nQA, *keepLast, *extra)
-	fmt.Printf("%-8s %12s %14s %14s %14s %10s %10s\n", "if-over", "tokens sent", "answers kept", "summary max", "summary mean", "summaries", "seconds")
+	fmt.Printf("%-8s %12s %14s %14s %14s %10s %10s %s\n", "if-over", "tokens sent", "answers kept", "summary max", "summary mean", "summaries", "seconds", "answers (in history, kept)")
 	for _, field := range strings.Split(*thresholds, ",") {
 		t, err := strconv.Atoi(strings.TrimSpace(field))
 		if err != nil {
@@ -102,10 +102,10 @@ func main() {
 		if len(r.summarySizes) > 0 {
 			maxSize = r.summarySizes[len(r.summarySizes)-1]
 		}
-		fmt.Printf("%-8d %12.3f %14.3f %14d %14.0f %10d %10.1f\n", t,
+		fmt.Printf("%-8d %12.3f %14.3f %14d %14.0f %10d %10.1f %d (%d, %d)\n", t,
 			float64(r.sentWith)/float64(r.sentWithout),
 			(float64(r.keptFound)/float64(r.qaTotal))/(float64(r.historyFound)/float64(r.qaTotal)),
-			maxSize, mean, len(r.summarySizes), time.Since(start).Seconds())
+			maxSize, mean, len(r.summarySizes), time.Since(start).Seconds(), r.qaTotal, r.historyFound, r.keptFound)
 	}
 }
 
@@ -179,8 +179,11 @@ func replay(s sample, ifOver, keepLast int, extra []string, counter *tokens.Coun
 	}
 	kept, hist := normalize(viewText), normalize(full.String())
 	for _, q := range s.qa {
+		if q.Answer == nil {
+			continue // adversarial items carry no answer
+		}
 		a := normalize(fmt.Sprint(q.Answer))
-		if a == "" {
+		if strings.TrimSpace(a) == "" {
 			continue
 		}
 		r.qaTotal++
