@@ -78,23 +78,26 @@ type metadataEdit struct {
 	aux    map[string]json.RawMessage
 }
 
+// parseMetadataFlags reads --timing KEY=MS|now and --aux KEY=JSON. A
+// malformed flag is a usage error; an unknown timing key is invalid input,
+// as it is in a record.
 func parseMetadataFlags(timing, aux []string, now int64) (*metadataEdit, error) {
 	e := &metadataEdit{timing: map[string]int64{}, aux: map[string]json.RawMessage{}}
 	for _, kv := range timing {
 		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
+		if !ok || k == "" {
 			return nil, usageErrorf("--timing %q: want KEY=MS", kv)
 		}
 		var probe transcript.Timing
+		if err := probe.Set(k, 0); err != nil {
+			return nil, &transcript.InputError{Field: "--timing", Err: err}
+		}
 		ms, err := strconv.ParseInt(v, 10, 64)
 		if v == "now" {
 			ms, err = now, nil
 		}
 		if err != nil || ms < 0 {
 			return nil, usageErrorf("--timing %s: want milliseconds since the epoch or now, got %q", k, v)
-		}
-		if err := probe.Set(k, ms); err != nil {
-			return nil, usageErrorf("--timing: %v", err)
 		}
 		e.timing[k] = ms
 	}

@@ -99,36 +99,11 @@ func (a *App) runAnnotate(ctx context.Context, o *annotateOptions) error {
 // parseAnnotation reads the flags of annotate. A malformed flag is a usage
 // error; an unknown timing key is invalid input, as in a record.
 func parseAnnotation(o *annotateOptions, now int64) (*transcript.Annotation, error) {
-	an := &transcript.Annotation{Timing: map[string]int64{}, Aux: map[string]json.RawMessage{}}
-	for _, kv := range o.timing {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, usageErrorf("--timing %q: want KEY=MS", kv)
-		}
-		var probe transcript.Timing
-		if err := probe.Set(k, 0); err != nil {
-			return nil, &transcript.InputError{Field: "--timing", Err: err}
-		}
-		ms, err := strconv.ParseInt(v, 10, 64)
-		if v == "now" {
-			ms, err = now, nil
-		}
-		if err != nil || ms < 0 {
-			return nil, usageErrorf("--timing %s: want milliseconds since the epoch or now, got %q", k, v)
-		}
-		an.Timing[k] = ms
+	e, err := parseMetadataFlags(o.timing, o.aux, now)
+	if err != nil {
+		return nil, err
 	}
-	for _, kv := range o.aux {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, usageErrorf("--aux %q: want KEY=JSON", kv)
-		}
-		c, err := transcript.CompactJSON([]byte(v))
-		if err != nil {
-			return nil, usageErrorf("--aux %s: %v (quote strings: --aux %s='\"text\"')", k, err, k)
-		}
-		an.Aux[k] = c
-	}
+	an := &transcript.Annotation{Timing: e.timing, Aux: e.aux}
 	for _, k := range o.unsetAux {
 		if k == "" {
 			return nil, usageErrorf("--unset-aux: want a KEY")
