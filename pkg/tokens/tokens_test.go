@@ -1,0 +1,42 @@
+package tokens
+
+import (
+	"testing"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+func TestCount(t *testing.T) {
+	for _, name := range Names {
+		c, err := New(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := c.Count("hello world"); n != 2 {
+			t.Errorf("%s: hello world = %d tokens, want 2", name, n)
+		}
+		if n := c.Count(""); n != 0 {
+			t.Errorf("%s: empty = %d", name, n)
+		}
+	}
+	if _, err := New("gpt2"); err == nil {
+		t.Error("unknown encoding accepted")
+	}
+}
+
+func TestView(t *testing.T) {
+	c, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := func(role transcript.Role, text string) transcript.Record {
+		return transcript.Record{Message: transcript.Message{Role: role, Contents: []string{text}}}
+	}
+	call := transcript.Record{Message: transcript.Message{Role: "assistant", ToolCalls: []transcript.ToolCall{{ID: "c", Name: "get_weather", Arguments: `{"city":"Paris"}`}}}}
+	sum := msg("summary", "hello world")
+	v := transcript.View{Summary: &sum, Messages: []transcript.Record{msg("user", "hello world"), call}}
+	want := 2 + 2 + c.Count("get_weather") + c.Count(`{"city":"Paris"}`)
+	if got := c.View(v); got != want {
+		t.Fatalf("view = %d tokens, want %d", got, want)
+	}
+}
