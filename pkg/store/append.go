@@ -68,7 +68,7 @@ func (s *Store) Append(ctx context.Context, conv string, ids *transcript.IDs, ne
 					res.Merged++
 					dirty = ch.Record
 					if ch.Absorbed != "" {
-						if _, err := w.absorb.ExecContext(rowCtx, conv, ch.Absorbed, ch.Record.ID); err != nil {
+						if err := w.exec(rowCtx, sqlAbsorb, conv, ch.Absorbed, ch.Record.ID); err != nil {
 							return fmt.Errorf("record merge: %w", err)
 						}
 					}
@@ -114,13 +114,21 @@ var errNothing = errors.New("nothing to write")
 
 // writer holds one write transaction on one conversation and its counters.
 type writer struct {
-	tx                     *sql.Tx
-	s                      *Store
-	conv                   string
-	pos, seq               int64
-	buf                    []byte
-	ins, upd, absorb, look *sql.Stmt
+	tx       *sql.Tx
+	s        *Store
+	conv     string
+	pos, seq int64
+	buf      []byte
+	stmts    map[string]*sql.Stmt // prepared on first use, for this transaction
 }
+
+const (
+	sqlInsert = `INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES (?, ?, ?, 0, ?, ?, ?, ?)`
+	sqlUpdate = `UPDATE records SET body = ?, seq = ? WHERE conversation = ? AND id = ?`
+	sqlAbsorb = `INSERT OR IGNORE INTO absorbed (conversation, id, target) VALUES (?, ?, ?)`
+	sqlLookup = `SELECT 1 FROM records WHERE conversation = ?1 AND id = ?2
+		UNION ALL SELECT 1 FROM absorbed WHERE conversation = ?1 AND id = ?2 LIMIT 1`
+)
 
 func (s *Store) newWriter(ctx context.Context, tx *sql.Tx, conv string) (*writer, error) {
 	now := s.nowMillis()
@@ -134,32 +142,38 @@ func (s *Store) newWriter(ctx context.Context, tx *sql.Tx, conv string) (*writer
 		Scan(&w.pos, &w.seq); err != nil {
 		return nil, fmt.Errorf("read conversation: %w", err)
 	}
-	var err error
-	prep := func(q string) *sql.Stmt {
-		if err != nil {
-			return nil
-		}
-		var st *sql.Stmt
-		st, err = tx.PrepareContext(ctx, q)
-		return st
-	}
-	w.ins = prep(`INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES (?, ?, ?, 0, ?, ?, ?, ?)`)
-	w.upd = prep(`UPDATE records SET body = ?, seq = ? WHERE conversation = ? AND id = ?`)
-	w.absorb = prep(`INSERT OR IGNORE INTO absorbed (conversation, id, target) VALUES (?, ?, ?)`)
-	w.look = prep(`SELECT 1 FROM records WHERE conversation = ?1 AND id = ?2
-		UNION ALL SELECT 1 FROM absorbed WHERE conversation = ?1 AND id = ?2 LIMIT 1`)
-	if err != nil {
-		w.close()
-		return nil, fmt.Errorf("prepare: %w", err)
-	}
 	return w, nil
 }
 
+// stmt returns q prepared in the writer's transaction, preparing it on first
+// use: a summary write needs none of an append's statements.
+func (w *writer) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	if st := w.stmts[q]; st != nil {
+		return st, nil
+	}
+	st, err := w.tx.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	if w.stmts == nil {
+		w.stmts = map[string]*sql.Stmt{}
+	}
+	w.stmts[q] = st
+	return st, nil
+}
+
+func (w *writer) exec(ctx context.Context, q string, args ...any) error {
+	st, err := w.stmt(ctx, q)
+	if err != nil {
+		return err
+	}
+	_, err = st.ExecContext(ctx, args...)
+	return err
+}
+
 func (w *writer) close() {
-	for _, st := range []*sql.Stmt{w.ins, w.upd, w.absorb, w.look} {
-		if st != nil {
-			st.Close()
-		}
+	for _, st := range w.stmts {
+		st.Close()
 	}
 }
 
@@ -185,7 +199,11 @@ func (w *writer) openRecord(ctx context.Context) (*transcript.Record, error) {
 
 func (w *writer) known(ctx context.Context, id string) (bool, error) {
 	var one int
-	err := w.look.QueryRowContext(ctx, w.conv, id).Scan(&one)
+	st, err := w.stmt(ctx, sqlLookup)
+	if err != nil {
+		return false, err
+	}
+	err = st.QueryRowContext(ctx, w.conv, id).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -197,7 +215,7 @@ func (w *writer) known(ctx context.Context, id string) (bool, error) {
 
 func (w *writer) insert(ctx context.Context, r *transcript.Record) error {
 	w.buf = transcript.AppendJSON(w.buf[:0], r)
-	if _, err := w.ins.ExecContext(ctx, w.conv, r.ID, w.pos, string(r.Message.Role), r.Metadata.Timing.Creation, w.seq, string(w.buf)); err != nil {
+	if err := w.exec(ctx, sqlInsert, w.conv, r.ID, w.pos, string(r.Message.Role), r.Metadata.Timing.Creation, w.seq, string(w.buf)); err != nil {
 		return fmt.Errorf("insert record %s: %w", r.ID, err)
 	}
 	w.pos++
@@ -207,7 +225,7 @@ func (w *writer) insert(ctx context.Context, r *transcript.Record) error {
 
 func (w *writer) update(ctx context.Context, r *transcript.Record) error {
 	w.buf = transcript.AppendJSON(w.buf[:0], r)
-	if _, err := w.upd.ExecContext(ctx, string(w.buf), w.seq, w.conv, r.ID); err != nil {
+	if err := w.exec(ctx, sqlUpdate, string(w.buf), w.seq, w.conv, r.ID); err != nil {
 		return fmt.Errorf("update record %s: %w", r.ID, err)
 	}
 	w.seq++

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -34,6 +35,10 @@ var migrationFS embed.FS
 type Store struct {
 	db   *sql.DB
 	path string
+	// writeMu queues this process's writers in Go: SQLite's busy handler
+	// would make concurrent connections poll for the lock with sleeps of up
+	// to 100 ms. Other processes still meet the busy timeout.
+	writeMu sync.Mutex
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 	// Logger, when set, hears what the store read and wrote (counts and
@@ -130,6 +135,8 @@ func (s *Store) userVersion(ctx context.Context, q querier) (int, error) {
 // inTx runs fn in one write transaction (BEGIN IMMEDIATE through the DSN),
 // committing when fn returns nil and rolling back otherwise.
 func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -96,18 +97,28 @@ func checkUnchanged(ctx context.Context, tx *sql.Tx, conv string, w SummaryWrite
 	if latest != w.PreviousID {
 		return fmt.Errorf("%w: a newer summary (%s) was stored", ErrConflict, latest)
 	}
-	for _, id := range w.Summary.Metadata.SummaryIDs {
-		var seq int64
-		err := tx.QueryRowContext(ctx, `SELECT seq FROM records WHERE conversation = ? AND id = ?`, conv, id).Scan(&seq)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("%w: record %s is gone", ErrConflict, id)
-		}
-		if err != nil {
-			return fmt.Errorf("read record %s: %w", id, err)
-		}
-		if seq > w.ReadSeq {
-			return fmt.Errorf("%w: record %s changed", ErrConflict, id)
-		}
+	// One query for all covered ids: each must still exist, none changed.
+	ids := w.Summary.Metadata.SummaryIDs
+	if len(ids) == 0 {
+		return nil
+	}
+	args := make([]any, 0, len(ids)+1)
+	args = append(args, conv)
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	q := `SELECT count(*), coalesce(max(seq), 0) FROM records WHERE conversation = ? AND id IN (?` +
+		strings.Repeat(", ?", len(ids)-1) + `)`
+	var n int
+	var maxSeq int64
+	if err := tx.QueryRowContext(ctx, q, args...).Scan(&n, &maxSeq); err != nil {
+		return fmt.Errorf("read covered records: %w", err)
+	}
+	if n != len(ids) {
+		return fmt.Errorf("%w: %d covered record(s) are gone", ErrConflict, len(ids)-n)
+	}
+	if maxSeq > w.ReadSeq {
+		return fmt.Errorf("%w: a covered record changed", ErrConflict)
 	}
 	return nil
 }
