@@ -57,7 +57,7 @@ var (
 // start a sentence.
 func extractFacts(text string, directives bool) []string {
 	var out []string
-	for _, loc := range factRE().FindAllStringIndex(text, -1) {
+	for _, loc := range factMatches(text) {
 		fact := strings.TrimSpace(text[loc[0]:loc[1]])
 		if isNumber(fact) {
 			if m := wordAfter().FindStringSubmatch(text[loc[1]:min(len(text), loc[1]+30)]); m != nil && !stopwords[strings.ToLower(m[1])] {
@@ -106,6 +106,28 @@ func extractFacts(text string, directives bool) []string {
 }
 
 var connector = map[string]bool{"of": true, "and": true, "the": true, "de": true, "van": true, "von": true, "&": true}
+
+// factMatches runs factRE only on text that can hold a match: every
+// alternative needs "://", a digit, one of @ ` " “ _ # $ € £, or a lower-case
+// letter followed by an upper-case one, and most conversation text has none, while
+// the expression is the costliest step of summarizing.
+func factMatches(text string) [][]int {
+	if strings.ContainsAny(text, "0123456789@`\"“_#$€£") || strings.Contains(text, "://") || hasCamel(text) {
+		return factRE().FindAllStringIndex(text, -1)
+	}
+	return nil
+}
+
+func hasCamel(s string) bool {
+	prevLower := false
+	for _, r := range s {
+		if prevLower && unicode.IsUpper(r) {
+			return true
+		}
+		prevLower = unicode.IsLower(r)
+	}
+	return false
+}
 
 // sentenceStart reports whether position i of text begins a sentence (or a
 // "Speaker: " label's text).

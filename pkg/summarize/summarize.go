@@ -82,6 +82,7 @@ type Plan struct {
 	Covered      []transcript.Record // folded in, the previous summary left out
 	Input        Input
 	TokensBefore int
+	counts       []int // tokens of each record the LLM is sent, by index
 }
 
 // Prepare decides whether and what to summarize in recs: the transcript
@@ -91,8 +92,16 @@ func Prepare(recs []transcript.Record, opt Options) (*Plan, Skip, error) {
 	if opt.Counter == nil {
 		return nil, "", errors.New("summarize: no token counter")
 	}
-	view := transcript.BuildView(recs)
-	before := opt.Counter.View(view)
+	// Count each record the LLM is sent once: the sum is the view's tokens
+	// now, and the tail's share gives the view's tokens after summarizing.
+	counts := make([]int, len(recs))
+	before := 0
+	for i := max(transcript.LatestSummary(recs), 0); i < len(recs); i++ {
+		if recs[i].Message.Role != transcript.RoleSystem {
+			counts[i] = opt.Counter.Record(&recs[i])
+			before += counts[i]
+		}
+	}
 	if opt.IfOver > 0 && before <= opt.IfOver {
 		return nil, SkipTrigger, nil
 	}
@@ -103,7 +112,7 @@ func Prepare(recs []transcript.Record, opt Options) (*Plan, Skip, error) {
 	if span.Empty() {
 		return nil, SkipNothing, nil
 	}
-	p := &Plan{Records: recs, Span: span, TokensBefore: before}
+	p := &Plan{Records: recs, Span: span, TokensBefore: before, counts: counts}
 	for _, i := range span.Covered {
 		if recs[i].Message.Role == transcript.RoleSummary {
 			prev := recs[i]
@@ -175,9 +184,9 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 		},
 	}
 	after := opt.Counter.Record(&rec)
-	for _, r := range p.Records[p.Span.Anchor+1:] {
-		if r.Message.Role != transcript.RoleSystem && r.Message.Role != transcript.RoleSummary {
-			after += opt.Counter.Record(&r)
+	for i := p.Span.Anchor + 1; i < len(p.Records); i++ {
+		if p.Records[i].Message.Role != transcript.RoleSummary {
+			after += p.counts[i]
 		}
 	}
 	aux := map[string]any{

@@ -209,6 +209,9 @@ func TestTemplate(t *testing.T) {
 }
 
 func TestExtractFacts(t *testing.T) {
+	if got := extractFacts("see https://example.com/docs for more", false); !slices.Contains(got, "https://example.com/docs") {
+		t.Errorf("a URL without digits was missed: %q", got)
+	}
 	text := `Please never book over 30 EUR. Order #4512 for Matt Patterson ships 2026-05-12 or 7 May 2023; see https://x.example/a?b=1. Config key user_id and fooBar, build A123. I have 2 ideas and 4 years of it.`
 	got := extractFacts(text, true)
 	for _, want := range []string{"30 EUR", "#4512", "Matt Patterson", "2026-05-12", "7 May 2023", "https://x.example/a?b=1", "user_id", "fooBar", "A123", "4 years", "Please never book over 30 EUR."} {
