@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -366,6 +367,7 @@ func (a *App) summarizeAll(ctx context.Context, job *summaryJob, jobs int) error
 	}
 	var (
 		mu                            sync.Mutex
+		writeErr                      error // the first failure to print a summary (it is stored)
 		done, nothing, notDue, failed atomic.Int64
 		enc                           = transcript.NewEncoder(a.IO.Out)
 		work                          = make(chan string)
@@ -389,8 +391,8 @@ func (a *App) summarizeAll(ctx context.Context, job *summaryJob, jobs int) error
 					notDue.Add(1)
 				case res.summary != nil:
 					done.Add(1)
-					if !a.quiet {
-						err = enc.Encode(res.summary)
+					if !a.quiet && writeErr == nil {
+						writeErr = enc.Encode(res.summary)
 					}
 				}
 				mu.Unlock()
@@ -412,7 +414,7 @@ func (a *App) summarizeAll(ctx context.Context, job *summaryJob, jobs int) error
 	if progress != nil {
 		progress.Wait()
 	}
-	if err := enc.Flush(); err != nil {
+	if err := errors.Join(writeErr, enc.Flush()); err != nil {
 		return err
 	}
 	if !job.dryRun {

@@ -164,8 +164,7 @@ type ConversationInfo struct {
 	Records          int64
 }
 
-// Conversations calls fn for every conversation, ordered by id; with ids
-// given, only those (missing ones are ErrNotFound).
+// Conversations calls fn for every conversation, ordered by id.
 func (s *Store) Conversations(ctx context.Context, fn func(ConversationInfo) error) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.created, c.updated,
 		(SELECT count(*) FROM records r WHERE r.conversation = c.id) FROM conversations c ORDER BY c.id`)

@@ -33,8 +33,7 @@ var migrationFS embed.FS
 
 // Store is an open store file.
 type Store struct {
-	db   *sql.DB
-	path string
+	db *sql.DB
 	// writeMu queues this process's writers in Go: SQLite's busy handler
 	// would make concurrent connections poll for the lock with sleeps of up
 	// to 100 ms. Other processes still meet the busy timeout.
@@ -63,7 +62,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, Now: time.Now}
+	s := &Store{db: db, Now: time.Now}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
@@ -73,9 +72,6 @@ func Open(ctx context.Context, path string) (*Store, error) {
 
 // Close closes the store.
 func (s *Store) Close() error { return s.db.Close() }
-
-// Path is the file the store lives in.
-func (s *Store) Path() string { return s.path }
 
 // DB exposes the database for tests and benchmarks in other packages.
 func (s *Store) DB() *sql.DB { return s.db }

@@ -3,7 +3,6 @@ package transcript
 import (
 	"crypto/rand"
 	"sync"
-	"time"
 
 	"github.com/oklog/ulid/v2"
 )
@@ -37,6 +36,3 @@ func (g *IDs) New(ms int64) string {
 	g.last = t
 	return id.String()
 }
-
-// NowMillis is the wall clock in milliseconds since the epoch.
-func NowMillis() int64 { return time.Now().UnixMilli() }

@@ -51,9 +51,6 @@ func NewAppender(conversation string, open *Record, ids *IDs, now func() int64) 
 	return &Appender{Conversation: conversation, IDs: ids, Now: now, open: open}
 }
 
-// Open returns the record the next same-role record would merge into.
-func (a *Appender) Open() *Record { return a.open }
-
 // Append applies the rules to r and returns what changed: possibly a fake
 // user record, then either r inserted or the open record with r merged in.
 func (a *Appender) Append(r Record) []Change {
