@@ -32,6 +32,7 @@ type summarizeOptions struct {
 	prompt          string
 	tokenizer       string
 	maxTokens       int
+	ratio           float64
 	ledgerSize      int
 	deleteOriginals bool
 	jobs            int
@@ -88,6 +89,7 @@ transcript with the summary placed on stdout.`,
 	f.StringVar(&o.prompt, "prompt", "", "instruction given to the summarizer: TEXT or @FILE")
 	f.StringVar(&o.tokenizer, "tokenizer", tokens.Default, "token encoding: o200k_base or cl100k_base")
 	f.IntVar(&o.maxTokens, "max-summary-tokens", summarize.DefaultMaxSummaryTokens, "bound on the summary's length")
+	f.Float64Var(&o.ratio, "summary-ratio", 0, "bound the summary by this share of the tokens it stands for (0 to 1), up to --max-summary-tokens: it grows with the conversation")
 	f.IntVar(&o.ledgerSize, "ledger-size", summarize.DefaultLedgerSize, "bound on the facts carried verbatim from summary to summary")
 	f.BoolVar(&o.deleteOriginals, "delete-originals", false, "delete the covered records, in the transaction that stores the summary")
 	f.IntVarP(&o.jobs, "jobs", "j", 4, "with --all: conversations summarized at once")
@@ -107,6 +109,9 @@ func (a *App) runSummarize(ctx context.Context, o *summarizeOptions) error {
 	}
 	if o.keepLast < 0 || o.jobs < 1 || o.maxTokens < 1 {
 		return usageErrorf("--keep-last must be 0 or more, -j and --max-summary-tokens 1 or more")
+	}
+	if o.ratio < 0 || o.ratio > 1 {
+		return usageErrorf("--summary-ratio must be between 0 and 1, got %g", o.ratio)
 	}
 	job, err := a.newSummaryJob(o)
 	if err != nil {
@@ -132,7 +137,7 @@ func (a *App) newSummaryJob(o *summarizeOptions) (*summaryJob, error) {
 	}
 	opt := summarize.Options{
 		KeepLast: o.keepLast, IfOver: o.ifOver, Every: o.every,
-		MaxSummaryTokens: o.maxTokens, LedgerSize: o.ledgerSize, Counter: counter,
+		MaxSummaryTokens: o.maxTokens, SummaryRatio: o.ratio, LedgerSize: o.ledgerSize, Counter: counter,
 	}
 	if o.prompt != "" {
 		p, err := textOrFile("--prompt", o.prompt)

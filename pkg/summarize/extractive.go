@@ -1,32 +1,60 @@
 package summarize
 
 import (
+	"cmp"
 	"context"
-	"maps"
 	"math"
 	"slices"
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // Extractive is the default summarizer: offline, deterministic, byte-stable.
-// For every covered turn it keeps the most salient sentence of each message,
-// scored by TF-IDF over the sentences of the span, then merges those lines
-// with the previous summary's and, past the token budget, drops the lowest
-// scoring lines (re-scored against the new span) while keeping their order.
+// It keeps phrases, not sentences: every covered record is cut into phrases
+// (see splitPhrases), each scored by how specific its words are, and the
+// best phrases of the previous summary and of the new records together are
+// kept within the token budget, in conversation order, one line per turn.
+// Phrases carry the facts of a sentence in about half its words, so a
+// budget holds twice as many facts as whole sentences would.
+//
+// A phrase's score is the sum over its content words of the word's rarity in
+// general text (from the tokenizer's vocabulary, see tokens.Rarity) and its
+// inverse frequency among the phrases being weighed (TF-IDF's idf), doubled
+// for a capitalized word or a number (names, titles, amounts), raised when
+// the speaker speaks of themselves, and divided by the phrase's length plus
+// a fixed cost, so short specific phrases win over long vague ones.
 type Extractive struct {
 	Counter *tokens.Counter
 }
 
-// DefaultMaxSummaryTokens bounds a summary's narrative when no budget is given.
+// DefaultMaxSummaryTokens bounds a summary when no budget is given.
 const DefaultMaxSummaryTokens = 600
 
 // Name implements Summarizer.
 func (e *Extractive) Name() string { return "extractive" }
+
+// notesHeading opens an extractive summary; a previous summary that does
+// not start with it (an LLM's, or an older format) is read as prose.
+const notesHeading = "Earlier in this conversation (key phrases; one line per exchange, the user's before →, the reply after):"
+
+const (
+	phraseSep = "; "
+	replySep  = " → "
+)
+
+// note is one candidate phrase and where it goes.
+type note struct {
+	turn  int  // line of the summary
+	reply bool // after the arrow: said by the assistant or a tool
+	text  string
+	score float64
+	cost  int
+}
 
 // Summarize implements Summarizer; it reads in.Records and in.Previous, not
 // in.Text: it needs structure, not prose.
@@ -35,83 +63,295 @@ func (e *Extractive) Summarize(_ context.Context, in Input) (Output, error) {
 	if budget <= 0 {
 		budget = DefaultMaxSummaryTokens
 	}
-	var sentences [][]string // terms of every sentence in the span, for idf
-	type cand struct {
-		text  string
-		terms []string
+	var cands []note
+	var bonus []bool // per candidate: the first-person bonus
+	seen := map[string]bool{}
+	add := func(turn int, reply bool, p phrase) {
+		key := strings.ToLower(p.text)
+		if seen[key] {
+			return // said before: the first mention is kept
+		}
+		seen[key] = true
+		cands = append(cands, note{turn: turn, reply: reply, text: p.text})
+		bonus = append(bonus, p.firstPerson)
 	}
-	var newLines []cand
-	for _, turn := range turns(in.Records) {
-		var parts []string
-		var terms []string
-		for _, r := range turn {
-			best, bestTerms := e.bestSentence(r, &sentences)
-			if best == "" {
+	turn := 0
+	for _, line := range previousNotes(in.Previous) {
+		for side, part := range line {
+			for _, p := range part {
+				// A phrase that won a place before keeps the bonus it had.
+				add(turn, side == 1, phrase{text: p, firstPerson: true})
+			}
+		}
+		turn++
+	}
+	type placed struct {
+		turn  int
+		reply bool
+		phrase
+	}
+	var fresh []placed
+	names := map[string]bool{} // capitalized words seen inside a sentence
+	for _, t := range turns(in.Records) {
+		for _, r := range t {
+			if r.IsFake() {
 				continue
 			}
-			parts = append(parts, label(r)+": "+best)
-			terms = append(terms, bestTerms...)
+			reply := r.Message.Role != transcript.RoleUser
+			for _, p := range recordPhrases(r) {
+				fresh = append(fresh, placed{turn, reply, p})
+				words := strings.Fields(p.text)
+				if p.initial {
+					words = words[1:]
+				}
+				for _, w := range words {
+					if startsUpper(w) {
+						names[w] = true
+					}
+				}
+			}
 		}
-		if len(parts) > 0 {
-			newLines = append(newLines, cand{"- " + strings.Join(parts, " / "), terms})
+		turn++
+	}
+	for _, p := range fresh {
+		if p.initial {
+			p.text = lowerInitial(p.text, names)
 		}
+		add(p.turn, p.reply, p.phrase)
 	}
-	idf := inverseFrequencies(sentences)
-	var lines []scored
-	for _, l := range strings.Split(in.Previous, "\n") {
-		if l = strings.TrimSpace(l); l != "" && l != summaryHeading {
-			lines = append(lines, scored{text: l, score: score(terms(l), idf)})
-		}
-	}
-	for _, c := range newLines {
-		lines = append(lines, scored{text: c.text, score: score(c.terms, idf)})
-	}
-	kept := e.fit(lines, budget-e.Counter.Count(summaryHeading))
-	if len(kept) == 0 {
+	if len(cands) == 0 {
 		return Output{}, nil
 	}
-	return Output{Text: summaryHeading + "\n" + strings.Join(kept, "\n")}, nil
+	e.score(cands, bonus)
+	kept := e.fit(cands, budget)
+	// Facts of the ledger the notes already hold are not repeated after
+	// them: their room goes to more notes, if the facts that then remain
+	// missing still fit.
+	if all := ledgerCost(in.Facts, e.Counter); all > 0 {
+		text := renderNotes(kept)
+		extra := all - ledgerCost(missingFacts(text, in.Facts), e.Counter)
+		if extra > 0 {
+			more := e.fit(cands, budget+extra)
+			moreText := renderNotes(more)
+			if e.Counter.Count(moreText)+ledgerCost(missingFacts(moreText, in.Facts), e.Counter) <= budget+all {
+				kept = more
+			}
+		}
+	}
+	return Output{Text: renderNotes(kept)}, nil
 }
 
-const summaryHeading = "Earlier in this conversation:"
-
-type scored struct {
-	text  string
-	score float64
+// lowerInitial lower-cases the first word of a phrase that starts a
+// sentence, unless it is a name (seen capitalized inside a sentence) or an
+// acronym: "Painting looks" is "painting looks", "Caroline" stays.
+func lowerInitial(text string, names map[string]bool) string {
+	first, rest, _ := strings.Cut(text, " ")
+	r, size := utf8.DecodeRuneInString(first)
+	if !unicode.IsUpper(r) || names[first] || strings.ToLower(first[size:]) != first[size:] {
+		return text
+	}
+	if rest != "" {
+		rest = " " + rest
+	}
+	return string(unicode.ToLower(r)) + first[size:] + rest
 }
 
-// fit keeps the best scoring lines within budget tokens, in their order.
-// A line too long on its own is clipped rather than lost.
-func (e *Extractive) fit(lines []scored, budget int) []string {
-	order := make([]int, len(lines))
+func startsUpper(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
+
+// recordPhrases are the phrases of one record; a tool call is one phrase,
+// its arguments clipped, and a tool error says so.
+func recordPhrases(r transcript.Record) []phrase {
+	var out []phrase
+	if r.Message.Role == transcript.RoleTool && r.Message.IsError {
+		out = append(out, phrase{text: "error from " + cmp.Or(r.Message.Name, "tool")})
+	}
+	for _, c := range r.Message.Contents {
+		out = append(out, splitPhrases(c)...)
+	}
+	for _, tc := range r.Message.ToolCalls {
+		out = append(out, phrase{text: "called " + tc.Name + "(" + clipWords(tc.Arguments, 12) + ")"})
+	}
+	for i := range out {
+		out[i].text = sanitizeNote(out[i].text)
+	}
+	return out
+}
+
+// sanitizeNote keeps a phrase from holding the separators of the notes.
+func sanitizeNote(s string) string {
+	if strings.ContainsAny(s, ";→\n") {
+		s = strings.NewReplacer(";", ",", "→", "->", "\n", " ").Replace(s)
+	}
+	return s
+}
+
+// score sets each candidate's score (see Extractive).
+func (e *Extractive) score(cands []note, firstPerson []bool) {
+	words := make([][]string, len(cands))
+	df := map[string]int{}
+	for i, c := range cands {
+		for _, w := range strings.Fields(c.text) {
+			if isContent(w) {
+				words[i] = append(words[i], w)
+			}
+		}
+		for _, w := range distinctFolded(words[i]) {
+			df[w]++
+		}
+	}
+	rarity := map[string]float64{}
+	n := float64(len(cands))
+	for i := range cands {
+		sum := 0.0
+		for _, w := range words[i] {
+			lw := foldWord(w)
+			r, ok := rarity[lw]
+			if !ok {
+				r = e.Counter.Rarity(lw)
+				rarity[lw] = r
+			}
+			x := r + math.Log(1+n/float64(df[lw]))
+			if first, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(first) || unicode.IsDigit(first) {
+				x *= 2
+			}
+			sum += x
+		}
+		if firstPerson[i] {
+			sum *= 1.3
+		}
+		cands[i].score = sum / (float64(len(strings.Fields(cands[i].text))) + 1.5)
+		cands[i].cost = e.Counter.Count(cands[i].text) + 1 // and its separator
+	}
+}
+
+func distinctFolded(ws []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range ws {
+		lw := foldWord(w)
+		if !seen[lw] {
+			seen[lw] = true
+			out = append(out, lw)
+		}
+	}
+	return out
+}
+
+// fit keeps the best scoring notes within budget tokens, in their order. A
+// note too long on its own is clipped rather than lost when nothing fits.
+func (e *Extractive) fit(cands []note, budget int) []note {
+	order := make([]int, len(cands))
 	for i := range order {
 		order[i] = i
 	}
-	// Ties go to the newer line: it is the one the next turns build on.
+	// Ties go to the newer note: it is the one the next turns build on.
 	sort.SliceStable(order, func(a, b int) bool {
-		if lines[order[a]].score != lines[order[b]].score {
-			return lines[order[a]].score > lines[order[b]].score
+		if cands[order[a]].score != cands[order[b]].score {
+			return cands[order[a]].score > cands[order[b]].score
 		}
 		return order[a] > order[b]
 	})
-	keep := make([]bool, len(lines))
-	used := 0
+	room := budget - e.Counter.Count(notesHeading) - 1
+	keep := make([]bool, len(cands))
 	for _, i := range order {
-		n := e.Counter.Count(lines[i].text) + 1
-		if used+n > budget {
+		if cands[i].cost <= room {
+			keep[i] = true
+			room -= cands[i].cost
+		}
+	}
+	var out []note
+	for i, c := range cands {
+		if keep[i] {
+			out = append(out, c)
+		}
+	}
+	// The estimate counts a separator a note; check the real text and drop
+	// the weakest notes while it is over.
+	for len(out) > 1 && e.Counter.Count(renderNotes(out)) > budget {
+		weakest := 0
+		for i, c := range out {
+			if c.score <= out[weakest].score {
+				weakest = i
+			}
+		}
+		out = slices.Delete(out, weakest, weakest+1)
+	}
+	if len(out) == 0 {
+		best := cands[order[0]]
+		best.text = clipWords(best.text, max(budget/4, 4))
+		out = []note{best}
+	}
+	return out
+}
+
+// renderNotes writes the notes: the heading, then one line per turn, the
+// user's phrases, an arrow, the replies' phrases.
+func renderNotes(notes []note) string {
+	var b strings.Builder
+	b.WriteString(notesHeading)
+	for i := 0; i < len(notes); {
+		j := i
+		for j < len(notes) && notes[j].turn == notes[i].turn {
+			j++
+		}
+		b.WriteByte('\n')
+		var user, reply []string
+		for _, n := range notes[i:j] {
+			if n.reply {
+				reply = append(reply, n.text)
+			} else {
+				user = append(user, n.text)
+			}
+		}
+		b.WriteString(strings.Join(user, phraseSep))
+		if len(reply) > 0 {
+			if len(user) > 0 {
+				b.WriteString(replySep)
+			} else {
+				b.WriteString(strings.TrimLeft(replySep, " "))
+			}
+			b.WriteString(strings.Join(reply, phraseSep))
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// previousNotes reads a previous summary back into lines of [user, reply]
+// phrases. A summary this summarizer did not write is read as prose: its
+// phrases become one line of the user's side, weighed like any other.
+func previousNotes(prev string) [][2][]string {
+	prev = strings.TrimSpace(prev)
+	if prev == "" {
+		return nil
+	}
+	rest, ok := strings.CutPrefix(prev, notesHeading)
+	if !ok {
+		var line [2][]string
+		for _, p := range splitPhrases(prev) {
+			line[0] = append(line[0], sanitizeNote(p.text))
+		}
+		return [][2][]string{line}
+	}
+	var out [][2][]string
+	for _, l := range strings.Split(rest, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
 			continue
 		}
-		keep[i] = true
-		used += n
-	}
-	var out []string
-	for i, l := range lines {
-		if keep[i] {
-			out = append(out, l.text)
+		var line [2][]string
+		user, reply, _ := strings.Cut(l, strings.TrimLeft(replySep, " "))
+		for side, part := range []string{user, reply} {
+			for _, p := range strings.Split(part, strings.TrimSpace(phraseSep)) {
+				if p = strings.TrimSpace(p); p != "" {
+					line[side] = append(line[side], p)
+				}
+			}
 		}
-	}
-	if len(out) == 0 && len(lines) > 0 {
-		out = append(out, clipWords(lines[order[0]].text, max(budget/2, 8)))
+		out = append(out, line)
 	}
 	return out
 }
@@ -124,114 +364,6 @@ func turns(recs []transcript.Record) [][]transcript.Record {
 			out = append(out, nil)
 		}
 		out[len(out)-1] = append(out[len(out)-1], r)
-	}
-	return out
-}
-
-func label(r transcript.Record) string {
-	switch {
-	case r.Message.Role == transcript.RoleTool && r.Message.Name != "":
-		return "tool " + r.Message.Name
-	case r.Message.Role == transcript.RoleTool:
-		return "tool " + r.Message.ToolCallID
-	}
-	return string(r.Message.Role)
-}
-
-// bestSentence returns the most salient sentence of a record (by the length-
-// damped sum of rare terms, scored against the document frequencies known so
-// far and refined once the whole span is in) and records every sentence's
-// terms in *all. Tool calls are described, not scored.
-func (e *Extractive) bestSentence(r transcript.Record, all *[][]string) (string, []string) {
-	if r.IsFake() {
-		return "", nil
-	}
-	var best string
-	var bestTerms []string
-	bestScore := -1.0
-	for _, c := range r.Message.Contents {
-		for _, s := range sentenceRE().FindAllString(c, -1) {
-			s = strings.TrimSpace(s)
-			t := terms(s)
-			if len(t) == 0 {
-				if best == "" && s != "" {
-					best = clipWords(s, 40) // a record of small talk still leaves a trace
-				}
-				continue
-			}
-			*all = append(*all, t)
-			// Within a record, prefer sentences with more distinct content words.
-			if sc := float64(len(distinct(t))) / math.Sqrt(float64(len(strings.Fields(s)))+1); sc > bestScore {
-				best, bestTerms, bestScore = clipWords(s, 40), t, sc
-			}
-		}
-	}
-	for _, tc := range r.Message.ToolCalls {
-		call := "called " + tc.Name + "(" + clipWords(tc.Arguments, 12) + ")"
-		if best == "" {
-			best = call
-		} else {
-			best += "; " + call
-		}
-		bestTerms = append(bestTerms, terms(tc.Name)...)
-	}
-	if r.Message.Role == transcript.RoleTool && r.Message.IsError {
-		best = "error: " + best
-	}
-	return best, bestTerms
-}
-
-func inverseFrequencies(docs [][]string) map[string]float64 {
-	df := map[string]int{}
-	for _, d := range docs {
-		for t := range distinct(d) {
-			df[t]++
-		}
-	}
-	idf := make(map[string]float64, len(df))
-	n := float64(len(docs))
-	for t, k := range df {
-		idf[t] = math.Log(1 + n/float64(k))
-	}
-	return idf
-}
-
-// score is the TF-IDF weight of a line, damped by its length so long lines
-// do not win by size alone.
-func score(ts []string, idf map[string]float64) float64 {
-	if len(ts) == 0 {
-		return 0
-	}
-	// Sum in a fixed order: float addition is not associative, and map order
-	// would make the output differ between runs.
-	keys := slices.Sorted(maps.Keys(distinct(ts)))
-	sum := 0.0
-	for _, t := range keys {
-		w, ok := idf[t]
-		if !ok {
-			w = 0.5 // a term the new span does not mention still counts a little
-		}
-		sum += w
-	}
-	return sum / math.Sqrt(float64(len(ts)))
-}
-
-func distinct(ts []string) map[string]bool {
-	m := make(map[string]bool, len(ts))
-	for _, t := range ts {
-		m[t] = true
-	}
-	return m
-}
-
-// terms are the lower-cased content words of s.
-func terms(s string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		w = strings.ToLower(w)
-		if len(w) > 1 && !stopwords[w] {
-			out = append(out, w)
-		}
 	}
 	return out
 }

@@ -167,22 +167,18 @@ func clipWords(s string, n int) string {
 }
 
 // Fact is one ledger entry: the text, carried verbatim, and how many times
-// it was seen across the covered records of every summary so far. Topics
-// are recurring key phrases (runs of content words, as RAKE finds them);
-// the other facts are identifiers, numbers, dates, URLs, names and
-// directives.
+// it was seen across the covered records of every summary so far.
 type Fact struct {
-	Text  string `json:"fact"`
-	Seen  int    `json:"seen"`
-	Topic bool   `json:"topic,omitempty"`
+	Text string `json:"fact"`
+	Seen int    `json:"seen"`
 }
 
 // CarryLedger returns the ledger of a new summary: the previous summary's
-// facts, with the facts of the covered records counted in. Facts and topics
-// each get half of budget tokens (counted by count) and at most size
-// entries; past that the entries seen least often go first and, among
-// those, the newest: the oldest are dropped last, so what was established
-// early (names, ids) survives repeated summarizing.
+// facts, with the facts of the covered records counted in, within budget
+// tokens (counted by count; 0: no bound) and size entries. Past that the
+// entries seen least often go first and, among those, the newest: the
+// oldest are dropped last, so what was established early (names, ids)
+// survives repeated summarizing.
 func CarryLedger(prev *transcript.Record, covered []transcript.Record, size, budget int, count func(string) int) []Fact {
 	if size <= 0 {
 		size = DefaultLedgerSize
@@ -194,23 +190,17 @@ func CarryLedger(prev *transcript.Record, covered []transcript.Record, size, bud
 		}
 	}
 	index := make(map[string]int, len(ledger))
-	key := func(text string, topic bool) string {
-		if topic {
-			return "t:" + strings.ToLower(text)
-		}
-		return "f:" + strings.ToLower(text)
-	}
 	for i, f := range ledger {
-		index[key(f.Text, f.Topic)] = i
+		index[strings.ToLower(f.Text)] = i
 	}
-	add := func(text string, topic bool) {
-		k := key(text, topic)
+	add := func(text string) {
+		k := strings.ToLower(text)
 		if i, ok := index[k]; ok {
 			ledger[i].Seen++
 			return
 		}
 		index[k] = len(ledger)
-		ledger = append(ledger, Fact{Text: text, Seen: 1, Topic: topic})
+		ledger = append(ledger, Fact{Text: text, Seen: 1})
 	}
 	for _, r := range covered {
 		if r.IsFake() {
@@ -219,41 +209,34 @@ func CarryLedger(prev *transcript.Record, covered []transcript.Record, size, bud
 		directives := r.Message.Role == transcript.RoleUser
 		for _, c := range r.Message.Contents {
 			for _, f := range extractFacts(c, directives) {
-				add(f, false)
-			}
-			for _, t := range extractTopics(c) {
-				add(t, true)
+				add(f)
 			}
 		}
 		for _, tc := range r.Message.ToolCalls {
-			add(tc.Name+"("+clipWords(tc.Arguments, 20)+")", false)
+			add(tc.Name + "(" + clipWords(tc.Arguments, 20) + ")")
 		}
 	}
+	rank := make([]int, len(ledger))
+	for i := range rank {
+		rank[i] = i
+	}
+	// Seen more first; the sort is stable, so older first among equals.
+	slices.SortStableFunc(rank, func(a, b int) int { return ledger[b].Seen - ledger[a].Seen })
 	keep := make([]bool, len(ledger))
-	for _, topic := range []bool{false, true} {
-		var rank []int
-		for i, f := range ledger {
-			if f.Topic == topic {
-				rank = append(rank, i)
-			}
+	used, kept := 0, 0
+	for _, i := range rank {
+		if kept == size {
+			break
 		}
-		// Seen more first; the sort is stable, so older first among equals.
-		slices.SortStableFunc(rank, func(a, b int) int { return ledger[b].Seen - ledger[a].Seen })
-		used, kept := 0, 0
-		for _, i := range rank {
-			if kept == size {
-				break
+		if count != nil && budget > 0 {
+			cost := count(ledger[i].Text) + 1
+			if used+cost > budget {
+				continue
 			}
-			if count != nil && budget > 0 {
-				cost := count(ledger[i].Text) + 1
-				if used+cost > budget/2 {
-					continue
-				}
-				used += cost
-			}
-			keep[i] = true
-			kept++
+			used += cost
 		}
+		keep[i] = true
+		kept++
 	}
 	out := ledger[:0]
 	for i, f := range ledger {
@@ -264,67 +247,47 @@ func CarryLedger(prev *transcript.Record, covered []transcript.Record, size, bud
 	return out
 }
 
-// extractTopics returns the key phrases of a text: maximal runs of two or
-// three content words between stop words and punctuation, lower-cased.
-func extractTopics(text string) []string {
-	var out, run []string
-	flush := func() {
-		// Single words are mostly generic ("love", "made"); phrases carry topics.
-		if len(run) >= 2 && len(run) <= 3 {
-			out = append(out, strings.Join(run, " "))
-		}
-		run = run[:0]
-	}
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) }) {
-		trimmed := strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })
-		lw := strings.ToLower(contraction().ReplaceAllString(trimmed, ""))
-		content := len(lw) > 2 && !stopwords[lw] && isWord(lw)
-		if !content {
-			flush()
-			continue
-		}
-		run = append(run, lw)
-		// Punctuation after the word ends the phrase.
-		if last := w[len(w)-1]; !unicode.IsLetter(rune(last)) {
-			flush()
-		}
-	}
-	flush()
-	return out
-}
-
-func isWord(s string) bool {
-	for _, r := range s {
-		if !unicode.IsLetter(r) {
-			return false
-		}
-	}
-	return true
-}
-
-// ledgerText is the ledger as the summary text shows it: facts one a line,
-// topics on one line, most discussed first.
+// ledgerText is the ledger as the summary text shows it: a fact a line.
 func ledgerText(ledger []Fact) string {
 	var b strings.Builder
 	b.WriteString(ledgerHeading)
-	var topics []Fact
 	for _, f := range ledger {
-		if f.Topic {
-			topics = append(topics, f)
-			continue
-		}
 		b.WriteString("\n- ")
 		b.WriteString(f.Text)
 	}
-	if len(topics) > 0 {
-		slices.SortStableFunc(topics, func(a, b Fact) int { return b.Seen - a.Seen })
-		b.WriteString("\nTopics: ")
-		for i, t := range topics {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(t.Text)
+	return b.String()
+}
+
+// missingFacts are the facts text does not already hold, word for word
+// (case and punctuation aside): only those need repeating after it.
+func missingFacts(text string, ledger []Fact) []Fact {
+	have := normalizeWords(text)
+	var out []Fact
+	for _, f := range ledger {
+		if !strings.Contains(have, normalizeWords(f.Text)) {
+			out = append(out, f)
 		}
+	}
+	return out
+}
+
+// normalizeWords lower-cases s and keeps its words, one space apart, with a
+// space at each end so that containment means whole words.
+func normalizeWords(s string) string {
+	var b strings.Builder
+	b.WriteByte(' ')
+	space := true
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+			space = false
+		} else if !space {
+			b.WriteByte(' ')
+			space = true
+		}
+	}
+	if !space {
+		b.WriteByte(' ')
 	}
 	return b.String()
 }

@@ -36,6 +36,10 @@ type Input struct {
 	Records  []transcript.Record
 	// MaxTokens bounds the summary's length.
 	MaxTokens int
+	// Facts is the fact ledger, appended after the summary unless the
+	// summary already holds them word for word; MaxTokens leaves room for
+	// all of them, and a summarizer that holds some may use their room.
+	Facts []Fact
 }
 
 // Compose is the exact text a text-in, text-out summarizer receives.
@@ -61,6 +65,7 @@ type Options struct {
 	Prompt           string             // instruction ("" for DefaultPrompt)
 	Template         *template.Template // shapes Input.Text (nil for the default)
 	MaxSummaryTokens int                // bound on the summary text
+	SummaryRatio     float64            // if > 0, the bound is this share of the tokens covered, up to MaxSummaryTokens
 	LedgerSize       int                // bound on the fact ledger's entries
 	Counter          *tokens.Counter
 }
@@ -82,7 +87,16 @@ type Plan struct {
 	Covered      []transcript.Record // folded in, the previous summary left out
 	Input        Input
 	TokensBefore int
-	counts       []int // tokens of each record the LLM is sent, by index
+	// CoveredTokens counts the tokens of every record this summary stands
+	// for, through its predecessors.
+	CoveredTokens int
+	// Budget bounds the summary, ledger included.
+	Budget int
+	// Ledger is the fact ledger the summary will carry: the previous one
+	// grown with the covered records, known before the summarizer runs so
+	// the summarizer gets the budget it leaves.
+	Ledger []Fact
+	counts               []int // tokens of each record the LLM is sent, by index
 }
 
 // Prepare decides whether and what to summarize in recs: the transcript
@@ -117,10 +131,14 @@ func Prepare(recs []transcript.Record, opt Options) (*Plan, Skip, error) {
 		if recs[i].Message.Role == transcript.RoleSummary {
 			prev := recs[i]
 			p.Previous = &prev
+			p.CoveredTokens += previousCovered(&prev, opt.Counter)
 			continue
 		}
 		p.Covered = append(p.Covered, recs[i])
+		p.CoveredTokens += counts[i]
 	}
+	p.Budget = summaryBudget(opt, p.CoveredTokens)
+	p.Ledger = CarryLedger(p.Previous, p.Covered, opt.LedgerSize, p.Budget/ledgerShare, opt.Counter.Count)
 	text, err := renderText(opt.Template, p)
 	if err != nil {
 		return nil, "", err
@@ -129,8 +147,8 @@ func Prepare(recs []transcript.Record, opt Options) (*Plan, Skip, error) {
 	if prompt == "" {
 		prompt = DefaultPrompt
 	}
-	// The summarizer writes within the half of the budget the ledger leaves.
-	p.Input = Input{Instruction: prompt, Text: text, Previous: p.previousText(), Records: p.Covered, MaxTokens: opt.MaxSummaryTokens - ledgerBudget(opt)}
+	// The summarizer writes within what the ledger leaves of the budget.
+	p.Input = Input{Instruction: prompt, Text: text, Previous: p.previousText(), Records: p.Covered, MaxTokens: max(p.Budget-ledgerCost(p.Ledger, opt.Counter), 1), Facts: p.Ledger}
 	return p, "", nil
 }
 
@@ -171,9 +189,9 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 	if refusal().MatchString(text) {
 		return transcript.Record{}, fmt.Errorf("%w: the answer looks like an error or a refusal: %.80q", ErrBadSummary, text)
 	}
-	ledger := CarryLedger(p.Previous, p.Covered, opt.LedgerSize, ledgerBudget(opt), opt.Counter.Count)
-	if len(ledger) > 0 {
-		text += "\n\n" + ledgerText(ledger)
+	ledger := p.Ledger
+	if missing := missingFacts(text, ledger); len(missing) > 0 {
+		text += "\n\n" + ledgerText(missing)
 	}
 	rec := transcript.Record{
 		ID:      id,
@@ -194,6 +212,7 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 		"promptVersion": PromptVersion,
 		"tokensBefore":  p.TokensBefore,
 		"tokensAfter":   after,
+		"coveredTokens": p.CoveredTokens,
 		"coveredFrom":   p.Covered[0].Metadata.Timing.Creation,
 		"coveredTo":     p.Covered[len(p.Covered)-1].Metadata.Timing.Creation,
 	}
@@ -218,12 +237,44 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 	return rec, nil
 }
 
-// ledgerBudget is the ledger's share of the summary's token budget.
-func ledgerBudget(opt Options) int {
-	if opt.MaxSummaryTokens <= 0 {
-		return DefaultMaxSummaryTokens / 2
+// ledgerCost is the tokens the ledger's section takes after a summary.
+func ledgerCost(facts []Fact, c *tokens.Counter) int {
+	if len(facts) == 0 {
+		return 0
 	}
-	return opt.MaxSummaryTokens / 2
+	return c.Count("\n\n" + ledgerText(facts))
+}
+
+// ledgerShare: the ledger gets at most 1/ledgerShare of the budget.
+const ledgerShare = 4
+
+// MinRatioBudget is the least a --summary-ratio budget grants: below it a
+// summary of a short span would say next to nothing.
+const MinRatioBudget = 100
+
+// summaryBudget is the summary's bound: MaxSummaryTokens, or with a ratio
+// that share of the tokens covered, within [MinRatioBudget, MaxSummaryTokens].
+// A summary that grows with what it stands for costs little while the
+// conversation is young and keeps more once it is long.
+func summaryBudget(opt Options, covered int) int {
+	budget := opt.MaxSummaryTokens
+	if budget <= 0 {
+		budget = DefaultMaxSummaryTokens
+	}
+	if opt.SummaryRatio > 0 {
+		budget = min(budget, max(MinRatioBudget, int(opt.SummaryRatio*float64(covered))))
+	}
+	return budget
+}
+
+// previousCovered is what a previous summary stands for: its own record of
+// it, or (written before coveredTokens was recorded) its own size.
+func previousCovered(prev *transcript.Record, counter *tokens.Counter) int {
+	var n int
+	if raw, ok := prev.Metadata.Aux["coveredTokens"]; ok && json.Unmarshal(raw, &n) == nil && n > 0 {
+		return n
+	}
+	return counter.Record(prev)
 }
 
 func previousFrom(prev *transcript.Record) int64 {

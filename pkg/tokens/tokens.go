@@ -4,6 +4,8 @@ package tokens
 
 import (
 	"fmt"
+	"math"
+	"strings"
 
 	"github.com/tiktoken-go/tokenizer"
 
@@ -75,3 +77,28 @@ func (c *Counter) View(v transcript.View) int {
 	}
 	return n
 }
+
+// Rarity is how uncommon a word is in general text, from the tokenizer's
+// own vocabulary: BPE merges the most frequent strings first, so a word
+// that is one token with a low id is common ("the", "great"), one with a
+// high id is rarer ("violin"), and one split into several tokens rarer
+// still ("guinea", "Gatsby"). It is log(id), or log(vocabulary × pieces)
+// for a split word, less the log of the id below which every word is
+// common; never below 0. The word is taken lower-case, after a space, as it
+// stands inside a sentence.
+func (c *Counter) Rarity(word string) float64 {
+	ids, _, err := c.codec.Encode(" " + strings.ToLower(word))
+	if err != nil || len(ids) == 0 {
+		return 0
+	}
+	rank := float64(ids[0])
+	if len(ids) > 1 {
+		rank = rarityVocabulary * float64(len(ids))
+	}
+	return max(0, math.Log(rank+1)-rarityFloor)
+}
+
+const (
+	rarityVocabulary = 200_000
+	rarityFloor      = 7 // ln(1097): the commonest thousand or so words weigh nothing
+)

@@ -1,0 +1,198 @@
+package summarize
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A phrase is what the extractive summarizer keeps: a run of words between
+// punctuation and function words (pronouns, auxiliaries, fillers), such as
+// "joined a nearby church", "Becoming Nicole" or "three times a week". Cutting
+// at those words drops what carries no fact ("I've been", "that's so") and
+// keeps what does, together with its own articles and prepositions, in about
+// half the words of the sentences it comes from.
+type phrase struct {
+	text string
+	// firstPerson: the words before it include I, we, my...: the speaker
+	// tells something about themselves, where most facts worth keeping are.
+	firstPerson bool
+	// initial: it starts a sentence, so a capital on its first word may say
+	// nothing about the word.
+	initial bool
+}
+
+// splitPhrases returns the phrases of text in order.
+func splitPhrases(text string) []phrase {
+	var out []phrase
+	var run []string
+	firstPerson, initial := false, false
+	flush := func() {
+		for len(run) > 0 && stopwords[foldWord(run[len(run)-1])] {
+			run = run[:len(run)-1]
+		}
+		if hasContent(run) {
+			out = append(out, phrase{text: strings.Join(run, " "), firstPerson: firstPerson, initial: initial})
+		}
+		run = run[:0]
+		firstPerson = false
+	}
+	for _, line := range strings.Split(text, "\n") {
+		sentenceStart := true
+		for _, field := range strings.Fields(line) {
+			for _, tok := range fieldTokens(field) {
+				if !tok.word {
+					flush()
+					if strings.ContainsAny(tok.text, ".!?:") {
+						sentenceStart = true
+					}
+					continue
+				}
+				lw := foldWord(tok.text)
+				if breakWords[lw] || breakWords[stem(tok.text)] {
+					if len(run) > 0 {
+						flush()
+					}
+					if firstPersonWords[lw] || firstPersonWords[stem(tok.text)] {
+						firstPerson = true
+					}
+					sentenceStart = false
+					continue
+				}
+				if len(run) == 0 {
+					initial = sentenceStart
+				}
+				run = append(run, tok.text)
+				sentenceStart = false
+			}
+		}
+		flush()
+	}
+	return out
+}
+
+type token struct {
+	text string
+	word bool // else punctuation, which ends a phrase
+}
+
+// fieldTokens splits one whitespace-delimited field into words and
+// punctuation. URLs, e-mail addresses, paths, identifiers and version
+// numbers stay whole.
+func fieldTokens(field string) []token {
+	core := strings.TrimLeftFunc(field, isEdgePunct)
+	trimmed := strings.TrimRightFunc(core, isEdgePunct)
+	var out []token
+	if lead := field[:len(field)-len(core)]; lead != "" {
+		out = append(out, token{text: lead})
+	}
+	switch {
+	case trimmed == "":
+	case atomic(trimmed):
+		out = append(out, token{text: trimmed, word: true})
+	default:
+		start := -1
+		for i, r := range trimmed {
+			if isWordRune(trimmed, i, r) {
+				if start < 0 {
+					start = i
+				}
+				continue
+			}
+			if start >= 0 {
+				out = append(out, token{text: trimmed[start:i], word: true})
+				start = -1
+			}
+			out = append(out, token{text: string(r)})
+		}
+		if start >= 0 {
+			out = append(out, token{text: trimmed[start:], word: true})
+		}
+	}
+	if trail := core[len(trimmed):]; trail != "" {
+		out = append(out, token{text: trail})
+	}
+	return out
+}
+
+// isWordRune: letters and digits, and an apostrophe or hyphen joining two
+// of them ("Caroline's", "sci-fi").
+func isWordRune(s string, i int, r rune) bool {
+	if unicode.IsLetter(r) || unicode.IsDigit(r) {
+		return true
+	}
+	if r != '\'' && r != '’' && r != '-' {
+		return false
+	}
+	before, _ := utf8.DecodeLastRuneInString(s[:i])
+	after, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
+	return i > 0 && (unicode.IsLetter(before) || unicode.IsDigit(before)) && (unicode.IsLetter(after) || unicode.IsDigit(after))
+}
+
+func isEdgePunct(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '$' && r != '€' && r != '£' && r != '#' && r != '@' && r != '/'
+}
+
+// atomic reports whether a field is kept as one word: it holds "://", "@",
+// "_", "/", a dot inside it ("main.go", "3.5") or a camelCase joint.
+func atomic(s string) bool {
+	if strings.ContainsAny(s, "@_/\\`") || strings.Contains(s, "://") || hasCamel(s) {
+		return true
+	}
+	if i := strings.IndexByte(s, '.'); i > 0 && i < len(s)-1 {
+		return true
+	}
+	return strings.ContainsAny(s, "$€£#")
+}
+
+// foldWord lower-cases a word and drops its apostrophes: "I've" is "ive".
+func foldWord(w string) string {
+	w = strings.ToLower(w)
+	if strings.ContainsAny(w, "'’") {
+		w = strings.NewReplacer("'", "", "’", "").Replace(w)
+	}
+	return w
+}
+
+// stem is a word's part before an apostrophe, lower-cased: "that's" is "that".
+func stem(w string) string {
+	if i := strings.IndexAny(w, "'’"); i > 0 {
+		return strings.ToLower(w[:i])
+	}
+	return strings.ToLower(w)
+}
+
+func hasContent(words []string) bool {
+	for _, w := range words {
+		if isContent(w) {
+			return true
+		}
+	}
+	return false
+}
+
+func isContent(w string) bool {
+	lw := foldWord(w)
+	return len(lw) > 1 && !stopwords[lw]
+}
+
+// breakWords end a phrase: pronouns, auxiliaries, fillers, conjunctions
+// that join clauses. "and", "of", "a", "the" and prepositions do not: they
+// hold names and facts together ("Bank of America", "once a week").
+var breakWords = wordSet(`i me my mine myself we us our ours you your yours yourself he him his she her hers
+	it its they them their theirs this that these those there here what which who whom whose when where why how
+	am is are was were be been being have has had having do does did doing will would can could should shall
+	might must may im ive id youre youve thats dont doesnt didnt isnt arent wasnt werent wont cant ill hes shes
+	theyre weve really just so very too also actually totally definitely absolutely wow yeah yes oh ok okay hey
+	hi hello thanks thank lol haha awesome amazing great cool nice sure sorry glad think thought know knew
+	if then but because though although since while as than not no`)
+
+var firstPersonWords = wordSet(`i we my our me us ive weve im myself ours mine id`)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
