@@ -96,7 +96,7 @@ type Plan struct {
 	// grown with the covered records, known before the summarizer runs so
 	// the summarizer gets the budget it leaves.
 	Ledger []Fact
-	counts               []int // tokens of each record the LLM is sent, by index
+	counts []int // tokens of each record the LLM is sent, by index
 }
 
 // Prepare decides whether and what to summarize in recs: the transcript
