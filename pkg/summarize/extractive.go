@@ -27,7 +27,7 @@ import (
 // inverse frequency among the phrases being weighed (TF-IDF's idf), doubled
 // for a capitalized word or a number (names, titles, amounts), raised when
 // the speaker speaks of themselves, and divided by the phrase's length plus
-// a fixed cost, so short specific phrases win over long vague ones.
+// a fixed bias, so specific phrases win over long vague ones.
 type Extractive struct {
 	Counter *tokens.Counter
 }
@@ -40,7 +40,7 @@ func (e *Extractive) Name() string { return "extractive" }
 
 // notesHeading opens an extractive summary; a previous summary that does
 // not start with it (an LLM's, or an older format) is read as prose.
-const notesHeading = "Earlier in this conversation (key phrases; one line per exchange, the user's before →, the reply after):"
+const notesHeading = "Earlier in this conversation, key phrases (a line per exchange: user → reply):"
 
 const (
 	phraseSep = "; "
@@ -188,6 +188,11 @@ func sanitizeNote(s string) string {
 	return s
 }
 
+// phraseLengthBias is added to a phrase's length before its score is
+// divided by it: the larger, the more a long phrase with many specific words
+// is worth against a short one (on LoCoMo 5 keeps more answers than 1.5 or 20).
+const phraseLengthBias = 5
+
 // score sets each candidate's score (see Extractive).
 func (e *Extractive) score(cands []note, firstPerson []bool) {
 	words := make([][]string, len(cands))
@@ -222,7 +227,7 @@ func (e *Extractive) score(cands []note, firstPerson []bool) {
 		if firstPerson[i] {
 			sum *= 1.3
 		}
-		cands[i].score = sum / (float64(len(strings.Fields(cands[i].text))) + 1.5)
+		cands[i].score = sum / (float64(len(strings.Fields(cands[i].text))) + phraseLengthBias)
 		cands[i].cost = e.Counter.Count(cands[i].text) + 1 // and its separator
 	}
 }
