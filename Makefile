@@ -34,10 +34,12 @@ fuzz:
 		done; \
 	done
 
-# What summarizing saves and keeps on LoCoMo (dataset read from ../shared/eval).
+# What summarizing saves and keeps on LoCoMo (dataset read from ../shared/eval):
+# the default budget, then a summary that grows with the conversation.
 EVAL_DATA ?= ../shared/eval/locomo10.zip
 eval:
 	$(GO) run ./eval/locomo -data $(EVAL_DATA)
+	$(GO) run ./eval/locomo -data $(EVAL_DATA) -args "--max-summary-tokens 3000 --summary-ratio 0.115"
 
 # A short conversation through the main commands, on embedded defaults:
 # no API key, no network.

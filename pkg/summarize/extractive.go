@@ -142,13 +142,19 @@ func (e *Extractive) Summarize(_ context.Context, in Input) (Output, error) {
 }
 
 // lowerInitial lower-cases the first word of a phrase that starts a
-// sentence, unless it is a name (seen capitalized inside a sentence) or an
-// acronym: "Painting looks" is "painting looks", "Caroline" stays.
+// sentence, unless it is a name (seen capitalized inside a sentence, or
+// followed by another capitalized word) or an acronym: "Painting looks" is
+// "painting looks", "Caroline" stays.
 func lowerInitial(text string, names map[string]bool) string {
 	first, rest, _ := strings.Cut(text, " ")
 	r, size := utf8.DecodeRuneInString(first)
-	if !unicode.IsUpper(r) || names[first] || strings.ToLower(first[size:]) != first[size:] {
-		return text
+	owner := first // "Caroline's" is Caroline's
+	if i := strings.IndexAny(first, "'’"); i > 0 {
+		owner = first[:i]
+	}
+	if !unicode.IsUpper(r) || names[first] || names[owner] || strings.ToLower(first[size:]) != first[size:] ||
+		strings.ContainsFunc(first, unicode.IsDigit) || startsUpper(rest) {
+		return text // a name, an acronym, or the start of a longer name ("Scott Fitzgerald")
 	}
 	if rest != "" {
 		rest = " " + rest

@@ -28,7 +28,7 @@ func splitPhrases(text string) []phrase {
 	var run []string
 	firstPerson, initial := false, false
 	flush := func() {
-		for len(run) > 0 && stopwords[foldWord(run[len(run)-1])] {
+		for len(run) > 0 && stopwords[foldWord(run[len(run)-1])] && !startsUpper(run[len(run)-1]) {
 			run = run[:len(run)-1]
 		}
 		if hasContent(run) {
@@ -49,7 +49,11 @@ func splitPhrases(text string) []phrase {
 					continue
 				}
 				lw := foldWord(tok.text)
-				if breakWords[lw] || breakWords[stem(tok.text)] {
+				// A capital inside a sentence makes a break word part of a
+				// name or title: "The Great Gatsby", "7 May 2023". "I" is
+				// always capitalized and always a pronoun.
+				titled := !sentenceStart && startsUpper(tok.text) && stem(tok.text) != "i"
+				if !titled && (breakWords[lw] || breakWords[stem(tok.text)]) {
 					if len(run) > 0 {
 						flush()
 					}
@@ -136,6 +140,9 @@ func isEdgePunct(r rune) bool {
 // atomic reports whether a field is kept as one word: it holds "://", "@",
 // "_", "/", a dot inside it ("main.go", "3.5") or a camelCase joint.
 func atomic(s string) bool {
+	if !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+		return false // "##", "--": punctuation
+	}
 	if strings.ContainsAny(s, "@_/\\`") || strings.Contains(s, "://") || hasCamel(s) {
 		return true
 	}

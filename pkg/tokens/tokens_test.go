@@ -40,3 +40,24 @@ func TestView(t *testing.T) {
 		t.Fatalf("view = %d tokens, want %d", got, want)
 	}
 }
+
+func TestRarity(t *testing.T) {
+	for _, name := range Names {
+		c, err := New(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Common words weigh nothing; rarer ones more; a word split into
+		// several tokens most.
+		if r := c.Rarity("the"); r != 0 {
+			t.Errorf("%s: rarity(the) = %g, want 0", name, r)
+		}
+		pizza, violin, gatsby := c.Rarity("pizza"), c.Rarity("violin"), c.Rarity("Gatsby")
+		if !(0 < pizza && pizza < violin && violin < gatsby) {
+			t.Errorf("%s: rarity pizza %g, violin %g, Gatsby %g: want increasing and positive", name, pizza, violin, gatsby)
+		}
+		if r := c.Rarity(""); r < 0 {
+			t.Errorf("%s: rarity of nothing %g", name, r)
+		}
+	}
+}

@@ -1,0 +1,251 @@
+package summarize
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+func TestSplitPhrases(t *testing.T) {
+	tests := []struct {
+		text string
+		want []phrase
+	}{
+		{"I joined a nearby church yesterday. So far it's been really great!",
+			[]phrase{{text: "joined a nearby church yesterday", firstPerson: true}, {text: "far"}}},
+		{"Hey Caroline! Painting looks great.",
+			[]phrase{{text: "Caroline"}, {text: "Painting looks", initial: true}}},
+		{"I see them at least once a week.",
+			[]phrase{{text: "see", firstPerson: true}, {text: "at least once a week"}}},
+		// URLs, paths, versions and amounts stay whole.
+		{"see https://example.com/a_b?x=1, then edit main.go and v2.3.1 for $30",
+			[]phrase{{text: "see https://example.com/a_b?x=1", initial: true}, {text: "edit main.go and v2.3.1 for $30"}}},
+		// Titles and dates keep their capitalized function words.
+		{`My favorite book is "The Great Gatsby" by F. Scott Fitzgerald.`,
+			[]phrase{{text: "favorite book", firstPerson: true}, {text: "The Great Gatsby"}, {text: "Scott Fitzgerald", initial: true}}},
+		{"Caroline: I'm going to the LGBTQ center on 7 May 2023, it's sci-fi night!",
+			[]phrase{{text: "Caroline", initial: true}, {text: "going to the LGBTQ center on 7 May 2023", firstPerson: true}, {text: "sci-fi night"}}},
+		// Nothing but function words and small talk: no phrase.
+		{"Wow, that's so cool! Thanks, I am glad you did.", nil},
+		{"", nil},
+		// Each line starts a sentence.
+		{"first line\nSecond line", []phrase{{text: "first line", initial: true}, {text: "Second line", initial: true}}},
+	}
+	for _, tt := range tests {
+		if got := splitPhrases(tt.text); !slices.Equal(got, tt.want) {
+			t.Errorf("splitPhrases(%q)\n got %+v\nwant %+v", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestLowerInitial(t *testing.T) {
+	names := map[string]bool{"Caroline": true}
+	for in, want := range map[string]string{
+		"Painting looks":   "painting looks",
+		"Last weekend":     "last weekend",
+		"Über cool":        "über cool",        // not only ASCII
+		"Caroline":         "Caroline",         // seen inside a sentence: a name
+		"Caroline's car":   "Caroline's car",   // known by its own form only
+		"Sweden":           "sweden",           // unknown: rarity still scores it
+		"LGBTQ center":     "LGBTQ center",     // an acronym
+		"McDonald":         "McDonald",         // an inner capital
+		"A1 sauce":         "A1 sauce",         // a digit inside: an identifier
+		"Scott Fitzgerald": "Scott Fitzgerald", // the start of a longer name
+		"Last Friday":      "Last Friday",
+		"already lower":    "already lower",
+		"$30":              "$30",
+	} {
+		if got := lowerInitial(in, names); got != want {
+			t.Errorf("lowerInitial(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestNotesRoundTrip(t *testing.T) {
+	notes := []note{
+		{turn: 0, text: "joined a nearby church"}, {turn: 0, text: "Sunday"}, {turn: 0, reply: true, text: "choir practice"},
+		{turn: 1, reply: true, text: "called get_weather({\"city\":\"Paris\"})"},
+		{turn: 3, text: "three times a week"},
+	}
+	text := renderNotes(notes)
+	want := notesHeading + "\njoined a nearby church; Sunday → choir practice\n→ called get_weather({\"city\":\"Paris\"})\nthree times a week"
+	if text != want {
+		t.Fatalf("rendered\n%s\nwant\n%s", text, want)
+	}
+	got := previousNotes(text)
+	wantLines := [][2][]string{
+		{{"joined a nearby church", "Sunday"}, {"choir practice"}},
+		{nil, {"called get_weather({\"city\":\"Paris\"})"}},
+		{{"three times a week"}, nil},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(wantLines) {
+		t.Fatalf("parsed %q, want %q", got, wantLines)
+	}
+	// A summary this summarizer did not write is read as prose.
+	prose := previousNotes("## Goal\nThe user plans a trip to Lisbon in May.")
+	if len(prose) != 1 || !slices.ContainsFunc(prose[0][0], func(p string) bool { return strings.Contains(p, "plans a trip to Lisbon in May") }) {
+		t.Fatalf("prose read as %q", prose)
+	}
+}
+
+// TestExtractiveKeepsFacts: within a tight budget the specific phrases
+// survive and the small talk goes, and facts the notes hold are not
+// repeated after them.
+func TestExtractiveKeepsFacts(t *testing.T) {
+	c := counter(t)
+	texts := []string{
+		"Hey! How are you doing today?",
+		"Great, thanks! So nice to hear from you.",
+		"I adopted a guinea pig named Oscar last Tuesday.",
+		"Wow, that's so cool! I love that.",
+		"Thanks! Also I started volunteering at a homeless shelter in Boston.",
+		"That's awesome, really great to hear.",
+		"Yeah, it is great. Anyway, how was your week?",
+		"Pretty good. I finished reading The Great Gatsby and ran a 5K charity race.",
+	}
+	recs := conversation(len(texts), func(i int) string { return texts[i] })
+	ex := &Extractive{Counter: c}
+	facts := []Fact{{Text: "Oscar", Seen: 1}, {Text: "order #4512", Seen: 1}}
+	out, err := ex.Summarize(context.Background(), Input{Records: recs, MaxTokens: 60, Facts: facts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"guinea pig named Oscar", "homeless shelter in Boston", "The Great Gatsby"} {
+		if !strings.Contains(out.Text, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out.Text)
+		}
+	}
+	for _, bad := range []string{"How are you", "nice to hear", "love that", "awesome"} {
+		if strings.Contains(out.Text, bad) {
+			t.Errorf("summary keeps small talk %q:\n%s", bad, out.Text)
+		}
+	}
+	if got := missingFacts(out.Text, facts); len(got) != 1 || got[0].Text != "order #4512" {
+		t.Errorf("missing facts %v, want only order #4512", got)
+	}
+}
+
+func TestSummaryBudget(t *testing.T) {
+	tests := []struct {
+		max     int
+		ratio   float64
+		covered int
+		want    int
+	}{
+		{0, 0, 10000, DefaultMaxSummaryTokens},
+		{800, 0, 10000, 800},
+		{3000, 0.1, 10000, 1000},
+		{3000, 0.1, 100000, 3000},
+		{3000, 0.1, 200, MinRatioBudget},
+		{50, 0.1, 200, 50}, // the maximum wins over the minimum
+	}
+	for _, tt := range tests {
+		if got := summaryBudget(Options{MaxSummaryTokens: tt.max, SummaryRatio: tt.ratio}, tt.covered); got != tt.want {
+			t.Errorf("max %d ratio %g covered %d: budget %d, want %d", tt.max, tt.ratio, tt.covered, got, tt.want)
+		}
+	}
+}
+
+// TestRatioBudgetGrows: with --summary-ratio each progressive summary
+// records what it stands for, and its budget follows.
+func TestRatioBudgetGrows(t *testing.T) {
+	c := counter(t)
+	opt := Options{KeepLast: 1, Counter: c, MaxSummaryTokens: 5000, SummaryRatio: 0.1}
+	text := func(i int) string {
+		return fmt.Sprintf("Message %d mentions project Zephyr-%d, the Lisbon office, and budget line %d of the plan.", i, i, i*7)
+	}
+	recs := conversation(40, text)
+	var covered []int
+	for round := range 3 {
+		p, _, err := Prepare(recs, opt)
+		if err != nil || p == nil {
+			t.Fatalf("round %d: plan %v err %v", round, p, err)
+		}
+		ex := &Extractive{Counter: c}
+		out, err := ex.Summarize(context.Background(), p.Input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := p.Record(out, ex.Name(), transcript.NewIDs().New(int64(round+1)), int64(round), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := json.Unmarshal(sum.Metadata.Aux["coveredTokens"], &n); err != nil {
+			t.Fatal(err)
+		}
+		covered = append(covered, n)
+		if got := c.Record(&sum); got > p.Budget || p.Budget != summaryBudget(opt, n) {
+			t.Errorf("round %d: summary %d tokens, budget %d for %d covered", round, got, p.Budget, n)
+		}
+		recs = transcript.PlaceSummary(recs, sum, p.Span, false)
+		recs = recs[transcript.LatestSummary(recs):]
+		app := transcript.NewAppender("c", &recs[len(recs)-1], transcript.NewIDs(), func() int64 { return 1 })
+		for i := range 40 {
+			role := []transcript.Role{"user", "assistant"}[i%2]
+			for _, ch := range app.Append(transcript.Record{Message: transcript.Message{Role: role, Contents: []string{text(100*(round+1) + i)}}}) {
+				recs = append(recs, ch.Record.Clone())
+			}
+		}
+	}
+	if !(covered[0] < covered[1] && covered[1] < covered[2]) {
+		t.Fatalf("covered tokens do not grow: %v", covered)
+	}
+}
+
+func FuzzSplitPhrases(f *testing.F) {
+	f.Add("I joined a nearby church yesterday. So far it's been really great!")
+	f.Add(`"The Great Gatsby" by F. Scott Fitzgerald, https://x.y/z?q=1; main.go v2.3`)
+	f.Add("a\u00a0b\u2019s — ‘quoted’ … ¿qué? 7 May 2023 $30 #12 @me")
+	f.Fuzz(func(t *testing.T, text string) {
+		have := normalizeWords(text)
+		for _, p := range splitPhrases(text) {
+			if p.text == "" || strings.TrimSpace(p.text) != p.text || !hasContent(strings.Fields(p.text)) {
+				t.Fatalf("bad phrase %q from %q", p.text, text)
+			}
+			// A phrase is the text's own words, in their order.
+			if !strings.Contains(have, normalizeWords(p.text)) {
+				t.Fatalf("phrase %q is not in %q", p.text, text)
+			}
+		}
+	})
+}
+
+func FuzzPreviousNotes(f *testing.F) {
+	f.Add(notesHeading + "\njoined a nearby church; Sunday → choir practice\n→ called f(x)\nthree times a week")
+	f.Add("## Goal\nplain prose; with → arrows")
+	f.Add(notesHeading + "\n;;→;\n → \n")
+	f.Fuzz(func(t *testing.T, prev string) {
+		lines := previousNotes(prev)
+		var notes []note
+		for i, l := range lines {
+			for side, part := range l {
+				for _, p := range part {
+					if p == "" || strings.ContainsAny(p, "\n;") {
+						t.Fatalf("bad phrase %q from %q", p, prev)
+					}
+					notes = append(notes, note{turn: i, reply: side == 1, text: p})
+				}
+			}
+		}
+		// Reading back what was written gives the same lines.
+		if again := previousNotes(renderNotes(notes)); len(notes) > 0 && fmt.Sprint(again) != fmt.Sprint(dropEmpty(lines)) {
+			t.Fatalf("round trip of %q:\n got %q\nwant %q", prev, again, dropEmpty(lines))
+		}
+	})
+}
+
+func dropEmpty(lines [][2][]string) [][2][]string {
+	var out [][2][]string
+	for _, l := range lines {
+		if len(l[0])+len(l[1]) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
