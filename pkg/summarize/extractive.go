@@ -76,11 +76,17 @@ func (e *Extractive) Summarize(_ context.Context, in Input) (Output, error) {
 		bonus = append(bonus, p.firstPerson)
 	}
 	turn := 0
+	names := map[string]bool{} // capitalized words seen inside a sentence
 	for _, line := range previousNotes(in.Previous) {
 		for side, part := range line {
 			for _, p := range part {
 				// A phrase that won a place before keeps the bonus it had.
 				add(turn, side == 1, phrase{text: p, firstPerson: true})
+				for _, w := range strings.Fields(p) {
+					if startsUpper(w) {
+						names[w] = true // its capitals survived before
+					}
+				}
 			}
 		}
 		turn++
@@ -91,7 +97,6 @@ func (e *Extractive) Summarize(_ context.Context, in Input) (Output, error) {
 		phrase
 	}
 	var fresh []placed
-	names := map[string]bool{} // capitalized words seen inside a sentence
 	for _, t := range turns(in.Records) {
 		for _, r := range t {
 			if r.IsFake() {
