@@ -1,9 +1,12 @@
 package summarize
 
 import (
+	"cmp"
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -21,22 +24,33 @@ const ledgerHeading = "Facts carried verbatim:"
 const DefaultLedgerSize = 48
 
 var (
-	month      = `(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)`
-	factSource = strings.Join([]string{
-		`https?://[^\s<>"'()]+[^\s<>"'().,;:!?]`,                 // URLs
-		`[\w.+-]+@[\w-]+(?:\.[\w-]+)+`,                           // e-mail addresses
-		`\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b`, // ISO dates
-		`\b\d{1,2}(?:st|nd|rd|th)? ` + month + `,? \d{4}\b`,      // 7 May 2023
-		`\b` + month + ` \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b`,      // May 7, 2023
-		"`[^`\n]{2,60}`",                             // code in backticks
-		`"[^"\n]{3,60}"|“[^”\n]{3,60}”`,              // quoted titles
-		`\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b`, // snake_case ids
-		`\b[a-z]+[A-Z][A-Za-z0-9]*\b`,                // camelCase
-		`#\d+\b`,                                     // #123
-		`\b[A-Za-z]*\d+[A-Za-z][A-Za-z0-9-]*\b|\b[A-Z]+\d[A-Z0-9-]*\b`,  // A123, 4B, v2, ULIDs
-		`(?:[$€£]\s?)?\b\d[\d,]*(?:\.\d+)?(?:\s?(?i:%|percent|°[cf]))?`, // numbers, amounts
-	}, "|")
-	factRE = lazyRegexp(factSource)
+	month = `(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)`
+	// The kinds of fact, in the order they are tried at a position: the
+	// first that matches there wins, as in one alternation. Each has a
+	// gate, a cheap test that the text can hold it at all, and an
+	// expression small enough for Go's backtracking matcher, several times
+	// faster than the automaton one large alternation needs.
+	factKinds = []factKind{
+		{`https?://[^\s<>"'()]+[^\s<>"'().,;:!?]`, hasURL, false, [2]int{}},                             // URLs
+		{`[\w.+-]+@[\w-]+(?:\.[\w-]+)+`, hasAt, false, [2]int{}},                                        // e-mail addresses
+		{`\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b`, hasDigit, true, [2]int{0, 1}},        // ISO dates
+		{`\b\d{1,2}(?:st|nd|rd|th)? ` + month + `,? \d{4}\b`, hasMonth, true, [2]int{0, 2}},             // 7 May 2023
+		{`\b` + month + ` \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b`, hasMonth, true, [2]int{1, 1}},             // May 7, 2023
+		{"`[^`\n]{2,60}`", hasBacktick, false, [2]int{}},                                                // code in backticks
+		{`"[^"\n]{3,60}"|“[^”\n]{3,60}”`, hasQuote, false, [2]int{}},                                    // quoted titles
+		{`\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b`, hasUnderscore, false, [2]int{}},                  // snake_case ids
+		{`\b[a-z]+[A-Z][A-Za-z0-9]*\b`, hasCamel, false, [2]int{}},                                      // camelCase
+		{`#\d+\b`, hasHash, false, [2]int{}},                                                            // #123
+		{`\b[A-Za-z]*\d+[A-Za-z][A-Za-z0-9-]*\b|\b[A-Z]+\d[A-Z0-9-]*\b`, hasDigit, true, [2]int{0, 0}},  // A123, 4B, v2, ULIDs
+		{`(?:[$€£]\s?)?\b\d[\d,]*(?:\.\d+)?(?:\s?(?i:%|percent|°[cf]))?`, hasDigit, true, [2]int{1, 1}}, // numbers, amounts
+	}
+	factREs = sync.OnceValue(func() []*regexp.Regexp {
+		out := make([]*regexp.Regexp, len(factKinds))
+		for i, k := range factKinds {
+			out[i] = regexp.MustCompile(k.pattern)
+		}
+		return out
+	})
 	// Names: runs of capitalized words ("Matt Patterson", "Bank of America").
 	nameRE = lazyRegexp(`\p{Lu}[\p{Ll}'’]+(?:(?: (?:of|and|the|de|van|von|&))* \p{Lu}[\p{L}'’]+)*`)
 	// Directives: a user's sentence that tells the assistant how to behave.
@@ -107,15 +121,120 @@ func extractFacts(text string, directives bool) []string {
 
 var connector = map[string]bool{"of": true, "and": true, "the": true, "de": true, "van": true, "von": true, "&": true}
 
-// factMatches runs factRE only on text that can hold a match: every
-// alternative needs "://", a digit, one of @ ` " “ _ # $ € £, or a lower-case
-// letter followed by an upper-case one, and most conversation text has none, while
-// the expression is the costliest step of summarizing.
-func factMatches(text string) [][]int {
-	if strings.ContainsAny(text, "0123456789@`\"“_#$€£") || strings.Contains(text, "://") || hasCamel(text) {
-		return factRE().FindAllStringIndex(text, -1)
+type factKind struct {
+	pattern string
+	gate    func(string) bool
+	// digits: every match holds a digit and lies within reach fields of
+	// it (before, after): run on digitWindows only.
+	digits bool
+	reach  [2]int
+}
+
+// digitWindows are the stretches of text a fact with a digit can lie in:
+// each whitespace-separated field holding a digit, with reach[0] fields
+// before it and reach[1] after ("$ 30", "7 May 2023"), overlapping
+// stretches merged. They start and end at whitespace, so word boundaries
+// inside them are the text's own. The digit kinds run on these alone:
+// conversation text has few numbers, and an expression with no literal to
+// look for otherwise tries every position of the text.
+func digitWindows(text string, fields [][2]int, reach [2]int) [][2]int {
+	var out [][2]int
+	for i, f := range fields {
+		if !hasDigit(text[f[0]:f[1]]) {
+			continue
+		}
+		w := [2]int{fields[max(i-reach[0], 0)][0], fields[min(i+reach[1], len(fields)-1)][1]}
+		if n := len(out); n > 0 && w[0] <= out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], w[1])
+			continue
+		}
+		out = append(out, w)
 	}
-	return nil
+	return out
+}
+
+// fieldBounds are the start and end of each whitespace-separated field.
+func fieldBounds(text string) [][2]int {
+	var fields [][2]int
+	start := -1
+	for i, r := range text {
+		if unicode.IsSpace(r) {
+			if start >= 0 {
+				fields = append(fields, [2]int{start, i})
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		fields = append(fields, [2]int{start, len(text)})
+	}
+	return fields
+}
+
+func hasURL(s string) bool   { return strings.Contains(s, "://") }
+func hasAt(s string) bool    { return strings.IndexByte(s, '@') >= 0 }
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+func hasMonth(s string) bool {
+	if !hasDigit(s) {
+		return false
+	}
+	for _, m := range monthPrefixes {
+		if strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+var monthPrefixes = strings.Fields("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec")
+
+func hasBacktick(s string) bool   { return strings.IndexByte(s, '`') >= 0 }
+func hasQuote(s string) bool      { return strings.ContainsAny(s, "\"“") }
+func hasUnderscore(s string) bool { return strings.IndexByte(s, '_') >= 0 }
+func hasHash(s string) bool       { return strings.IndexByte(s, '#') >= 0 }
+
+// factMatches returns the facts' positions in text, left to right, without
+// overlaps: at each position the first kind that matches there, as one
+// alternation of all kinds would, but running only the kinds whose gate
+// the text passes (most conversation text passes none), each on its own.
+func factMatches(text string) [][]int {
+	type match struct{ start, end, kind int }
+	var all []match
+	var fields [][2]int
+	for i, k := range factKinds {
+		if !k.gate(text) {
+			continue
+		}
+		if !k.digits {
+			for _, loc := range factREs()[i].FindAllStringIndex(text, -1) {
+				all = append(all, match{loc[0], loc[1], i})
+			}
+			continue
+		}
+		if fields == nil {
+			fields = fieldBounds(text)
+		}
+		for _, w := range digitWindows(text, fields, k.reach) {
+			for _, loc := range factREs()[i].FindAllStringIndex(text[w[0]:w[1]], -1) {
+				all = append(all, match{w[0] + loc[0], w[0] + loc[1], i})
+			}
+		}
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	slices.SortFunc(all, func(a, b match) int { return cmp.Or(a.start-b.start, a.kind-b.kind) })
+	var out [][]int
+	pos := 0
+	for _, m := range all {
+		if m.start >= pos {
+			out = append(out, []int{m.start, m.end})
+			pos = max(m.end, m.start+1)
+		}
+	}
+	return out
 }
 
 func hasCamel(s string) bool {
