@@ -237,3 +237,51 @@ func FuzzExtractFacts(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFactMatches: the kinds run one by one, gated and windowed, find
+// what one alternation of them all finds.
+func FuzzFactMatches(f *testing.F) {
+	f.Add("Order #4512 for Matt Patterson on 7 May 2023, May 7, 2023 at https://x.y/z, $ 30 or 12 percent.")
+	f.Add("2026-05-12 10:00:00Z user_id fooBar A123 `code here` \"Quoted Title\" me@x.org v2.3")
+	f.Add("Turn 12 of conversation 345: we discussed the trip to Lisbon, order #4012 and the budget.")
+	f.Fuzz(func(t *testing.T, text string) {
+		got, want := factMatches(text), oneFactRE().FindAllStringIndex(text, -1)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("factMatches(%q)\n got %v\nwant %v", text, got, want)
+		}
+	})
+}
+
+func BenchmarkExtractFacts(b *testing.B) {
+	text := "Turn 12 of conversation 345: we discussed the trip to Lisbon, order #4012 and the budget."
+	for b.Loop() {
+		extractFacts(text, true)
+	}
+}
+
+// BenchmarkExtractive: one progressive summary of 600 records of chat over
+// a previous summary, within 2,000 tokens.
+func BenchmarkExtractive(b *testing.B) {
+	c := counter(b)
+	words := strings.Fields("I went to the pottery class with Mel last Friday and we made a bowl for her 7 kids; " +
+		"the Boston trip in May cost $300 and my sister Anna loved the violin concert at the old church near the lake")
+	text := func(i int) string {
+		var s []string
+		for j := range 24 {
+			s = append(s, words[(i*7+j*3)%len(words)])
+		}
+		return strings.Join(s, " ") + "."
+	}
+	recs := conversation(600, text)
+	ex := &Extractive{Counter: c}
+	first, err := ex.Summarize(context.Background(), Input{Records: recs[:300], MaxTokens: 2000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := Input{Records: recs[300:], Previous: first.Text, MaxTokens: 2000}
+	for b.Loop() {
+		if _, err := ex.Summarize(context.Background(), in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
