@@ -41,6 +41,7 @@ var (
 		{`\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b`, hasUnderscore, false, [2]int{}},                  // snake_case ids
 		{`\b[a-z]+[A-Z][A-Za-z0-9]*\b`, hasCamel, false, [2]int{}},                                      // camelCase
 		{`#\d+\b`, hasHash, false, [2]int{}},                                                            // #123
+		{`\b\d{1,2}:\d{2}(?::\d{2})?\b`, hasDigit, true, [2]int{0, 0}},                                  // 08:40
 		{`\b[A-Za-z]*\d+[A-Za-z][A-Za-z0-9-]*\b|\b[A-Z]+\d[A-Z0-9-]*\b`, hasDigit, true, [2]int{0, 0}},  // A123, 4B, v2, ULIDs
 		{`(?:[$€£]\s?)?\b\d[\d,]*(?:\.\d+)?(?:\s?(?i:%|percent|°[cf]))?`, hasDigit, true, [2]int{1, 1}}, // numbers, amounts
 	}
@@ -74,6 +75,8 @@ func extractFacts(text string, directives bool) []string {
 	for _, loc := range factMatches(text) {
 		fact := strings.TrimSpace(text[loc[0]:loc[1]])
 		if isNumber(fact) {
+			fact = strings.TrimRight(fact, ",") // "40," of "40, seat 14A"
+			loc[1] = loc[0] + len(fact)
 			if m := wordAfter().FindStringSubmatch(text[loc[1]:min(len(text), loc[1]+30)]); m != nil && !stopwords[strings.ToLower(m[1])] {
 				fact += " " + m[1]
 			}

@@ -119,18 +119,25 @@ func fieldTokens(field string) []token {
 	return out
 }
 
-// isWordRune: letters and digits, and an apostrophe or hyphen joining two
-// of them ("Caroline's", "sci-fi").
+// isWordRune: letters and digits, an apostrophe or hyphen joining two of
+// them ("Caroline's", "sci-fi"), a colon or comma joining two digits
+// ("08:40", "1,000").
 func isWordRune(s string, i int, r rune) bool {
 	if unicode.IsLetter(r) || unicode.IsDigit(r) {
 		return true
 	}
-	if r != '\'' && r != '’' && r != '-' {
-		return false
-	}
 	before, _ := utf8.DecodeLastRuneInString(s[:i])
 	after, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
-	return i > 0 && (unicode.IsLetter(before) || unicode.IsDigit(before)) && (unicode.IsLetter(after) || unicode.IsDigit(after))
+	if i == 0 {
+		return false
+	}
+	switch r {
+	case '\'', '’', '-':
+		return (unicode.IsLetter(before) || unicode.IsDigit(before)) && (unicode.IsLetter(after) || unicode.IsDigit(after))
+	case ':', ',':
+		return unicode.IsDigit(before) && unicode.IsDigit(after) // 08:40, 1,000
+	}
+	return false
 }
 
 func isEdgePunct(r rune) bool {

@@ -253,7 +253,8 @@ const ledgerShare = 4
 const MinRatioBudget = 100
 
 // summaryBudget is the summary's bound: MaxSummaryTokens, or with a ratio
-// that share of the tokens covered, within [MinRatioBudget, MaxSummaryTokens].
+// that share of the tokens covered, within [MinRatioBudget, MaxSummaryTokens];
+// never above the tokens covered.
 // A summary that grows with what it stands for costs little while the
 // conversation is young and keeps more once it is long.
 func summaryBudget(opt Options, covered int) int {
@@ -264,7 +265,9 @@ func summaryBudget(opt Options, covered int) int {
 	if opt.SummaryRatio > 0 {
 		budget = min(budget, max(MinRatioBudget, int(opt.SummaryRatio*float64(covered))))
 	}
-	return budget
+	// Never more than what it replaces: a summary of a short span that
+	// outgrew the span would cost tokens instead of saving them.
+	return min(budget, max(covered, 1))
 }
 
 // previousCovered is what a previous summary stands for: its own record of
