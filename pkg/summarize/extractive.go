@@ -49,9 +49,9 @@ const (
 
 // note is one candidate phrase and where it goes.
 type note struct {
+	phrase
 	turn  int  // line of the summary
 	reply bool // after the arrow: said by the assistant or a tool
-	text  string
 	score float64
 	cost  int
 }
@@ -64,86 +64,77 @@ func (e *Extractive) Summarize(_ context.Context, in Input) (Output, error) {
 		budget = DefaultMaxSummaryTokens
 	}
 	var cands []note
-	var bonus []bool // per candidate: the first-person bonus
 	seen := map[string]bool{}
-	add := func(turn int, reply bool, p phrase) {
-		key := strings.ToLower(p.text)
+	add := func(n note) {
+		key := strings.ToLower(n.text)
 		if seen[key] {
 			return // said before: the first mention is kept
 		}
 		seen[key] = true
-		cands = append(cands, note{turn: turn, reply: reply, text: p.text})
-		bonus = append(bonus, p.firstPerson)
+		cands = append(cands, n)
 	}
 	turn := 0
 	names := map[string]bool{} // capitalized words seen inside a sentence
 	for _, line := range previousNotes(in.Previous) {
 		for side, part := range line {
 			for _, p := range part {
-				// A phrase that won a place before keeps the bonus it had.
-				add(turn, side == 1, phrase{text: p, firstPerson: true})
-				for _, w := range strings.Fields(p) {
-					if startsUpper(w) {
-						names[w] = true // its capitals survived before
-					}
-				}
+				// A phrase that won a place before keeps the bonus it had,
+				// and its capitals, which survived before.
+				add(note{phrase: phrase{text: p, firstPerson: true}, turn: turn, reply: side == 1})
+				addNames(names, strings.Fields(p))
 			}
 		}
 		turn++
 	}
-	type placed struct {
-		turn  int
-		reply bool
-		phrase
-	}
-	var fresh []placed
+	var fresh []note
 	for _, t := range turns(in.Records) {
 		for _, r := range t {
 			if r.IsFake() {
 				continue
 			}
-			reply := r.Message.Role != transcript.RoleUser
 			for _, p := range recordPhrases(r) {
-				fresh = append(fresh, placed{turn, reply, p})
+				fresh = append(fresh, note{phrase: p, turn: turn, reply: r.Message.Role != transcript.RoleUser})
 				words := strings.Fields(p.text)
 				if p.initial {
 					words = words[1:]
 				}
-				for _, w := range words {
-					if startsUpper(w) {
-						names[w] = true
-					}
-				}
+				addNames(names, words)
 			}
 		}
 		turn++
 	}
-	for _, p := range fresh {
-		if p.initial {
-			p.text = lowerInitial(p.text, names)
+	for _, n := range fresh {
+		if n.initial {
+			n.text = lowerInitial(n.text, names)
 		}
-		add(p.turn, p.reply, p.phrase)
+		add(n)
 	}
 	if len(cands) == 0 {
 		return Output{}, nil
 	}
-	e.score(cands, bonus)
-	kept := e.fit(cands, budget)
+	e.score(cands)
+	text := renderNotes(e.fit(cands, budget))
 	// Facts of the ledger the notes already hold are not repeated after
 	// them: their room goes to more notes, if the facts that then remain
 	// missing still fit.
-	if all := ledgerCost(in.Facts, e.Counter); all > 0 {
-		text := renderNotes(kept)
-		extra := all - ledgerCost(missingFacts(text, in.Facts), e.Counter)
-		if extra > 0 {
-			more := e.fit(cands, budget+extra)
-			moreText := renderNotes(more)
-			if e.Counter.Count(moreText)+ledgerCost(missingFacts(moreText, in.Facts), e.Counter) <= budget+all {
-				kept = more
+	if all := in.FactsTokens; all > 0 {
+		if extra := all - ledgerCost(missingFacts(text, in.Facts), e.Counter); extra > 0 {
+			more := renderNotes(e.fit(cands, budget+extra))
+			if e.Counter.Count(more)+ledgerCost(missingFacts(more, in.Facts), e.Counter) <= budget+all {
+				text = more
 			}
 		}
 	}
-	return Output{Text: renderNotes(kept)}, nil
+	return Output{Text: text}, nil
+}
+
+// addNames records the capitalized words among words.
+func addNames(names map[string]bool, words []string) {
+	for _, w := range words {
+		if startsUpper(w) {
+			names[w] = true
+		}
+	}
 }
 
 // lowerInitial lower-cases the first word of a phrase that starts a
@@ -205,7 +196,7 @@ func sanitizeNote(s string) string {
 const phraseLengthBias = 5
 
 // score sets each candidate's score (see Extractive).
-func (e *Extractive) score(cands []note, firstPerson []bool) {
+func (e *Extractive) score(cands []note) {
 	words := make([][]string, len(cands))
 	df := map[string]int{}
 	for i, c := range cands {
@@ -235,7 +226,7 @@ func (e *Extractive) score(cands []note, firstPerson []bool) {
 			}
 			sum += x
 		}
-		if firstPerson[i] {
+		if cands[i].firstPerson {
 			sum *= 1.3
 		}
 		cands[i].score = sum / (float64(len(strings.Fields(cands[i].text))) + phraseLengthBias)
@@ -384,16 +375,11 @@ func turns(recs []transcript.Record) [][]transcript.Record {
 	return out
 }
 
-var stopwords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a an the and or but if then so of to in on at by for with from as is are was were be been being
+// stopwords are words no fact rests on: a phrase needs a word besides them.
+var stopwords = wordSet(`a an the and or but if then so of to in on at by for with from as is are was were be been being
 		am do does did have has had having i me my mine we us our you your yours he him his she her hers it its they them their
 		this that these those there here what which who whom whose when where why how all any both each few more most other some
 		such no nor not only own same than too very can will just should now also into about over again further once up down out
 		off under until while would could might must shall may let lets get got gets im ive id youre youve thats its dont doesnt
 		didnt isnt arent wasnt werent wont cant really yeah yes oh ok okay hey hi hello thanks thank lot much well like just user
-		assistant tool re ve ll don doesn didn isn aren wasn weren won here there wow great awesome cool nice sure sorry good bad`) {
-		m[w] = true
-	}
-	return m
-}()
+		assistant tool re ve ll don doesn didn isn aren wasn weren won here there wow great awesome cool nice sure sorry good bad`)

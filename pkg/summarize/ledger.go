@@ -75,9 +75,10 @@ func extractFacts(text string, directives bool) []string {
 	for _, loc := range factMatches(text) {
 		fact := strings.TrimSpace(text[loc[0]:loc[1]])
 		if isNumber(fact) {
-			fact = strings.TrimRight(fact, ",") // "40," of "40, seat 14A"
-			loc[1] = loc[0] + len(fact)
-			if m := wordAfter().FindStringSubmatch(text[loc[1]:min(len(text), loc[1]+30)]); m != nil && !stopwords[strings.ToLower(m[1])] {
+			// "40," of "40, seat 14A": the comma ends the number.
+			end := loc[1] - (len(fact) - len(strings.TrimRight(fact, ",")))
+			fact = strings.TrimRight(fact, ",")
+			if m := wordAfter().FindStringSubmatch(text[end:min(len(text), end+30)]); m != nil && !stopwords[strings.ToLower(m[1])] {
 				fact += " " + m[1]
 			}
 			if m := wordBefore().FindStringSubmatch(text[max(0, loc[0]-40):loc[0]]); m != nil && !stopwords[strings.ToLower(m[1])] {

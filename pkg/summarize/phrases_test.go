@@ -68,9 +68,9 @@ func TestLowerInitial(t *testing.T) {
 
 func TestNotesRoundTrip(t *testing.T) {
 	notes := []note{
-		{turn: 0, text: "joined a nearby church"}, {turn: 0, text: "Sunday"}, {turn: 0, reply: true, text: "choir practice"},
-		{turn: 1, reply: true, text: "called get_weather({\"city\":\"Paris\"})"},
-		{turn: 3, text: "three times a week"},
+		{phrase: phrase{text: "joined a nearby church"}, turn: 0}, {phrase: phrase{text: "Sunday"}, turn: 0}, {phrase: phrase{text: "choir practice"}, turn: 0, reply: true},
+		{phrase: phrase{text: "called get_weather({\"city\":\"Paris\"})"}, turn: 1, reply: true},
+		{phrase: phrase{text: "three times a week"}, turn: 3},
 	}
 	text := renderNotes(notes)
 	want := notesHeading + "\njoined a nearby church; Sunday → choir practice\n→ called get_weather({\"city\":\"Paris\"})\nthree times a week"
@@ -111,7 +111,7 @@ func TestExtractiveKeepsFacts(t *testing.T) {
 	recs := conversation(len(texts), func(i int) string { return texts[i] })
 	ex := &Extractive{Counter: c}
 	facts := []Fact{{Text: "Oscar", Seen: 1}, {Text: "order #4512", Seen: 1}}
-	out, err := ex.Summarize(context.Background(), Input{Records: recs, MaxTokens: 60, Facts: facts})
+	out, err := ex.Summarize(context.Background(), Input{Records: recs, MaxTokens: 60, Facts: facts, FactsTokens: ledgerCost(facts, c)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func FuzzPreviousNotes(f *testing.F) {
 					if p == "" || strings.ContainsAny(p, "\n;") {
 						t.Fatalf("bad phrase %q from %q", p, prev)
 					}
-					notes = append(notes, note{turn: i, reply: side == 1, text: p})
+					notes = append(notes, note{phrase: phrase{text: p}, turn: i, reply: side == 1})
 				}
 			}
 		}

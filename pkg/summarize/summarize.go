@@ -37,9 +37,11 @@ type Input struct {
 	// MaxTokens bounds the summary's length.
 	MaxTokens int
 	// Facts is the fact ledger, appended after the summary unless the
-	// summary already holds them word for word; MaxTokens leaves room for
-	// all of them, and a summarizer that holds some may use their room.
-	Facts []Fact
+	// summary already holds them word for word. MaxTokens leaves room for
+	// all of them, FactsTokens; a summarizer that holds some may use
+	// their room.
+	Facts       []Fact
+	FactsTokens int
 }
 
 // Compose is the exact text a text-in, text-out summarizer receives.
@@ -148,7 +150,11 @@ func Prepare(recs []transcript.Record, opt Options) (*Plan, Skip, error) {
 		prompt = DefaultPrompt
 	}
 	// The summarizer writes within what the ledger leaves of the budget.
-	p.Input = Input{Instruction: prompt, Text: text, Previous: p.previousText(), Records: p.Covered, MaxTokens: max(p.Budget-ledgerCost(p.Ledger, opt.Counter), 1), Facts: p.Ledger}
+	factsTokens := ledgerCost(p.Ledger, opt.Counter)
+	p.Input = Input{
+		Instruction: prompt, Text: text, Previous: p.previousText(), Records: p.Covered,
+		MaxTokens: max(p.Budget-factsTokens, 1), Facts: p.Ledger, FactsTokens: factsTokens,
+	}
 	return p, "", nil
 }
 
@@ -253,10 +259,9 @@ const ledgerShare = 4
 const MinRatioBudget = 100
 
 // summaryBudget is the summary's bound: MaxSummaryTokens, or with a ratio
-// that share of the tokens covered, within [MinRatioBudget, MaxSummaryTokens];
-// never above the tokens covered.
-// A summary that grows with what it stands for costs little while the
-// conversation is young and keeps more once it is long.
+// that share of the tokens covered, within [MinRatioBudget, MaxSummaryTokens],
+// so the summary costs little while the conversation is young and keeps more
+// once it is long; never above the tokens covered.
 func summaryBudget(opt Options, covered int) int {
 	budget := opt.MaxSummaryTokens
 	if budget <= 0 {
