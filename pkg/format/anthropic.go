@@ -25,6 +25,7 @@ package format
 // {"type":"error","error":{"type","message"}}.
 
 import (
+	"cmp"
 	"encoding/json"
 
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -56,15 +57,8 @@ type anthropicToolResult struct {
 func (anthropicWire) open(j *jsonWriter, o *Options, system []string) {
 	j.raw("{")
 	if o.Body {
-		j.field("model", o.Model)
-		maxTokens := o.MaxTokens
-		if maxTokens <= 0 {
-			maxTokens = DefaultAnthropicMaxTokens
-		}
-		j.field("max_tokens", maxTokens)
-		if o.Temperature != nil {
-			j.field("temperature", *o.Temperature)
-		}
+		// Anthropic requires max_tokens.
+		j.bodySettings(o, "max_tokens", cmp.Or(max(o.MaxTokens, 0), DefaultAnthropicMaxTokens))
 	}
 	if len(system) > 0 {
 		j.field("system", textParts(system))

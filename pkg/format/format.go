@@ -449,6 +449,19 @@ func (j *jsonWriter) field(key string, v any) {
 	j.raw(",")
 }
 
+// bodySettings writes a request body's settings: the model, the output
+// limit under the provider's own key for it (when maxTokens > 0), and the
+// temperature when given.
+func (j *jsonWriter) bodySettings(o *Options, maxTokensKey string, maxTokens int) {
+	j.field("model", o.Model)
+	if maxTokens > 0 {
+		j.field(maxTokensKey, maxTokens)
+	}
+	if o.Temperature != nil {
+		j.field("temperature", *o.Temperature)
+	}
+}
+
 // openArray writes "key":[ and starts counting elements.
 func (j *jsonWriter) openArray(key string) {
 	j.raw(`"` + key + `":[`)

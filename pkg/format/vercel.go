@@ -57,13 +57,7 @@ type vercelOutput struct {
 func (vercelWire) open(j *jsonWriter, o *Options, system []string) {
 	j.raw("{")
 	if o.Body {
-		j.field("model", o.Model)
-		if o.MaxTokens > 0 {
-			j.field("maxOutputTokens", o.MaxTokens)
-		}
-		if o.Temperature != nil {
-			j.field("temperature", *o.Temperature)
-		}
+		j.bodySettings(o, "maxOutputTokens", o.MaxTokens)
 	}
 	if len(system) > 0 {
 		j.field("system", strings.Join(system, "\n\n"))

@@ -44,13 +44,7 @@ type legacyMessage struct {
 func (*vercelLegacyWire) open(j *jsonWriter, o *Options, system []string) {
 	j.raw("{")
 	if o.Body {
-		j.field("model", o.Model)
-		if o.MaxTokens > 0 {
-			j.field("max_tokens", o.MaxTokens)
-		}
-		if o.Temperature != nil {
-			j.field("temperature", *o.Temperature)
-		}
+		j.bodySettings(o, "max_tokens", o.MaxTokens)
 	}
 	j.openArray("messages")
 	if len(system) > 0 {
