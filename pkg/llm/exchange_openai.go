@@ -65,13 +65,8 @@ type openaiChunk struct {
 			Content   *string `json:"content"`
 			Refusal   *string `json:"refusal"`
 			ToolCalls []struct {
-				Index    int    `json:"index"`
-				ID       string `json:"id"`
-				Type     string `json:"type"`
-				Function struct {
-					Name      string `json:"name"`
-					Arguments string `json:"arguments"`
-				} `json:"function"`
+				Index int `json:"index"`
+				openaiToolCall
 			} `json:"tool_calls"`
 		} `json:"delta"`
 		FinishReason *string `json:"finish_reason"`
