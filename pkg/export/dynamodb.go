@@ -101,6 +101,9 @@ func (c *itemConv) space() {
 
 // object converts the object at c.i to an attribute map and returns the sum
 // of its attributes' sizes (with the per-element byte unless top, the item).
+// Its element loop is the same as a list's in value, written twice on
+// purpose: one shared through a callback made the conversion 17% slower
+// (go test -bench DynamoDB ./pkg/export).
 func (c *itemConv) object(top bool) (int, error) {
 	c.i++
 	c.dst = append(c.dst, '{')
