@@ -86,6 +86,17 @@ func dig(v any, path ...string) any {
 	return v
 }
 
+// functionToolNames are the names of the tools an OpenAI-style body
+// ({"tools":[{"function":{"name":...}}]}, also Ollama's) offers.
+func functionToolNames(b map[string]any) []string {
+	var names []string
+	tools, _ := b["tools"].([]any)
+	for _, t := range tools {
+		names = append(names, fmt.Sprint(dig(t, "function", "name")))
+	}
+	return names
+}
+
 func sse(events ...any) string {
 	var b strings.Builder
 	for _, ev := range events {
@@ -169,14 +180,7 @@ var fakeProviders = []fakeProvider{
 			}
 			return dig(b, "response_format", "json_schema", "schema")
 		},
-		toolsSent: func(b map[string]any) []string {
-			var names []string
-			tools, _ := b["tools"].([]any)
-			for _, t := range tools {
-				names = append(names, fmt.Sprint(dig(t, "function", "name")))
-			}
-			return names
-		},
+		toolsSent: functionToolNames,
 	},
 	{
 		name: "anthropic", keyEnv: "ANTHROPIC_API_KEY", urlEnv: "ANTHROPIC_BASE_URL",
@@ -314,14 +318,7 @@ var fakeProviders = []fakeProvider{
 		cut:         []string{"length"},
 		authOK:      func(h http.Header) bool { return h.Get("Authorization") == "" },
 		schemaSent:  func(b map[string]any) any { return b["format"] },
-		toolsSent: func(b map[string]any) []string {
-			var names []string
-			tools, _ := b["tools"].([]any)
-			for _, t := range tools {
-				names = append(names, fmt.Sprint(dig(t, "function", "name")))
-			}
-			return names
-		},
+		toolsSent:   functionToolNames,
 	},
 }
 
