@@ -33,7 +33,7 @@ type appendOptions struct {
 	keepLast        int
 }
 
-func (a *App) newAppendCmd() *cobra.Command {
+func (a *Factory) newAppendCmd() *cobra.Command {
 	var o appendOptions
 	cmd := &cobra.Command{
 		Use:   "append [-c ID] [--role R] [TEXT...]",
@@ -127,7 +127,7 @@ func (e *metadataEdit) apply(r *transcript.Record) {
 	}
 }
 
-func (a *App) runAppend(ctx context.Context, o *appendOptions, args []string) error {
+func (a *Factory) runAppend(ctx context.Context, o *appendOptions, args []string) error {
 	if o.from != "" {
 		return a.runAppendFrom(ctx, o, args)
 	}
@@ -191,7 +191,7 @@ func oneRecord(r transcript.Record) func() (transcript.Record, error) {
 // transaction, prints the records written or changed, then runs the
 // --summarize-if-over policy, whose failure is reported but does not undo
 // the append.
-func (a *App) appendStored(ctx context.Context, o *appendOptions, next func() (transcript.Record, error)) error {
+func (a *Factory) appendStored(ctx context.Context, o *appendOptions, next func() (transcript.Record, error)) error {
 	s, err := a.Store(ctx)
 	if err != nil {
 		return err
@@ -220,7 +220,7 @@ func (a *App) appendStored(ctx context.Context, o *appendOptions, next func() (t
 
 // autoSummarize runs summarize --if-over after an append, as the reference
 // memory service's strategy did.
-func (a *App) autoSummarize(ctx context.Context, s *store.Store, o *appendOptions, enc *transcript.Encoder) {
+func (a *Factory) autoSummarize(ctx context.Context, s *store.Store, o *appendOptions, enc *transcript.Encoder) {
 	job, err := a.newSummaryJob(&summarizeOptions{
 		keepLast: o.keepLast, ifOver: o.summarizeIfOver, tokenizer: tokens.Default,
 		maxTokens: summarize.DefaultMaxSummaryTokens, ledgerSize: summarize.DefaultLedgerSize,
@@ -237,7 +237,7 @@ func (a *App) autoSummarize(ctx context.Context, s *store.Store, o *appendOption
 	}
 }
 
-func (a *App) recordFromArgs(o *appendOptions, args []string) (transcript.Record, error) {
+func (a *Factory) recordFromArgs(o *appendOptions, args []string) (transcript.Record, error) {
 	role := transcript.Role(o.role)
 	if !role.Valid() {
 		return transcript.Record{}, usageErrorf("--role %q: want system, user, assistant, tool or summary", o.role)
@@ -253,7 +253,7 @@ func (a *App) recordFromArgs(o *appendOptions, args []string) (transcript.Record
 
 // appendTransform is append without a store: stdin's transcript, then the
 // new message, to stdout.
-func (a *App) appendTransform(fromArgs *transcript.Record, edit *metadataEdit) error {
+func (a *Factory) appendTransform(fromArgs *transcript.Record, edit *metadataEdit) error {
 	enc := transcript.NewEncoder(a.IO.Out)
 	rw := transcript.NewRewriter(enc, "", a.IDs, a.nowMillis)
 	if !a.IO.StdinIsTerminal() {

@@ -14,7 +14,7 @@ import (
 // runAppendFrom is append --from P: the provider's response body on stdin is
 // the assistant's answer, appended as one record through the same store
 // path as any append.
-func (a *App) runAppendFrom(ctx context.Context, o *appendOptions, args []string) error {
+func (a *Factory) runAppendFrom(ctx context.Context, o *appendOptions, args []string) error {
 	switch {
 	case !slices.Contains(format.ResponseProviders, o.from):
 		return usageErrorf("--from %q: want one of %s", o.from, strings.Join(format.ResponseProviders, ", "))

@@ -56,7 +56,7 @@ type askOptions struct {
 	lenient      bool
 }
 
-func (a *App) newAskCmd() *cobra.Command {
+func (a *Factory) newAskCmd() *cobra.Command {
 	var o askOptions
 	cmd := &cobra.Command{
 		Use:   "ask -c ID --provider P [TEXT...|-]",
@@ -145,7 +145,7 @@ type askSchema struct {
 	schema *jsonschema.Schema
 }
 
-func (a *App) runAsk(ctx context.Context, o *askOptions, args []string) error {
+func (a *Factory) runAsk(ctx context.Context, o *askOptions, args []string) error {
 	if err := requireConversation(o.conversation); err != nil {
 		return err
 	}
@@ -339,7 +339,7 @@ func (a *App) runAsk(ctx context.Context, o *askOptions, args []string) error {
 
 // askContents reads the new user message: the arguments, or stdin with -.
 // nil means none: the stored conversation is answered as it stands.
-func (a *App) askContents(args []string) ([]string, error) {
+func (a *Factory) askContents(args []string) ([]string, error) {
 	if len(args) == 1 && args[0] == "-" {
 		b, err := io.ReadAll(io.LimitReader(a.IO.In, transcript.MaxLineBytes+1))
 		if err != nil {
@@ -373,7 +373,7 @@ func (a *App) askContents(args []string) ([]string, error) {
 
 // askBody renders the request body: the stored view (system prompt, latest
 // summary, the records after it) and the new user message.
-func (a *App) askBody(ctx context.Context, s *store.Store, o *askOptions, user *transcript.Record, system []string, model string, temperature *float64) ([]byte, error) {
+func (a *Factory) askBody(ctx context.Context, s *store.Store, o *askOptions, user *transcript.Record, system []string, model string, temperature *float64) ([]byte, error) {
 	opt := format.Options{
 		Provider: o.provider, System: system, Lenient: o.lenient, Warn: a.warnf,
 		Body: true, Model: model, MaxTokens: o.maxTokens, Temperature: temperature,
@@ -424,7 +424,7 @@ func (a *App) askBody(ctx context.Context, s *store.Store, o *askOptions, user *
 
 // newExchanger builds the provider client from the flags, the environment
 // and the config file.
-func (a *App) newExchanger(o *askOptions, model string, limit func(context.Context) error) (llm.Exchanger, error) {
+func (a *Factory) newExchanger(o *askOptions, model string, limit func(context.Context) error) (llm.Exchanger, error) {
 	opts := llm.FromEnv(o.provider, a.getenv)
 	if o.baseURL != "" {
 		opts.BaseURL = o.baseURL
@@ -453,7 +453,7 @@ func (a *App) newExchanger(o *askOptions, model string, limit func(context.Conte
 // askAnswer reads the response body into the answer record. A body that is
 // not the provider's answer is a provider failure here (exit 1), not bad
 // input: the user did not write it.
-func (a *App) askAnswer(provider string, body []byte, now int64) (transcript.Record, error) {
+func (a *Factory) askAnswer(provider string, body []byte, now int64) (transcript.Record, error) {
 	newID := func() string { return "call_" + a.IDs.New(now) }
 	rec, err := format.ParseResponse(provider, bytes.NewReader(body), newID)
 	var inc *format.IncompleteError
@@ -485,7 +485,7 @@ func abbreviate(s string, n int) string {
 
 // askSchemaFor returns the answer schema of the call: --schema, else the
 // conversation's stored one unless --no-schema, else none.
-func (a *App) askSchemaFor(ctx context.Context, s *store.Store, o *askOptions) (*askSchema, error) {
+func (a *Factory) askSchemaFor(ctx context.Context, s *store.Store, o *askOptions) (*askSchema, error) {
 	switch {
 	case o.noSchema:
 		return nil, nil
@@ -589,7 +589,7 @@ func stripFence(s string) string {
 
 // askSchemaOnly is --set-schema FILE and --unset-schema: the conversation's
 // stored schema changes, nothing is asked.
-func (a *App) askSchemaOnly(ctx context.Context, o *askOptions, args []string) error {
+func (a *Factory) askSchemaOnly(ctx context.Context, o *askOptions, args []string) error {
 	switch {
 	case o.setSchema != "" && o.unsetSchema:
 		return usageErrorf("--set-schema and --unset-schema do not go together")
@@ -690,7 +690,7 @@ func pathElement(s string) string {
 
 // printAnswer prints the answer's text (unless it was streamed) or, with
 // --json, its record; tool calls are noted on stderr.
-func (a *App) printAnswer(o *askOptions, ans *transcript.Record, streamed bool) error {
+func (a *Factory) printAnswer(o *askOptions, ans *transcript.Record, streamed bool) error {
 	if o.json {
 		if a.quiet {
 			return nil

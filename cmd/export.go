@@ -23,7 +23,7 @@ type exportOptions struct {
 	to, endpointURL               string
 }
 
-func (a *App) newExportCmd() *cobra.Command {
+func (a *Factory) newExportCmd() *cobra.Command {
 	var o exportOptions
 	cmd := &cobra.Command{
 		Use:   "export -c ID | --all [--incremental [--sink NAME]] [--exclude-last] [--format F | --to dynamodb://TABLE]",
@@ -76,7 +76,7 @@ Without -c or --all, export is a pure transform of the transcript on stdin.`,
 // tableName is what DynamoDB accepts as a table name.
 var tableName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{3,255}$`) })
 
-func (a *App) runExport(ctx context.Context, cmd *cobra.Command, o *exportOptions) error {
+func (a *Factory) runExport(ctx context.Context, cmd *cobra.Command, o *exportOptions) error {
 	changed := cmd.Flags().Changed
 	switch {
 	case o.conversation != "" && o.all:
@@ -140,7 +140,7 @@ func (a *App) runExport(ctx context.Context, cmd *cobra.Command, o *exportOption
 
 // exportStored exports from the store, then, once the output is complete,
 // moves the cursors.
-func (a *App) exportStored(ctx context.Context, o *exportOptions, out export.Writer) error {
+func (a *Factory) exportStored(ctx context.Context, o *exportOptions, out export.Writer) error {
 	s, err := a.Store(ctx)
 	if err != nil {
 		return err
@@ -177,7 +177,7 @@ func (a *App) exportStored(ctx context.Context, o *exportOptions, out export.Wri
 
 // exportTransform exports the transcript read on stdin, with the rules of
 // SPEC section 2 applied, touching no store.
-func (a *App) exportTransform(out export.Writer) error {
+func (a *Factory) exportTransform(out export.Writer) error {
 	lines := &lineSplitter{out: out}
 	enc := transcript.NewEncoder(lines)
 	rw := transcript.NewRewriter(enc, "", a.IDs, a.nowMillis)

@@ -40,7 +40,7 @@ type annotateOptions struct {
 	unsetAux         []string
 }
 
-func (a *App) newAnnotateCmd() *cobra.Command {
+func (a *Factory) newAnnotateCmd() *cobra.Command {
 	var o annotateOptions
 	cmd := &cobra.Command{
 		Use:   "annotate -c ID --id RECORD [--timing KEY=MS]... [--aux KEY=JSON]... [--unset-aux KEY]...",
@@ -66,7 +66,7 @@ An unknown timing key is invalid input (exit 3).`,
 	return cmd
 }
 
-func (a *App) runAnnotate(ctx context.Context, o *annotateOptions) error {
+func (a *Factory) runAnnotate(ctx context.Context, o *annotateOptions) error {
 	if err := requireConversation(o.conversation); err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func parseAnnotation(o *annotateOptions, now int64) (*transcript.Annotation, err
 	return an, nil
 }
 
-func (a *App) newForkCmd() *cobra.Command {
+func (a *Factory) newForkCmd() *cobra.Command {
 	var src, dst, at string
 	var force bool
 	cmd := &cobra.Command{
@@ -173,7 +173,7 @@ RECORD is ` + recordRefHelp + `.`,
 	return cmd
 }
 
-func (a *App) newRewindCmd() *cobra.Command {
+func (a *Factory) newRewindCmd() *cobra.Command {
 	var conv, to string
 	var yes, dryRun bool
 	cmd := &cobra.Command{
@@ -233,7 +233,7 @@ last question, so it can be asked again.`,
 	return cmd
 }
 
-func (a *App) newPruneCmd() *cobra.Command {
+func (a *Factory) newPruneCmd() *cobra.Command {
 	var olderThan, glob string
 	var keepSummaries, dryRun bool
 	cmd := &cobra.Command{
@@ -286,7 +286,7 @@ DURATION is a Go duration (36h, 90m) or a number of days (30d) or weeks
 	return cmd
 }
 
-func (a *App) printPrune(res store.PruneResult, dryRun bool) error {
+func (a *Factory) printPrune(res store.PruneResult, dryRun bool) error {
 	w := newLineWriter(a.IO.Out)
 	verb := map[bool]string{true: "deleted", false: "trimmed"}
 	if dryRun {

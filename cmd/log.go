@@ -54,7 +54,7 @@ var discardLogger = slog.New(slog.DiscardHandler)
 
 // logger is the command's logger; before the flags are read, one that
 // writes nothing.
-func (a *App) logger() *slog.Logger {
+func (a *Factory) logger() *slog.Logger {
 	if a.log == nil {
 		return discardLogger
 	}
@@ -63,7 +63,7 @@ func (a *App) logger() *slog.Logger {
 
 // startLogging builds the logger once the flags, the environment and the
 // config file are read, and says what is about to run.
-func (a *App) startLogging(cmd *cobra.Command) error {
+func (a *Factory) startLogging(cmd *cobra.Command) error {
 	l, err := newLogger(a.IO.ErrOut, a.logOpts)
 	if err != nil {
 		return err

@@ -33,7 +33,7 @@ func (p *providerOptions) addFlags(cmd *cobra.Command, flag, def string) {
 }
 
 // newSummarizer builds the summarizer --summarizer names.
-func (a *App) newSummarizer(p *providerOptions, counter *tokens.Counter) (summarize.Summarizer, error) {
+func (a *Factory) newSummarizer(p *providerOptions, counter *tokens.Counter) (summarize.Summarizer, error) {
 	if p.name == "extractive" {
 		return &summarize.Extractive{Counter: counter}, nil
 	}
@@ -46,7 +46,7 @@ func (a *App) newSummarizer(p *providerOptions, counter *tokens.Counter) (summar
 
 // newClient builds a provider client from the flags, the environment and
 // the config file.
-func (a *App) newClient(p *providerOptions) (llm.Client, error) {
+func (a *Factory) newClient(p *providerOptions) (llm.Client, error) {
 	if !slices.Contains(llm.Providers, p.name) {
 		return nil, usageErrorf("unknown provider %q: want one of %s", p.name, strings.Join(llm.Providers, ", "))
 	}
@@ -71,7 +71,7 @@ func (a *App) newClient(p *providerOptions) (llm.Client, error) {
 
 // getenv reads a setting from the environment, then from the config file
 // (keys like OPENAI_API_KEY may be written in either case there).
-func (a *App) getenv(key string) string {
+func (a *Factory) getenv(key string) string {
 	if v := os.Getenv(key); v != "" {
 		return v
 	}

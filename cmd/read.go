@@ -22,7 +22,7 @@ import (
 // DefaultSink is the export sink show's "-" marker follows.
 const DefaultSink = "default"
 
-func (a *App) newGetCmd() *cobra.Command {
+func (a *Factory) newGetCmd() *cobra.Command {
 	var conv, before string
 	var limit int
 	cmd := &cobra.Command{
@@ -84,7 +84,7 @@ func parseBefore(v string, opt *store.ReadOptions) error {
 
 func ulidOK(s string) bool { _, err := ulid.ParseStrict(s); return err == nil }
 
-func (a *App) newShowCmd() *cobra.Command {
+func (a *Factory) newShowCmd() *cobra.Command {
 	var conv string
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -116,7 +116,7 @@ Markers: '*' the first record sent to the LLM, '^' the latest summary,
 	return cmd
 }
 
-func (a *App) show(ctx context.Context, s *store.Store, conv string) error {
+func (a *Factory) show(ctx context.Context, s *store.Store, conv string) error {
 	summary, hasSummary, err := s.LatestSummary(ctx, conv)
 	if err != nil {
 		return err
@@ -216,7 +216,7 @@ func newLineWriter(w io.Writer) lineWriter {
 	return lineWriter{tabwriter.NewWriter(w, 0, 8, 1, ' ', 0)}
 }
 
-func (a *App) newListCmd() *cobra.Command {
+func (a *Factory) newListCmd() *cobra.Command {
 	var asJSON bool
 	var tokenizer string
 	var filter listFilter
@@ -289,35 +289,4 @@ func viewTokens(ctx context.Context, s *store.Store, conv string, counter *token
 		return nil
 	})
 	return n, err
-}
-
-func (a *App) newClearCmd() *cobra.Command {
-	var conv string
-	var yes bool
-	cmd := &cobra.Command{
-		Use:   "clear -c ID --yes",
-		Short: "Delete a conversation and everything stored for it",
-		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireConversation(conv); err != nil {
-				return err
-			}
-			if !yes {
-				return usageErrorf("clear deletes every record, summary and export cursor of %q for good; add --yes to do it", conv)
-			}
-			s, err := a.Store(cmd.Context())
-			if err != nil {
-				return err
-			}
-			n, err := s.Clear(cmd.Context(), conv)
-			if err != nil {
-				return err
-			}
-			a.warnf("cleared %q: %d record(s) deleted", conv, n)
-			return nil
-		},
-	}
-	a.conversationFlag(cmd, &conv, "conversation to delete")
-	cmd.Flags().BoolVar(&yes, "yes", false, "really delete")
-	return cmd
 }

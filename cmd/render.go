@@ -32,7 +32,7 @@ type renderOptions struct {
 	temperature string
 }
 
-func (a *App) newRenderCmd() *cobra.Command {
+func (a *Factory) newRenderCmd() *cobra.Command {
 	var o renderOptions
 	cmd := &cobra.Command{
 		Use:   "render --provider P [-c ID]",
@@ -84,7 +84,7 @@ given. Gemini and Bedrock take the model in the URL, not in the body.`,
 }
 
 // formatOptions checks the flags and turns them into format.Options.
-func (a *App) formatOptions(o *renderOptions) (format.Options, error) {
+func (a *Factory) formatOptions(o *renderOptions) (format.Options, error) {
 	opt := format.Options{Provider: o.provider, Lenient: o.lenient, Warn: a.warnf, Body: o.body, Model: o.model, MaxTokens: o.maxTokens}
 	switch {
 	case o.provider == "":
@@ -123,7 +123,7 @@ func (a *App) formatOptions(o *renderOptions) (format.Options, error) {
 	return opt, nil
 }
 
-func (a *App) runRender(ctx context.Context, o *renderOptions) error {
+func (a *Factory) runRender(ctx context.Context, o *renderOptions) error {
 	opt, err := a.formatOptions(o)
 	if err != nil {
 		return err
@@ -142,7 +142,7 @@ func (a *App) runRender(ctx context.Context, o *renderOptions) error {
 
 // renderStored streams the stored view: the latest system record, then the
 // records from the latest summary on.
-func (a *App) renderStored(ctx context.Context, o *renderOptions, opt format.Options) error {
+func (a *Factory) renderStored(ctx context.Context, o *renderOptions, opt format.Options) error {
 	s, err := a.Store(ctx)
 	if err != nil {
 		return err
@@ -247,7 +247,7 @@ func pipeline(read func(func(store.Row) error) error, keep func(store.Row) bool,
 
 // renderStdin reads a whole transcript, applies the rules to it as append
 // does, and renders its view.
-func (a *App) renderStdin(o *renderOptions, opt format.Options) error {
+func (a *Factory) renderStdin(o *renderOptions, opt format.Options) error {
 	dec := transcript.NewDecoder(a.IO.In)
 	app := transcript.NewAppender("", nil, a.IDs, a.nowMillis)
 	line := map[string]int{} // where each record of the view starts, for errors

@@ -5,7 +5,6 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -19,7 +18,6 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
-	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -42,7 +40,7 @@ func Main() int {
 
 // Run runs convo with args on the given streams.
 func Run(ctx context.Context, args []string, io *IOStreams) int {
-	app := &App{IO: io, Now: time.Now, IDs: transcript.NewIDs()}
+	app := &Factory{IO: io, Now: time.Now, IDs: transcript.NewIDs()}
 	root := app.newRootCmd()
 	root.SetArgs(args)
 	root.SetIn(io.In)
@@ -63,58 +61,7 @@ func Run(ctx context.Context, args []string, io *IOStreams) int {
 	return ExitOK
 }
 
-// App holds what commands share; the store is opened on first use only, so
-// commands that need none never pay for it.
-type App struct {
-	IO    *IOStreams
-	Now   func() time.Time
-	IDs   *transcript.IDs
-	cfg   *viper.Viper
-	db    string
-	quiet bool
-	store *store.Store
-	// log is built from logOpts once the flags are read (see logger).
-	log     *slog.Logger
-	logOpts logOptions
-}
-
-// Store opens the store on first use.
-func (a *App) Store(ctx context.Context) (*store.Store, error) {
-	if a.store != nil {
-		return a.store, nil
-	}
-	path := a.db
-	if path == "" {
-		path = defaultDBPath()
-	}
-	s, err := store.Open(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	s.Now = a.Now
-	s.Logger = a.logger()
-	a.logger().Debug("opened store", "path", path)
-	a.store = s
-	return s, nil
-}
-
-func (a *App) close() error {
-	if a.store == nil {
-		return nil
-	}
-	return a.store.Close()
-}
-
-func (a *App) nowMillis() int64 { return a.Now().UnixMilli() }
-
-// warnf tells the person something on stderr, unless --quiet.
-func (a *App) warnf(format string, args ...any) {
-	if !a.quiet {
-		fmt.Fprintf(a.IO.ErrOut, "convo: "+format+"\n", args...)
-	}
-}
-
-func (a *App) newRootCmd() *cobra.Command {
+func (a *Factory) newRootCmd() *cobra.Command {
 	var configPath string
 	root := &cobra.Command{
 		Use:   "convo",
@@ -135,7 +82,7 @@ stdin and writes to stdout, touching no file.`,
 		},
 	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.db, "db", "", "store file (env CONVO_DB; default $XDG_DATA_HOME/convo/convo.db)")
+	pf.StringVar(&a.db, "db", a.db, "store file (env CONVO_DB; default $XDG_DATA_HOME/convo/convo.db)")
 	pf.StringVar(&configPath, "config", "", "config file (default $XDG_CONFIG_HOME/convo/config.yaml)")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print no notes on stderr and no records on stdout after a write")
 	a.logOpts.addFlags(pf)
@@ -146,7 +93,7 @@ stdin and writes to stdout, touching no file.`,
 		a.newShowCmd(),
 		a.newListCmd(),
 		a.newGetCmd(),
-		a.newClearCmd(),
+		newCmdClear(a, nil),
 		a.newSummarizeCmd(),
 		a.newRenderCmd(),
 		a.newExportCmd(),
@@ -161,7 +108,7 @@ stdin and writes to stdout, touching no file.`,
 
 // loadConfig fills every flag the command line left unset from the
 // environment (CONVO_<FLAG>) or the config file, in that order.
-func (a *App) loadConfig(cmd *cobra.Command, path string) error {
+func (a *Factory) loadConfig(cmd *cobra.Command, path string) error {
 	v := viper.New()
 	v.SetEnvPrefix("convo")
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
@@ -232,7 +179,7 @@ func buildVersion() string {
 }
 
 // conversationFlag adds -c/--conversation with completion from the store.
-func (a *App) conversationFlag(cmd *cobra.Command, target *string, usage string) {
+func (a *Factory) conversationFlag(cmd *cobra.Command, target *string, usage string) {
 	cmd.Flags().StringVarP(target, "conversation", "c", "", usage)
 	_ = cmd.RegisterFlagCompletionFunc("conversation", func(cmd *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
 		// Completion runs without PersistentPreRun: honour --db and CONVO_DB here.

@@ -53,7 +53,7 @@ type summaryJob struct {
 	slots chan struct{}
 }
 
-func (a *App) newSummarizeCmd() *cobra.Command {
+func (a *Factory) newSummarizeCmd() *cobra.Command {
 	var o summarizeOptions
 	cmd := &cobra.Command{
 		Use:   "summarize -c ID | --all",
@@ -98,7 +98,7 @@ transcript with the summary placed on stdout.`,
 	return cmd
 }
 
-func (a *App) runSummarize(ctx context.Context, o *summarizeOptions) error {
+func (a *Factory) runSummarize(ctx context.Context, o *summarizeOptions) error {
 	if o.all && o.conversation != "" {
 		return usageErrorf("give -c or --all, not both")
 	}
@@ -130,7 +130,7 @@ func (a *App) runSummarize(ctx context.Context, o *summarizeOptions) error {
 	return a.summarizeTransform(ctx, job)
 }
 
-func (a *App) newSummaryJob(o *summarizeOptions) (*summaryJob, error) {
+func (a *Factory) newSummaryJob(o *summarizeOptions) (*summaryJob, error) {
 	counter, err := tokens.New(o.tokenizer)
 	if err != nil {
 		return nil, usageErrorf("--tokenizer: %v", err)
@@ -190,7 +190,7 @@ type outcome struct {
 
 // summarizeStored summarizes one stored conversation. verbose says whether
 // to tell the person about skips (single-conversation runs do).
-func (a *App) summarizeStored(ctx context.Context, s *store.Store, conv string, job *summaryJob, verbose bool) error {
+func (a *Factory) summarizeStored(ctx context.Context, s *store.Store, conv string, job *summaryJob, verbose bool) error {
 	res, err := a.summarizeOne(ctx, s, conv, job)
 	if err != nil {
 		return err
@@ -213,7 +213,7 @@ func (a *App) summarizeStored(ctx context.Context, s *store.Store, conv string, 
 	return nil
 }
 
-func (a *App) summarizeOne(ctx context.Context, s *store.Store, conv string, job *summaryJob) (outcome, error) {
+func (a *Factory) summarizeOne(ctx context.Context, s *store.Store, conv string, job *summaryJob) (outcome, error) {
 	var recs []transcript.Record
 	var readSeq int64
 	err := s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
@@ -255,7 +255,7 @@ type placedSummary struct {
 
 // runPlan plans, calls the summarizer and builds the summary record; with
 // --dry-run it prints the summarizer's input instead.
-func (a *App) runPlan(ctx context.Context, recs []transcript.Record, job *summaryJob) (*placedSummary, summarize.Skip, error) {
+func (a *Factory) runPlan(ctx context.Context, recs []transcript.Record, job *summaryJob) (*placedSummary, summarize.Skip, error) {
 	plan, skip, err := summarize.Prepare(recs, job.opt)
 	if err != nil || plan == nil {
 		return nil, skip, err
@@ -296,7 +296,7 @@ func (a *App) runPlan(ctx context.Context, recs []transcript.Record, job *summar
 
 // summarizeTransform: stdin transcript, stdout transcript with the summary
 // placed. Only the records from the latest summary on are held in memory.
-func (a *App) summarizeTransform(ctx context.Context, job *summaryJob) error {
+func (a *Factory) summarizeTransform(ctx context.Context, job *summaryJob) error {
 	if a.IO.StdinIsTerminal() {
 		return usageErrorf("give -c ID or --all, or pipe a transcript on stdin")
 	}
@@ -350,7 +350,7 @@ func (a *App) summarizeTransform(ctx context.Context, job *summaryJob) error {
 // summarizeAll runs the policy over every stored conversation, jobs at a
 // time. One failure is reported and the rest go on; the error at the end
 // says that something failed.
-func (a *App) summarizeAll(ctx context.Context, job *summaryJob, jobs int) error {
+func (a *Factory) summarizeAll(ctx context.Context, job *summaryJob, jobs int) error {
 	s, err := a.Store(ctx)
 	if err != nil {
 		return err

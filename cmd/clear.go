@@ -1,0 +1,53 @@
+package cmd
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+)
+
+// clearOptions are the flags and streams of `convo clear`.
+type clearOptions struct {
+	f            *Factory
+	conversation string
+	yes          bool
+}
+
+// newCmdClear builds `convo clear`. runF replaces clearRun in tests that
+// check flag parsing alone.
+func newCmdClear(f *Factory, runF func(context.Context, *clearOptions) error) *cobra.Command {
+	o := &clearOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "clear -c ID --yes",
+		Short: "Delete a conversation and everything stored for it",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := requireConversation(o.conversation); err != nil {
+				return err
+			}
+			if !o.yes {
+				return usageErrorf("clear deletes every record, summary and export cursor of %q for good; add --yes to do it", o.conversation)
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return clearRun(cmd.Context(), o)
+		},
+	}
+	f.conversationFlag(cmd, &o.conversation, "conversation to delete")
+	cmd.Flags().BoolVar(&o.yes, "yes", false, "really delete")
+	return cmd
+}
+
+func clearRun(ctx context.Context, o *clearOptions) error {
+	s, err := o.f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	n, err := s.Clear(ctx, o.conversation)
+	if err != nil {
+		return err
+	}
+	o.f.warnf("cleared %q: %d record(s) deleted", o.conversation, n)
+	return nil
+}

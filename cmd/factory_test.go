@@ -1,0 +1,44 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// testFactory returns a Factory over buffer streams, a fixed clock and a
+// fresh SQLite store in t.TempDir, closed when the test ends.
+func testFactory(t *testing.T, stdin string) (*Factory, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	io, out, errOut := Test(stdin)
+	f := &Factory{
+		IO:  io,
+		Now: func() time.Time { return time.UnixMilli(1744815823058) },
+		IDs: transcript.NewIDs(),
+		// newRootCmd keeps db as --db's default, so no test reaches the
+		// user's own store.
+		db: filepath.Join(t.TempDir(), "convo.db"),
+	}
+	t.Cleanup(func() {
+		if err := f.close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return f, out, errOut
+}
+
+// runCmd runs one command built by newCmd with args, as Run would, and
+// returns its error.
+func runCmd(t *testing.T, f *Factory, args ...string) error {
+	t.Helper()
+	root := f.newRootCmd()
+	root.SetArgs(args)
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	return root.ExecuteContext(context.Background())
+}
