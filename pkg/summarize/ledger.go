@@ -88,7 +88,10 @@ func extractFacts(text string, directives bool) []string {
 				continue
 			}
 		}
-		out = append(out, strings.Trim(fact, `"“”`))
+		// A quoted blank ("   ") is no fact.
+		if fact = strings.TrimSpace(strings.Trim(fact, `"“”`)); fact != "" {
+			out = append(out, fact)
+		}
 	}
 	for _, loc := range nameRE().FindAllStringIndex(text, -1) {
 		name := text[loc[0]:loc[1]]

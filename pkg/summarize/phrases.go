@@ -126,11 +126,14 @@ func isWordRune(s string, i int, r rune) bool {
 	if unicode.IsLetter(r) || unicode.IsDigit(r) {
 		return true
 	}
-	before, _ := utf8.DecodeLastRuneInString(s[:i])
-	after, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):])
 	if i == 0 {
 		return false
 	}
+	// The width comes from the text, not from r: an invalid byte is one
+	// byte wide while utf8.RuneLen(RuneError) is three.
+	_, width := utf8.DecodeRuneInString(s[i:])
+	before, _ := utf8.DecodeLastRuneInString(s[:i])
+	after, _ := utf8.DecodeRuneInString(s[i+width:])
 	switch r {
 	case '\'', '’', '-':
 		return (unicode.IsLetter(before) || unicode.IsDigit(before)) && (unicode.IsLetter(after) || unicode.IsDigit(after))

@@ -202,6 +202,7 @@ func FuzzSplitPhrases(f *testing.F) {
 	f.Add("I joined a nearby church yesterday. So far it's been really great!")
 	f.Add(`"The Great Gatsby" by F. Scott Fitzgerald, https://x.y/z?q=1; main.go v2.3`)
 	f.Add("a\u00a0b\u2019s — ‘quoted’ … ¿qué? 7 May 2023 $30 #12 @me")
+	f.Add("a\xffb") // an invalid byte once read past the end of the field
 	f.Fuzz(func(t *testing.T, text string) {
 		have := normalizeWords(text)
 		for _, p := range splitPhrases(text) {
@@ -220,6 +221,7 @@ func FuzzPreviousNotes(f *testing.F) {
 	f.Add(notesHeading + "\njoined a nearby church; Sunday → choir practice\n→ called f(x)\nthree times a week")
 	f.Add("## Goal\nplain prose; with → arrows")
 	f.Add(notesHeading + "\n;;→;\n → \n")
+	f.Add(notesHeading + "\nx\xffy")
 	f.Fuzz(func(t *testing.T, prev string) {
 		lines := previousNotes(prev)
 		var notes []note

@@ -229,6 +229,7 @@ func TestExtractFacts(t *testing.T) {
 func FuzzExtractFacts(f *testing.F) {
 	f.Add("Order #4512 for Matt Patterson on 7 May 2023 at https://x.y/z, 30 EUR.", true)
 	f.Add("`code` \"Title\" snake_case camelCase", false)
+	f.Add(`say "   " now`, false) // a quoted blank was once an empty fact
 	f.Fuzz(func(t *testing.T, text string, directives bool) {
 		for _, fact := range extractFacts(text, directives) {
 			if strings.TrimSpace(fact) == "" {
