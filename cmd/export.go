@@ -1,9 +1,7 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"regexp"
 	"strings"
 	"sync"
@@ -13,18 +11,23 @@ import (
 	"github.com/convo-cli/convo/pkg/dynamo"
 	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/store"
-	"github.com/convo-cli/convo/pkg/transcript"
 )
 
+// exportOptions are the flags of `convo export`.
 type exportOptions struct {
+	f                             *Factory
 	conversation                  string
 	all, incremental, excludeLast bool
-	sink, format, table           string
-	to, endpointURL               string
+	sink, table                   string
+	format                        export.Format
+	dynamoTable, endpointURL      string // --to dynamodb://dynamoTable
 }
 
-func (a *Factory) newExportCmd() *cobra.Command {
-	var o exportOptions
+// newCmdExport builds `convo export`. runF replaces exportRun in tests that
+// check flag parsing alone.
+func newCmdExport(f *Factory, runF func(context.Context, *exportOptions) error) *cobra.Command {
+	o := &exportOptions{f: f}
+	var format, to string
 	cmd := &cobra.Command{
 		Use:   "export -c ID | --all [--incremental [--sink NAME]] [--exclude-last] [--format F | --to dynamodb://TABLE]",
 		Short: "Print records as the log a NoSQL store keeps, or write them to DynamoDB",
@@ -57,27 +60,33 @@ Without -c or --all, export is a pure transform of the transcript on stdin.`,
   convo export -c demo --incremental --to dynamodb://convo --endpoint-url http://localhost:8000`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.runExport(cmd.Context(), cmd, &o)
+			if err := o.parse(cmd.Flags().Changed, format, to); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return exportRun(cmd.Context(), o)
 		},
 	}
-	a.conversationFlag(cmd, &o.conversation, "conversation to export (without it or --all: transform stdin to stdout)")
-	f := cmd.Flags()
-	f.BoolVar(&o.all, "all", false, "export every stored conversation")
-	f.BoolVar(&o.incremental, "incremental", false, "only what changed since the last incremental export to --sink; moves its cursor")
-	f.BoolVar(&o.excludeLast, "exclude-last", false, "hold back the last record of each conversation, which may still be merged")
-	f.StringVar(&o.sink, "sink", DefaultSink, "name of the consumer whose cursor --incremental follows")
-	f.StringVarP(&o.format, "format", "f", string(export.JSONL), "jsonl, json, markdown, dynamodb or dynamodb-batch")
-	f.StringVar(&o.table, "table", "", "table name in dynamodb-batch request bodies")
-	f.StringVar(&o.to, "to", "", "write to DynamoDB instead of stdout: dynamodb://TABLE (region and credentials from the AWS environment)")
-	f.StringVar(&o.endpointURL, "endpoint-url", "", "with --to: a DynamoDB-compatible endpoint (default: AWS_ENDPOINT_URL_DYNAMODB, or AWS)")
+	f.conversationFlag(cmd, &o.conversation, "conversation to export (without it or --all: transform stdin to stdout)")
+	fl := cmd.Flags()
+	fl.BoolVar(&o.all, "all", false, "export every stored conversation")
+	fl.BoolVar(&o.incremental, "incremental", false, "only what changed since the last incremental export to --sink; moves its cursor")
+	fl.BoolVar(&o.excludeLast, "exclude-last", false, "hold back the last record of each conversation, which may still be merged")
+	fl.StringVar(&o.sink, "sink", DefaultSink, "name of the consumer whose cursor --incremental follows")
+	fl.StringVarP(&format, "format", "f", string(export.JSONL), "jsonl, json, markdown, dynamodb or dynamodb-batch")
+	fl.StringVar(&o.table, "table", "", "table name in dynamodb-batch request bodies")
+	fl.StringVar(&to, "to", "", "write to DynamoDB instead of stdout: dynamodb://TABLE (region and credentials from the AWS environment)")
+	fl.StringVar(&o.endpointURL, "endpoint-url", "", "with --to: a DynamoDB-compatible endpoint (default: AWS_ENDPOINT_URL_DYNAMODB, or AWS)")
 	return cmd
 }
 
 // tableName is what DynamoDB accepts as a table name.
 var tableName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{3,255}$`) })
 
-func (a *Factory) runExport(ctx context.Context, cmd *cobra.Command, o *exportOptions) error {
-	changed := cmd.Flags().Changed
+// parse checks the flags together and fills format and dynamoTable.
+func (o *exportOptions) parse(changed func(string) bool, format, to string) (err error) {
 	switch {
 	case o.conversation != "" && o.all:
 		return usageErrorf("give -c or --all, not both")
@@ -87,9 +96,9 @@ func (a *Factory) runExport(ctx context.Context, cmd *cobra.Command, o *exportOp
 		return usageErrorf("--sink names the cursor of --incremental; add --incremental")
 	case o.sink == "":
 		return usageErrorf("--sink: want a name")
-	case o.to != "" && changed("format"):
+	case to != "" && changed("format"):
 		return usageErrorf("--to writes DynamoDB items itself; --format does not apply")
-	case o.endpointURL != "" && o.to == "":
+	case o.endpointURL != "" && to == "":
 		return usageErrorf("--endpoint-url applies to --to only")
 	}
 	if o.conversation != "" {
@@ -97,141 +106,73 @@ func (a *Factory) runExport(ctx context.Context, cmd *cobra.Command, o *exportOp
 			return err
 		}
 	}
-	format, err := export.ParseFormat(o.format)
-	if err != nil {
+	if o.format, err = export.ParseFormat(format); err != nil {
 		return usageErrorf("--format: %v", err)
 	}
-	if (format == export.DynamoDBBatch) != (o.table != "") {
+	if (o.format == export.DynamoDBBatch) != (o.table != "") {
 		return usageErrorf("--table goes with --format dynamodb-batch, and that format needs it")
 	}
-
-	var out export.Writer
-	var items *dynamo.Writer
-	if o.to != "" {
-		table, ok := strings.CutPrefix(o.to, "dynamodb://")
-		if !ok || !tableName().MatchString(table) {
-			return usageErrorf("--to %q: want dynamodb://TABLE, TABLE of 3 to 255 letters, digits, '_', '-' or '.'", o.to)
+	if to != "" {
+		var ok bool
+		if o.dynamoTable, ok = strings.CutPrefix(to, "dynamodb://"); !ok || !tableName().MatchString(o.dynamoTable) {
+			return usageErrorf("--to %q: want dynamodb://TABLE, TABLE of 3 to 255 letters, digits, '_', '-' or '.'", to)
 		}
-		client, err := dynamo.NewClient(ctx, o.endpointURL)
-		if err != nil {
-			return err
-		}
-		items = dynamo.NewWriter(client, table)
-		out = &dynamoOut{ctx: ctx, w: items}
-	} else if out, err = export.NewWriter(a.IO.Out, format, export.Options{Table: o.table}); err != nil {
-		return usageErrorf("%v", err)
-	}
-
-	if o.conversation == "" && !o.all {
-		if a.IO.StdinIsTerminal() {
-			return usageErrorf("nothing to export: give -c ID or --all, or pipe records on stdin")
-		}
-		if err := a.exportTransform(out); err != nil {
-			return err
-		}
-	} else if err := a.exportStored(ctx, o, out); err != nil {
-		return err
-	}
-	if items != nil {
-		a.warnf("wrote %d item(s) to dynamodb table %s", items.Written, strings.TrimPrefix(o.to, "dynamodb://"))
 	}
 	return nil
 }
 
-// exportStored exports from the store, then, once the output is complete,
-// moves the cursors.
-func (a *Factory) exportStored(ctx context.Context, o *exportOptions, out export.Writer) error {
-	s, err := a.Store(ctx)
+func exportRun(ctx context.Context, o *exportOptions) error {
+	stdin := o.conversation == "" && !o.all
+	if stdin && o.f.IO.StdinIsTerminal() {
+		return usageErrorf("nothing to export: give -c ID or --all, or pipe records on stdin")
+	}
+	out, items, err := o.output(ctx)
 	if err != nil {
 		return err
 	}
-	opt := store.ExportOptions{ExcludeLast: o.excludeLast}
+	if stdin {
+		err = export.Transform(o.f.IO.In, out, o.f.IDs, o.f.nowMillis)
+	} else {
+		err = o.stored(ctx, out)
+	}
+	if err == nil && items != nil {
+		o.f.warnf("wrote %d item(s) to dynamodb table %s", items.Written, o.dynamoTable)
+	}
+	return err
+}
+
+// output is stdout in the chosen format, or with --to the items of a
+// DynamoDB table, whose writer counts what the server accepted.
+func (o *exportOptions) output(ctx context.Context) (export.Writer, *dynamo.Writer, error) {
+	if o.dynamoTable == "" {
+		w, err := export.NewWriter(o.f.IO.Out, o.format, export.Options{Table: o.table})
+		return w, nil, err
+	}
+	client, err := dynamo.NewClient(ctx, o.endpointURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	items := dynamo.NewWriter(client, o.dynamoTable)
+	return export.NewItemWriter(ctx, items), items, nil
+}
+
+func (o *exportOptions) stored(ctx context.Context, out export.Writer) error {
+	s, err := o.f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	j := export.Job{Conversation: o.conversation, All: o.all, ExcludeLast: o.excludeLast}
 	if o.incremental {
-		opt.Sink = o.sink
+		j.Sink = o.sink
 	}
-	convs := []string{o.conversation}
-	if o.all {
-		if convs, err = s.ExportConversations(ctx, opt.Sink); err != nil {
-			return err
-		}
-	}
-	marks := make([]store.Mark, 0, len(convs))
-	for _, c := range convs {
-		m, err := s.Export(ctx, c, opt, func(r store.Row) error { return out.Write(r.Body) })
-		if o.all && errors.Is(err, store.ErrNotFound) {
-			continue // cleared since the listing
-		}
-		if err != nil {
-			return err
-		}
-		marks = append(marks, m)
-	}
-	// Only output that is complete moves a cursor: a failed Close (a closed
-	// pipe, a full disk, items the server refused) leaves every cursor where
-	// it was, so the next export sends it all again.
-	if err := out.Close(); err != nil || !o.incremental {
-		return err
-	}
-	return s.Commit(ctx, marks...)
+	return export.Run(ctx, exportStore{s}, out, j)
 }
 
-// exportTransform exports the transcript read on stdin, with the rules of
-// SPEC section 2 applied, touching no store.
-func (a *Factory) exportTransform(out export.Writer) error {
-	lines := &lineSplitter{out: out}
-	enc := transcript.NewEncoder(lines)
-	rw := transcript.NewRewriter(enc, "", a.IDs, a.nowMillis)
-	if err := rw.Copy(transcript.NewDecoder(a.IO.In), nil); err != nil {
-		return err
-	}
-	if err := rw.Close(); err != nil {
-		return err
-	}
-	return out.Close()
-}
+// exportStore is the store as export.Run reads it: records as their
+// canonical JSON.
+type exportStore struct{ *store.Store }
 
-// lineSplitter hands each line written to it to a format Writer, so the
-// rewriter, which writes JSONL, can feed any format.
-type lineSplitter struct {
-	out  export.Writer
-	part []byte
+func (s exportStore) ExportRecords(ctx context.Context, conv, sink string, excludeLast bool, fn func([]byte) error) (store.Mark, error) {
+	return s.Export(ctx, conv, store.ExportOptions{Sink: sink, ExcludeLast: excludeLast},
+		func(r store.Row) error { return fn(r.Body) })
 }
-
-func (l *lineSplitter) Write(p []byte) (int, error) {
-	n := len(p)
-	for {
-		i := bytes.IndexByte(p, '\n')
-		if i < 0 {
-			l.part = append(l.part, p...)
-			return n, nil
-		}
-		line := p[:i]
-		if len(l.part) > 0 {
-			l.part = append(l.part, line...)
-			line = l.part
-		}
-		if err := l.out.Write(line); err != nil {
-			return 0, err
-		}
-		l.part, p = l.part[:0], p[i+1:]
-	}
-}
-
-// dynamoOut is the export.Writer of --to: records become DynamoDB JSON
-// items, sent 25 at a time.
-type dynamoOut struct {
-	ctx context.Context
-	w   *dynamo.Writer
-	buf []byte
-}
-
-func (d *dynamoOut) Write(body []byte) error {
-	item, err := export.AppendItem(d.buf[:0], body)
-	if err != nil {
-		return err
-	}
-	d.buf = item
-	return d.w.Put(d.ctx, item)
-}
-
-func (d *dynamoOut) Close() error { return d.w.Flush(d.ctx) }

@@ -1,417 +1,137 @@
 package dynamo_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"math/big"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/convo-cli/convo/cmd"
 	"github.com/convo-cli/convo/pkg/dynamo"
-	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/dynamo/dynamotest"
+	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// dynalite, a DynamoDB-compatible server on Node, is started once for the
-// package, on a loopback port it picks itself, and stopped after the tests.
-var server struct {
-	once     sync.Once
-	endpoint string
-	err      error
-	skip     string
-	cmd      *exec.Cmd
-}
-
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if server.cmd != nil {
-		server.cmd.Process.Kill()
-		server.cmd.Wait()
-	}
+	dynamotest.Stop()
 	os.Exit(code)
 }
 
-// dynaliteDir is where .ci/install-dynalite.sh puts dynalite.
-func dynaliteDir() string {
-	if d := os.Getenv("DYNALITE_DIR"); d != "" {
-		return d
-	}
-	cache := os.Getenv("XDG_CACHE_HOME")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache")
-	}
-	return filepath.Join(cache, "convo", "dynalite")
+// body is the canonical JSON of a message of conversation conv.
+func body(ids *transcript.IDs, conv string, m transcript.Message, aux map[string]json.RawMessage) []byte {
+	const ms = 1744815823058
+	r := transcript.Record{ID: ids.New(ms), Conversation: conv, Message: m,
+		Metadata: transcript.Metadata{Timing: transcript.Timing{Creation: ms}, Aux: aux}}
+	return transcript.AppendJSON(nil, &r)
 }
 
-// endpoint returns the URL of a running dynalite, installing it with npm
-// first when it is missing. It skips the test only when node is absent.
-func endpoint(t *testing.T) string {
+// put writes records as items, as export --to does, and returns how many
+// items the server accepted.
+func put(t *testing.T, c *dynamodb.Client, table string, bodies ...[]byte) int {
 	t.Helper()
-	server.once.Do(startDynalite)
-	if server.skip != "" {
-		t.Skip(server.skip)
-	}
-	if server.err != nil {
-		t.Fatal(server.err)
-	}
-	// The SDK takes region and credentials from the environment; keep the
-	// machine's own AWS files out of it.
-	for k, v := range map[string]string{"AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
-		"AWS_CONFIG_FILE": os.DevNull, "AWS_SHARED_CREDENTIALS_FILE": os.DevNull, "AWS_EC2_METADATA_DISABLED": "true",
-		"AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_DYNAMODB": "", "AWS_PROFILE": ""} {
-		t.Setenv(k, v)
-	}
-	return server.endpoint
-}
-
-func startDynalite() {
-	if _, err := exec.LookPath("node"); err != nil {
-		server.skip = "node is not installed: the DynamoDB tests need it to run dynalite (npm install dynalite@4)"
-		return
-	}
-	dir := dynaliteDir()
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "dynalite")); err != nil {
-		install := exec.Command("npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "dynalite@4")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			server.err = err
-			return
-		}
-		install.Dir = dir
-		if out, err := install.CombinedOutput(); err != nil {
-			server.err = fmt.Errorf("npm install dynalite@4 in %s (or run .ci/install-dynalite.sh): %v\n%s", dir, err, out)
-			return
-		}
-	}
-	c := exec.Command("node", "-e", `const d = require('dynalite')({createTableMs: 0, deleteTableMs: 0, updateTableMs: 0});
-d.listen(0, '127.0.0.1', () => console.log(d.address().port));`)
-	c.Dir = dir
-	c.Stderr = os.Stderr
-	out, err := c.StdoutPipe()
-	if err == nil {
-		err = c.Start()
-	}
-	if err != nil {
-		server.err = fmt.Errorf("start dynalite: %w", err)
-		return
-	}
-	server.cmd = c
-	port := make(chan string, 1)
-	go func() {
-		line, _ := bufio.NewReader(out).ReadString('\n')
-		port <- strings.TrimSpace(line)
-		io.Copy(io.Discard, out)
-	}()
-	select {
-	case p := <-port:
-		if p == "" {
-			server.err = errors.New("dynalite exited before it listened")
-			return
-		}
-		server.endpoint = "http://127.0.0.1:" + p
-	case <-time.After(30 * time.Second):
-		server.err = errors.New("dynalite did not listen within 30s")
-	}
-}
-
-func client(t *testing.T, url string) *dynamodb.Client {
-	t.Helper()
-	c, err := dynamo.NewClient(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-var tables int
-
-// createTable makes a fresh table keyed as export writes: partition key
-// conversation, sort key id.
-func createTable(t *testing.T, c *dynamodb.Client) string {
-	t.Helper()
-	tables++
-	name := fmt.Sprintf("convo-%d", tables)
-	_, err := c.CreateTable(context.Background(), &dynamodb.CreateTableInput{
-		TableName: aws.String(name),
-		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: aws.String("conversation"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS},
-		},
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String("conversation"), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String("id"), KeyType: types.KeyTypeRange},
-		},
-		BillingMode: types.BillingModePayPerRequest,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return name
-}
-
-// scan reads the whole table back as plain values keyed by id.
-func scan(t *testing.T, c *dynamodb.Client, table string) map[string]any {
-	t.Helper()
-	items := map[string]any{}
-	p := dynamodb.NewScanPaginator(c, &dynamodb.ScanInput{TableName: aws.String(table)})
-	for p.HasMorePages() {
-		page, err := p.NextPage(context.Background())
+	w := dynamo.NewWriter(c, table)
+	ctx := context.Background()
+	for _, b := range bodies {
+		item, err := export.AppendItem(nil, b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, it := range page.Items {
-			v := plain(&types.AttributeValueMemberM{Value: it}).(map[string]any)
-			items[v["id"].(string)] = v
-		}
-	}
-	return items
-}
-
-// plain turns an attribute value into the value encoding/json gives, with
-// numbers as exact rationals, since a server may write 1.50 as 1.5.
-func plain(av types.AttributeValue) any {
-	switch v := av.(type) {
-	case *types.AttributeValueMemberS:
-		return v.Value
-	case *types.AttributeValueMemberN:
-		return number(v.Value)
-	case *types.AttributeValueMemberBOOL:
-		return v.Value
-	case *types.AttributeValueMemberNULL:
-		return nil
-	case *types.AttributeValueMemberL:
-		l := []any{}
-		for _, e := range v.Value {
-			l = append(l, plain(e))
-		}
-		return l
-	case *types.AttributeValueMemberM:
-		m := map[string]any{}
-		for k, e := range v.Value {
-			m[k] = plain(e)
-		}
-		return m
-	}
-	panic(fmt.Sprintf("unexpected attribute value %T", av))
-}
-
-func number(s string) string {
-	r, ok := new(big.Rat).SetString(s)
-	if !ok {
-		return "bad number " + s
-	}
-	return r.RatString()
-}
-
-// stored reads the conversations back from the store as plain values.
-func stored(t *testing.T, s *store.Store, convs ...string) map[string]any {
-	t.Helper()
-	want := map[string]any{}
-	for _, c := range convs {
-		err := s.Read(context.Background(), c, store.ReadOptions{}, func(r store.Row) error {
-			d := json.NewDecoder(strings.NewReader(string(r.Body)))
-			d.UseNumber()
-			var v any
-			if err := d.Decode(&v); err != nil {
-				return err
-			}
-			v = numbers(v)
-			want[v.(map[string]any)["id"].(string)] = v
-			return nil
-		})
-		if err != nil {
+		if err := w.Put(ctx, item); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return want
-}
-
-func numbers(v any) any {
-	switch v := v.(type) {
-	case json.Number:
-		return number(string(v))
-	case []any:
-		for i := range v {
-			v[i] = numbers(v[i])
-		}
-	case map[string]any:
-		for k := range v {
-			v[k] = numbers(v[k])
-		}
-	}
-	return v
-}
-
-func appendRecords(t *testing.T, s *store.Store, conv string, recs ...transcript.Record) {
-	t.Helper()
-	i := 0
-	_, err := s.Append(context.Background(), conv, transcript.NewIDs(), func() (transcript.Record, error) {
-		if i == len(recs) {
-			return transcript.Record{}, io.EOF
-		}
-		i++
-		return recs[i-1], nil
-	})
-	if err != nil {
+	if err := w.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
+	return w.Written
 }
 
-func msg(role transcript.Role, contents ...string) transcript.Record {
-	return transcript.Record{Message: transcript.Message{Role: role, Contents: contents}}
-}
-
-// convo runs the CLI in-process and returns its status and stderr.
-func convo(t *testing.T, args ...string) (int, string) {
-	t.Helper()
-	io, _, errOut := cmd.Test("")
-	code := cmd.Run(context.Background(), args, io)
-	return code, errOut.String()
-}
-
-func openStore(t *testing.T) (*store.Store, string) {
-	t.Helper()
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	path := filepath.Join(t.TempDir(), "convo.db")
-	s, err := store.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s, path
-}
-
-// TestExportToDynamoDB exports 1,000 records (40 batches) and a varied
-// conversation through the CLI, reads the items back, and compares them
-// with the store; then a merge is exported again, whole, in place.
-func TestExportToDynamoDB(t *testing.T) {
-	url := endpoint(t)
-	c := client(t, url)
-	table := createTable(t, c)
-	s, db := openStore(t)
-
-	var big []transcript.Record
+// TestWriterToDynalite writes 1,000 records (40 batches) and a varied
+// conversation, reads the items back and compares them with the records;
+// then a record written again under its id replaces its item.
+func TestWriterToDynalite(t *testing.T) {
+	c := dynamotest.Client(t, dynamotest.Endpoint(t))
+	table := dynamotest.CreateTable(t, c)
+	ids := transcript.NewIDs()
+	var bodies [][]byte
 	for i := range 1000 {
-		role := transcript.RoleUser
-		if i%2 == 1 {
-			role = transcript.RoleAssistant
-		}
-		big = append(big, msg(role, fmt.Sprintf("message %d", i)))
+		role := []transcript.Role{transcript.RoleUser, transcript.RoleAssistant}[i%2]
+		bodies = append(bodies, body(ids, "big", transcript.Message{Role: role, Contents: []string{fmt.Sprintf("message %d", i)}}, nil))
 	}
-	appendRecords(t, s, "big", big...)
-	u := msg(transcript.RoleUser, "Hi ☕ \"there\"", "")
-	u.Metadata.Aux = map[string]json.RawMessage{
-		"price": json.RawMessage("19.990000000000000000000000000000000001"), "exp": json.RawMessage("-1.5e-7"),
-		"nested": json.RawMessage(`{"list":[1,"two",false,null,{"deep":[]}],"empty":{}}`),
+	bodies = append(bodies,
+		body(ids, "demo", transcript.Message{Role: transcript.RoleUser, Contents: []string{"Hi ☕ \"there\"", ""}}, map[string]json.RawMessage{
+			"price": json.RawMessage("19.990000000000000000000000000000000001"), "exp": json.RawMessage("-1.5e-7"),
+			"nested": json.RawMessage(`{"list":[1,"two",false,null,{"deep":[]}],"empty":{}}`),
+		}),
+		body(ids, "demo", transcript.Message{Role: transcript.RoleAssistant,
+			ToolCalls: []transcript.ToolCall{{ID: "call_1", Name: "get_weather", Arguments: `{"location":"Paris"}`}}}, nil),
+		body(ids, "demo", transcript.Message{Role: transcript.RoleTool, Contents: []string{"21C"}, ToolCallID: "call_1", Name: "get_weather", IsError: true}, nil),
+	)
+	if n := put(t, c, table, bodies...); n != 1003 {
+		t.Fatalf("the server accepted %d items, want 1003", n)
 	}
-	a := transcript.Record{Message: transcript.Message{Role: transcript.RoleAssistant,
-		ToolCalls: []transcript.ToolCall{{ID: "call_1", Name: "get_weather", Arguments: `{"location":"Paris"}`}}}}
-	tool := transcript.Record{Message: transcript.Message{Role: transcript.RoleTool, Contents: []string{"21C"}, ToolCallID: "call_1", Name: "get_weather", IsError: true}}
-	appendRecords(t, s, "demo", u, a, tool)
-
-	to := "dynamodb://" + table
-	code, stderr := convo(t, "--db", db, "export", "--all", "--incremental", "--to", to, "--endpoint-url", url)
-	if code != 0 {
-		t.Fatalf("export: exit %d: %s", code, stderr)
+	want := map[string]any{}
+	for _, b := range bodies {
+		dynamotest.Record(t, want, b)
 	}
-	if !strings.Contains(stderr, "wrote 1003 item(s)") {
-		t.Errorf("stderr %q, want it to count 1003 items", stderr)
-	}
-	if got, want := scan(t, c, table), stored(t, s, "big", "demo"); !reflect.DeepEqual(got, want) {
-		t.Fatalf("the table differs from the store: %d items, %d records\nfirst difference: %s", len(got), len(want), firstDiff(got, want))
+	if got := dynamotest.Scan(t, c, table); !reflect.DeepEqual(got, want) {
+		t.Fatalf("the table differs from the records: %d items, %d records\nfirst difference: %s", len(got), len(want), dynamotest.FirstDiff(got, want))
 	}
 
-	// A merge after the export: the record goes again, whole, same id.
-	for _, text := range []string{"It is 22C.", "Sunny."} {
-		appendRecords(t, s, "demo", msg(transcript.RoleAssistant, text))
-		code, stderr = convo(t, "--db", db, "export", "-c", "demo", "--incremental", "--to", to, "--endpoint-url", url)
-		if code != 0 || !strings.Contains(stderr, "wrote 1 item(s)") {
-			t.Fatalf("export after appending %q: exit %d: %s", text, code, stderr)
-		}
+	// A merged record goes again, whole, under its id: its item is replaced.
+	r, err := transcript.ParseLine(bodies[1002])
+	if err != nil {
+		t.Fatal(err)
 	}
-	got, want := scan(t, c, table), stored(t, s, "big", "demo")
+	r.Message.Contents = append(r.Message.Contents, "Sunny.")
+	merged := transcript.AppendJSON(nil, &r)
+	if n := put(t, c, table, merged); n != 1 {
+		t.Fatalf("the server accepted %d items, want 1", n)
+	}
+	dynamotest.Record(t, want, merged)
+	got := dynamotest.Scan(t, c, table)
 	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("after the merge the table differs from the store: %s", firstDiff(got, want))
+		t.Fatalf("after the merge the table differs from the records: %s", dynamotest.FirstDiff(got, want))
 	}
-	if len(got) != 1004 {
-		t.Fatalf("%d items, want 1004: the merge must replace its item", len(got))
-	}
-	code, stderr = convo(t, "--db", db, "export", "--all", "--incremental", "--to", to, "--endpoint-url", url)
-	if code != 0 || !strings.Contains(stderr, "wrote 0 item(s)") {
-		t.Fatalf("third export: exit %d: %s, want nothing left to write", code, stderr)
+	if len(got) != 1003 {
+		t.Fatalf("%d items, want 1003: the merge must replace its item", len(got))
 	}
 }
 
-func firstDiff(got, want map[string]any) string {
-	for id, w := range want {
-		if g, ok := got[id]; !ok || !reflect.DeepEqual(g, w) {
-			return fmt.Sprintf("%s: table %v, store %v", id, g, w)
-		}
+// TestItemTooLarge: the server refuses an item over 400 KB too, so
+// export.AppendItem's check is no stricter than DynamoDB's.
+func TestItemTooLarge(t *testing.T) {
+	c := dynamotest.Client(t, dynamotest.Endpoint(t))
+	table := dynamotest.CreateTable(t, c)
+	item := fmt.Appendf(nil, `{"conversation":{"S":"huge"},"id":{"S":"x"},"body":{"S":%q}}`, strings.Repeat("x", 410<<10))
+	w := dynamo.NewWriter(c, table)
+	if err := w.Put(context.Background(), item); err != nil {
+		t.Fatal(err)
 	}
-	for id, g := range got {
-		if _, ok := want[id]; !ok {
-			return fmt.Sprintf("%s only in the table: %v", id, g)
-		}
-	}
-	return "none"
-}
-
-// TestExportItemTooLarge: a record over 400 KB fails the export, naming
-// the record, and moves no cursor; the server refuses such an item too.
-func TestExportItemTooLarge(t *testing.T) {
-	url := endpoint(t)
-	c := client(t, url)
-	table := createTable(t, c)
-	s, db := openStore(t)
-	appendRecords(t, s, "huge", msg(transcript.RoleUser, "small"), msg(transcript.RoleAssistant, strings.Repeat("x", 410<<10)))
-	var id string
-	s.Read(context.Background(), "huge", store.ReadOptions{}, func(r store.Row) error {
-		id = string(r.Body[7:33])
-		return nil
-	})
-	code, stderr := convo(t, "--db", db, "export", "-c", "huge", "--incremental", "--to", "dynamodb://"+table, "--endpoint-url", url)
-	if code != 1 || !strings.Contains(stderr, id) || !strings.Contains(stderr, "400 KB") {
-		t.Fatalf("exit %d, stderr %q: want exit 1 naming record %s", code, stderr, id)
-	}
-	if seq, err := s.Cursor(context.Background(), "huge", cmd.DefaultSink); err != nil || seq != 0 {
-		t.Fatalf("cursor moved to %d (%v) by a failed export", seq, err)
-	}
-	// dynalite agrees the item is too large: the check is no stricter than the server.
-	item := map[string]types.AttributeValue{
-		"conversation": &types.AttributeValueMemberS{Value: "huge"}, "id": &types.AttributeValueMemberS{Value: id},
-		"body": &types.AttributeValueMemberS{Value: strings.Repeat("x", 410<<10)},
-	}
-	if _, err := c.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: item}); err == nil {
-		t.Error("dynalite took an item over 400 KB")
+	if err := w.Flush(context.Background()); err == nil || w.Written != 0 {
+		t.Errorf("dynalite took an item over 400 KB (%d written)", w.Written)
 	}
 }
 
-// TestExportMissingTable: a table that does not exist is exit 1, cursor kept.
-func TestExportMissingTable(t *testing.T) {
-	url := endpoint(t)
-	s, db := openStore(t)
-	appendRecords(t, s, "c", msg(transcript.RoleUser, "hi"))
-	code, stderr := convo(t, "--db", db, "export", "-c", "c", "--incremental", "--to", "dynamodb://no-such-table", "--endpoint-url", url)
-	if code != 1 || !strings.Contains(stderr, "no-such-table") {
-		t.Fatalf("exit %d, stderr %q", code, stderr)
+// TestMissingTable: writing to a table that does not exist fails, naming it.
+func TestMissingTable(t *testing.T) {
+	c := dynamotest.Client(t, dynamotest.Endpoint(t))
+	w := dynamo.NewWriter(c, "no-such-table")
+	if err := w.Put(context.Background(), []byte(`{"conversation":{"S":"c"},"id":{"S":"x"}}`)); err != nil {
+		t.Fatal(err)
 	}
-	if seq, _ := s.Cursor(context.Background(), "c", cmd.DefaultSink); seq != 0 {
-		t.Fatalf("cursor moved to %d", seq)
+	var nf *types.ResourceNotFoundException
+	if err := w.Flush(context.Background()); !errors.As(err, &nf) || !strings.Contains(err.Error(), "no-such-table") {
+		t.Fatalf("flush to a missing table: %v, want a ResourceNotFoundException naming it", err)
 	}
 }
 
