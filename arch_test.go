@@ -1,0 +1,165 @@
+package main
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/convo-cli/convo/"
+
+// ourImports returns, per package directory under root (slash-separated,
+// relative to the module), the module's own packages it imports: from
+// production files, and from all files tests included.
+func ourImports(t *testing.T) (prod, all map[string][]string) {
+	t.Helper()
+	prod, all = map[string][]string{}, map[string][]string{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); p != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "bin") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(p))
+		for _, imp := range f.Imports {
+			ip, _ := strconv.Unquote(imp.Path.Value)
+			own, ok := strings.CutPrefix(ip, module)
+			if !ok {
+				continue
+			}
+			if !slices.Contains(all[dir], own) {
+				all[dir] = append(all[dir], own)
+			}
+			if !strings.HasSuffix(p, "_test.go") && !slices.Contains(prod[dir], own) {
+				prod[dir] = append(prod[dir], own)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prod, all
+}
+
+// TestImportRules holds the import rules of the architecture
+// (docs/architecture.md): the domain imports nothing of ours, steps import
+// the domain, adapters never reach the use cases or each other, and nothing
+// under pkg/ reaches cmd.
+func TestImportRules(t *testing.T) {
+	prod, all := ourImports(t)
+	if len(all) == 0 {
+		t.Fatal("found no imports of our own packages: is the test running at the module root?")
+	}
+	for _, v := range importViolations(prod, all) {
+		t.Error(v)
+	}
+}
+
+// importViolations lists every import that breaks a rule.
+func importViolations(prod, all map[string][]string) []string {
+	var bad []string
+	// allowed lists, for production code, the packages of ours each may import.
+	allowed := map[string][]string{
+		"pkg/transcript": nil,
+		"pkg/tokens":     {"pkg/transcript"},
+		"pkg/format":     {"pkg/transcript"},
+		"pkg/export":     {"pkg/transcript"},
+		"pkg/store":      {"pkg/transcript"},
+		"pkg/llm":        {"pkg/transcript", "pkg/format"},
+	}
+	adapters := []string{"pkg/store/sqlite", "pkg/store/postgres", "pkg/dynamo", "pkg/llm"}
+	useCases := []string{"cmd", "pkg/ask", "pkg/summarize"}
+	for dir, imps := range prod {
+		for pkg, ok := range allowed {
+			// pkg/store's own subpackages (the engine, dialects, conformance
+			// suite) may import pkg/store and each other's shared parts.
+			inStore := pkg == "pkg/store" && under(dir, pkg)
+			if dir != pkg && !inStore {
+				continue
+			}
+			for _, imp := range imps {
+				if !slices.Contains(ok, imp) && !(inStore && imp == "pkg/store") && !(inStore && under(imp, "pkg/store/sqlstore")) {
+					bad = append(bad, fmt.Sprintf("%s imports %s; it may import only %v", dir, imp, ok))
+				}
+			}
+		}
+		for _, ad := range adapters {
+			if !under(dir, ad) {
+				continue
+			}
+			for _, imp := range imps {
+				for _, other := range append(slices.Clone(useCases), adapters...) {
+					if under(imp, other) && !under(imp, ad) {
+						bad = append(bad, fmt.Sprintf("adapter %s imports %s", dir, imp))
+					}
+				}
+			}
+		}
+	}
+	for dir, imps := range all {
+		if !under(dir, "pkg") && !under(dir, "internal") {
+			continue
+		}
+		for _, imp := range imps {
+			if under(imp, "cmd") {
+				bad = append(bad, fmt.Sprintf("%s imports %s (tests included, nothing under pkg/ imports cmd)", dir, imp))
+			}
+		}
+	}
+	slices.Sort(bad)
+	return bad
+}
+
+// Each rule catches a tree that breaks it, and a tree that keeps them passes.
+func TestImportViolations(t *testing.T) {
+	good := map[string][]string{
+		"pkg/transcript":        nil,
+		"pkg/format":            {"pkg/transcript"},
+		"pkg/llm":               {"pkg/format", "pkg/transcript"},
+		"pkg/store/sqlite":      {"pkg/store", "pkg/store/sqlstore", "pkg/transcript"},
+		"pkg/summarize":         {"pkg/transcript", "pkg/llm", "pkg/format", "pkg/tokens"},
+		"cmd":                   {"pkg/store", "pkg/summarize", "pkg/dynamo"},
+		"internal/providertest": {"pkg/format"},
+	}
+	if v := importViolations(good, good); len(v) > 0 {
+		t.Errorf("a tree that keeps the rules: %v", v)
+	}
+	for _, tt := range []struct {
+		name      string
+		prod, all map[string][]string
+		want      string
+	}{
+		{"domain imports a step", map[string][]string{"pkg/transcript": {"pkg/format"}}, nil, "pkg/transcript imports pkg/format"},
+		{"step imports a step", map[string][]string{"pkg/export": {"pkg/store"}}, nil, "pkg/export imports pkg/store"},
+		{"adapter imports a use case", map[string][]string{"pkg/dynamo": {"pkg/summarize"}}, nil, "adapter pkg/dynamo imports pkg/summarize"},
+		{"adapters import each other", map[string][]string{"pkg/store/sqlite": {"pkg/dynamo"}}, nil, "adapter pkg/store/sqlite imports pkg/dynamo"},
+		{"a test under pkg imports cmd", nil, map[string][]string{"pkg/dynamo": {"cmd"}}, "pkg/dynamo imports cmd"},
+	} {
+		v := importViolations(tt.prod, tt.all)
+		if len(v) == 0 || !strings.HasPrefix(v[0], tt.want) {
+			t.Errorf("%s: got %q, want one starting %q", tt.name, v, tt.want)
+		}
+	}
+}
+
+// under reports whether pkg is dir or inside it.
+func under(pkg, dir string) bool { return pkg == dir || strings.HasPrefix(pkg, dir+"/") }
