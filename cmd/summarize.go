@@ -157,7 +157,8 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 		Start: func(total int) {
 			start = time.Now()
 			if f.IO.StderrIsTerminal() && !f.quiet && !o.dryRun {
-				progress = mpb.NewWithContext(ctx, mpb.WithOutput(f.IO.ErrOut), mpb.WithWidth(40))
+				// AutoRefresh: mpb would draw nothing on a test's buffer.
+				progress = mpb.NewWithContext(ctx, mpb.WithOutput(f.IO.ErrOut), mpb.WithWidth(40), mpb.WithAutoRefresh())
 				bar = progress.AddBar(int64(total),
 					mpb.PrependDecorators(decor.Name("summarize "), decor.CountersNoUnit("%d/%d")),
 					mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.AverageETA(decor.ET_STYLE_GO)))
