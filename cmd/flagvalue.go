@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -32,4 +33,16 @@ func parseRate(v string) (*rate.Limiter, error) {
 		return nil, usageErrorf("--rate %q: bad period %q", v, per)
 	}
 	return rate.NewLimiter(rate.Every(d/time.Duration(count)), 1), nil
+}
+
+// textOrFile reads a TEXT|@FILE flag value.
+func textOrFile(flag, v string) (string, error) {
+	if name, ok := strings.CutPrefix(v, "@"); ok {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return "", usageErrorf("%s: %v", flag, err)
+		}
+		return string(b), nil
+	}
+	return v, nil
 }

@@ -1,0 +1,175 @@
+package summarize
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// Store is what summarizing stored conversations reads and writes.
+// *store.Store satisfies it.
+type Store interface {
+	// Read calls fn for each record of conv opt selects, in transcript
+	// order; a missing conversation is store.ErrNotFound (wrapped).
+	Read(ctx context.Context, conv string, opt store.ReadOptions, fn func(store.Row) error) error
+	// WriteSummary stores a summary in one transaction; with sw.Check, a
+	// conversation changed since it was read is store.ErrConflict and
+	// nothing is written.
+	WriteSummary(ctx context.Context, conv string, sw store.SummaryWrite) error
+	// Conversations calls fn for every conversation (All only).
+	Conversations(ctx context.Context, fn func(store.ConversationInfo) error) error
+}
+
+// Runner summarizes a conversation by one policy: Options decide whether
+// and what to cover, Summarizer writes the summary.
+type Runner struct {
+	Options Options
+	// Summarizer writes the summaries; it may be nil under DryRun.
+	Summarizer Summarizer
+	// DryRun makes the summarizer's input text the result; nothing is
+	// sent or written.
+	DryRun bool
+	// DeleteOriginals deletes the covered records in the transaction that
+	// stores the summary.
+	DeleteOriginals bool
+	// Wait, when set, is called before each summarizer request: the rate
+	// hook (--rate). It delays; its error ends the summarization.
+	Wait func(context.Context) error
+	// IDs and Now make the summary record's id and creation time (nil:
+	// a fresh generator and the system clock).
+	IDs *transcript.IDs
+	Now func() time.Time
+	// Logger hears one line per summary made (nil: none).
+	Logger *slog.Logger
+
+	// slots, when set (by All), bounds the summarizer requests in flight;
+	// the store reads and writes around them run in more workers, so they
+	// overlap with the waits instead of adding to them.
+	slots chan struct{}
+}
+
+// Result is what summarizing one conversation came to: a summary made, a
+// reason to make none, or (DryRun) the text the summarizer would receive.
+type Result struct {
+	Conversation string
+	// Summary is the summary record written (placed, in Transform).
+	Summary *transcript.Record
+	// Skip says why nothing was summarized.
+	Skip Skip
+	// DryRun is the summarizer's input, under Runner.DryRun when there is
+	// something to summarize.
+	DryRun string
+}
+
+// Run summarizes the stored conversation conv. It reads the records from
+// the latest summary on, runs the summarizer and stores the summary right
+// after the last record it covers. A summarizer failure writes nothing; a
+// conversation changed by another writer meanwhile is store.ErrConflict
+// and writes nothing.
+func (r *Runner) Run(ctx context.Context, s Store, conv string) (Result, error) {
+	var recs []transcript.Record
+	var readSeq int64
+	err := s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
+		rec, err := transcript.ParseLine(row.Body)
+		if err != nil {
+			return fmt.Errorf("stored record is corrupt: %w", err)
+		}
+		rec.Conversation = conv
+		readSeq = max(readSeq, row.Seq)
+		recs = append(recs, rec)
+		return nil
+	})
+	if err != nil {
+		return Result{Conversation: conv}, err
+	}
+	sum, res, err := r.summarize(ctx, recs)
+	res.Conversation = conv
+	if err != nil || sum == nil {
+		return res, err
+	}
+	prev := ""
+	if i := transcript.LatestSummary(recs); i >= 0 {
+		prev = recs[i].ID
+	}
+	err = s.WriteSummary(ctx, conv, store.SummaryWrite{
+		Anchor: sum.anchor, Summary: &sum.record, DeleteCovered: r.DeleteOriginals,
+		Check: true, PreviousID: prev, ReadSeq: readSeq,
+	})
+	if err != nil {
+		return Result{Conversation: conv}, fmt.Errorf("summarize %s: %w", conv, err)
+	}
+	res.Summary = &sum.record
+	return res, nil
+}
+
+// placed is a summary record and where it goes.
+type placed struct {
+	record transcript.Record
+	anchor string
+	span   transcript.Span
+}
+
+// summarize plans recs (the transcript from its latest summary on), calls
+// the summarizer and builds the summary record. It returns no summary when
+// there is nothing to do or under DryRun; the result says why.
+func (r *Runner) summarize(ctx context.Context, recs []transcript.Record) (*placed, Result, error) {
+	plan, skip, err := Prepare(recs, r.Options)
+	if err != nil || plan == nil {
+		return nil, Result{Skip: skip}, err
+	}
+	if r.DryRun {
+		return nil, Result{DryRun: plan.Input.Compose()}, nil
+	}
+	if r.Wait != nil {
+		if err := r.Wait(ctx); err != nil {
+			return nil, Result{}, err
+		}
+	}
+	if r.slots != nil {
+		select {
+		case r.slots <- struct{}{}:
+		case <-ctx.Done():
+			return nil, Result{}, ctx.Err()
+		}
+	}
+	start := time.Now()
+	out, err := r.Summarizer.Summarize(ctx, plan.Input)
+	if r.slots != nil {
+		<-r.slots
+	}
+	if err != nil {
+		return nil, Result{}, fmt.Errorf("summarizer %s: %w", r.Summarizer.Name(), err)
+	}
+	if r.Logger != nil {
+		r.Logger.Info("summarized", "summarizer", r.Summarizer.Name(), "model", out.Model, "covered", len(plan.Span.Covered),
+			"latency_ms", time.Since(start).Milliseconds())
+	}
+	now := r.nowMillis()
+	rec, err := plan.Record(out, r.Summarizer.Name(), r.ids().New(now), now, r.Options)
+	if err != nil {
+		return nil, Result{}, err
+	}
+	return &placed{record: rec, anchor: plan.AnchorID(), span: plan.Span}, Result{}, nil
+}
+
+func (r *Runner) nowMillis() int64 {
+	if r.Now == nil {
+		return time.Now().UnixMilli()
+	}
+	return r.Now().UnixMilli()
+}
+
+// defaultIDs serves Runners given no IDs; one generator keeps ids ordered.
+var defaultIDs = sync.OnceValue(transcript.NewIDs)
+
+func (r *Runner) ids() *transcript.IDs {
+	if r.IDs == nil {
+		return defaultIDs()
+	}
+	return r.IDs
+}
