@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -21,6 +23,7 @@ type exportOptions struct {
 	sink, table                   string
 	format                        export.Format
 	dynamoTable, endpointURL      string // --to dynamodb://dynamoTable
+	file                          string // --to file://file
 }
 
 // newCmdExport builds `convo export`. runF replaces exportRun in tests that
@@ -47,16 +50,22 @@ incremental export to the same --sink (default "default"): a record merged
 after it was sent is sent again, whole, with the same id, so a consumer that
 upserts by id loses nothing and duplicates nothing. --exclude-last holds back
 the last record of each conversation, which may still be merged; a later
-export sends it. The sink's cursor moves only once the output was written
-and flushed (or the server accepted every item): an export that fails, is
-interrupted or whose reader stops early moves nothing, and the next one sends
-it all again. Without --incremental, export sends everything and moves no
-cursor. Run one export at a time per sink: a second one fails at the end.
+export sends it. Delivery is at least once: the sink's cursor moves only once
+the output is known delivered. On a pipe, that is when the reader has read
+every byte and is still reading (one that quits early, like head, moves
+nothing); --to file://PATH appends to PATH (created 0600), syncs it to disk,
+then moves the cursor, and first cuts off a torn last line an interrupted
+export left, so no record is glued onto it; --to dynamodb://TABLE moves it
+once the server accepted every item. An export that fails or is interrupted
+moves nothing, and the next one sends it all again. Without --incremental,
+export sends everything and moves no cursor. Run one export at a time per
+sink: a second one fails at the end.
 
 Without -c or --all, export is a pure transform of the transcript on stdin.`,
 		Example: `  convo export -c demo --format markdown
   convo export --all --incremental --exclude-last >> log.jsonl
   convo export --all --incremental --sink s3 --format dynamodb | gzip > part.json.gz
+  convo export --all --incremental --exclude-last --to file:///var/log/convo.jsonl
   convo export -c demo --incremental --to dynamodb://convo --endpoint-url http://localhost:8000`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -77,7 +86,7 @@ Without -c or --all, export is a pure transform of the transcript on stdin.`,
 	fl.StringVar(&o.sink, "sink", DefaultSink, "name of the consumer whose cursor --incremental follows")
 	fl.StringVarP(&format, "format", "f", string(export.JSONL), "jsonl, json, markdown, dynamodb or dynamodb-batch")
 	fl.StringVar(&o.table, "table", "", "table name in dynamodb-batch request bodies")
-	fl.StringVar(&to, "to", "", "write to DynamoDB instead of stdout: dynamodb://TABLE (region and credentials from the AWS environment)")
+	fl.StringVar(&to, "to", "", "write to a file or DynamoDB instead of stdout: file://PATH (appended, synced) or dynamodb://TABLE (region and credentials from the AWS environment)")
 	fl.StringVar(&o.endpointURL, "endpoint-url", "", "with --to: a DynamoDB-compatible endpoint (default: AWS_ENDPOINT_URL_DYNAMODB, or AWS)")
 	return cmd
 }
@@ -96,10 +105,10 @@ func (o *exportOptions) parse(changed func(string) bool, format, to string) (err
 		return usageErrorf("--sink names the cursor of --incremental; add --incremental")
 	case o.sink == "":
 		return usageErrorf("--sink: want a name")
-	case to != "" && changed("format"):
-		return usageErrorf("--to writes DynamoDB items itself; --format does not apply")
-	case o.endpointURL != "" && to == "":
-		return usageErrorf("--endpoint-url applies to --to only")
+	case strings.HasPrefix(to, "dynamodb://") && changed("format"):
+		return usageErrorf("--to dynamodb:// writes DynamoDB items itself; --format does not apply")
+	case o.endpointURL != "" && !strings.HasPrefix(to, "dynamodb://"):
+		return usageErrorf("--endpoint-url applies to --to dynamodb:// only")
 	}
 	if o.conversation != "" {
 		if err := checkConversationID(o.conversation); err != nil {
@@ -112,10 +121,17 @@ func (o *exportOptions) parse(changed func(string) bool, format, to string) (err
 	if (o.format == export.DynamoDBBatch) != (o.table != "") {
 		return usageErrorf("--table goes with --format dynamodb-batch, and that format needs it")
 	}
+	if path, ok := strings.CutPrefix(to, "file://"); ok {
+		if path == "" {
+			return usageErrorf("--to %q: want file://PATH", to)
+		}
+		o.file = path
+		return nil
+	}
 	if to != "" {
 		var ok bool
 		if o.dynamoTable, ok = strings.CutPrefix(to, "dynamodb://"); !ok || !tableName().MatchString(o.dynamoTable) {
-			return usageErrorf("--to %q: want dynamodb://TABLE, TABLE of 3 to 255 letters, digits, '_', '-' or '.'", to)
+			return usageErrorf("--to %q: want file://PATH or dynamodb://TABLE, TABLE of 3 to 255 letters, digits, '_', '-' or '.'", to)
 		}
 	}
 	return nil
@@ -126,42 +142,74 @@ func exportRun(ctx context.Context, o *exportOptions) error {
 	if stdin && o.f.IO.StdinIsTerminal() {
 		return usageErrorf("nothing to export: give -c ID or --all, or pipe records on stdin")
 	}
-	out, items, err := o.output(ctx)
+	out, err := o.output(ctx)
 	if err != nil {
 		return err
 	}
+	defer out.close()
 	if stdin {
 		err = export.Transform(o.f.IO.In, out, o.f.IDs, o.f.nowMillis)
 	} else {
 		err = o.stored(ctx, out)
 	}
-	if err == nil && items != nil {
-		o.f.warnf("wrote %d item(s) to dynamodb table %s", items.Written, o.dynamoTable)
+	if err == nil && out.items != nil {
+		o.f.warnf("wrote %d item(s) to dynamodb table %s", out.items.Written, o.dynamoTable)
 	}
-	return err
+	return errors.Join(err, out.close())
 }
 
-// output is stdout in the chosen format, or with --to the items of a
-// DynamoDB table, whose writer counts what the server accepted.
-func (o *exportOptions) output(ctx context.Context) (export.Writer, *dynamo.Writer, error) {
-	if o.dynamoTable == "" {
-		w, err := export.NewWriter(o.f.IO.Out, o.format, export.Options{Table: o.table})
-		return w, nil, err
-	}
-	client, err := dynamo.NewClient(ctx, o.endpointURL)
-	if err != nil {
-		return nil, nil, err
-	}
-	items := dynamo.NewWriter(client, o.dynamoTable)
-	return export.NewItemWriter(ctx, items), items, nil
+// exportOutput is where an export writes: stdout in the chosen format, a
+// log file, or the items of a DynamoDB table, whose writer counts what the
+// server accepted. delivered confirms the output before a cursor moves.
+type exportOutput struct {
+	export.Writer
+	items     *dynamo.Writer
+	file      *export.File
+	delivered func(context.Context) error
 }
 
-func (o *exportOptions) stored(ctx context.Context, out export.Writer) error {
+func (o *exportOptions) output(ctx context.Context) (*exportOutput, error) {
+	switch {
+	case o.file != "":
+		file, err := export.OpenFile(o.file)
+		if err != nil {
+			return nil, fmt.Errorf("--to file://%s: %w", o.file, err)
+		}
+		if file.Torn > 0 {
+			o.f.warnf("%s ended in a torn line (%d bytes) an interrupted export left; cut it off", o.file, file.Torn)
+		}
+		w, err := export.NewWriter(file, o.format, export.Options{Table: o.table})
+		if err != nil {
+			file.Close()
+			return nil, err
+		}
+		return &exportOutput{Writer: w, file: file, delivered: func(context.Context) error { return file.Sync() }}, nil
+	case o.dynamoTable != "":
+		client, err := dynamo.NewClient(ctx, o.endpointURL)
+		if err != nil {
+			return nil, err
+		}
+		items := dynamo.NewWriter(client, o.dynamoTable)
+		return &exportOutput{Writer: export.NewItemWriter(ctx, items), items: items}, nil
+	}
+	w, err := export.NewWriter(o.f.IO.Out, o.format, export.Options{Table: o.table})
+	return &exportOutput{Writer: w, delivered: o.f.IO.OutRead}, err
+}
+
+// close closes the log file, if any; twice is no error.
+func (out *exportOutput) close() error {
+	if out.file == nil {
+		return nil
+	}
+	return out.file.Close()
+}
+
+func (o *exportOptions) stored(ctx context.Context, out *exportOutput) error {
 	s, err := o.f.Store(ctx)
 	if err != nil {
 		return err
 	}
-	j := export.Job{Conversation: o.conversation, All: o.all, ExcludeLast: o.excludeLast}
+	j := export.Job{Conversation: o.conversation, All: o.all, ExcludeLast: o.excludeLast, Delivered: out.delivered}
 	if o.incremental {
 		j.Sink = o.sink
 	}

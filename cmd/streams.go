@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
+	"time"
 
 	"golang.org/x/term"
 )
@@ -16,6 +18,9 @@ type IOStreams struct {
 	ErrOut io.Writer
 
 	stdinTTY, stdoutTTY, stderrTTY bool
+	// outFile is Out as a file, when it is one: delivery to a pipe can
+	// then be checked (see waitRead).
+	outFile *os.File
 }
 
 // System returns the process's own streams.
@@ -24,6 +29,7 @@ func System() *IOStreams {
 	return &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		stdinTTY: isTTY(os.Stdin), stdoutTTY: isTTY(os.Stdout), stderrTTY: isTTY(os.Stderr),
+		outFile: os.Stdout,
 	}
 }
 
@@ -39,3 +45,25 @@ func (s *IOStreams) StdinIsTerminal() bool { return s.stdinTTY }
 
 // StderrIsTerminal reports whether progress may be drawn on stderr.
 func (s *IOStreams) StderrIsTerminal() bool { return s.stderrTTY }
+
+// OutRead returns once what was written to Out is known read: by the reader
+// of a pipe, or at once for a file, a terminal or a buffer. An error says
+// the reader stopped early.
+func (s *IOStreams) OutRead(ctx context.Context) error {
+	if s.outFile == nil {
+		return nil
+	}
+	grace := defaultDeliveryGrace
+	if d, err := time.ParseDuration(os.Getenv(envDeliveryGrace)); err == nil && d >= 0 {
+		grace = d
+	}
+	return waitRead(ctx, s.outFile, grace)
+}
+
+// A reader that read everything is given this long to show it stopped
+// early (see waitRead); CONVO_DELIVERY_GRACE (a Go duration) changes it,
+// for tests on a loaded machine.
+const (
+	defaultDeliveryGrace = 200 * time.Millisecond
+	envDeliveryGrace     = "CONVO_DELIVERY_GRACE"
+)

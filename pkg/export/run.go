@@ -32,6 +32,11 @@ type Job struct {
 	// ExcludeLast holds back the last record of each conversation, which may
 	// still be merged; a later export sends it.
 	ExcludeLast bool
+	// Delivered, when set, is called after the output was closed and before
+	// any cursor moves: it returns once the output is known delivered (a
+	// pipe's reader took every byte, a file is on disk), or an error that
+	// keeps the cursors where they were.
+	Delivered func(context.Context) error
 }
 
 // Run writes the records j selects to out and closes it. Only then, and
@@ -59,6 +64,11 @@ func Run[M any](ctx context.Context, s Store[M], out Writer, j Job) error {
 	}
 	if err := out.Close(); err != nil || j.Sink == "" {
 		return err
+	}
+	if j.Delivered != nil {
+		if err := j.Delivered(ctx); err != nil {
+			return err
+		}
 	}
 	return s.Commit(ctx, marks...)
 }

@@ -177,6 +177,33 @@ func TestRunFailedOutputMovesNoCursor(t *testing.T) {
 	}
 }
 
+// Delivered runs after Close and before the commit; its error keeps the
+// cursor, as a reader that stopped early does.
+func TestRunUndeliveredMovesNoCursor(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
+	say(t, s, "demo", transcript.RoleUser, "a")
+	out := &sent{}
+	gone := errors.New("the reader stopped early")
+	j := export.Job{Conversation: "demo", Sink: "default", Delivered: func(context.Context) error {
+		if !out.closed {
+			t.Error("Delivered ran before Close")
+		}
+		return gone
+	}}
+	if err := export.Run(ctx, records{s}, out, j); !errors.Is(err, gone) {
+		t.Fatalf("an undelivered export: %v, want %v", err, gone)
+	}
+	if seq, err := s.Cursor(ctx, "demo", "default"); err != nil || seq != 0 {
+		t.Fatalf("an undelivered export moved the cursor to %d (%v)", seq, err)
+	}
+	j.Delivered = func(context.Context) error { return nil }
+	wantTexts(t, "the export after it", run(t, records{s}, j), "a")
+	if seq, _ := s.Cursor(ctx, "demo", "default"); seq == 0 {
+		t.Fatal("a delivered export moved no cursor")
+	}
+}
+
 // racing is an output whose Close runs a whole other export to the same
 // sink, as a second process would: the first one's commit must then fail.
 type racing struct {
