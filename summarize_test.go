@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -206,4 +210,80 @@ func TestKillDuringSummarize(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "the gist") {
 		t.Fatalf("exit %d: %s %s", code, out, errOut)
 	}
+}
+
+// TestAskAndSummarizeSendAlike: for every provider both call, ask and
+// summarize send to the same endpoint, with the same headers, the same
+// request shape and the same output limit (the registry's default: none
+// but anthropic's 4096).
+func TestAskAndSummarizeSendAlike(t *testing.T) {
+	limits := map[string][]string{
+		"openai": {"max_completion_tokens"}, "anthropic": {"max_tokens"},
+		"gemini": {"generationConfig", "maxOutputTokens"}, "ollama": {"options", "num_predict"},
+	}
+	for _, p := range providers {
+		t.Run(p.name, func(t *testing.T) {
+			srv := startFake(t, p, providertest.Step{Answer: &providertest.Answer{Text: "## Goal\n- Plan the Lisbon trip."}})
+			t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+			db := filepath.Join(t.TempDir(), "convo.db")
+			if _, errOut, code := run(t, "", "--db", db, "append", "-q", "-c", "c", "--role", "system", "You are terse."); code != 0 {
+				t.Fatal(errOut)
+			}
+			seed(t, db, "c", 12)
+			var model []string
+			if p.name == "ollama" {
+				model = []string{"--model", "llama3.2"} // no default: only the user knows what is pulled
+			}
+			if _, errOut, code := run(t, "", append([]string{"--db", db, "summarize", "-c", "c", "--keep-last", "2", "--summarizer", p.name}, model...)...); code != 0 {
+				t.Fatalf("summarize: %s", errOut)
+			}
+			if _, errOut, code := run(t, "", append([]string{"--db", db, "ask", "-c", "c", "--provider", p.name, "And the hotel?"}, model...)...); code != 0 {
+				t.Fatalf("ask: %s", errOut)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 2 {
+				t.Fatalf("%d requests", len(reqs))
+			}
+			sum, ask := reqs[0], reqs[1]
+			if sum.Path != ask.Path || sum.Model != ask.Model || sum.Provider != p.name {
+				t.Errorf("summarize: %s %s, ask: %s %s", sum.Path, sum.Model, ask.Path, ask.Model)
+			}
+			sum.Header.Del("Content-Length")
+			ask.Header.Del("Content-Length")
+			if !reflect.DeepEqual(sum.Header, ask.Header) {
+				t.Errorf("headers differ:\nsummarize %v\nask       %v", sum.Header, ask.Header)
+			}
+			if s, a := shape(sum.Body), shape(ask.Body); s != a {
+				t.Errorf("request shapes differ:\nsummarize %s\nask       %s", s, a)
+			}
+			s, a := dig(sum.Body, limits[p.name]...), dig(ask.Body, limits[p.name]...)
+			if want := map[string]any{"anthropic": 4096.0}[p.name]; s != want || a != want {
+				t.Errorf("output limit: summarize %v, ask %v, want %v", s, a, want)
+			}
+		})
+	}
+}
+
+// shape is a JSON value's structure: object keys with their values'
+// shapes, an array as the set of its elements' shapes, a type for the rest.
+func shape(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		m := map[string]json.RawMessage{}
+		for k, e := range x {
+			m[k] = json.RawMessage(shape(e))
+		}
+		b, _ := json.Marshal(m)
+		return string(b)
+	case []any:
+		set := map[string]bool{}
+		for _, e := range x {
+			set[shape(e)] = true
+		}
+		elems := slices.Sorted(maps.Keys(set))
+		return "[" + strings.Join(elems, ",") + "]"
+	case nil:
+		return `"null"`
+	}
+	return fmt.Sprintf("%q", fmt.Sprintf("%T", v))
 }

@@ -93,9 +93,9 @@ Failed requests are retried with backoff on 429, 5xx and timeouts, waiting
 as long as a provider's Retry-After asks, up to a minute.
 
 Keys and endpoints come from the environment or the config file:
-GEMINI_API_KEY, GOOGLE_GEMINI_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL,
-ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OLLAMA_HOST. --provider ollama speaks
-Ollama's native /api/chat.`,
+` + providerEnvs() + `.
+--provider ollama speaks Ollama's native /api/chat, as summarize
+--summarizer ollama does.`,
 		Example: `  convo ask -c demo --provider openai "What is the capital of France?"
   echo "Summarize our plan" | convo ask -c demo --provider gemini -
   convo ask -c demo --provider anthropic --schema answer.schema.json --json "List three cities"
@@ -561,35 +561,15 @@ func (a *Factory) askSchemaOnly(ctx context.Context, o *askOptions, args []strin
 	return s.SetSchema(ctx, o.conversation, store.ConversationSchema{Name: sch.name, Body: sch.body})
 }
 
-// readTools reads --tools: a JSON array of {"name","description",
-// "parameters"}, OpenAI's {"type":"function","function":{...}} or
-// Anthropic's {"name","description","input_schema"}.
+// readTools reads --tools (the forms format.ParseTools takes).
 func readTools(path string) ([]format.Tool, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, usageErrorf("--tools: %v", err)
 	}
-	var list []struct {
-		format.Tool
-		Function    *format.Tool    `json:"function"`
-		InputSchema json.RawMessage `json:"input_schema"`
-	}
-	if err := json.Unmarshal(b, &list); err != nil {
-		return nil, usageErrorf("--tools %s: want a JSON array of tools: %v", path, err)
-	}
-	tools := make([]format.Tool, 0, len(list))
-	for i, t := range list {
-		tool := t.Tool
-		if t.Function != nil {
-			tool = *t.Function
-		}
-		if len(tool.Parameters) == 0 {
-			tool.Parameters = t.InputSchema
-		}
-		if tool.Name == "" {
-			return nil, usageErrorf("--tools %s: tool %d has no name", path, i+1)
-		}
-		tools = append(tools, tool)
+	tools, err := format.ParseTools(b)
+	if err != nil {
+		return nil, usageErrorf("--tools %s: %v", path, err)
 	}
 	return tools, nil
 }

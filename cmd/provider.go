@@ -57,6 +57,19 @@ func baseURLEnvs() string {
 	return strings.Join(envs, ", ")
 }
 
+// providerEnvs names the environment variables of the callable providers'
+// keys and endpoints, for help texts.
+func providerEnvs() string {
+	var envs []string
+	for _, p := range format.Providers(format.CanCall) {
+		if p.KeyEnv != "" {
+			envs = append(envs, p.KeyEnv)
+		}
+		envs = append(envs, p.BaseURLEnv)
+	}
+	return strings.Join(envs, ", ")
+}
+
 // newSummarizer builds the summarizer --summarizer names.
 func (a *Factory) newSummarizer(p *providerOptions, counter *tokens.Counter) (summarize.Summarizer, error) {
 	switch p.name {

@@ -31,6 +31,8 @@ package format
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -110,6 +112,49 @@ func (anthropicWire) turn(j *jsonWriter, t *Turn) {
 }
 
 func (anthropicWire) close(j *jsonWriter) { j.raw("]}") }
+
+// AnswerTool is the tool anthropic is forced to call to give a structured
+// answer: its input is the answer.
+const AnswerTool = "structured_answer"
+
+// anthropicCheckTools: the structured answer is a tool's input, so its
+// schema must describe an object and its name is taken.
+func anthropicCheckTools(tools []Tool, schema json.RawMessage) error {
+	if len(schema) == 0 {
+		return nil
+	}
+	for _, t := range tools {
+		if t.Name == AnswerTool {
+			return fmt.Errorf("tool name %q is taken by the structured answer", t.Name)
+		}
+	}
+	if !objectSchema(schema) {
+		return errors.New("anthropic gives a structured answer as a tool's input, which is an object: the schema must describe an object")
+	}
+	return nil
+}
+
+// UnwrapAnswer turns anthropic's forced AnswerTool call back into the
+// answer: its input becomes the record's one content string (replacing any
+// text before it), and the call goes. It reports whether rec held such a
+// call. Other providers' answers are left as they are.
+func UnwrapAnswer(provider string, rec *transcript.Record) bool {
+	if provider != "anthropic" {
+		return false
+	}
+	m := &rec.Message
+	for i, c := range m.ToolCalls {
+		if c.Name == AnswerTool {
+			m.Contents = []string{c.Arguments}
+			m.ToolCalls = append(m.ToolCalls[:i:i], m.ToolCalls[i+1:]...)
+			if len(m.ToolCalls) == 0 {
+				m.ToolCalls = nil
+			}
+			return true
+		}
+	}
+	return false
+}
 
 // anthropicCut is the finish-reason table: max_tokens, refusal, pause_turn
 // and model_context_window_exceeded mean the answer was cut or refused;

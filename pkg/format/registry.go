@@ -1,6 +1,7 @@
 package format
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 )
@@ -48,6 +49,9 @@ type Provider struct {
 
 	newWire func() wire
 	parse   func(body []byte) (*answer, error)
+	// checkTools, when set, rejects tools or a schema (provider form) the
+	// provider's way of sending them cannot carry.
+	checkTools func(tools []Tool, schema json.RawMessage) error
 }
 
 // CanDo reports whether p has every capability of c.
@@ -60,7 +64,7 @@ var registry = []Provider{
 		newWire: func() wire { return openaiWire{} }, parse: parseOpenAI},
 	{Name: "anthropic", Can: canAll, DefaultModel: "claude-haiku-4-5", KeyEnv: "ANTHROPIC_API_KEY",
 		BaseURLEnv: "ANTHROPIC_BASE_URL", BaseURL: "https://api.anthropic.com", MaxTokens: 4096, Tools: true,
-		newWire: func() wire { return anthropicWire{} }, parse: parseAnthropic},
+		newWire: func() wire { return anthropicWire{} }, parse: parseAnthropic, checkTools: anthropicCheckTools},
 	{Name: "gemini", Can: canAll, DefaultModel: "gemini-2.5-flash", KeyEnv: "GEMINI_API_KEY",
 		BaseURLEnv: "GOOGLE_GEMINI_BASE_URL", BaseURL: "https://generativelanguage.googleapis.com/", ModelInURL: true, Tools: true,
 		newWire: func() wire { return geminiWire{} }, parse: parseGemini},

@@ -84,18 +84,20 @@ func (req *Request) check(p *Provider) (json.RawMessage, error) {
 		if !validToolName(t.Name) {
 			return nil, fmt.Errorf("tool name %q: want 1 to 64 letters, digits, _ or -", t.Name)
 		}
-		if p.Name == "anthropic" && t.Name == AnswerTool && len(req.Schema) > 0 {
-			return nil, fmt.Errorf("tool name %q is taken by the structured answer", t.Name)
+	}
+	var schema json.RawMessage
+	if len(req.Schema) > 0 {
+		var err error
+		if schema, err = providerSchema(req.Schema); err != nil {
+			return nil, err
 		}
 	}
-	if len(req.Schema) == 0 {
-		return nil, nil
+	if p.checkTools != nil {
+		if err := p.checkTools(req.Tools, schema); err != nil {
+			return nil, err
+		}
 	}
-	schema, err := providerSchema(req.Schema)
-	if err == nil && p.Name == "anthropic" && !objectSchema(schema) {
-		err = errors.New("anthropic gives a structured answer as a tool's input, which is an object: the schema must describe an object")
-	}
-	return schema, err
+	return schema, nil
 }
 
 // Render writes req, its Messages included, as the provider's payload.

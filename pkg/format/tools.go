@@ -10,8 +10,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-
-	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // Tool is a function the model may call.
@@ -22,6 +20,36 @@ type Tool struct {
 	Parameters json.RawMessage `json:"parameters,omitempty"`
 }
 
+// ParseTools reads tool definitions: a JSON array of
+// {"name","description","parameters"}, each possibly in OpenAI's
+// {"type":"function","function":{...}} form or with Anthropic's
+// "input_schema" for "parameters".
+func ParseTools(data []byte) ([]Tool, error) {
+	var list []struct {
+		Tool
+		Function    *Tool           `json:"function"`
+		InputSchema json.RawMessage `json:"input_schema"`
+	}
+	if err := json.Unmarshal(data, &list); err != nil {
+		return nil, fmt.Errorf("want a JSON array of tools: %w", err)
+	}
+	tools := make([]Tool, 0, len(list))
+	for i, t := range list {
+		tool := t.Tool
+		if t.Function != nil {
+			tool = *t.Function
+		}
+		if len(tool.Parameters) == 0 {
+			tool.Parameters = t.InputSchema
+		}
+		if tool.Name == "" {
+			return nil, fmt.Errorf("tool %d has no name", i+1)
+		}
+		tools = append(tools, tool)
+	}
+	return tools, nil
+}
+
 // params is the tool's parameters schema, an empty object schema for none:
 // providers that require one get that.
 func (t *Tool) params() json.RawMessage {
@@ -30,10 +58,6 @@ func (t *Tool) params() json.RawMessage {
 	}
 	return t.Parameters
 }
-
-// AnswerTool is the tool anthropic is forced to call to give a structured
-// answer: its input is the answer.
-const AnswerTool = "structured_answer"
 
 // validToolName: 1 to 64 letters, digits, _ or -, what every provider takes.
 func validToolName(s string) bool {
@@ -107,26 +131,4 @@ func marshalNoEscape(v any) (json.RawMessage, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
-}
-
-// UnwrapAnswer turns anthropic's forced AnswerTool call back into the
-// answer: its input becomes the record's one content string (replacing any
-// text before it), and the call goes. It reports whether rec held such a
-// call. Other providers' answers are left as they are.
-func UnwrapAnswer(provider string, rec *transcript.Record) bool {
-	if provider != "anthropic" {
-		return false
-	}
-	m := &rec.Message
-	for i, c := range m.ToolCalls {
-		if c.Name == AnswerTool {
-			m.Contents = []string{c.Arguments}
-			m.ToolCalls = append(m.ToolCalls[:i:i], m.ToolCalls[i+1:]...)
-			if len(m.ToolCalls) == 0 {
-				m.ToolCalls = nil
-			}
-			return true
-		}
-	}
-	return false
 }

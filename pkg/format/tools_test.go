@@ -175,3 +175,17 @@ func TestSchemaName(t *testing.T) {
 		}
 	}
 }
+
+func TestParseTools(t *testing.T) {
+	tools, err := ParseTools([]byte(`[{"name":"a","parameters":{"type":"object"}},
+		{"type":"function","function":{"name":"b","description":"B"}},
+		{"name":"c","input_schema":{"type":"object","properties":{}}}]`))
+	if err != nil || len(tools) != 3 || tools[1].Name != "b" || tools[1].Description != "B" || string(tools[2].Parameters) != `{"type":"object","properties":{}}` {
+		t.Fatalf("%+v %v", tools, err)
+	}
+	for _, bad := range []string{`{}`, `[{"description":"no name"}]`, `not json`} {
+		if _, err := ParseTools([]byte(bad)); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}

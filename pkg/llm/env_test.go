@@ -29,7 +29,7 @@ func TestFromEnv(t *testing.T) {
 		{"gemini", Options{APIKey: "g-key", BaseURL: "http://gemini.test"}},
 		{"openai", Options{APIKey: "o-key", BaseURL: "http://vllm.test/v1"}},
 		{"anthropic", Options{APIKey: "a-key", BaseURL: "http://anthropic.test"}},
-		{"ollama", Options{BaseURL: "http://10.0.0.5:11434"}},
+		{"ollama", Options{BaseURL: "10.0.0.5"}},
 		{"exec", Options{}},
 	} {
 		got := FromEnv(tc.provider, getenv)
@@ -39,6 +39,9 @@ func TestFromEnv(t *testing.T) {
 	}
 }
 
+// TestOllamaHost: OLLAMA_HOST is read as the ollama CLI reads it: a bare
+// host or host:port means http and port 11434; a URL keeps its scheme and
+// port.
 func TestOllamaHost(t *testing.T) {
 	for in, want := range map[string]string{
 		"":                         "",

@@ -134,16 +134,13 @@ func New(provider string, opts Options) (Transport, error) {
 // FromEnv reads the key and endpoint of provider through getenv (os.Getenv,
 // or a lookup in the config file), under the names the registry gives:
 // GEMINI_API_KEY and GOOGLE_GEMINI_BASE_URL, OPENAI_API_KEY and
-// OPENAI_BASE_URL, ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL, OLLAMA_HOST
-// (read as the ollama CLI reads it). Other fields are left for the caller.
+// OPENAI_BASE_URL, ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL, OLLAMA_HOST.
+// Other fields are left for the caller.
 func FromEnv(provider string, getenv func(string) string) Options {
 	p, _ := format.Lookup(provider)
 	var o Options
 	if p.BaseURLEnv != "" {
 		o.BaseURL = getenv(p.BaseURLEnv)
-	}
-	if provider == "ollama" {
-		o.BaseURL = ollamaHost(o.BaseURL)
 	}
 	if p.KeyEnv != "" {
 		o.APIKey = getenv(p.KeyEnv)

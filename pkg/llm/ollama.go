@@ -21,11 +21,12 @@ import (
 )
 
 // newOllama is the transport of Ollama's native /api/chat. opts.BaseURL is
-// the server's root; a /v1 root (the OpenAI-compatible API's) is taken too,
-// its /v1 dropped. A key, when given (a proxy in front), goes as a bearer
-// token; Ollama itself takes none.
+// the server's root, given as OLLAMA_HOST is (see ollamaHost); a /v1 root
+// (the OpenAI-compatible API's) is taken too, its /v1 dropped. A key, when
+// given (a proxy in front), goes as a bearer token; Ollama itself takes
+// none.
 func newOllama(p format.Provider, opts Options) (Transport, error) {
-	opts.BaseURL = strings.TrimSuffix(strings.TrimRight(opts.BaseURL, "/"), "/v1")
+	opts.BaseURL = strings.TrimSuffix(ollamaHost(opts.BaseURL), "/v1")
 	base, err := baseURL(p, opts)
 	if err != nil {
 		return nil, err

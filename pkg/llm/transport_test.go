@@ -421,16 +421,24 @@ func TestTextRedactor(t *testing.T) {
 	}
 }
 
-// TestOllamaV1Root: OLLAMA_HOST or --base-url given as the /v1 root of the
-// OpenAI-compatible API still reaches the native /api/chat.
-func TestOllamaV1Root(t *testing.T) {
+// TestOllamaRoots: OLLAMA_HOST or --base-url given as a bare host:port, or
+// as the /v1 root of the OpenAI-compatible API, still reaches the native
+// /api/chat.
+func TestOllamaRoots(t *testing.T) {
 	s := start(t)
-	c, err := New("ollama", Options{BaseURL: s.URL + "/v1/"})
-	if err != nil {
-		t.Fatal(err)
+	for _, base := range []string{s.URL + "/v1/", strings.TrimPrefix(s.URL, "http://")} {
+		c, err := New("ollama", Options{BaseURL: base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Send(context.Background(), request(t, "ollama", false)); err != nil {
+			t.Fatalf("%s: %v", base, err)
+		}
 	}
-	if _, err := c.Send(context.Background(), request(t, "ollama", false)); err != nil || s.Requests()[0].Path != "/api/chat" {
-		t.Fatalf("%v %+v", err, s.Requests())
+	for _, r := range s.Requests() {
+		if r.Path != "/api/chat" {
+			t.Errorf("path %s", r.Path)
+		}
 	}
 }
 
