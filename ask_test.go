@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/convo-cli/convo/internal/providertest"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -26,31 +25,16 @@ import (
 // output, stored records or raw files.
 const askKey = "sk-ask-test-KEY-5f2e9c01"
 
-// answer is what a fake provider says, in the provider's own terms.
-type answer struct {
-	text    string
-	calls   []askCall
-	finish  string // the provider's finish reason; "" for a normal end
-	refusal string // openai only
-	// structured: the answer to a schema request (anthropic gives it as the
-	// forced tool's input when text is JSON).
-	structured bool
-}
-
-type askCall struct{ id, name, args string }
-
-// fakeProvider speaks one provider's wire format, with and without streaming.
+// fakeProvider is one provider as the ask tests see it; the shared fake
+// server (internal/providertest) speaks its wire format.
 type fakeProvider struct {
-	name, keyEnv, urlEnv, urlSuffix string
-	model                           string
-	body                            func(a answer) string // non-streaming body
-	stream                          func(a answer) string // the event stream of the same answer
-	contentType                     string                // of the stream
-	errBody                         string
-	cut                             []string // finish reasons that mean incomplete or refused
+	name, keyEnv, urlEnv string
+	model                string
+	cut                  []string // finish reasons that mean incomplete or refused
 	// idless: the provider gives tool calls no id (convo makes them up).
 	idless bool
-	// authOK checks the request's authentication header.
+	// authOK checks the request's authentication headers, as the fake
+	// recorded them (the key as [KEY]).
 	authOK func(h http.Header) bool
 	// schemaSent finds the answer schema in a request body.
 	schemaSent func(body map[string]any) any
@@ -66,13 +50,6 @@ func mustJSON(v any) string {
 		panic(err)
 	}
 	return strings.TrimSpace(b.String())
-}
-
-func halves(s string) []string {
-	if len(s) < 2 {
-		return []string{s}
-	}
-	return []string{s[:len(s)/2], s[len(s)/2:]}
 }
 
 func dig(v any, path ...string) any {
@@ -97,83 +74,11 @@ func functionToolNames(b map[string]any) []string {
 	return names
 }
 
-func sse(events ...any) string {
-	var b strings.Builder
-	for _, ev := range events {
-		switch e := ev.(type) {
-		case [2]any: // named event
-			fmt.Fprintf(&b, "event: %s\ndata: %s\n\n", e[0], mustJSON(e[1]))
-		case string:
-			fmt.Fprintf(&b, "data: %s\n\n", e)
-		default:
-			fmt.Fprintf(&b, "data: %s\n\n", mustJSON(e))
-		}
-	}
-	return b.String()
-}
-
 var fakeProviders = []fakeProvider{
 	{
-		name: "openai", keyEnv: "OPENAI_API_KEY", urlEnv: "OPENAI_BASE_URL", urlSuffix: "/v1",
-		body: func(a answer) string {
-			msg := map[string]any{"role": "assistant", "content": nil, "refusal": nil}
-			if a.text != "" {
-				msg["content"] = a.text
-			}
-			if a.refusal != "" {
-				msg["refusal"] = a.refusal
-			}
-			if len(a.calls) > 0 {
-				var tcs []any
-				for _, c := range a.calls {
-					tcs = append(tcs, map[string]any{"id": c.id, "type": "function", "function": map[string]any{"name": c.name, "arguments": c.args}})
-				}
-				msg["tool_calls"] = tcs
-			}
-			return mustJSON(map[string]any{
-				"id": "chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG", "object": "chat.completion", "created": 1741570283,
-				"model": "gpt-4o-mini-2024-07-18", "system_fingerprint": "fp_06737a9306",
-				"choices": []any{map[string]any{"index": 0, "message": msg, "logprobs": nil, "finish_reason": openaiFinish(a)}},
-				"usage":   map[string]any{"prompt_tokens": 19, "completion_tokens": 10, "total_tokens": 29},
-			})
-		},
-		stream: func(a answer) string {
-			chunk := func(delta map[string]any, finish any) map[string]any {
-				return map[string]any{
-					"id": "chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG", "object": "chat.completion.chunk", "created": 1741570283,
-					"model": "gpt-4o-mini-2024-07-18", "system_fingerprint": "fp_06737a9306",
-					"choices": []any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}},
-				}
-			}
-			evs := []any{chunk(map[string]any{"role": "assistant", "content": "", "refusal": nil}, nil)}
-			if a.text != "" {
-				for _, p := range halves(a.text) {
-					evs = append(evs, chunk(map[string]any{"content": p}, nil))
-				}
-			}
-			if a.refusal != "" {
-				for _, p := range halves(a.refusal) {
-					evs = append(evs, chunk(map[string]any{"refusal": p}, nil))
-				}
-			}
-			for i, c := range a.calls {
-				evs = append(evs, chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": c.id, "type": "function", "function": map[string]any{"name": c.name, "arguments": ""}}}}, nil))
-				for _, p := range halves(c.args) {
-					evs = append(evs, chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "function": map[string]any{"arguments": p}}}}, nil))
-				}
-			}
-			evs = append(evs, chunk(map[string]any{}, openaiFinish(a)))
-			evs = append(evs, map[string]any{
-				"id": "chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG", "object": "chat.completion.chunk", "created": 1741570283,
-				"model": "gpt-4o-mini-2024-07-18", "system_fingerprint": "fp_06737a9306", "choices": []any{},
-				"usage": map[string]any{"prompt_tokens": 19, "completion_tokens": 10, "total_tokens": 29},
-			}, "[DONE]")
-			return sse(evs...)
-		},
-		contentType: "text/event-stream",
-		errBody:     `{"error":{"message":"The server had an error while processing your request.","type":"server_error","param":null,"code":null}}`,
-		cut:         []string{"length", "content_filter"},
-		authOK:      func(h http.Header) bool { return h.Get("Authorization") == "Bearer "+askKey },
+		name: "openai", keyEnv: "OPENAI_API_KEY", urlEnv: "OPENAI_BASE_URL",
+		cut:    []string{"length", "content_filter"},
+		authOK: func(h http.Header) bool { return h.Get("Authorization") == "Bearer [KEY]" },
 		schemaSent: func(b map[string]any) any {
 			if dig(b, "response_format", "type") != "json_schema" {
 				return nil
@@ -184,45 +89,9 @@ var fakeProviders = []fakeProvider{
 	},
 	{
 		name: "anthropic", keyEnv: "ANTHROPIC_API_KEY", urlEnv: "ANTHROPIC_BASE_URL",
-		body: func(a answer) string {
-			return mustJSON(map[string]any{
-				"id": "msg_01XFDUDYJgAACzvnptvVoYEL", "type": "message", "role": "assistant", "model": "claude-haiku-4-5-20251001",
-				"content": anthropicBlocks(a), "stop_reason": anthropicFinish(a), "stop_sequence": nil,
-				"usage": map[string]any{"input_tokens": 19, "output_tokens": 10},
-			})
-		},
-		stream: func(a answer) string {
-			evs := []any{[2]any{"message_start", map[string]any{"type": "message_start", "message": map[string]any{
-				"id": "msg_01XFDUDYJgAACzvnptvVoYEL", "type": "message", "role": "assistant", "model": "claude-haiku-4-5-20251001",
-				"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-				"usage": map[string]any{"input_tokens": 19, "output_tokens": 1},
-			}}}, [2]any{"ping", map[string]any{"type": "ping"}}}
-			for i, blk := range anthropicBlocks(a) {
-				b := blk.(map[string]any)
-				switch b["type"] {
-				case "text":
-					evs = append(evs, [2]any{"content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "text", "text": ""}}})
-					for _, p := range halves(b["text"].(string)) {
-						evs = append(evs, [2]any{"content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "text_delta", "text": p}}})
-					}
-				case "tool_use":
-					evs = append(evs, [2]any{"content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "tool_use", "id": b["id"], "name": b["name"], "input": map[string]any{}}}})
-					for _, p := range halves(string(b["input"].(json.RawMessage))) {
-						evs = append(evs, [2]any{"content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "input_json_delta", "partial_json": p}}})
-					}
-				}
-				evs = append(evs, [2]any{"content_block_stop", map[string]any{"type": "content_block_stop", "index": i}})
-			}
-			evs = append(evs,
-				[2]any{"message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": anthropicFinish(a), "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 10}}},
-				[2]any{"message_stop", map[string]any{"type": "message_stop"}})
-			return sse(evs...)
-		},
-		contentType: "text/event-stream",
-		errBody:     `{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`,
-		cut:         []string{"max_tokens", "refusal", "pause_turn", "model_context_window_exceeded"},
+		cut: []string{"max_tokens", "refusal", "pause_turn", "model_context_window_exceeded"},
 		authOK: func(h http.Header) bool {
-			return h.Get("x-api-key") == askKey && h.Get("anthropic-version") == "2023-06-01" && h.Get("Authorization") == ""
+			return h.Get("x-api-key") == "[KEY]" && h.Get("anthropic-version") == "2023-06-01" && h.Get("Authorization") == ""
 		},
 		schemaSent: func(b map[string]any) any {
 			if dig(b, "tool_choice", "name") != "structured_answer" {
@@ -247,36 +116,8 @@ var fakeProviders = []fakeProvider{
 	},
 	{
 		name: "gemini", keyEnv: "GEMINI_API_KEY", urlEnv: "GOOGLE_GEMINI_BASE_URL", idless: true,
-		body: func(a answer) string {
-			return mustJSON(geminiChunk(geminiParts(a.text, a.calls), geminiFinish(a), true))
-		},
-		stream: func(a answer) string {
-			var evs []any
-			pieces := halves(a.text)
-			if a.text == "" {
-				pieces = nil
-			}
-			for i, p := range pieces {
-				var calls []askCall
-				if i == len(pieces)-1 {
-					calls = a.calls
-				}
-				evs = append(evs, geminiChunk(geminiParts(p, calls), "", false))
-			}
-			if len(pieces) == 0 && len(a.calls) > 0 {
-				evs = append(evs, geminiChunk(geminiParts("", a.calls), "", false))
-			}
-			evs = append(evs, geminiChunk([]any{map[string]any{"text": ""}}, geminiFinish(a), true))
-			var b strings.Builder
-			for _, ev := range evs {
-				fmt.Fprintf(&b, "data: %s\r\n\r\n", mustJSON(ev))
-			}
-			return b.String()
-		},
-		contentType: "text/event-stream",
-		errBody:     `{"error":{"code":500,"message":"Internal error encountered.","status":"INTERNAL"}}`,
-		cut:         []string{"MAX_TOKENS", "SAFETY", "RECITATION", "LANGUAGE", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "MALFORMED_FUNCTION_CALL", "OTHER"},
-		authOK:      func(h http.Header) bool { return h.Get("x-goog-api-key") == askKey },
+		cut:    []string{"MAX_TOKENS", "SAFETY", "RECITATION", "LANGUAGE", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "MALFORMED_FUNCTION_CALL", "OTHER"},
+		authOK: func(h http.Header) bool { return h.Get("x-goog-api-key") == "[KEY]" },
 		schemaSent: func(b map[string]any) any {
 			if dig(b, "generationConfig", "responseMimeType") != "application/json" {
 				return nil
@@ -297,198 +138,37 @@ var fakeProviders = []fakeProvider{
 	},
 	{
 		name: "ollama", urlEnv: "OLLAMA_HOST", model: "llama3.2", idless: true,
-		body: func(a answer) string {
-			return mustJSON(ollamaLine(a.text, a.calls, ollamaFinish(a)))
-		},
-		stream: func(a answer) string {
-			var b strings.Builder
-			if a.text != "" {
-				for _, p := range halves(a.text) {
-					b.WriteString(mustJSON(ollamaLine(p, nil, "")) + "\n")
-				}
-			}
-			if len(a.calls) > 0 {
-				b.WriteString(mustJSON(ollamaLine("", a.calls, "")) + "\n")
-			}
-			b.WriteString(mustJSON(ollamaLine("", nil, ollamaFinish(a))) + "\n")
-			return b.String()
-		},
-		contentType: "application/x-ndjson",
-		errBody:     `{"error":"an internal error occurred"}`,
-		cut:         []string{"length"},
-		authOK:      func(h http.Header) bool { return h.Get("Authorization") == "" },
-		schemaSent:  func(b map[string]any) any { return b["format"] },
-		toolsSent:   functionToolNames,
+		cut:        []string{"length"},
+		authOK:     func(h http.Header) bool { return h.Get("Authorization") == "" },
+		schemaSent: func(b map[string]any) any { return b["format"] },
+		toolsSent:  functionToolNames,
 	},
 }
 
-func openaiFinish(a answer) string {
-	switch {
-	case a.finish != "":
-		return a.finish
-	case len(a.calls) > 0:
-		return "tool_calls"
-	}
-	return "stop"
-}
+// answer and step are the shared fake's.
+type (
+	answer  = providertest.Answer
+	askCall = providertest.Call
+	step    = providertest.Step
+)
 
-func anthropicFinish(a answer) string {
-	switch {
-	case a.finish != "":
-		return a.finish
-	case len(a.calls) > 0 || a.structured && json.Valid([]byte(a.text)):
-		return "tool_use"
-	}
-	return "end_turn"
-}
-
-func anthropicBlocks(a answer) []any {
-	var blocks []any
-	if a.structured && json.Valid([]byte(a.text)) {
-		return []any{map[string]any{"type": "tool_use", "id": "toolu_01A09q90qw90lq917835lq9", "name": "structured_answer", "input": json.RawMessage(a.text)}}
-	}
-	if a.text != "" {
-		blocks = append(blocks, map[string]any{"type": "text", "text": a.text})
-	}
-	for _, c := range a.calls {
-		blocks = append(blocks, map[string]any{"type": "tool_use", "id": c.id, "name": c.name, "input": json.RawMessage(c.args)})
-	}
-	return blocks
-}
-
-func geminiFinish(a answer) string {
-	if a.finish != "" {
-		return a.finish
-	}
-	return "STOP"
-}
-
-func geminiParts(text string, calls []askCall) []any {
-	var parts []any
-	if text != "" {
-		parts = append(parts, map[string]any{"text": text})
-	}
-	for _, c := range calls {
-		parts = append(parts, map[string]any{"functionCall": map[string]any{"name": c.name, "args": json.RawMessage(c.args)}})
-	}
-	return parts
-}
-
-func geminiChunk(parts []any, finish string, last bool) map[string]any {
-	cand := map[string]any{"content": map[string]any{"parts": parts, "role": "model"}, "index": 0}
-	if finish != "" {
-		cand["finishReason"] = finish
-	}
-	out := map[string]any{"candidates": []any{cand}, "modelVersion": "gemini-2.5-flash", "responseId": "mcIwaPfXHZqd1dkP7rnc6Qk"}
-	if last {
-		out["usageMetadata"] = map[string]any{"promptTokenCount": 19, "candidatesTokenCount": 10, "totalTokenCount": 29}
-	}
-	return out
-}
-
-func ollamaFinish(a answer) string {
-	if a.finish != "" {
-		return a.finish
-	}
-	return "stop"
-}
-
-func ollamaLine(text string, calls []askCall, finish string) map[string]any {
-	msg := map[string]any{"role": "assistant", "content": text}
-	if len(calls) > 0 {
-		var tcs []any
-		for _, c := range calls {
-			tcs = append(tcs, map[string]any{"function": map[string]any{"name": c.name, "arguments": json.RawMessage(c.args)}})
-		}
-		msg["tool_calls"] = tcs
-	}
-	out := map[string]any{"model": "llama3.2", "created_at": "2023-12-12T14:13:43.416799Z", "message": msg, "done": finish != ""}
-	if finish != "" {
-		out["done_reason"] = finish
-		for k, v := range map[string]any{"total_duration": 5191566416, "load_duration": 2154458, "prompt_eval_count": 26, "prompt_eval_duration": 383809000, "eval_count": 298, "eval_duration": 4799921000} {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// step is one response of the fake server.
-type step struct {
-	status int
-	header map[string]string
-	body   string  // raw body; "" means the answer's
-	ans    *answer // answered in the provider's format, streamed when asked
-	hang   bool    // no answer until the client gives up
-}
-
-type askRequest struct {
-	path   string
-	header http.Header
-	body   map[string]any
-	raw    string
-	at     time.Time
-}
-
-// askServer is a fake provider playing steps in order, the last one again
-// and again.
-type askServer struct {
-	*httptest.Server
-	mu   sync.Mutex
-	reqs []askRequest
-}
-
-func newAskServer(t *testing.T, p fakeProvider, steps ...step) *askServer {
+// newAskServer starts the shared fake playing steps in order, the last one
+// again and again; it wants the test key from the providers that take one.
+func newAskServer(t *testing.T, p fakeProvider, steps ...step) *providertest.Server {
 	t.Helper()
-	s := &askServer{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		data, _ := io.ReadAll(r.Body)
-		var b map[string]any
-		_ = json.Unmarshal(data, &b)
-		s.mu.Lock()
-		s.reqs = append(s.reqs, askRequest{path: r.URL.Path, header: r.Header.Clone(), body: b, raw: string(data), at: time.Now()})
-		st := steps[min(len(s.reqs), len(steps))-1]
-		s.mu.Unlock()
-		if st.hang {
-			<-r.Context().Done()
-			return
-		}
-		for k, v := range st.header {
-			w.Header().Set(k, v)
-		}
-		streaming := b["stream"] == true || strings.Contains(r.URL.Path, ":streamGenerateContent")
-		body := st.body
-		ctype := "application/json"
-		if st.ans != nil {
-			body = p.body(*st.ans)
-			if streaming && cmpOr(st.status, 200) == 200 {
-				body, ctype = p.stream(*st.ans), p.contentType
-			}
-		}
-		w.Header().Set("Content-Type", ctype)
-		w.WriteHeader(cmpOr(st.status, 200))
-		io.WriteString(w, body)
-	}))
+	key := ""
+	if p.keyEnv != "" {
+		key = askKey
+	}
+	s := providertest.Start(providertest.Options{Steps: steps, Key: key})
 	t.Cleanup(s.Close)
 	return s
-}
-
-func cmpOr(a, b int) int {
-	if a != 0 {
-		return a
-	}
-	return b
-}
-
-func (s *askServer) requests() []askRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.reqs)
 }
 
 // askEnv points every provider at srv with the test key, and makes retries
 // quick: the first backoff at most 1ms, any wait (Retry-After included) at
 // most 200ms.
-func askEnv(t *testing.T, p fakeProvider, srv *askServer) {
+func askEnv(t *testing.T, p fakeProvider, srv *providertest.Server) {
 	t.Helper()
 	for _, q := range fakeProviders {
 		if q.keyEnv != "" {
@@ -499,7 +179,7 @@ func askEnv(t *testing.T, p fakeProvider, srv *askServer) {
 	if p.keyEnv != "" {
 		t.Setenv(p.keyEnv, askKey)
 	}
-	t.Setenv(p.urlEnv, srv.URL+p.urlSuffix)
+	t.Setenv(p.urlEnv, srv.BaseURL(p.name))
 	t.Setenv("CONVO_RETRY_BASE_DELAY", "1ms")
 	t.Setenv("CONVO_RETRY_MAX_DELAY", "200ms")
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
@@ -563,8 +243,8 @@ func writeFile(t *testing.T, name, text string) string {
 // TestAskProviders drives ask through every provider's real client against
 // a fake server speaking its wire format.
 func TestAskProviders(t *testing.T) {
-	paris := &answer{text: "Paris is the capital of France."}
-	weather := &answer{calls: []askCall{{"call_abc123", "get_weather", `{"location":"Paris","unit":"celsius"}`}}}
+	paris := &answer{Text: "Paris is the capital of France."}
+	weather := &answer{Calls: []askCall{{ID: "call_abc123", Name: "get_weather", Args: `{"location":"Paris","unit":"celsius"}`}}}
 	for _, p := range fakeProviders {
 		t.Run(p.name, func(t *testing.T) {
 			type tc struct {
@@ -576,24 +256,24 @@ func TestAskProviders(t *testing.T) {
 				stdout string // exact, when set
 				stderr string // a substring, when set
 				// stored: what a success (or --keep-invalid) adds.
-				check func(t *testing.T, srv *askServer, recs []transcript.Record, out string)
+				check func(t *testing.T, srv *providertest.Server, recs []transcript.Record, out string)
 			}
 			schemaFile := writeFile(t, "city.schema.json", citySchema)
 			toolsFile := writeFile(t, "tools.json", weatherTools)
 			cases := []tc{
-				{name: "plain answer", steps: []step{{ans: paris}}, args: []string{cityQuestion}, stdout: "Paris is the capital of France.\n",
-					check: func(t *testing.T, srv *askServer, recs []transcript.Record, _ string) {
-						reqs := srv.requests()
-						if len(reqs) != 1 || !p.authOK(reqs[0].header) {
-							t.Fatalf("requests %d, auth headers %v", len(reqs), reqs[0].header)
+				{name: "plain answer", steps: []step{{Answer: paris}}, args: []string{cityQuestion}, stdout: "Paris is the capital of France.\n",
+					check: func(t *testing.T, srv *providertest.Server, recs []transcript.Record, _ string) {
+						reqs := srv.Requests()
+						if len(reqs) != 1 || !p.authOK(reqs[0].Header) {
+							t.Fatalf("requests %d, auth headers %v", len(reqs), reqs[0].Header)
 						}
 						for _, want := range []string{"You are terse.", "Earlier question about Lisbon", "Earlier answer about Lisbon", cityQuestion} {
-							if !strings.Contains(reqs[0].raw, want) {
-								t.Errorf("request lacks %q: %s", want, reqs[0].raw)
+							if !strings.Contains(reqs[0].Raw, want) {
+								t.Errorf("request lacks %q: %s", want, reqs[0].Raw)
 							}
 						}
-						if reqs[0].body["stream"] == true || strings.Contains(reqs[0].path, "stream") {
-							t.Errorf("asked for a stream: %s %s", reqs[0].path, reqs[0].raw)
+						if reqs[0].Body["stream"] == true || strings.Contains(reqs[0].Path, "stream") {
+							t.Errorf("asked for a stream: %s %s", reqs[0].Path, reqs[0].Raw)
 						}
 						user, ans := recs[len(recs)-2], recs[len(recs)-1]
 						if user.Message.Role != "user" || user.Message.Contents[0] != cityQuestion {
@@ -604,7 +284,7 @@ func TestAskProviders(t *testing.T) {
 						if !ok1 || !ok2 || start > end || start < user.Metadata.Timing.Creation {
 							t.Errorf("user timing: %+v", user.Metadata.Timing)
 						}
-						if ans.Message.Role != "assistant" || ans.Message.Contents[0] != paris.text {
+						if ans.Message.Role != "assistant" || ans.Message.Contents[0] != paris.Text {
 							t.Fatalf("answer record: %+v", ans)
 						}
 						for _, k := range []string{"provider", "model", "finish_reason", "usage"} {
@@ -613,23 +293,23 @@ func TestAskProviders(t *testing.T) {
 							}
 						}
 					}},
-				{name: "message on stdin", steps: []step{{ans: paris}}, args: []string{"-"}, stdin: cityQuestion + "\n", stdout: "Paris is the capital of France.\n",
-					check: func(t *testing.T, _ *askServer, recs []transcript.Record, _ string) {
+				{name: "message on stdin", steps: []step{{Answer: paris}}, args: []string{"-"}, stdin: cityQuestion + "\n", stdout: "Paris is the capital of France.\n",
+					check: func(t *testing.T, _ *providertest.Server, recs []transcript.Record, _ string) {
 						if got := recs[len(recs)-2].Message.Contents; !slices.Equal(got, []string{cityQuestion}) {
 							t.Errorf("user contents %q", got)
 						}
 					}},
-				{name: "tool call answer", steps: []step{{ans: weather}}, args: []string{"--tools", toolsFile, "What is the weather in Paris?"},
+				{name: "tool call answer", steps: []step{{Answer: weather}}, args: []string{"--tools", toolsFile, "What is the weather in Paris?"},
 					stdout: "", stderr: `get_weather {"location":"Paris","unit":"celsius"}`,
-					check: func(t *testing.T, srv *askServer, recs []transcript.Record, _ string) {
+					check: func(t *testing.T, srv *providertest.Server, recs []transcript.Record, _ string) {
 						ans := recs[len(recs)-1]
 						if len(ans.Message.ToolCalls) != 1 || ans.Message.ToolCalls[0].Name != "get_weather" {
 							t.Fatalf("answer: %s", mustJSON(ans))
 						}
 					}},
-				{name: "tool call answer, --json", steps: []step{{ans: weather}}, args: []string{"--tools", toolsFile, "--json", "What is the weather in Paris?"},
-					check: func(t *testing.T, srv *askServer, recs []transcript.Record, out string) {
-						if got := p.toolsSent(srv.requests()[0].body); !slices.Equal(got, []string{"get_weather"}) {
+				{name: "tool call answer, --json", steps: []step{{Answer: weather}}, args: []string{"--tools", toolsFile, "--json", "What is the weather in Paris?"},
+					check: func(t *testing.T, srv *providertest.Server, recs []transcript.Record, out string) {
+						if got := p.toolsSent(srv.Requests()[0].Body); !slices.Equal(got, []string{"get_weather"}) {
 							t.Errorf("tools sent: %v", got)
 						}
 						ans := recs[len(recs)-1]
@@ -644,51 +324,51 @@ func TestAskProviders(t *testing.T) {
 							t.Errorf("--json output: %s", out)
 						}
 					}},
-				{name: "structured output valid", steps: []step{{ans: &answer{text: `{"city":"Paris","population":2102650}`, structured: true}}},
+				{name: "structured output valid", steps: []step{{Answer: &answer{Text: `{"city":"Paris","population":2102650}`, Structured: true}}},
 					args: []string{"--schema", schemaFile, cityQuestion}, stdout: `{"city":"Paris","population":2102650}` + "\n",
-					check: func(t *testing.T, srv *askServer, recs []transcript.Record, _ string) {
-						sent := p.schemaSent(srv.requests()[0].body)
+					check: func(t *testing.T, srv *providertest.Server, recs []transcript.Record, _ string) {
+						sent := p.schemaSent(srv.Requests()[0].Body)
 						if dig(sent, "title") != "City" || dig(sent, "$schema") != nil {
-							t.Errorf("schema sent: %s in %s", mustJSON(sent), srv.requests()[0].raw)
+							t.Errorf("schema sent: %s in %s", mustJSON(sent), srv.Requests()[0].Raw)
 						}
 						ans := recs[len(recs)-1]
 						if len(ans.Message.ToolCalls) != 0 || string(ans.Metadata.Aux["schema"]) != `"City"` {
 							t.Errorf("answer: %s", mustJSON(ans))
 						}
 					}},
-				{name: "structured output invalid", steps: []step{{ans: &answer{text: `{"city":"Paris","population":-3}`, structured: true}}},
+				{name: "structured output invalid", steps: []step{{Answer: &answer{Text: `{"city":"Paris","population":-3}`, Structured: true}}},
 					args: []string{"--schema", schemaFile, cityQuestion}, code: 3, stderr: "/population"},
-				{name: "structured output missing property", steps: []step{{ans: &answer{text: `{"town":"Paris"}`, structured: true}}},
+				{name: "structured output missing property", steps: []step{{Answer: &answer{Text: `{"town":"Paris"}`, Structured: true}}},
 					args: []string{"--schema", schemaFile, cityQuestion}, code: 3, stderr: "missing propert"},
-				{name: "structured output not JSON", steps: []step{{ans: &answer{text: "Paris, I think.", structured: true}}},
+				{name: "structured output not JSON", steps: []step{{Answer: &answer{Text: "Paris, I think.", Structured: true}}},
 					args: []string{"--schema", schemaFile, cityQuestion}, code: 3, stderr: "not JSON"},
-				{name: "structured output invalid, kept", steps: []step{{ans: &answer{text: `{"city":"Paris","population":-3}`, structured: true}}},
+				{name: "structured output invalid, kept", steps: []step{{Answer: &answer{Text: `{"city":"Paris","population":-3}`, Structured: true}}},
 					args: []string{"--schema", schemaFile, "--keep-invalid", cityQuestion}, code: 3, stderr: "stored anyway",
-					check: func(t *testing.T, _ *askServer, recs []transcript.Record, _ string) {
+					check: func(t *testing.T, _ *providertest.Server, recs []transcript.Record, _ string) {
 						if got := recs[len(recs)-1].Message.Contents; !slices.Equal(got, []string{`{"city":"Paris","population":-3}`}) {
 							t.Errorf("kept answer %q", got)
 						}
 					}},
-				{name: "429 with Retry-After, then success", steps: []step{{status: 429, header: map[string]string{"Retry-After": "1"}, body: p.errBody}, {ans: paris}},
+				{name: "429 with Retry-After, then success", steps: []step{{Status: 429, Header: map[string]string{"Retry-After": "1"}, Error: "Rate limit reached for requests"}, {Answer: paris}},
 					args: []string{cityQuestion}, stdout: "Paris is the capital of France.\n",
-					check: func(t *testing.T, srv *askServer, _ []transcript.Record, _ string) {
-						reqs := srv.requests()
+					check: func(t *testing.T, srv *providertest.Server, _ []transcript.Record, _ string) {
+						reqs := srv.Requests()
 						// The wait is capped at 200ms in tests; backoff alone would wait under 1ms.
-						if len(reqs) != 2 || reqs[1].at.Sub(reqs[0].at) < 190*time.Millisecond {
-							t.Errorf("%d requests; Retry-After not honoured: %v apart", len(reqs), reqs[len(reqs)-1].at.Sub(reqs[0].at))
+						if len(reqs) != 2 || reqs[1].At.Sub(reqs[0].At) < 190*time.Millisecond {
+							t.Errorf("%d requests; Retry-After not honoured: %v apart", len(reqs), reqs[len(reqs)-1].At.Sub(reqs[0].At))
 						}
 					}},
-				{name: "persistent 500", steps: []step{{status: 500, body: p.errBody}}, args: []string{cityQuestion}, code: 1, stderr: "after 4 attempts"},
-				{name: "timeout", steps: []step{{hang: true}}, args: []string{"--timeout", "100ms", cityQuestion}, code: 1, stderr: "no response within 100ms"},
-				{name: "streaming", steps: []step{{ans: paris}}, args: []string{"--stream", cityQuestion}, stdout: "Paris is the capital of France.\n",
-					check: func(t *testing.T, srv *askServer, recs []transcript.Record, _ string) {
-						req := srv.requests()[0]
-						if req.body["stream"] != true && !strings.Contains(req.path, ":streamGenerateContent") {
-							t.Errorf("no stream asked: %s %s", req.path, req.raw)
+				{name: "persistent 500", steps: []step{{Status: 500, Error: "The server had an error while processing your request."}}, args: []string{cityQuestion}, code: 1, stderr: "after 4 attempts"},
+				{name: "timeout", steps: []step{{Hang: true}}, args: []string{"--timeout", "100ms", cityQuestion}, code: 1, stderr: "no response within 100ms"},
+				{name: "streaming", steps: []step{{Answer: paris}}, args: []string{"--stream", cityQuestion}, stdout: "Paris is the capital of France.\n",
+					check: func(t *testing.T, srv *providertest.Server, recs []transcript.Record, _ string) {
+						req := srv.Requests()[0]
+						if req.Body["stream"] != true && !strings.Contains(req.Path, ":streamGenerateContent") {
+							t.Errorf("no stream asked: %s %s", req.Path, req.Raw)
 						}
 					}},
-				{name: "streaming a tool call", steps: []step{{ans: weather}}, args: []string{"--stream", "--tools", toolsFile, "Weather?"}, stdout: "",
-					check: func(t *testing.T, _ *askServer, recs []transcript.Record, _ string) {
+				{name: "streaming a tool call", steps: []step{{Answer: weather}}, args: []string{"--stream", "--tools", toolsFile, "Weather?"}, stdout: "",
+					check: func(t *testing.T, _ *providertest.Server, recs []transcript.Record, _ string) {
 						ans := recs[len(recs)-1]
 						if len(ans.Message.ToolCalls) != 1 || ans.Message.ToolCalls[0].Arguments != `{"location":"Paris","unit":"celsius"}` {
 							t.Errorf("answer %s", mustJSON(ans))
@@ -696,15 +376,15 @@ func TestAskProviders(t *testing.T) {
 					}},
 			}
 			for _, reason := range p.cut {
-				cases = append(cases, tc{name: "incomplete " + reason, steps: []step{{ans: &answer{text: "Paris is the cap", finish: reason}}},
+				cases = append(cases, tc{name: "incomplete " + reason, steps: []step{{Answer: &answer{Text: "Paris is the cap", Finish: reason}}},
 					args: []string{cityQuestion}, code: 1, stderr: "finish reason " + reason})
 			}
 			if p.name == "openai" {
-				cases = append(cases, tc{name: "refusal", steps: []step{{ans: &answer{refusal: "I'm sorry, I cannot help with that."}}},
+				cases = append(cases, tc{name: "refusal", steps: []step{{Answer: &answer{Refusal: "I'm sorry, I cannot help with that."}}},
 					args: []string{"--schema", schemaFile, cityQuestion}, code: 1, stderr: "finish reason refusal"})
 			}
 			if p.name == "gemini" {
-				cases = append(cases, tc{name: "prompt blocked", steps: []step{{body: `{"promptFeedback":{"blockReason":"SAFETY"},"usageMetadata":{"promptTokenCount":19,"totalTokenCount":19},"modelVersion":"gemini-2.5-flash"}`}},
+				cases = append(cases, tc{name: "prompt blocked", steps: []step{{Answer: &answer{Blocked: "SAFETY"}}},
 					args: []string{cityQuestion}, code: 1, stderr: "blockReason SAFETY"})
 			}
 			for _, c := range cases {
@@ -754,15 +434,15 @@ func TestAskProviders(t *testing.T) {
 // the record stored after the same answer unstreamed.
 func TestAskStreamStoresTheSame(t *testing.T) {
 	answers := []answer{
-		{text: "Paris is the capital of France."},
-		{text: "Let me check.", calls: []askCall{{"call_1", "get_weather", `{"location":"Paris","unit":"celsius"}`}, {"call_2", "get_time", `{"zone":"Europe/Paris"}`}}},
+		{Text: "Paris is the capital of France."},
+		{Text: "Let me check.", Calls: []askCall{{ID: "call_1", Name: "get_weather", Args: `{"location":"Paris","unit":"celsius"}`}, {ID: "call_2", Name: "get_time", Args: `{"zone":"Europe/Paris"}`}}},
 	}
 	for _, p := range fakeProviders {
 		for i, a := range answers {
 			t.Run(fmt.Sprintf("%s/%d", p.name, i), func(t *testing.T) {
 				var got [2]transcript.Record
 				for j, stream := range []bool{false, true} {
-					srv := newAskServer(t, p, step{ans: &a})
+					srv := newAskServer(t, p, step{Answer: &a})
 					askEnv(t, p, srv)
 					db := filepath.Join(t.TempDir(), "convo.db")
 					args := []string{"--json", "Question"}
@@ -773,7 +453,7 @@ func TestAskStreamStoresTheSame(t *testing.T) {
 					if code != 0 {
 						t.Fatalf("exit %d: %s", code, errOut)
 					}
-					if stream && !strings.HasPrefix(errOut, a.text) {
+					if stream && !strings.HasPrefix(errOut, a.Text) {
 						t.Errorf("--stream --json: the text goes to stderr, got %q", errOut)
 					}
 					if err := json.Unmarshal([]byte(out), &got[j]); err != nil {
@@ -800,11 +480,11 @@ func TestAskStreamStoresTheSame(t *testing.T) {
 func TestAskKeepRaw(t *testing.T) {
 	for _, p := range fakeProviders {
 		t.Run(p.name, func(t *testing.T) {
-			echo := &answer{text: "Your key is " + askKey + ", isn't it?"}
+			echo := &answer{Text: "Your key is " + askKey + ", isn't it?"}
 			if p.keyEnv == "" { // ollama takes no key: there is none to leak
-				echo = &answer{text: "Hello."}
+				echo = &answer{Text: "Hello."}
 			}
-			srv := newAskServer(t, p, step{ans: echo})
+			srv := newAskServer(t, p, step{Answer: echo})
 			askEnv(t, p, srv)
 			db := filepath.Join(t.TempDir(), "convo.db")
 			dir := t.TempDir()
@@ -858,7 +538,7 @@ func TestAskKeepRaw(t *testing.T) {
 // removes it with the conversation.
 func TestAskStoredSchema(t *testing.T) {
 	p := fakeProviders[0]
-	srv := newAskServer(t, p, step{ans: &answer{text: "Paris."}})
+	srv := newAskServer(t, p, step{Answer: &answer{Text: "Paris."}})
 	askEnv(t, p, srv)
 	db := filepath.Join(t.TempDir(), "convo.db")
 	schemaFile := writeFile(t, "city.schema.json", citySchema)
@@ -868,14 +548,14 @@ func TestAskStoredSchema(t *testing.T) {
 	if _, errOut, code := run(t, "", askArgs(p, db, "Where?")...); code != 3 || !strings.Contains(errOut, "not JSON") {
 		t.Fatalf("stored schema not applied: %d %s", code, errOut)
 	}
-	if p.schemaSent(srv.requests()[0].body) == nil {
-		t.Fatalf("stored schema not sent: %s", srv.requests()[0].raw)
+	if p.schemaSent(srv.Requests()[0].Body) == nil {
+		t.Fatalf("stored schema not sent: %s", srv.Requests()[0].Raw)
 	}
 	if out, errOut, code := run(t, "", askArgs(p, db, "--no-schema", "Where?")...); code != 0 || out != "Paris.\n" {
 		t.Fatalf("--no-schema: %d %s %s", code, out, errOut)
 	}
-	if p.schemaSent(srv.requests()[1].body) != nil {
-		t.Fatalf("--no-schema sent a schema: %s", srv.requests()[1].raw)
+	if p.schemaSent(srv.Requests()[1].Body) != nil {
+		t.Fatalf("--no-schema sent a schema: %s", srv.Requests()[1].Raw)
 	}
 	if _, errOut, code := run(t, "", "--db", db, "ask", "-c", "c", "--unset-schema"); code != 0 {
 		t.Fatalf("unset: %d %s", code, errOut)
@@ -896,7 +576,7 @@ func TestAskStoredSchema(t *testing.T) {
 // stored conversation, which ends with the tool results.
 func TestAskContinuesAfterToolResults(t *testing.T) {
 	p := fakeProviders[0]
-	srv := newAskServer(t, p, step{ans: &answer{calls: []askCall{{"call_1", "get_weather", `{"location":"Paris"}`}}}}, step{ans: &answer{text: "It is 18°C in Paris."}})
+	srv := newAskServer(t, p, step{Answer: &answer{Calls: []askCall{{ID: "call_1", Name: "get_weather", Args: `{"location":"Paris"}`}}}}, step{Answer: &answer{Text: "It is 18°C in Paris."}})
 	askEnv(t, p, srv)
 	db := filepath.Join(t.TempDir(), "convo.db")
 	tools := writeFile(t, "tools.json", weatherTools)
@@ -914,7 +594,7 @@ func TestAskContinuesAfterToolResults(t *testing.T) {
 	if code != 0 || out != "It is 18°C in Paris.\n" {
 		t.Fatalf("%d %q %s", code, out, errOut)
 	}
-	req := srv.requests()[1].raw
+	req := srv.Requests()[1].Raw
 	if !strings.Contains(req, `"tool_call_id":"call_1"`) || !strings.Contains(req, `"tool_calls":[{"id":"call_1"`) {
 		t.Errorf("history without the call and its result: %s", req)
 	}
@@ -933,10 +613,10 @@ func TestAskRateConcurrentProcesses(t *testing.T) {
 		t.Skip("spawns 20 processes and measures wall time")
 	}
 	p := fakeProviders[0]
-	srv := newAskServer(t, p, step{ans: &answer{text: "ok"}})
+	srv := newAskServer(t, p, step{Answer: &answer{Text: "ok"}})
 	db := filepath.Join(t.TempDir(), "convo.db")
 	env := append(os.Environ(), "CONVO_DB="+db, "XDG_CONFIG_HOME="+t.TempDir(),
-		"OPENAI_API_KEY="+askKey, "OPENAI_BASE_URL="+srv.URL+"/v1")
+		"OPENAI_API_KEY="+askKey, "OPENAI_BASE_URL="+srv.BaseURL("openai"))
 	const procs, each = 4, 5
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -961,11 +641,11 @@ func TestAskRateConcurrentProcesses(t *testing.T) {
 		t.Error(err)
 	}
 	elapsed := time.Since(start)
-	reqs := srv.requests()
+	reqs := srv.Requests()
 	if len(reqs) != procs*each {
 		t.Fatalf("%d requests, want %d", len(reqs), procs*each)
 	}
-	span := reqs[len(reqs)-1].at.Sub(reqs[0].at)
+	span := reqs[len(reqs)-1].At.Sub(reqs[0].At)
 	t.Logf("20 asks in %v, requests spread over %v", elapsed, span)
 	if elapsed < 1500*time.Millisecond || elapsed > 6*time.Second || span < 1500*time.Millisecond {
 		t.Errorf("took %v (requests over %v), want about 2s", elapsed, span)
@@ -1001,12 +681,12 @@ func TestAskScript(t *testing.T) {
 				if err := setup(env); err != nil {
 					return err
 				}
-				srv := httptest.NewServer(fakeFromFiles(env.WorkDir))
+				srv := providertest.Start(providertest.Options{Next: fakeFromFiles(env.WorkDir), Key: askKey})
 				env.Defer(srv.Close)
-				env.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
-				env.Setenv("ANTHROPIC_BASE_URL", srv.URL)
-				env.Setenv("GOOGLE_GEMINI_BASE_URL", srv.URL)
-				env.Setenv("OLLAMA_HOST", srv.URL)
+				env.Setenv("OPENAI_BASE_URL", srv.BaseURL("openai"))
+				env.Setenv("ANTHROPIC_BASE_URL", srv.BaseURL("anthropic"))
+				env.Setenv("GOOGLE_GEMINI_BASE_URL", srv.BaseURL("gemini"))
+				env.Setenv("OLLAMA_HOST", srv.BaseURL("ollama"))
 				env.Setenv("OPENAI_API_KEY", askKey)
 				env.Setenv("ANTHROPIC_API_KEY", askKey)
 				env.Setenv("GEMINI_API_KEY", askKey)
@@ -1022,15 +702,14 @@ func TestAskScript(t *testing.T) {
 // empty. A file holds the status code on its first line, header lines, a
 // blank line, then the body. Each request body is saved as
 // $WORK/fake/request.json, and its path in $WORK/fake/request.path.
-func fakeFromFiles(dir string) http.Handler {
+func fakeFromFiles(dir string) func(int, *providertest.Request) providertest.Step {
 	var mu sync.Mutex
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return func(_ int, r *providertest.Request) providertest.Step {
 		mu.Lock()
 		defer mu.Unlock()
-		body, _ := io.ReadAll(r.Body)
 		fake := filepath.Join(dir, "fake")
-		_ = os.WriteFile(filepath.Join(fake, "request.json"), body, 0o644)
-		_ = os.WriteFile(filepath.Join(fake, "request.path"), []byte(r.URL.Path+"\n"), 0o644)
+		_ = os.WriteFile(filepath.Join(fake, "request.json"), []byte(r.Raw), 0o644)
+		_ = os.WriteFile(filepath.Join(fake, "request.path"), []byte(r.Path+"\n"), 0o644)
 		name := filepath.Join(fake, "reply")
 		queued, _ := filepath.Glob(filepath.Join(fake, "queue", "[^.]*"))
 		if len(queued) > 0 {
@@ -1040,20 +719,17 @@ func fakeFromFiles(dir string) http.Handler {
 		}
 		data, err := os.ReadFile(name)
 		if err != nil {
-			http.Error(w, err.Error(), http.StatusTeapot)
-			return
+			return providertest.Step{Status: http.StatusTeapot, Body: err.Error()}
 		}
 		head, payload, _ := strings.Cut(string(data), "\n\n")
 		lines := strings.Split(head, "\n")
-		var status int
-		fmt.Sscan(lines[0], &status)
-		w.Header().Set("Content-Type", "application/json")
+		st := providertest.Step{Body: payload, Header: map[string]string{}}
+		fmt.Sscan(lines[0], &st.Status)
 		for _, l := range lines[1:] {
 			if k, v, ok := strings.Cut(l, ":"); ok {
-				w.Header().Set(strings.TrimSpace(k), strings.TrimSpace(v))
+				st.Header[strings.TrimSpace(k)] = strings.TrimSpace(v)
 			}
 		}
-		w.WriteHeader(status)
-		io.WriteString(w, payload)
-	})
+		return st
+	}
 }

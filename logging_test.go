@@ -2,13 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
+
+	"github.com/convo-cli/convo/internal/providertest"
 )
 
 // TestLoggingNeverShowsTheKey runs commands at --log-level debug
@@ -21,22 +19,8 @@ func TestLoggingNeverShowsTheKey(t *testing.T) {
 	if p.name != "openai" {
 		t.Fatalf("providers[0] is %s", p.name)
 	}
-	var calls atomic.Int32
-	var sawKey atomic.Bool
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		sawKey.Store(r.Header.Get("Authorization") == "Bearer "+secretKey)
-		w.Header().Set("Content-Type", "application/json")
-		if calls.Add(1) == 1 {
-			w.Header().Set("Retry-After", "1")
-			w.WriteHeader(http.StatusTooManyRequests)
-			fmt.Fprint(w, p.errorBody)
-			return
-		}
-		fmt.Fprint(w, p.body("## Goal\n- Plan the Lisbon trip; order #4000 placed."))
-	}))
-	defer srv.Close()
-	t.Setenv(p.keyEnv, secretKey)
-	t.Setenv(p.urlEnv, srv.URL)
+	srv := startFake(t, p, providertest.Step{Status: 429, Header: map[string]string{"Retry-After": "1"}, Error: "slow down"},
+		providertest.Step{Answer: &providertest.Answer{Text: "## Goal\n- Plan the Lisbon trip; order #4000 placed."}})
 	t.Setenv("ANTHROPIC_API_KEY", secretKey)
 	t.Setenv("GEMINI_API_KEY", secretKey)
 	db := filepath.Join(t.TempDir(), "convo.db")
@@ -63,8 +47,8 @@ func TestLoggingNeverShowsTheKey(t *testing.T) {
 		}
 		stderr.WriteString(errOut)
 	}
-	if !sawKey.Load() || calls.Load() != 2 {
-		t.Fatalf("the server saw %d calls, key %v", calls.Load(), sawKey.Load())
+	if reqs := srv.Requests(); len(reqs) != 2 || reqs[1].Header.Get("Authorization") != "Bearer [KEY]" {
+		t.Fatalf("the server saw %d calls: %+v", len(reqs), reqs)
 	}
 
 	msgs := map[string]map[string]any{}

@@ -2,17 +2,16 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/convo-cli/convo/cmd"
+	"github.com/convo-cli/convo/internal/providertest"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script with what convo prints")
@@ -44,39 +43,21 @@ func TestScript(t *testing.T) {
 	})
 }
 
-// serveCmd is the script command "serve RESPONSE_FILE": an HTTP server for
-// the rest of the script that answers every POST with the file's content,
-// after checking that the request is a JSON object whose messages (if any)
-// alternate user/assistant starting with user, as the strictest providers
-// demand, and saving it as $WORK/received.json. It sets $SERVER.
+// serveCmd is the script command "serve RESPONSE_FILE": the shared fake
+// provider (internal/providertest) for the rest of the script, answering
+// every POST with the file's content once it has checked the request as
+// the provider would (a JSON object; for Anthropic, roles alternating
+// user/assistant from the user), and saving it as $WORK/received.json. It
+// sets $SERVER.
 func serveCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: serve RESPONSE_FILE")
 	}
-	response := []byte(ts.ReadFile(args[0]))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		var req struct {
-			Messages []struct {
-				Role string `json:"role"`
-			} `json:"messages"`
-		}
-		if err := json.Unmarshal(body, &req); err != nil {
-			http.Error(w, `{"error":{"message":"request is not JSON"}}`, http.StatusBadRequest)
-			return
-		}
-		want := "user"
-		for _, m := range req.Messages {
-			if r.URL.Path == "/v1/messages" && m.Role != want { // Anthropic's rule
-				http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"roles must alternate"}}`, http.StatusBadRequest)
-				return
-			}
-			want = map[string]string{"user": "assistant", "assistant": "user"}[m.Role]
-		}
-		os.WriteFile(ts.MkAbs("received.json"), body, 0o644)
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(response)
-	}))
+	response := ts.ReadFile(args[0])
+	srv := providertest.Start(providertest.Options{Next: func(_ int, r *providertest.Request) providertest.Step {
+		os.WriteFile(ts.MkAbs("received.json"), []byte(r.Raw), 0o644)
+		return providertest.Step{Body: response}
+	}})
 	ts.Defer(srv.Close)
 	ts.Setenv("SERVER", srv.URL)
 }

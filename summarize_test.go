@@ -4,19 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/convo-cli/convo/cmd"
+	"github.com/convo-cli/convo/internal/providertest"
 )
 
 // run runs the CLI in process and returns stdout, stderr and the exit code.
@@ -48,32 +50,28 @@ func dump(t *testing.T, db, conv string) string {
 	return out
 }
 
-// provider fakes one provider's wire format.
-type provider struct {
-	name, keyEnv, urlEnv string
-	body                 func(text string) string
-	errorBody            string
-}
+// provider is one network summarizer; the shared fake server
+// (internal/providertest) speaks its wire format.
+type provider struct{ name, keyEnv, urlEnv string }
 
 var providers = []provider{
-	{"openai", "OPENAI_API_KEY", "OPENAI_BASE_URL",
-		func(text string) string {
-			b, _ := json.Marshal(text)
-			return `{"id":"chatcmpl-1","object":"chat.completion","model":"gpt-4o-mini-2024-07-18","choices":[{"index":0,"message":{"role":"assistant","content":` + string(b) + `},"finish_reason":"stop"}],"usage":{"prompt_tokens":19,"completion_tokens":10,"total_tokens":29}}`
-		},
-		`{"error":{"message":"The server had an error while processing your request.","type":"server_error"}}`},
-	{"anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
-		func(text string) string {
-			b, _ := json.Marshal(text)
-			return `{"id":"msg_1","type":"message","role":"assistant","model":"claude-haiku-4-5-20251001","content":[{"type":"text","text":` + string(b) + `}],"stop_reason":"end_turn","usage":{"input_tokens":19,"output_tokens":10}}`
-		},
-		`{"type":"error","error":{"type":"api_error","message":"Internal server error"}}`},
-	{"gemini", "GEMINI_API_KEY", "GOOGLE_GEMINI_BASE_URL",
-		func(text string) string {
-			b, _ := json.Marshal(text)
-			return `{"candidates":[{"content":{"parts":[{"text":` + string(b) + `}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":19,"candidatesTokenCount":10,"totalTokenCount":29},"modelVersion":"gemini-2.5-flash"}`
-		},
-		`{"error":{"code":500,"message":"Internal error encountered.","status":"INTERNAL"}}`},
+	{"openai", "OPENAI_API_KEY", "OPENAI_BASE_URL"},
+	{"anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"},
+	{"gemini", "GEMINI_API_KEY", "GOOGLE_GEMINI_BASE_URL"},
+	{"ollama", "", "OLLAMA_HOST"},
+}
+
+// startFake starts the shared fake server playing steps, wanting
+// secretKey from the providers that take a key, and points p at it.
+func startFake(t *testing.T, p provider, steps ...providertest.Step) *providertest.Server {
+	t.Helper()
+	s := providertest.Start(providertest.Options{Steps: steps, Key: secretKey})
+	t.Cleanup(s.Close)
+	if p.keyEnv != "" {
+		t.Setenv(p.keyEnv, secretKey)
+	}
+	t.Setenv(p.urlEnv, s.BaseURL(p.name))
+	return s
 }
 
 const secretKey = "sk-test-SECRET-1234567890"
@@ -81,42 +79,28 @@ const secretKey = "sk-test-SECRET-1234567890"
 // TestSummarizeProviders drives every network summarizer through the CLI
 // against a fake server speaking its wire format.
 func TestSummarizeProviders(t *testing.T) {
-	type step struct {
-		status int
-		body   string
-		header map[string]string
-	}
+	// Quick backoff; a Retry-After is still waited in full.
+	t.Setenv("CONVO_RETRY_BASE_DELAY", "1ms")
+	summary := &providertest.Answer{Text: "## Goal\n- Plan the Lisbon trip; order #4000 placed."}
 	for _, p := range providers {
-		ok := step{200, p.body("## Goal\n- Plan the Lisbon trip; order #4000 placed."), nil}
+		ok := providertest.Step{Answer: summary}
 		cases := []struct {
 			name     string
-			steps    []step
+			steps    []providertest.Step
 			wantCode int
 			wantErr  string
 		}{
-			{"success", []step{ok}, 0, ""},
-			{"429 with Retry-After, then success", []step{{429, p.errorBody, map[string]string{"Retry-After": "1"}}, ok}, 0, ""},
-			{"500 persists", []step{{500, p.errorBody, nil}}, 1, "rror"},
-			{"garbage body", []step{{200, "<html>oops</html>", nil}}, 1, ""},
-			{"empty answer", []step{{200, p.body(""), nil}}, 1, ""},
-			{"refusal text", []step{{200, p.body("I'm sorry, but I can't help with that."), nil}}, 1, "refusal"},
+			{"success", []providertest.Step{ok}, 0, ""},
+			{"429 with Retry-After, then success", []providertest.Step{{Status: 429, Error: "Rate limit reached", Header: map[string]string{"Retry-After": "1"}}, ok}, 0, ""},
+			{"500 persists", []providertest.Step{{Status: 500, Error: "Internal error"}}, 1, "rror"},
+			{"garbage body", []providertest.Step{{Body: "<html>oops</html>"}}, 1, "unexpected response body"},
+			{"empty answer", []providertest.Step{{Answer: &providertest.Answer{}}}, 1, "incomplete"},
+			{"cut short", []providertest.Step{{Answer: &providertest.Answer{Text: "## Goal", Finish: map[string]string{"openai": "length", "anthropic": "max_tokens", "gemini": "MAX_TOKENS", "ollama": "length"}[p.name]}}}, 1, "incomplete"},
+			{"refusal text", []providertest.Step{{Answer: &providertest.Answer{Text: "I'm sorry, but I can't help with that."}}}, 1, "refusal"},
 		}
 		for _, tc := range cases {
 			t.Run(p.name+"/"+tc.name, func(t *testing.T) {
-				var calls atomic.Int32
-				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					n := int(calls.Add(1)) - 1
-					st := tc.steps[min(n, len(tc.steps)-1)]
-					for k, v := range st.header {
-						w.Header().Set(k, v)
-					}
-					w.Header().Set("Content-Type", "application/json")
-					w.WriteHeader(st.status)
-					fmt.Fprint(w, st.body)
-				}))
-				defer srv.Close()
-				t.Setenv(p.keyEnv, secretKey)
-				t.Setenv(p.urlEnv, srv.URL)
+				srv := startFake(t, p, tc.steps...)
 				db := filepath.Join(t.TempDir(), "convo.db")
 				seed(t, db, "c", 12)
 				before := dump(t, db, "c")
@@ -127,6 +111,9 @@ func TestSummarizeProviders(t *testing.T) {
 				}
 				if strings.Contains(out+errOut, secretKey) {
 					t.Fatalf("the API key leaked: %s %s", out, errOut)
+				}
+				if req := srv.Requests()[0]; req.Provider != p.name || req.Model != "m1" {
+					t.Errorf("request %s for model %q", req.Path, req.Model)
 				}
 				after := dump(t, db, "c")
 				if tc.wantCode != 0 {
@@ -160,11 +147,9 @@ func TestSummarizeAllAgainstFakeServer(t *testing.T) {
 	if testing.Short() {
 		n = 40
 	}
-	var calls atomic.Int32
 	var mu sync.Mutex
 	inFlight, peak := 0, 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
+	srv := providertest.Start(providertest.Options{Steps: []providertest.Step{{Handle: func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		inFlight++
 		peak = max(peak, inFlight)
@@ -173,10 +158,10 @@ func TestSummarizeAllAgainstFakeServer(t *testing.T) {
 		mu.Lock()
 		inFlight--
 		mu.Unlock()
-		fmt.Fprint(w, providers[0].body("- summary of the talk"))
-	}))
+		fmt.Fprint(w, providertest.Body("openai", "", &providertest.Answer{Text: "- summary of the talk"}))
+	}}}})
 	defer srv.Close()
-	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	t.Setenv("OPENAI_BASE_URL", srv.BaseURL("openai"))
 	db := filepath.Join(t.TempDir(), "convo.db")
 	for i := range n {
 		seed(t, db, fmt.Sprintf("conv-%03d", i), 10)
@@ -185,8 +170,8 @@ func TestSummarizeAllAgainstFakeServer(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if got := strings.Count(out, `"role":"summary"`); got != n || int(calls.Load()) != n {
-		t.Fatalf("%d summaries printed, %d requests; want %d", got, calls.Load(), n)
+	if got := strings.Count(out, `"role":"summary"`); got != n || len(srv.Requests()) != n {
+		t.Fatalf("%d summaries printed, %d requests; want %d", got, len(srv.Requests()), n)
 	}
 	if peak > 8 || peak < 2 {
 		t.Errorf("peak concurrency %d, want 2..8", peak)
@@ -225,4 +210,80 @@ func TestKillDuringSummarize(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "the gist") {
 		t.Fatalf("exit %d: %s %s", code, out, errOut)
 	}
+}
+
+// TestAskAndSummarizeSendAlike: for every provider both call, ask and
+// summarize send to the same endpoint, with the same headers, the same
+// request shape and the same output limit (the registry's default: none
+// but anthropic's 4096).
+func TestAskAndSummarizeSendAlike(t *testing.T) {
+	limits := map[string][]string{
+		"openai": {"max_completion_tokens"}, "anthropic": {"max_tokens"},
+		"gemini": {"generationConfig", "maxOutputTokens"}, "ollama": {"options", "num_predict"},
+	}
+	for _, p := range providers {
+		t.Run(p.name, func(t *testing.T) {
+			srv := startFake(t, p, providertest.Step{Answer: &providertest.Answer{Text: "## Goal\n- Plan the Lisbon trip."}})
+			t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+			db := filepath.Join(t.TempDir(), "convo.db")
+			if _, errOut, code := run(t, "", "--db", db, "append", "-q", "-c", "c", "--role", "system", "You are terse."); code != 0 {
+				t.Fatal(errOut)
+			}
+			seed(t, db, "c", 12)
+			var model []string
+			if p.name == "ollama" {
+				model = []string{"--model", "llama3.2"} // no default: only the user knows what is pulled
+			}
+			if _, errOut, code := run(t, "", append([]string{"--db", db, "summarize", "-c", "c", "--keep-last", "2", "--summarizer", p.name}, model...)...); code != 0 {
+				t.Fatalf("summarize: %s", errOut)
+			}
+			if _, errOut, code := run(t, "", append([]string{"--db", db, "ask", "-c", "c", "--provider", p.name, "And the hotel?"}, model...)...); code != 0 {
+				t.Fatalf("ask: %s", errOut)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 2 {
+				t.Fatalf("%d requests", len(reqs))
+			}
+			sum, ask := reqs[0], reqs[1]
+			if sum.Path != ask.Path || sum.Model != ask.Model || sum.Provider != p.name {
+				t.Errorf("summarize: %s %s, ask: %s %s", sum.Path, sum.Model, ask.Path, ask.Model)
+			}
+			sum.Header.Del("Content-Length")
+			ask.Header.Del("Content-Length")
+			if !reflect.DeepEqual(sum.Header, ask.Header) {
+				t.Errorf("headers differ:\nsummarize %v\nask       %v", sum.Header, ask.Header)
+			}
+			if s, a := shape(sum.Body), shape(ask.Body); s != a {
+				t.Errorf("request shapes differ:\nsummarize %s\nask       %s", s, a)
+			}
+			s, a := dig(sum.Body, limits[p.name]...), dig(ask.Body, limits[p.name]...)
+			if want := map[string]any{"anthropic": 4096.0}[p.name]; s != want || a != want {
+				t.Errorf("output limit: summarize %v, ask %v, want %v", s, a, want)
+			}
+		})
+	}
+}
+
+// shape is a JSON value's structure: object keys with their values'
+// shapes, an array as the set of its elements' shapes, a type for the rest.
+func shape(v any) string {
+	switch x := v.(type) {
+	case map[string]any:
+		m := map[string]json.RawMessage{}
+		for k, e := range x {
+			m[k] = json.RawMessage(shape(e))
+		}
+		b, _ := json.Marshal(m)
+		return string(b)
+	case []any:
+		set := map[string]bool{}
+		for _, e := range x {
+			set[shape(e)] = true
+		}
+		elems := slices.Sorted(maps.Keys(set))
+		return "[" + strings.Join(elems, ",") + "]"
+	case nil:
+		return `"null"`
+	}
+	return fmt.Sprintf("%q", fmt.Sprintf("%T", v))
 }

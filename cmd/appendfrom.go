@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -16,8 +15,8 @@ import (
 // path as any append.
 func (a *Factory) runAppendFrom(ctx context.Context, o *appendOptions, args []string) error {
 	switch {
-	case !slices.Contains(format.ResponseProviders, o.from):
-		return usageErrorf("--from %q: want one of %s", o.from, strings.Join(format.ResponseProviders, ", "))
+	case !slices.Contains(format.Names(format.CanParse), o.from):
+		return usageErrorf("--from %q: want one of %s", o.from, format.NameList(format.CanParse))
 	case len(args) > 0:
 		return usageErrorf("--from reads the answer on stdin: TEXT arguments do not go with it")
 	case o.role != "user" || o.toolCallID != "" || o.name != "" || o.isError:
@@ -35,19 +34,24 @@ func (a *Factory) runAppendFrom(ctx context.Context, o *appendOptions, args []st
 	if err != nil {
 		return err
 	}
+	body, err := format.ReadResponse(a.IO.In)
+	if err != nil {
+		return err
+	}
 	newID := func() string { return "call_" + a.IDs.New(now) }
-	rec, err := format.ParseResponse(o.from, a.IO.In, newID)
+	ans, err := format.ParseResponse(o.from, body, newID)
 	var inc *format.IncompleteError
 	if errors.As(err, &inc) {
 		if !o.allowIncomplete {
 			return fmt.Errorf("%w: nothing appended (--allow-incomplete appends it anyway)", err)
 		}
 		a.warnf("%v: appended anyway", err)
-		rec, err = inc.Record, nil
+		err = nil
 	}
 	if err != nil {
 		return err
 	}
+	rec := ans.Record
 	// The body arrived when the call ended; --timing may say otherwise.
 	_ = rec.Metadata.Timing.Set("llmEnd", now)
 	edit.apply(&rec)

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -22,15 +23,6 @@ import (
 	"github.com/convo-cli/convo/pkg/llm"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
-)
-
-// Hidden settings, for tests and for impatient people: the retry policy's
-// first backoff ceiling and its cap on any one wait, a provider's
-// Retry-After included (Go durations, e.g. 10ms). Not flags: a user has no
-// reason to wait less than a provider asks.
-const (
-	envRetryBaseDelay = "CONVO_RETRY_BASE_DELAY"
-	envRetryMaxDelay  = "CONVO_RETRY_MAX_DELAY"
 )
 
 type askOptions struct {
@@ -101,9 +93,9 @@ Failed requests are retried with backoff on 429, 5xx and timeouts, waiting
 as long as a provider's Retry-After asks, up to a minute.
 
 Keys and endpoints come from the environment or the config file:
-GEMINI_API_KEY, GOOGLE_GEMINI_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL,
-ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OLLAMA_HOST. --provider ollama speaks
-Ollama's native /api/chat.`,
+` + providerEnvs() + `.
+--provider ollama speaks Ollama's native /api/chat, as summarize
+--summarizer ollama does.`,
 		Example: `  convo ask -c demo --provider openai "What is the capital of France?"
   echo "Summarize our plan" | convo ask -c demo --provider gemini -
   convo ask -c demo --provider anthropic --schema answer.schema.json --json "List three cities"
@@ -115,12 +107,12 @@ Ollama's native /api/chat.`,
 	}
 	a.conversationFlag(cmd, &o.conversation, "conversation to continue (created on first use)")
 	f := cmd.Flags()
-	f.StringVar(&o.provider, "provider", "", "gemini, openai, anthropic or ollama")
+	f.StringVar(&o.provider, "provider", "", format.NameList(format.CanCall))
 	f.StringVar(&o.model, "model", "", "model name (default: the provider's default; ollama needs one)")
-	f.StringVar(&o.baseURL, "base-url", "", "provider endpoint (default from GOOGLE_GEMINI_BASE_URL, OPENAI_BASE_URL, ANTHROPIC_BASE_URL, OLLAMA_HOST)")
+	f.StringVar(&o.baseURL, "base-url", "", "provider endpoint (default from "+baseURLEnvs()+")")
 	f.DurationVar(&o.timeout, "timeout", llm.DefaultTimeout, "time limit of one provider request (with --stream: of the wait for each piece)")
 	f.StringVar(&o.system, "system", "", "system prompt TEXT, or @FILE, instead of the stored one")
-	f.IntVar(&o.maxTokens, "max-tokens", 0, fmt.Sprintf("output token limit (default: the provider's; anthropic %d)", format.DefaultAnthropicMaxTokens))
+	f.IntVar(&o.maxTokens, "max-tokens", 0, "output token limit (default: "+defaultLimits()+"; the provider's own for the others)")
 	f.StringVar(&o.temperature, "temperature", "", "sampling temperature")
 	f.StringVar(&o.schema, "schema", "", "JSON Schema FILE the answer must match (this call only)")
 	f.BoolVar(&o.noSchema, "no-schema", false, "ignore the conversation's stored schema for this call")
@@ -134,7 +126,7 @@ Ollama's native /api/chat.`,
 	f.BoolVar(&o.stream, "stream", false, "print the answer's text as it arrives (stored the same); with --json on stderr")
 	f.BoolVar(&o.json, "json", false, "print the answer record as JSON instead of its text")
 	f.BoolVar(&o.lenient, "lenient", false, "repair unmatched tool calls and results in the history instead of failing")
-	_ = cmd.RegisterFlagCompletionFunc("provider", cobra.FixedCompletions(llm.ExchangeProviders, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("provider", cobra.FixedCompletions(format.Names(format.CanCall), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
@@ -152,11 +144,12 @@ func (a *Factory) runAsk(ctx context.Context, o *askOptions, args []string) erro
 	if o.setSchema != "" || o.unsetSchema {
 		return a.askSchemaOnly(ctx, o, args)
 	}
+	prov, known := format.Lookup(o.provider)
 	switch {
 	case o.provider == "":
-		return usageErrorf("missing --provider (one of %s)", strings.Join(llm.ExchangeProviders, ", "))
-	case !slices.Contains(llm.ExchangeProviders, o.provider):
-		return usageErrorf("--provider %q: want one of %s", o.provider, strings.Join(llm.ExchangeProviders, ", "))
+		return usageErrorf("missing --provider (one of %s)", format.NameList(format.CanCall))
+	case !known || !prov.CanDo(format.CanCall):
+		return usageErrorf("--provider %q: want one of %s", o.provider, format.NameList(format.CanCall))
 	case o.schema != "" && o.noSchema:
 		return usageErrorf("--schema and --no-schema do not go together")
 	case o.keepInvalid && o.noSchema:
@@ -200,10 +193,7 @@ func (a *Factory) runAsk(ctx context.Context, o *askOptions, args []string) erro
 		}
 		system = []string{text}
 	}
-	model := o.model
-	if model == "" {
-		model = llm.DefaultModel(o.provider)
-	}
+	model := cmp.Or(o.model, prov.DefaultModel)
 	if model == "" {
 		return usageErrorf("--provider %s needs --model", o.provider)
 	}
@@ -235,7 +225,7 @@ func (a *Factory) runAsk(ctx context.Context, o *askOptions, args []string) erro
 		}
 		return nil
 	}
-	client, err := a.newExchanger(o, model, limit)
+	transport, err := a.newTransport(o.provider, o.baseURL, o.timeout, limit)
 	if err != nil {
 		return err
 	}
@@ -250,19 +240,22 @@ func (a *Factory) runAsk(ctx context.Context, o *askOptions, args []string) erro
 			Metadata:     transcript.Metadata{Timing: transcript.Timing{Creation: now}},
 		}
 	}
-	body, err := a.askBody(ctx, s, o, user, system, model, temperature)
+	req := format.Request{
+		Provider: o.provider, System: system, Lenient: o.lenient, Warn: a.warnf,
+		Body: true, Model: model, MaxTokens: o.maxTokens, Temperature: temperature, Stream: o.stream, Tools: tools,
+	}
+	if sch != nil {
+		req.Schema, req.SchemaName = sch.body, sch.name
+	}
+	if err := req.Check(); err != nil {
+		return usageErrorf("%v", err)
+	}
+	body, err := a.askBody(ctx, s, o, user, req)
 	if err != nil {
 		return err
 	}
-	extras := format.Extras{Tools: tools}
-	if sch != nil {
-		extras.Schema, extras.SchemaName = sch.body, sch.name
-	}
-	if body, err = format.AddExtras(o.provider, body, extras); err != nil {
-		return usageErrorf("%v", err)
-	}
 
-	x := llm.Exchange{Model: model, Body: body}
+	x := llm.Call{Model: model, Body: body}
 	var streamed bool
 	var streamEnd byte
 	streamOut := a.IO.Out
@@ -276,7 +269,7 @@ func (a *Factory) runAsk(ctx context.Context, o *askOptions, args []string) erro
 			io.WriteString(streamOut, text)
 		}
 	}
-	reply, err := client.Exchange(ctx, x)
+	reply, err := transport.Send(ctx, x)
 	llmEnd := a.nowMillis()
 	if streamed && streamEnd != '\n' {
 		io.WriteString(streamOut, "\n")
@@ -371,13 +364,10 @@ func (a *Factory) askContents(args []string) ([]string, error) {
 	return slices.Clone(args), nil
 }
 
-// askBody renders the request body: the stored view (system prompt, latest
-// summary, the records after it) and the new user message.
-func (a *Factory) askBody(ctx context.Context, s *store.Store, o *askOptions, user *transcript.Record, system []string, model string, temperature *float64) ([]byte, error) {
-	opt := format.Options{
-		Provider: o.provider, System: system, Lenient: o.lenient, Warn: a.warnf,
-		Body: true, Model: model, MaxTokens: o.maxTokens, Temperature: temperature,
-	}
+// askBody renders the request body in one pass: the settings, tools and
+// schema of opt, the stored view (system prompt, latest summary, the
+// records after it) and the new user message.
+func (a *Factory) askBody(ctx context.Context, s *store.Store, o *askOptions, user *transcript.Record, opt format.Request) ([]byte, error) {
 	if opt.System == nil {
 		raw, err := s.LatestSystem(ctx, o.conversation)
 		if err != nil {
@@ -422,65 +412,22 @@ func (a *Factory) askBody(ctx context.Context, s *store.Store, o *askOptions, us
 	return buf.Bytes(), nil
 }
 
-// newExchanger builds the provider client from the flags, the environment
-// and the config file.
-func (a *Factory) newExchanger(o *askOptions, model string, limit func(context.Context) error) (llm.Exchanger, error) {
-	opts := llm.FromEnv(o.provider, a.getenv)
-	if o.baseURL != "" {
-		opts.BaseURL = o.baseURL
-	}
-	opts.Model, opts.Timeout, opts.Limit = model, o.timeout, limit
-	opts.Logger = a.logger()
-	for env, d := range map[string]*time.Duration{envRetryBaseDelay: &opts.Retry.BaseDelay, envRetryMaxDelay: &opts.Retry.MaxDelay} {
-		if v := os.Getenv(env); v != "" {
-			dur, err := time.ParseDuration(v)
-			if err != nil || dur <= 0 {
-				return nil, usageErrorf("%s=%q: want a positive duration", env, v)
-			}
-			*d = dur
-		}
-	}
-	client, err := llm.NewExchanger(o.provider, opts)
-	if errors.Is(err, llm.ErrMissingKey) {
-		return nil, &usageError{err}
-	}
-	if err != nil {
-		return nil, usageErrorf("%v", err)
-	}
-	return client, nil
-}
-
 // askAnswer reads the response body into the answer record. A body that is
 // not the provider's answer is a provider failure here (exit 1), not bad
-// input: the user did not write it.
+// input: the user did not write it (format.ParseReply).
 func (a *Factory) askAnswer(provider string, body []byte, now int64) (transcript.Record, error) {
 	newID := func() string { return "call_" + a.IDs.New(now) }
-	rec, err := format.ParseResponse(provider, bytes.NewReader(body), newID)
+	ans, err := format.ParseReply(provider, body, newID)
 	var inc *format.IncompleteError
-	var pe *format.ProviderError
 	switch {
 	case errors.As(err, &inc):
-		return rec, fmt.Errorf("%s answer incomplete: finish reason %s; nothing was stored", provider, inc.Reason)
-	case errors.As(err, &pe):
-		return rec, fmt.Errorf("%v; nothing was stored", pe)
+		return transcript.Record{}, fmt.Errorf("%s answer incomplete: %s; nothing was stored", provider, inc.Detail())
 	case err != nil:
-		return rec, fmt.Errorf("%s: unexpected response body: %s; nothing was stored", provider, err.Error())
+		return transcript.Record{}, fmt.Errorf("%w; nothing was stored", err)
 	}
-	if r := format.Refusal(provider, body); r != "" {
-		return rec, fmt.Errorf("%s answer incomplete: finish reason refusal (%q); nothing was stored", provider, abbreviate(r, 200))
-	}
+	rec := ans.Record
 	format.UnwrapAnswer(provider, &rec)
 	return rec, nil
-}
-
-func abbreviate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && (s[n]&0xC0) == 0x80 {
-		n--
-	}
-	return s[:n] + "..."
 }
 
 // askSchemaFor returns the answer schema of the call: --schema, else the
@@ -614,35 +561,15 @@ func (a *Factory) askSchemaOnly(ctx context.Context, o *askOptions, args []strin
 	return s.SetSchema(ctx, o.conversation, store.ConversationSchema{Name: sch.name, Body: sch.body})
 }
 
-// readTools reads --tools: a JSON array of {"name","description",
-// "parameters"}, OpenAI's {"type":"function","function":{...}} or
-// Anthropic's {"name","description","input_schema"}.
+// readTools reads --tools (the forms format.ParseTools takes).
 func readTools(path string) ([]format.Tool, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, usageErrorf("--tools: %v", err)
 	}
-	var list []struct {
-		format.Tool
-		Function    *format.Tool    `json:"function"`
-		InputSchema json.RawMessage `json:"input_schema"`
-	}
-	if err := json.Unmarshal(b, &list); err != nil {
-		return nil, usageErrorf("--tools %s: want a JSON array of tools: %v", path, err)
-	}
-	tools := make([]format.Tool, 0, len(list))
-	for i, t := range list {
-		tool := t.Tool
-		if t.Function != nil {
-			tool = *t.Function
-		}
-		if len(tool.Parameters) == 0 {
-			tool.Parameters = t.InputSchema
-		}
-		if tool.Name == "" {
-			return nil, usageErrorf("--tools %s: tool %d has no name", path, i+1)
-		}
-		tools = append(tools, tool)
+	tools, err := format.ParseTools(b)
+	if err != nil {
+		return nil, usageErrorf("--tools %s: %v", path, err)
 	}
 	return tools, nil
 }

@@ -1,17 +1,12 @@
 package cmd
 
 import (
-	"context"
-	"errors"
 	"io"
 	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-
-	"github.com/convo-cli/convo/pkg/llm"
 )
 
 // logOptions are the global --log-level and --log-format flags.
@@ -80,37 +75,4 @@ func (a *Factory) startLogging(cmd *cobra.Command) error {
 		l.Debug("run", "command", cmd.CommandPath(), "flags_set", set, "config_file", cfg, "version", buildVersion())
 	}
 	return nil
-}
-
-// loggedClient logs every provider call: provider, model, latency, tokens
-// and attempts, never the request or the answer.
-type loggedClient struct {
-	llm.Client
-	log *slog.Logger
-}
-
-func (c loggedClient) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	start := time.Now()
-	c.log.Debug("provider call", "provider", c.Name(), "model", req.Model, "messages", len(req.Messages), "max_tokens", req.MaxTokens)
-	resp, err := c.Client.Complete(ctx, req)
-	attrs := []any{"provider", c.Name(), "model", cmpOr(resp.Model, req.Model), "latency_ms", time.Since(start).Milliseconds(),
-		"input_tokens", resp.Usage.InputTokens, "output_tokens", resp.Usage.OutputTokens}
-	if err != nil {
-		var e *llm.Error
-		if errors.As(err, &e) {
-			attrs = append(attrs, "attempts", e.Attempts, "status", e.Status)
-		}
-		// The llm package redacts the key from every error it returns.
-		c.log.Info("provider call failed", append(attrs, "error", err.Error())...)
-		return resp, err
-	}
-	c.log.Info("provider answered", append(attrs, "finish_reason", resp.FinishReason)...)
-	return resp, err
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -1,18 +1,32 @@
 package cmd
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/llm"
 	"github.com/convo-cli/convo/pkg/summarize"
 	"github.com/convo-cli/convo/pkg/tokens"
 )
+
+// Hidden settings, for tests and for impatient people: the retry policy's
+// first backoff ceiling and its cap on any one wait, a provider's
+// Retry-After included (Go durations, e.g. 10ms). Not flags: a user has no
+// reason to wait less than a provider asks.
+const (
+	envRetryBaseDelay = "CONVO_RETRY_BASE_DELAY"
+	envRetryMaxDelay  = "CONVO_RETRY_MAX_DELAY"
+)
+
+// summarizers that are no provider: they take no request body.
+var ownSummarizers = []string{"extractive", "exec"}
 
 // providerOptions are the flags of every command that calls a provider.
 type providerOptions struct {
@@ -25,48 +39,88 @@ type providerOptions struct {
 
 func (p *providerOptions) addFlags(cmd *cobra.Command, flag, def string) {
 	f := cmd.Flags()
-	f.StringVar(&p.name, flag, def, "extractive, gemini, openai, ollama, anthropic or exec")
+	f.StringVar(&p.name, flag, def, strings.Join(ownSummarizers, ", ")+", or a provider: "+format.NameList(format.CanCall))
 	f.StringVar(&p.model, "model", "", "model name (default: the provider's default)")
-	f.StringVar(&p.baseURL, "base-url", "", "provider endpoint (default from GOOGLE_GEMINI_BASE_URL, OPENAI_BASE_URL, ANTHROPIC_BASE_URL)")
+	f.StringVar(&p.baseURL, "base-url", "", "provider endpoint (default from "+baseURLEnvs()+")")
 	f.StringVar(&p.exec, "exec", "", "with exec: the command line that reads the text on stdin and prints the summary")
-	f.DurationVar(&p.timeout, "timeout", 2*time.Minute, "time limit of one provider request")
+	f.DurationVar(&p.timeout, "timeout", llm.DefaultTimeout, "time limit of one provider request")
+	_ = cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(append(ownSummarizers[:len(ownSummarizers):len(ownSummarizers)], format.Names(format.CanCall)...), cobra.ShellCompDirectiveNoFileComp))
+}
+
+// baseURLEnvs names the environment variables of the callable providers'
+// endpoints, for help texts.
+func baseURLEnvs() string {
+	var envs []string
+	for _, p := range format.Providers(format.CanCall) {
+		envs = append(envs, p.BaseURLEnv)
+	}
+	return strings.Join(envs, ", ")
+}
+
+// providerEnvs names the environment variables of the callable providers'
+// keys and endpoints, for help texts.
+func providerEnvs() string {
+	var envs []string
+	for _, p := range format.Providers(format.CanCall) {
+		if p.KeyEnv != "" {
+			envs = append(envs, p.KeyEnv)
+		}
+		envs = append(envs, p.BaseURLEnv)
+	}
+	return strings.Join(envs, ", ")
 }
 
 // newSummarizer builds the summarizer --summarizer names.
 func (a *Factory) newSummarizer(p *providerOptions, counter *tokens.Counter) (summarize.Summarizer, error) {
-	if p.name == "extractive" {
+	switch p.name {
+	case "extractive":
 		return &summarize.Extractive{Counter: counter}, nil
+	case "exec":
+		if strings.TrimSpace(p.exec) == "" {
+			return nil, usageErrorf("--summarizer exec needs --exec 'CMD'")
+		}
+		return &summarize.Exec{Command: p.exec, Timeout: p.timeout, Model: p.model}, nil
 	}
-	client, err := a.newClient(p)
+	prov, ok := format.Lookup(p.name)
+	if !ok || !prov.CanDo(format.CanCall) {
+		return nil, usageErrorf("unknown provider %q: want one of %s, %s", p.name, strings.Join(ownSummarizers, ", "), format.NameList(format.CanCall))
+	}
+	model := cmp.Or(p.model, prov.DefaultModel)
+	if model == "" {
+		return nil, usageErrorf("--summarizer %s needs --model", p.name)
+	}
+	t, err := a.newTransport(p.name, p.baseURL, p.timeout, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &summarize.LLM{Client: client, Model: p.model}, nil
+	return &summarize.LLM{Transport: t, Model: model, Logger: a.logger()}, nil
 }
 
-// newClient builds a provider client from the flags, the environment and
-// the config file.
-func (a *Factory) newClient(p *providerOptions) (llm.Client, error) {
-	if !slices.Contains(llm.Providers, p.name) {
-		return nil, usageErrorf("unknown provider %q: want one of %s", p.name, strings.Join(llm.Providers, ", "))
+// newTransport builds the transport of a provider from the flags, the
+// environment and the config file: the same for ask and summarize.
+func (a *Factory) newTransport(name, baseURL string, timeout time.Duration, limit func(context.Context) error) (llm.Transport, error) {
+	opts := llm.FromEnv(name, a.getenv)
+	if baseURL != "" {
+		opts.BaseURL = baseURL
 	}
-	opts := llm.FromEnv(p.name, a.getenv)
-	if p.baseURL != "" {
-		opts.BaseURL = p.baseURL
+	opts.Timeout, opts.Limit, opts.Logger = timeout, limit, a.logger()
+	for env, d := range map[string]*time.Duration{envRetryBaseDelay: &opts.Retry.BaseDelay, envRetryMaxDelay: &opts.Retry.MaxDelay} {
+		if v := os.Getenv(env); v != "" {
+			dur, err := time.ParseDuration(v)
+			if err != nil || dur <= 0 {
+				return nil, usageErrorf("%s=%q: want a positive duration", env, v)
+			}
+			*d = dur
+		}
 	}
-	opts.Model, opts.Command, opts.Timeout = p.model, p.exec, p.timeout
-	opts.Logger = a.logger()
-	if p.name == "exec" && p.exec == "" {
-		return nil, usageErrorf("--summarizer exec needs --exec 'CMD'")
-	}
-	client, err := llm.New(p.name, opts)
+	t, err := llm.New(name, opts)
 	if errors.Is(err, llm.ErrMissingKey) {
 		return nil, &usageError{err}
 	}
 	if err != nil {
 		return nil, usageErrorf("%v", err)
 	}
-	return loggedClient{client, a.logger()}, nil
+	return t, nil
 }
 
 // getenv reads a setting from the environment, then from the config file

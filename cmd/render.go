@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -39,7 +38,7 @@ func (a *Factory) newRenderCmd() *cobra.Command {
 		Short: "Print the LLM-facing view as a provider's request payload",
 		Long: `Print what the LLM is sent of a conversation (the records after the latest
 summary, less system and summary records) as the request payload of provider
-P: ` + strings.Join(format.Providers, ", ") + `.
+P: ` + format.NameList(format.CanRender) + `.
 
 Without --body, only the system and messages fields are printed, as one JSON
 object; with --body --model M, the whole request body. The system prompt is
@@ -56,8 +55,9 @@ A tool call without its result, a result without its call, or arguments
 that are not a JSON object where the provider needs one are invalid input
 (exit 3, naming the record); --lenient repairs them and says so on stderr.
 
-Anthropic requires max_tokens: --body sets it to ` + strconv.Itoa(format.DefaultAnthropicMaxTokens) + ` unless --max-tokens is
-given. Gemini and Bedrock take the model in the URL, not in the body.`,
+--body writes the output limit --max-tokens gives, or the provider's default
+(` + defaultLimits() + `; none for the others, whose own default then
+applies). Gemini and Bedrock take the model in the URL, not in the body.`,
 		Example: `  convo render -c demo --provider openai
   convo render -c demo --provider anthropic --body --model claude-sonnet-4-5 |
     curl -s https://api.anthropic.com/v1/messages -H "x-api-key: $ANTHROPIC_API_KEY" \
@@ -71,34 +71,47 @@ given. Gemini and Bedrock take the model in the URL, not in the body.`,
 	}
 	a.conversationFlag(cmd, &o.conversation, "conversation to render (without it: the transcript on stdin)")
 	f := cmd.Flags()
-	f.StringVar(&o.provider, "provider", "", "request format: "+strings.Join(format.Providers, ", "))
+	f.StringVar(&o.provider, "provider", "", "request format: "+format.NameList(format.CanRender))
 	f.StringVar(&o.system, "system", "", "system prompt TEXT, or @FILE to read it from a file, instead of the stored one")
 	f.BoolVar(&o.noSummary, "no-summary", false, "leave the latest summary out of the system prompt")
 	f.BoolVar(&o.lenient, "lenient", false, "repair unmatched tool calls and results and non-object arguments instead of failing")
 	f.BoolVar(&o.body, "body", false, "print a whole request body (needs --model, except for gemini and bedrock)")
 	f.StringVar(&o.model, "model", "", "with --body: the model")
-	f.IntVar(&o.maxTokens, "max-tokens", 0, fmt.Sprintf("with --body: the output token limit (anthropic default %d)", format.DefaultAnthropicMaxTokens))
+	f.IntVar(&o.maxTokens, "max-tokens", 0, "with --body: the output token limit (default: "+defaultLimits()+")")
 	f.StringVar(&o.temperature, "temperature", "", "with --body: the sampling temperature")
-	_ = cmd.RegisterFlagCompletionFunc("provider", cobra.FixedCompletions(format.Providers, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("provider", cobra.FixedCompletions(format.Names(format.CanRender), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
-// formatOptions checks the flags and turns them into format.Options.
-func (a *Factory) formatOptions(o *renderOptions) (format.Options, error) {
-	opt := format.Options{Provider: o.provider, Lenient: o.lenient, Warn: a.warnf, Body: o.body, Model: o.model, MaxTokens: o.maxTokens}
+// defaultLimits names the providers whose body carries an output limit
+// when none is given, with it: "anthropic 4096".
+func defaultLimits() string {
+	var out []string
+	for _, p := range format.Providers(format.CanRender) {
+		if p.MaxTokens > 0 {
+			out = append(out, p.Name+" "+strconv.Itoa(p.MaxTokens))
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// formatRequest checks the flags and turns them into a format.Request.
+func (a *Factory) formatRequest(o *renderOptions) (format.Request, error) {
+	opt := format.Request{Provider: o.provider, Lenient: o.lenient, Warn: a.warnf, Body: o.body, Model: o.model, MaxTokens: o.maxTokens}
+	prov, ok := format.Lookup(o.provider)
 	switch {
 	case o.provider == "":
-		return opt, usageErrorf("missing --provider (one of %s)", strings.Join(format.Providers, ", "))
-	case !slices.Contains(format.Providers, o.provider):
-		return opt, usageErrorf("--provider %q: want one of %s", o.provider, strings.Join(format.Providers, ", "))
+		return opt, usageErrorf("missing --provider (one of %s)", format.NameList(format.CanRender))
+	case !ok || !prov.CanDo(format.CanRender):
+		return opt, usageErrorf("--provider %q: want one of %s", o.provider, format.NameList(format.CanRender))
 	case !o.body && (o.model != "" || o.maxTokens != 0 || o.temperature != ""):
 		return opt, usageErrorf("--model, --max-tokens and --temperature shape a whole request body: add --body")
 	case o.maxTokens < 0:
 		return opt, usageErrorf("--max-tokens %d: want a positive number", o.maxTokens)
-	case o.body && o.model == "" && format.ModelInBody(o.provider):
+	case o.body && o.model == "" && !prov.ModelInURL:
 		return opt, usageErrorf("--body needs --model for %s", o.provider)
 	}
-	if o.model != "" && !format.ModelInBody(o.provider) {
+	if o.model != "" && prov.ModelInURL {
 		a.warnf("%s takes the model in the URL, not in the body: --model %s is left out", o.provider, o.model)
 	}
 	if o.temperature != "" {
@@ -124,7 +137,7 @@ func (a *Factory) formatOptions(o *renderOptions) (format.Options, error) {
 }
 
 func (a *Factory) runRender(ctx context.Context, o *renderOptions) error {
-	opt, err := a.formatOptions(o)
+	opt, err := a.formatRequest(o)
 	if err != nil {
 		return err
 	}
@@ -142,7 +155,7 @@ func (a *Factory) runRender(ctx context.Context, o *renderOptions) error {
 
 // renderStored streams the stored view: the latest system record, then the
 // records from the latest summary on.
-func (a *Factory) renderStored(ctx context.Context, o *renderOptions, opt format.Options) error {
+func (a *Factory) renderStored(ctx context.Context, o *renderOptions, opt format.Request) error {
 	s, err := a.Store(ctx)
 	if err != nil {
 		return err
@@ -247,7 +260,7 @@ func pipeline(read func(func(store.Row) error) error, keep func(store.Row) bool,
 
 // renderStdin reads a whole transcript, applies the rules to it as append
 // does, and renders its view.
-func (a *Factory) renderStdin(o *renderOptions, opt format.Options) error {
+func (a *Factory) renderStdin(o *renderOptions, opt format.Request) error {
 	dec := transcript.NewDecoder(a.IO.In)
 	app := transcript.NewAppender("", nil, a.IDs, a.nowMillis)
 	line := map[string]int{} // where each record of the view starts, for errors

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/store"
 )
 
@@ -63,5 +64,37 @@ func TestPipeline(t *testing.T) {
 	}, keep, func([]byte) error { return nil })
 	if !errors.Is(err, readErr) {
 		t.Fatalf("err %v, want the read error", err)
+	}
+}
+
+// TestFormatRequest: render's flags become a format.Request, checked
+// against the registry: the providers it names, where the model goes.
+func TestFormatRequest(t *testing.T) {
+	f, _, errOut := testFactory(t, "")
+	for _, tc := range []struct {
+		o    renderOptions
+		want string // a substring of the usage error, "" for none
+	}{
+		{renderOptions{provider: "openai"}, ""},
+		{renderOptions{}, "missing --provider (one of " + format.NameList(format.CanRender) + ")"},
+		{renderOptions{provider: "cohere"}, `--provider "cohere": want one of openai, anthropic, gemini, bedrock, vercel, vercel-legacy, ollama`},
+		{renderOptions{provider: "openai", model: "m"}, "add --body"},
+		{renderOptions{provider: "openai", body: true}, "--body needs --model for openai"},
+		{renderOptions{provider: "gemini", body: true}, ""},
+		{renderOptions{provider: "anthropic", body: true, model: "m", maxTokens: -1}, "--max-tokens -1"},
+		{renderOptions{provider: "anthropic", body: true, model: "m", temperature: "hot"}, "--temperature"},
+	} {
+		_, err := f.formatRequest(&tc.o)
+		var ue *usageError
+		if tc.want == "" && err != nil || tc.want != "" && (!errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%+v: %v, want %q", tc.o, err, tc.want)
+		}
+	}
+	req, err := f.formatRequest(&renderOptions{provider: "bedrock", body: true, model: "m", temperature: "0.5"})
+	if err != nil || *req.Temperature != 0.5 || !strings.Contains(errOut.String(), "bedrock takes the model in the URL") {
+		t.Errorf("%+v %v %q", req, err, errOut.String())
+	}
+	if !strings.Contains(defaultLimits(), "anthropic 4096") {
+		t.Errorf("defaultLimits() = %q", defaultLimits())
 	}
 }

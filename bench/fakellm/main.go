@@ -1,38 +1,28 @@
-// Command fakellm is an OpenAI-compatible Chat Completions server on
-// loopback that answers every request after a fixed delay: the yardstick
-// for `summarize --all` throughput. It prints its base URL, then serves
+// Command fakellm is the shared fake provider (internal/providertest) on
+// loopback, answering every request after a fixed delay: the yardstick for
+// `summarize --all` throughput. It prints the OpenAI-compatible base URL
+// (the other providers' endpoints answer on the same server), then serves
 // until killed or until -lifetime passes.
 package main
 
 import (
 	"flag"
 	"fmt"
-	"log"
-	"net"
-	"net/http"
 	"os"
-	"sync/atomic"
 	"time"
+
+	"github.com/convo-cli/convo/internal/providertest"
 )
 
 func main() {
 	delay := flag.Duration("delay", 50*time.Millisecond, "time to answer")
 	lifetime := flag.Duration("lifetime", 10*time.Minute, "exit after this long")
 	flag.Parse()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Printf("http://%s/v1\n", ln.Addr())
+	s := providertest.Start(providertest.Options{Forget: true, Steps: []providertest.Step{
+		{Delay: *delay, Answer: &providertest.Answer{Text: "- The user and the assistant planned a trip."}},
+	}})
+	fmt.Println(s.BaseURL("openai"))
 	os.Stdout.Sync()
-	var n atomic.Int64
-	go func() {
-		time.Sleep(*lifetime)
-		os.Exit(0)
-	}()
-	log.Fatal(http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(*delay)
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"id":"chatcmpl-%d","object":"chat.completion","model":"fake","choices":[{"index":0,"message":{"role":"assistant","content":"- The user and the assistant planned a trip."},"finish_reason":"stop"}],"usage":{"prompt_tokens":100,"completion_tokens":10,"total_tokens":110}}`, n.Add(1))
-	})))
+	time.Sleep(*lifetime)
+	s.Close()
 }

@@ -13,20 +13,26 @@ package format
 //     user message after it, the tool_result blocks first and any user text
 //     after them, with "is_error": true on a failed tool;
 //   - text blocks are never empty ("text content blocks must be non-empty");
-//   - --body: {"model","max_tokens","temperature","system","messages"};
-//     max_tokens is required, DefaultAnthropicMaxTokens when not given. A
-//     request whose history holds tool_use blocks must also define "tools",
-//     which a transcript does not know: add them to the body (e.g. with jq).
+//   - --body: {"model","max_tokens","temperature","stream","tools",
+//     "tool_choice","system","messages"}; max_tokens is required, the
+//     registry's default (4096) when not given. A request whose history
+//     holds tool_use blocks must also define "tools", which a transcript
+//     does not know: give them (ask --tools) or add them to the body;
+//   - tools: "tools":[{"name","description","input_schema"}]; an answer
+//     schema becomes one more tool, AnswerTool, whose input is the answer,
+//     and "tool_choice":{"type":"tool","name":AnswerTool} forces the model to
+//     call it (https://docs.anthropic.com/en/docs/build-with-claude/tool-use#json-mode);
+//     UnwrapAnswer turns that call back into the answer's text. Its input
+//     must be an object, so the schema must describe one.
 //
 // Response: https://docs.anthropic.com/en/api/messages (Response)
-// content[] of text and tool_use blocks, stop_reason (end_turn, tool_use,
-// stop_sequence; max_tokens, refusal, pause_turn and
-// model_context_window_exceeded mean cut), usage, model, id; errors are
-// {"type":"error","error":{"type","message"}}.
+// content[] of text and tool_use blocks, stop_reason (see anthropicCut),
+// usage, model, id; errors are {"type":"error","error":{"type","message"}}.
 
 import (
-	"cmp"
 	"encoding/json"
+	"errors"
+	"fmt"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -54,11 +60,38 @@ type anthropicToolResult struct {
 	IsError   bool   `json:"is_error,omitempty"`
 }
 
-func (anthropicWire) open(j *jsonWriter, o *Options, system []string) {
+type anthropicTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+type anthropicToolChoice struct {
+	Type string `json:"type"`
+	Name string `json:"name"`
+}
+
+func (anthropicWire) open(j *jsonWriter, r *Request, system []string) {
 	j.raw("{")
-	if o.Body {
-		// Anthropic requires max_tokens.
-		j.bodySettings(o, "max_tokens", cmp.Or(max(o.MaxTokens, 0), DefaultAnthropicMaxTokens))
+	if r.Body {
+		j.bodySettings(r, "max_tokens")
+		if r.Stream {
+			j.field("stream", true)
+		}
+		tools := make([]anthropicTool, 0, len(r.Tools)+1)
+		for i := range r.Tools {
+			t := &r.Tools[i]
+			tools = append(tools, anthropicTool{t.Name, t.Description, t.params()})
+		}
+		if len(r.Schema) > 0 {
+			tools = append(tools, anthropicTool{AnswerTool, "Give your answer by calling this tool: its input is the answer.", r.Schema})
+		}
+		if len(tools) > 0 {
+			j.field("tools", tools)
+		}
+		if len(r.Schema) > 0 {
+			j.field("tool_choice", anthropicToolChoice{"tool", AnswerTool})
+		}
 	}
 	if len(system) > 0 {
 		j.field("system", textParts(system))
@@ -80,9 +113,63 @@ func (anthropicWire) turn(j *jsonWriter, t *Turn) {
 
 func (anthropicWire) close(j *jsonWriter) { j.raw("]}") }
 
-func parseAnthropic(body []byte, _ func() string) (*answer, error) {
-	if msg, ok := errorMessage(body); ok {
-		return nil, &ProviderError{"anthropic", msg}
+// AnswerTool is the tool anthropic is forced to call to give a structured
+// answer: its input is the answer.
+const AnswerTool = "structured_answer"
+
+// anthropicCheckTools: the structured answer is a tool's input, so its
+// schema must describe an object and its name is taken.
+func anthropicCheckTools(tools []Tool, schema json.RawMessage) error {
+	if len(schema) == 0 {
+		return nil
+	}
+	for _, t := range tools {
+		if t.Name == AnswerTool {
+			return fmt.Errorf("tool name %q is taken by the structured answer", t.Name)
+		}
+	}
+	if !objectSchema(schema) {
+		return errors.New("anthropic gives a structured answer as a tool's input, which is an object: the schema must describe an object")
+	}
+	return nil
+}
+
+// UnwrapAnswer turns anthropic's forced AnswerTool call back into the
+// answer: its input becomes the record's one content string (replacing any
+// text before it), and the call goes. It reports whether rec held such a
+// call. Other providers' answers are left as they are.
+func UnwrapAnswer(provider string, rec *transcript.Record) bool {
+	if provider != "anthropic" {
+		return false
+	}
+	m := &rec.Message
+	for i, c := range m.ToolCalls {
+		if c.Name == AnswerTool {
+			m.Contents = []string{c.Arguments}
+			m.ToolCalls = append(m.ToolCalls[:i:i], m.ToolCalls[i+1:]...)
+			if len(m.ToolCalls) == 0 {
+				m.ToolCalls = nil
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// anthropicCut is the finish-reason table: max_tokens, refusal, pause_turn
+// and model_context_window_exceeded mean the answer was cut or refused;
+// end_turn, tool_use and stop_sequence are normal ends.
+func anthropicCut(reason string) bool {
+	switch reason {
+	case "max_tokens", "refusal", "pause_turn", "model_context_window_exceeded":
+		return true
+	}
+	return false
+}
+
+func parseAnthropic(body []byte) (*answer, error) {
+	if err := errorBody("anthropic", body); err != nil {
+		return nil, err
 	}
 	var resp struct {
 		ID      string `json:"id"`
@@ -104,10 +191,13 @@ func parseAnthropic(body []byte, _ func() string) (*answer, error) {
 	if resp.Type != "" && resp.Type != "message" { // some doc examples leave type out
 		return nil, shapeError("anthropic", "type is %q, want \"message\"", resp.Type)
 	}
-	a := &answer{model: resp.Model, responseID: resp.ID, finish: resp.StopReason, usage: resp.Usage}
-	switch resp.StopReason {
-	case "max_tokens", "refusal", "pause_turn", "model_context_window_exceeded":
-		a.cut = true
+	a := &answer{model: resp.Model, responseID: resp.ID, finish: resp.StopReason, usage: resp.Usage, cut: anthropicCut(resp.StopReason)}
+	var u struct {
+		In  int `json:"input_tokens"`
+		Out int `json:"output_tokens"`
+	}
+	if json.Unmarshal(resp.Usage, &u) == nil {
+		a.in, a.out = u.In, u.Out
 	}
 	for _, b := range resp.Content {
 		switch b.Type {

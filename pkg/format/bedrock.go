@@ -20,10 +20,8 @@ package format
 //     transcript does not know: add it to the body.
 //
 // Response: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_ResponseSyntax
-// output.message.content[] of text and toolUse blocks, stopReason (end_turn,
-// tool_use, stop_sequence; max_tokens, guardrail_intervened,
-// content_filtered and model_context_window_exceeded mean cut), usage; the
-// model is not named. Errors are {"message": "..."} with the error type in
+// output.message.content[] of text and toolUse blocks, stopReason (see
+// bedrockCut), usage; the model is not named. Errors are {"message": "..."} with the error type in
 // the x-amzn-ErrorType header.
 
 import (
@@ -73,10 +71,10 @@ func bedrockTexts(dst []any, texts []string) []any {
 	return dst
 }
 
-func (bedrockWire) open(j *jsonWriter, o *Options, system []string) {
+func (bedrockWire) open(j *jsonWriter, r *Request, system []string) {
 	j.raw("{")
-	if o.Body && (o.MaxTokens > 0 || o.Temperature != nil) {
-		j.field("inferenceConfig", bedrockInferenceConfig{o.MaxTokens, o.Temperature})
+	if r.Body && (r.MaxTokens > 0 || r.Temperature != nil) {
+		j.field("inferenceConfig", bedrockInferenceConfig{r.MaxTokens, r.Temperature})
 	}
 	if len(system) > 0 {
 		j.field("system", bedrockTexts(nil, system))
@@ -110,7 +108,18 @@ func (bedrockWire) turn(j *jsonWriter, t *Turn) {
 
 func (bedrockWire) close(j *jsonWriter) { j.raw("]}") }
 
-func parseBedrock(body []byte, _ func() string) (*answer, error) {
+// bedrockCut is the finish-reason table: max_tokens, guardrail_intervened,
+// content_filtered and model_context_window_exceeded mean cut; end_turn,
+// tool_use and stop_sequence are normal ends.
+func bedrockCut(reason string) bool {
+	switch reason {
+	case "max_tokens", "guardrail_intervened", "content_filtered", "model_context_window_exceeded":
+		return true
+	}
+	return false
+}
+
+func parseBedrock(body []byte) (*answer, error) {
 	var resp struct {
 		Output *struct {
 			Message struct {
@@ -135,14 +144,17 @@ func parseBedrock(body []byte, _ func() string) (*answer, error) {
 	}
 	if resp.Output == nil {
 		if resp.Message != "" {
-			return nil, &ProviderError{"bedrock", resp.Message}
+			return nil, &ProviderError{Provider: "bedrock", Message: resp.Message}
 		}
 		return nil, shapeError("bedrock", "no output")
 	}
-	a := &answer{finish: resp.StopReason, usage: resp.Usage}
-	switch resp.StopReason {
-	case "max_tokens", "guardrail_intervened", "content_filtered", "model_context_window_exceeded":
-		a.cut = true
+	a := &answer{finish: resp.StopReason, usage: resp.Usage, cut: bedrockCut(resp.StopReason)}
+	var u struct {
+		In  int `json:"inputTokens"`
+		Out int `json:"outputTokens"`
+	}
+	if json.Unmarshal(resp.Usage, &u) == nil {
+		a.in, a.out = u.In, u.Out
 	}
 	for _, b := range resp.Output.Message.Content {
 		switch {

@@ -22,20 +22,26 @@ package format
 //     append --from gemini keeps each call's signature under the record's
 //     aux "thought_signatures" ({call id: signature}) and render puts it
 //     back on the functionCall part;
-//   - --body: {"generationConfig":{"maxOutputTokens","temperature"},
-//     "systemInstruction","contents"}; the model is part of the URL
-//     (models/M:generateContent), not of the body.
+//   - --body: {"generationConfig":{"maxOutputTokens","temperature",
+//     "responseMimeType","responseJsonSchema"},"tools","systemInstruction",
+//     "contents"}; the model is part of the URL (models/M:generateContent,
+//     models/M:streamGenerateContent?alt=sse for a stream), not of the body;
+//   - tools: "tools":[{"functionDeclarations":[{"name","description",
+//     "parametersJsonSchema"}]}]; an answer schema: generationConfig
+//     "responseMimeType":"application/json" and "responseJsonSchema"
+//     (https://ai.google.dev/gemini-api/docs/structured-output).
+//
+// pkg/llm sends this body through the SDK as it is (see pkg/llm/gemini.go).
 //
 // Response: https://ai.google.dev/api/generate-content#generatecontentresponse
 // candidates[0].content.parts (text, functionCall; parts marked "thought"
-// are skipped), candidates[0].finishReason (STOP is complete, anything else
-// - MAX_TOKENS, SAFETY, RECITATION... - is cut), usageMetadata,
+// are skipped), candidates[0].finishReason (see geminiCut), usageMetadata,
 // modelVersion, responseId; a prompt blocked before any candidate has
-// promptFeedback.blockReason; errors are {"error":{"code","message","status"}}.
+// promptFeedback.blockReason, an incomplete answer; errors are
+// {"error":{"code","message","status"}}.
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -83,14 +89,39 @@ type geminiFunctionResponse struct {
 }
 
 type geminiGenerationConfig struct {
-	MaxOutputTokens int      `json:"maxOutputTokens,omitempty"`
-	Temperature     *float64 `json:"temperature,omitempty"`
+	MaxOutputTokens    int             `json:"maxOutputTokens,omitempty"`
+	Temperature        *float64        `json:"temperature,omitempty"`
+	ResponseMimeType   string          `json:"responseMimeType,omitempty"`
+	ResponseJSONSchema json.RawMessage `json:"responseJsonSchema,omitempty"`
 }
 
-func (geminiWire) open(j *jsonWriter, o *Options, system []string) {
+type geminiTool struct {
+	FunctionDeclarations []geminiFunctionDeclaration `json:"functionDeclarations"`
+}
+
+type geminiFunctionDeclaration struct {
+	Name                 string          `json:"name"`
+	Description          string          `json:"description,omitempty"`
+	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema,omitempty"`
+}
+
+func (geminiWire) open(j *jsonWriter, r *Request, system []string) {
 	j.raw("{")
-	if o.Body && (o.MaxTokens > 0 || o.Temperature != nil) {
-		j.field("generationConfig", geminiGenerationConfig{o.MaxTokens, o.Temperature})
+	if r.Body {
+		if r.MaxTokens > 0 || r.Temperature != nil || len(r.Schema) > 0 {
+			g := geminiGenerationConfig{MaxOutputTokens: r.MaxTokens, Temperature: r.Temperature}
+			if len(r.Schema) > 0 {
+				g.ResponseMimeType, g.ResponseJSONSchema = "application/json", r.Schema
+			}
+			j.field("generationConfig", g)
+		}
+		if len(r.Tools) > 0 {
+			decls := make([]geminiFunctionDeclaration, 0, len(r.Tools))
+			for _, t := range r.Tools {
+				decls = append(decls, geminiFunctionDeclaration{t.Name, t.Description, t.Parameters})
+			}
+			j.field("tools", []geminiTool{{decls}})
+		}
 	}
 	if len(system) > 0 {
 		// Role "user" as the SDK sends it (the REST docs leave it out; both pass).
@@ -142,12 +173,26 @@ func geminiResponse(r *Result) any {
 
 func (geminiWire) close(j *jsonWriter) { j.raw("]}") }
 
-func parseGemini(body []byte, newID func() string) (*answer, error) {
-	if msg, ok := errorMessage(body); ok {
-		return nil, &ProviderError{"gemini", msg}
+// geminiCut is the finish-reason table: STOP is a normal end, and so is an
+// unset reason ("" or FINISH_REASON_UNSPECIFIED, which the API documents
+// as unused): an answer that came whole without one is no cut one, and
+// one with nothing in it is incomplete as empty. Any other reason -
+// MAX_TOKENS, SAFETY, RECITATION, LANGUAGE, BLOCKLIST, PROHIBITED_CONTENT,
+// SPII, MALFORMED_FUNCTION_CALL, OTHER... - means cut.
+func geminiCut(reason string) bool {
+	switch reason {
+	case "", "STOP", "FINISH_REASON_UNSPECIFIED":
+		return false
+	}
+	return true
+}
+
+func parseGemini(body []byte) (*answer, error) {
+	if err := errorBody("gemini", body); err != nil {
+		return nil, err
 	}
 	var resp struct {
-		Candidates []struct {
+		Candidates []*struct {
 			Content struct {
 				Parts []struct {
 					Text         string `json:"text"`
@@ -172,30 +217,36 @@ func parseGemini(body []byte, newID func() string) (*answer, error) {
 	if err := unmarshal("gemini", body, &resp); err != nil {
 		return nil, err
 	}
-	if len(resp.Candidates) == 0 {
+	a := &answer{model: resp.ModelVersion, responseID: resp.ResponseID, usage: resp.UsageMetadata}
+	var u struct {
+		Prompt     int `json:"promptTokenCount"`
+		Candidates int `json:"candidatesTokenCount"`
+		Thoughts   int `json:"thoughtsTokenCount"`
+	}
+	if json.Unmarshal(resp.UsageMetadata, &u) == nil {
+		// Thinking tokens are generated and billed as output too.
+		a.in, a.out = u.Prompt, u.Candidates+u.Thoughts
+	}
+	if len(resp.Candidates) == 0 || resp.Candidates[0] == nil {
 		if pf := resp.PromptFeedback; pf != nil && pf.BlockReason != "" {
-			return nil, &ProviderError{"gemini", fmt.Sprintf("prompt blocked (blockReason %s)", pf.BlockReason)}
+			a.blocked, a.finish = pf.BlockReason, pf.BlockReason
+			return a, nil
 		}
 		return nil, shapeError("gemini", "no candidates")
 	}
 	c := resp.Candidates[0]
-	a := &answer{model: resp.ModelVersion, responseID: resp.ResponseID, finish: c.FinishReason, usage: resp.UsageMetadata}
-	a.cut = c.FinishReason != "" && c.FinishReason != "STOP"
+	a.finish, a.cut = c.FinishReason, geminiCut(c.FinishReason)
 	for _, p := range c.Content.Parts {
 		switch {
 		case p.Thought:
 		case p.FunctionCall != nil:
-			id := p.FunctionCall.ID
-			if id == "" {
-				id = newID()
-			}
-			a.calls = append(a.calls, transcript.ToolCall{ID: id, Name: p.FunctionCall.Name, Arguments: compactArgs(p.FunctionCall.Args)})
 			if p.ThoughtSignature != "" {
 				if a.signatures == nil {
-					a.signatures = map[string]string{}
+					a.signatures = map[int]string{}
 				}
-				a.signatures[id] = p.ThoughtSignature
+				a.signatures[len(a.calls)] = p.ThoughtSignature
 			}
+			a.calls = append(a.calls, transcript.ToolCall{ID: p.FunctionCall.ID, Name: p.FunctionCall.Name, Arguments: compactArgs(p.FunctionCall.Args)})
 		case p.Text != "":
 			a.texts = append(a.texts, p.Text)
 		}

@@ -11,12 +11,14 @@ package format
 //   - each result is a {"role":"tool","content","tool_name"} message; there
 //     is neither a call id to match nor an error flag, so results follow
 //     their calls in order and an error is told by its text;
-//   - --body: {"model","stream":false,"options":{"num_predict",
-//     "temperature"},"messages"}; stream is false because Ollama streams by
-//     default and append --from reads one body.
+//   - --body: {"model","stream","options":{"num_predict","temperature"},
+//     "tools","format","messages"}; stream is false unless asked for,
+//     because Ollama streams by default and append --from reads one body;
+//   - tools: "tools" as openai's; an answer schema: "format": the schema
+//     (https://github.com/ollama/ollama/blob/main/docs/api.md#request-with-structured-outputs).
 //
 // Response: the same page, "Chat request (No streaming)" and "(with tools)":
-// message.{content,tool_calls}, done, done_reason ("length" means cut),
+// message.{content,tool_calls}, done, done_reason (see ollamaCut),
 // model, and the counters prompt_eval_count, eval_count, total_duration...
 // kept as usage; errors are {"error": "..."}. Tool calls carry no id: one is
 // made up for each.
@@ -51,13 +53,17 @@ type ollamaOptions struct {
 	Temperature *float64 `json:"temperature,omitempty"`
 }
 
-func (ollamaWire) open(j *jsonWriter, o *Options, system []string) {
+func (ollamaWire) open(j *jsonWriter, r *Request, system []string) {
 	j.raw("{")
-	if o.Body {
-		j.field("model", o.Model)
-		j.field("stream", false)
-		if o.MaxTokens > 0 || o.Temperature != nil {
-			j.field("options", ollamaOptions{o.MaxTokens, o.Temperature})
+	if r.Body {
+		j.field("model", r.Model)
+		j.field("stream", r.Stream)
+		if r.MaxTokens > 0 || r.Temperature != nil {
+			j.field("options", ollamaOptions{r.MaxTokens, r.Temperature})
+		}
+		functionTools(j, r.Tools)
+		if len(r.Schema) > 0 {
+			j.fieldRaw("format", r.Schema)
 		}
 	}
 	j.openArray("messages")
@@ -87,9 +93,14 @@ func (ollamaWire) turn(j *jsonWriter, t *Turn) {
 
 func (ollamaWire) close(j *jsonWriter) { j.raw("]}") }
 
-func parseOllama(body []byte, newID func() string) (*answer, error) {
-	if msg, ok := errorMessage(body); ok {
-		return nil, &ProviderError{"ollama", msg}
+// ollamaCut is the finish-reason table: done_reason "length" (num_predict
+// reached) means cut; stop, and load or unload for an empty request, are
+// normal ends.
+func ollamaCut(reason string) bool { return reason == "length" }
+
+func parseOllama(body []byte) (*answer, error) {
+	if err := errorBody("ollama", body); err != nil {
+		return nil, err
 	}
 	var resp struct {
 		Model   string `json:"model"`
@@ -115,15 +126,11 @@ func parseOllama(body []byte, newID func() string) (*answer, error) {
 	if !resp.Done {
 		return nil, shapeError("ollama", `"done" is false: a streamed chunk? ask with "stream": false`)
 	}
-	a := &answer{model: resp.Model, finish: resp.DoneReason, cut: resp.DoneReason == "length"}
+	a := &answer{model: resp.Model, finish: resp.DoneReason, cut: ollamaCut(resp.DoneReason)}
 	if resp.Message.Content != "" {
 		a.texts = append(a.texts, resp.Message.Content)
 	}
 	for _, c := range resp.Message.ToolCalls {
-		id := c.ID
-		if id == "" {
-			id = newID()
-		}
 		args := compactArgs(c.Function.Arguments)
 		if s := []byte(args); len(s) > 0 && s[0] == '"' { // some builds send a JSON string
 			var str string
@@ -131,7 +138,7 @@ func parseOllama(body []byte, newID func() string) (*answer, error) {
 				args = str
 			}
 		}
-		a.calls = append(a.calls, transcript.ToolCall{ID: id, Name: c.Function.Name, Arguments: args})
+		a.calls = append(a.calls, transcript.ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: args})
 	}
 	// Ollama has no usage object: its counters stand at the top level.
 	var counters map[string]json.RawMessage
@@ -145,5 +152,7 @@ func parseOllama(body []byte, newID func() string) (*answer, error) {
 	if len(usage) > 0 {
 		a.usage, _ = json.Marshal(usage)
 	}
+	_ = json.Unmarshal(usage["prompt_eval_count"], &a.in)
+	_ = json.Unmarshal(usage["eval_count"], &a.out)
 	return a, nil
 }

@@ -14,13 +14,25 @@ package format
 //     error result is told by its text;
 //   - content is one string (contents joined by a blank line), which every
 //     OpenAI-compatible server (vLLM, llama.cpp, Ollama's /v1) accepts;
-//   - --body: {"model","max_completion_tokens","temperature","messages"};
-//     max_completion_tokens replaces the deprecated max_tokens.
+//   - --body: {"model","max_completion_tokens","temperature","stream",
+//     "stream_options","tools","response_format","messages"};
+//     max_completion_tokens replaces the deprecated max_tokens, and every
+//     current OpenAI-compatible server (vLLM, llama.cpp) takes it too; a
+//     stream asks for the usage in its last chunk (stream_options
+//     include_usage);
+//   - tools: "tools":[{"type":"function","function":{"name","description",
+//     "parameters"}}] (https://platform.openai.com/docs/guides/function-calling);
+//   - an answer schema: "response_format":{"type":"json_schema",
+//     "json_schema":{"name","schema"}}
+//     (https://platform.openai.com/docs/guides/structured-outputs); "strict"
+//     is left unset, since strict mode rejects schemas that do not close
+//     every object: the answer is validated locally anyway.
 //
 // Response: https://platform.openai.com/docs/api-reference/chat/object
 // choices[0].message.{content,refusal,tool_calls}, choices[0].finish_reason
-// (stop, tool_calls, function_call; length and content_filter mean cut),
-// usage, model, id; errors are {"error":{"message","type",...}}.
+// (see openaiCut), usage, model, id; a refusal (message.refusal) is an
+// incomplete answer whatever the finish reason; errors are
+// {"error":{"message","type",...}}.
 
 import (
 	"encoding/json"
@@ -43,10 +55,18 @@ type openaiFunction struct {
 // keeps render close to the cost of reading the store (see
 // BenchmarkRenderOpenAI). Key order: role, content, tool_calls, tool_call_id.
 
-func (openaiWire) open(j *jsonWriter, o *Options, system []string) {
+func (openaiWire) open(j *jsonWriter, r *Request, system []string) {
 	j.raw("{")
-	if o.Body {
-		j.bodySettings(o, "max_completion_tokens", o.MaxTokens)
+	if r.Body {
+		j.bodySettings(r, "max_completion_tokens")
+		if r.Stream {
+			j.raw(`"stream":true,"stream_options":{"include_usage":true},`)
+		}
+		functionTools(j, r.Tools)
+		if len(r.Schema) > 0 {
+			j.field("response_format", openaiResponseFormat{
+				JSONSchema: openaiJSONSchema{SchemaNameOf(r.SchemaName), r.Schema}, Type: "json_schema"})
+		}
 	}
 	j.openArray("messages")
 	if len(system) > 0 {
@@ -101,9 +121,49 @@ func (openaiWire) turn(j *jsonWriter, t *Turn) {
 
 func (openaiWire) close(j *jsonWriter) { j.raw("]}") }
 
-func parseOpenAI(body []byte, _ func() string) (*answer, error) {
-	if msg, ok := errorMessage(body); ok {
-		return nil, &ProviderError{"openai", msg}
+type openaiResponseFormat struct {
+	JSONSchema openaiJSONSchema `json:"json_schema"`
+	Type       string           `json:"type"`
+}
+
+type openaiJSONSchema struct {
+	Name   string          `json:"name"`
+	Schema json.RawMessage `json:"schema"`
+}
+
+// functionTool is a tool as openai and ollama take it.
+type functionTool struct {
+	Type     string       `json:"type"`
+	Function functionDecl `json:"function"`
+}
+
+type functionDecl struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// functionTools writes "tools" in the form openai and ollama share.
+func functionTools(j *jsonWriter, tools []Tool) {
+	if len(tools) == 0 {
+		return
+	}
+	out := make([]functionTool, 0, len(tools))
+	for i := range tools {
+		t := &tools[i]
+		out = append(out, functionTool{"function", functionDecl{t.Name, t.Description, t.params()}})
+	}
+	j.field("tools", out)
+}
+
+// openaiCut is the finish-reason table: length (the output limit) and
+// content_filter mean the answer was cut; stop, tool_calls and
+// function_call are normal ends.
+func openaiCut(reason string) bool { return reason == "length" || reason == "content_filter" }
+
+func parseOpenAI(body []byte) (*answer, error) {
+	if err := errorBody("openai", body); err != nil {
+		return nil, err
 	}
 	var resp struct {
 		ID      string `json:"id"`
@@ -131,12 +191,21 @@ func parseOpenAI(body []byte, _ func() string) (*answer, error) {
 		return nil, shapeError("openai", "no choices")
 	}
 	ch := resp.Choices[0]
-	a := &answer{model: resp.Model, responseID: resp.ID, finish: ch.FinishReason, usage: resp.Usage}
-	a.cut = ch.FinishReason == "length" || ch.FinishReason == "content_filter"
-	for _, s := range []*string{ch.Message.Content, ch.Message.Refusal} {
-		if s != nil && *s != "" {
-			a.texts = append(a.texts, *s)
-		}
+	a := &answer{model: resp.Model, responseID: resp.ID, finish: ch.FinishReason, usage: resp.Usage, cut: openaiCut(ch.FinishReason)}
+	var u struct {
+		Prompt     int `json:"prompt_tokens"`
+		Completion int `json:"completion_tokens"`
+	}
+	if json.Unmarshal(resp.Usage, &u) == nil {
+		a.in, a.out = u.Prompt, u.Completion
+	}
+	if s := ch.Message.Content; s != nil && *s != "" {
+		a.texts = append(a.texts, *s)
+	}
+	if s := ch.Message.Refusal; s != nil && *s != "" {
+		// kept as the text too, for a caller that stores it anyway
+		a.refusal = *s
+		a.texts = append(a.texts, *s)
 	}
 	for _, c := range ch.Message.ToolCalls {
 		a.calls = append(a.calls, transcript.ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})

@@ -23,7 +23,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata wi
 var renderCases = []struct {
 	name  string
 	input string // a transcript, one record or message a line
-	opt   Options
+	opt   Request
 }{
 	{name: "plain", input: `
 {"role":"user","content":"Hello!"}
@@ -79,15 +79,15 @@ var renderCases = []struct {
 {"role":"user","content":"And Rome?"}`},
 	{name: "body", input: `
 {"role":"system","content":"You are a helpful assistant."}
-{"role":"user","content":"Hello!"}`, opt: Options{Body: true, Model: "model-x", MaxTokens: 1024, Temperature: ptr(0.2)}},
+{"role":"user","content":"Hello!"}`, opt: Request{Body: true, Model: "model-x", MaxTokens: 1024, Temperature: ptr(0.2)}},
 	{name: "body_defaults", input: `
-{"role":"user","content":"Hello!"}`, opt: Options{Body: true, Model: "model-x"}},
+{"role":"user","content":"Hello!"}`, opt: Request{Body: true, Model: "model-x"}},
 	{name: "lenient", input: `
 {"id":"01JRZJ166J2WRMF990535EVSQS","role":"user","content":"Do things."}
 {"id":"01JRZJ166J2WRMF990535EVSQT","role":"assistant","content":"On it.","tool_calls":[{"id":"c1","name":"f","arguments":"{not json"},{"id":"c2","name":"g","arguments":"{}"}]}
 {"id":"01JRZJ166J2WRMF990535EVSQV","role":"tool","tool_call_id":"c1","content":"done f"}
 {"id":"01JRZJ166J2WRMF990535EVSQW","role":"tool","tool_call_id":"zz","content":"stray"}
-{"id":"01JRZJ166J2WRMF990535EVSQX","role":"user","content":"Thanks."}`, opt: Options{Lenient: true}},
+{"id":"01JRZJ166J2WRMF990535EVSQX","role":"user","content":"Thanks."}`, opt: Request{Lenient: true}},
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -121,7 +121,7 @@ func view(t testing.TB, input string) transcript.View {
 }
 
 // render renders input for one provider and returns stdout and warnings.
-func render(t testing.TB, provider, input string, opt Options) (string, string, error) {
+func render(t testing.TB, provider, input string, opt Request) (string, string, error) {
 	t.Helper()
 	v := view(t, input)
 	var warn bytes.Buffer
@@ -148,10 +148,10 @@ func render(t testing.TB, provider, input string, opt Options) (string, string, 
 }
 
 func TestRenderGolden(t *testing.T) {
-	for _, p := range Providers {
+	for _, p := range Names(CanRender) {
 		for _, c := range renderCases {
 			t.Run(p+"/"+c.name, func(t *testing.T) {
-				if c.opt.Body && c.opt.Model != "" && !ModelInBody(p) {
+				if prov, _ := Lookup(p); c.opt.Body && c.opt.Model != "" && prov.ModelInURL {
 					c.opt.Model = ""
 				}
 				out, warn, err := render(t, p, c.input, c.opt)
@@ -221,7 +221,7 @@ func TestRenderInvalid(t *testing.T) {
 		{"arguments not an object", "anthropic", badArgs, []string{"01JRZJ166J2WRMF990535EVSQT", "call_1", "not a JSON object"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			out, _, err := render(t, c.provider, c.input, Options{})
+			out, _, err := render(t, c.provider, c.input, Request{})
 			var ie *transcript.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("err = %v, want an *transcript.InputError", err)
@@ -235,14 +235,14 @@ func TestRenderInvalid(t *testing.T) {
 				t.Errorf("wrote output on error: %s", out)
 			}
 			// --lenient repairs the same input and says what it did.
-			out, warn, err := render(t, c.provider, c.input, Options{Lenient: true})
+			out, warn, err := render(t, c.provider, c.input, Request{Lenient: true})
 			if err != nil || !json.Valid([]byte(out)) || warn == "" {
 				t.Errorf("lenient: err %v, warnings %q, output %s", err, warn, out)
 			}
 		})
 	}
 	// OpenAI keeps arguments as a string, byte for byte: nothing to repair.
-	if _, _, err := render(t, "openai", badArgs, Options{}); err != nil {
+	if _, _, err := render(t, "openai", badArgs, Request{}); err != nil {
 		t.Errorf("openai with non-object arguments: %v", err)
 	}
 }
@@ -251,7 +251,7 @@ func TestRenderInvalid(t *testing.T) {
 // as the renderer's output over the whole view, with Add taking the summary.
 func TestRenderSummaryRecord(t *testing.T) {
 	var out bytes.Buffer
-	r, err := NewRenderer(&out, Options{Provider: "anthropic", System: []string{"Be brief."}})
+	r, err := NewRenderer(&out, Request{Provider: "anthropic", System: []string{"Be brief."}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestRenderSummaryRecord(t *testing.T) {
 }
 
 func TestUnknownProvider(t *testing.T) {
-	if _, err := NewRenderer(io.Discard, Options{Provider: "cohere"}); err == nil {
+	if _, err := NewRenderer(io.Discard, Request{Provider: "cohere"}); err == nil {
 		t.Error("unknown provider accepted")
 	}
 }
@@ -296,7 +296,7 @@ func BenchmarkRenderOpenAI(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		r, err := NewRenderer(io.Discard, Options{Provider: "openai", System: []string{"You are terse."}})
+		r, err := NewRenderer(io.Discard, Request{Provider: "openai", System: []string{"You are terse."}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -6,83 +6,99 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// ResponseProviders lists the providers whose response bodies ParseResponse
-// reads (vercel's SDK returns no wire body of its own).
-var ResponseProviders = []string{"openai", "anthropic", "gemini", "bedrock", "ollama"}
-
 // MaxResponseBytes bounds a response body: far above any real answer, low
 // enough that a wrong pipe fails fast.
 const MaxResponseBytes = 64 << 20
 
-// ProviderError is an error body: the request failed and the provider said why.
-type ProviderError struct {
-	Provider string
-	Message  string
+// Answer is what a provider's response body says, read by ParseResponse for
+// every caller alike (append --from, ask, summarize).
+type Answer struct {
+	// Record is the assistant record: contents, tool calls, and under aux
+	// the provider, model, response id, finish reason and usage as the
+	// provider gave them. Id, conversation and timing are left for the
+	// caller.
+	Record transcript.Record
+	// Model is the model that answered, as the provider names it.
+	Model      string
+	ResponseID string
+	// FinishReason is the provider's own value (stop, end_turn, STOP...).
+	FinishReason string
+	Usage        Usage
+	// Refusal is the text of a refusal (openai's message.refusal).
+	Refusal string
+	// Incomplete: cut short, refused, blocked or empty (see IncompleteError).
+	Incomplete bool
 }
 
-func (e *ProviderError) Error() string { return e.Provider + " error: " + e.Message }
+// Text is the answer's text: its content strings are pieces of one text
+// (text parts, text blocks), joined as they came.
+func (a *Answer) Text() string { return strings.Join(a.Record.Message.Contents, "") }
 
-// IncompleteError says the answer was cut short (output limit, safety
-// filter...). Record holds what did arrive, for a caller that keeps it anyway.
-type IncompleteError struct {
-	Provider string
-	Reason   string // the provider's finish reason
-	Record   transcript.Record
+// Usage counts tokens as the provider reported them (zero when it did not);
+// Raw is its usage object as sent.
+type Usage struct {
+	InputTokens, OutputTokens int
+	Raw                       json.RawMessage
 }
 
-func (e *IncompleteError) Error() string {
-	return fmt.Sprintf("%s answer is incomplete (finish reason %s)", e.Provider, e.Reason)
-}
-
-// answer is what a provider parser finds in a response body.
+// answer is what a provider's parser finds in a response body.
 type answer struct {
-	texts      []string
+	texts []string
+	// calls keep "" for an id the provider did not give; signatures maps a
+	// call's index to its Gemini thought signature.
 	calls      []transcript.ToolCall
+	signatures map[int]string
 	model      string
 	responseID string
 	finish     string
-	cut        bool // finish means the answer was cut short
+	cut        bool   // finish means the answer was cut short or refused
+	refusal    string // the text of a refusal
+	blocked    string // the reason a prompt was blocked before any answer
 	usage      json.RawMessage
-	// signatures maps call ids to Gemini thought signatures.
-	signatures map[string]string
+	in, out    int
 }
 
-// ParseResponse reads one non-streaming response body of provider from r and
-// returns the assistant record it holds: contents, tool calls, and under aux
-// the provider, model, response id, finish reason and usage as the provider
-// gave them. Id, conversation and timing are left for the caller. newID names
-// tool calls the provider left without an id (gemini, ollama).
+// ParseResponse reads one non-streaming response body of provider (a
+// streamed answer comes assembled into one by pkg/llm). newID names tool
+// calls the provider left without an id (gemini, ollama); nil names them
+// call_1, call_2...
 //
-// Errors: *transcript.InputError when the body is not one JSON value of the
+// Errors: *UnknownError for a provider whose responses are not read,
+// *transcript.InputError when the body is not one JSON object of the
 // provider's response shape, *ProviderError for an error body, and
-// *IncompleteError (with the record) when the answer was cut short.
-func ParseResponse(provider string, r io.Reader, newID func() string) (transcript.Record, error) {
-	parse, ok := map[string]func([]byte, func() string) (*answer, error){
-		"openai": parseOpenAI, "anthropic": parseAnthropic, "gemini": parseGemini,
-		"bedrock": parseBedrock, "ollama": parseOllama,
-	}[provider]
-	if !ok {
-		return transcript.Record{}, fmt.Errorf("unknown response format %q (want one of %s)", provider, strings.Join(ResponseProviders, ", "))
-	}
-	body, err := readBody(r)
+// *IncompleteError, with the Answer, when the answer is incomplete.
+func ParseResponse(provider string, body []byte, newID func() string) (*Answer, error) {
+	p, err := lookup(provider, CanParse)
 	if err != nil {
-		return transcript.Record{}, err
+		return nil, err
 	}
-	a, err := parse(body, newID)
+	if b := bytes.TrimSpace(body); len(b) == 0 || b[0] != '{' {
+		return nil, shapeError(provider, "not a JSON object: %.40q", b)
+	}
+	a, err := p.parse(body)
 	if err != nil {
-		return transcript.Record{}, err
+		return nil, err
 	}
+	if newID == nil {
+		n := 0
+		newID = func() string { n++; return "call_" + strconv.Itoa(n) }
+	}
+	sigs := map[string]string{}
 	for i := range a.calls {
 		if a.calls[i].ID == "" { // the record needs one to match results
 			a.calls[i].ID = newID()
 		}
+		if s, ok := a.signatures[i]; ok {
+			sigs[a.calls[i].ID] = s
+		}
 	}
-	rec := a.record(provider)
+	rec := a.record(provider, sigs)
 	empty := len(rec.Message.Contents) == 0 && len(rec.Message.ToolCalls) == 0
 	if empty {
 		// A stored record needs a content string; an empty one says that
@@ -91,19 +107,51 @@ func ParseResponse(provider string, r io.Reader, newID func() string) (transcrip
 	}
 	if err := transcript.Validate(&rec); err != nil {
 		// e.g. a tool call without a name, or a NUL in the text
-		return transcript.Record{}, shapeError(provider, "%v", err)
+		return nil, shapeError(provider, "%v", err)
 	}
+	ans := &Answer{Record: rec, Model: a.model, ResponseID: a.responseID, FinishReason: a.finish,
+		Usage: Usage{InputTokens: a.in, OutputTokens: a.out, Raw: a.usage}, Refusal: a.refusal}
+	inc := &IncompleteError{Provider: provider, Reason: a.finish, Answer: ans}
 	switch {
+	case a.blocked != "":
+		inc.Reason = "blockReason " + a.blocked
+		inc.detail = "prompt blocked (" + inc.Reason + ")"
+	case a.refusal != "":
+		inc.Reason = "refusal"
+		inc.detail = fmt.Sprintf("finish reason refusal (%q)", abbreviate(a.refusal, 200))
 	case a.cut:
-		return rec, &IncompleteError{Provider: provider, Reason: a.finish, Record: rec}
 	case empty:
-		return rec, &IncompleteError{Provider: provider, Reason: a.finish + ", with no text and no tool call", Record: rec}
+		inc.Reason = a.finish + ", with no text and no tool call"
+	default:
+		return ans, nil
 	}
-	return rec, nil
+	ans.Incomplete = true
+	return ans, inc
 }
 
-// readBody reads exactly one JSON value.
-func readBody(r io.Reader) ([]byte, error) {
+// ParseReply is ParseResponse for the body a provider sent back to a call
+// (ask, summarize): a body that is not the provider's response is then the
+// provider's failure, not bad input, and so is an error body; both come as
+// a *ProviderError with the 200 status they came with.
+func ParseReply(provider string, body []byte, newID func() string) (*Answer, error) {
+	ans, err := ParseResponse(provider, body, newID)
+	var ie *transcript.InputError
+	var pe *ProviderError
+	switch {
+	case errors.As(err, &ie):
+		// The message only: an *InputError kept inside would still read as
+		// bad input.
+		return nil, &ProviderError{Provider: provider, Status: 200, Message: "unexpected response body: " + err.Error()}
+	case errors.As(err, &pe):
+		pe.Status = 200
+	}
+	return ans, err
+}
+
+// ReadResponse reads one response body from r (append --from's stdin):
+// exactly one JSON object, at most MaxResponseBytes. Errors are
+// *transcript.InputError.
+func ReadResponse(r io.Reader) ([]byte, error) {
 	dec := json.NewDecoder(io.LimitReader(r, MaxResponseBytes))
 	var body json.RawMessage
 	if err := dec.Decode(&body); err != nil {
@@ -121,7 +169,7 @@ func readBody(r io.Reader) ([]byte, error) {
 	return body, nil
 }
 
-func (a *answer) record(provider string) transcript.Record {
+func (a *answer) record(provider string, sigs map[string]string) transcript.Record {
 	rec := transcript.Record{Message: transcript.Message{
 		Role: transcript.RoleAssistant, Contents: a.texts, ToolCalls: a.calls,
 	}}
@@ -141,8 +189,8 @@ func (a *answer) record(provider string) transcript.Record {
 	if u, err := transcript.CompactJSON(a.usage); err == nil && len(a.usage) > 0 && string(u) != "null" {
 		aux["usage"] = u
 	}
-	if len(a.signatures) > 0 {
-		b, _ := json.Marshal(a.signatures)
+	if len(sigs) > 0 {
+		b, _ := json.Marshal(sigs)
 		aux[thoughtSignaturesKey] = b
 	}
 	rec.Metadata.Aux = aux
@@ -151,7 +199,7 @@ func (a *answer) record(provider string) transcript.Record {
 
 func quote(s string) json.RawMessage { return transcript.AppendString(nil, s) }
 
-// shapeError says a body is JSON but not the provider's response.
+// shapeError says a body is not the provider's response.
 func shapeError(provider, format string, args ...any) error {
 	return &transcript.InputError{Err: fmt.Errorf("not a %s response body: %s", provider, fmt.Sprintf(format, args...))}
 }
@@ -160,6 +208,14 @@ func shapeError(provider, format string, args ...any) error {
 func unmarshal(provider string, body []byte, v any) error {
 	if err := json.Unmarshal(body, v); err != nil {
 		return shapeError(provider, "%v", err)
+	}
+	return nil
+}
+
+// errorBody returns the *ProviderError of an error body, nil for another.
+func errorBody(provider string, body []byte) error {
+	if msg, ok := ErrorMessage(body); ok {
+		return &ProviderError{Provider: provider, Message: msg}
 	}
 	return nil
 }
@@ -178,35 +234,13 @@ func compactArgs(raw json.RawMessage) string {
 	return string(c)
 }
 
-// errorMessage reads the usual {"error":{"message":...}} or {"error":"..."}
-// error body; ok is false when body holds no error.
-func errorMessage(body []byte) (msg string, ok bool) {
-	var e struct {
-		Error json.RawMessage `json:"error"`
+// abbreviate cuts s to n bytes on a rune boundary, with "..." when cut.
+func abbreviate(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	if json.Unmarshal(body, &e) != nil || len(e.Error) == 0 || string(e.Error) == "null" {
-		return "", false
+	for n > 0 && (s[n]&0xC0) == 0x80 {
+		n--
 	}
-	var s string
-	if json.Unmarshal(e.Error, &s) == nil {
-		return s, true
-	}
-	var obj struct {
-		Message string `json:"message"`
-		Type    string `json:"type"`
-		Status  string `json:"status"`
-		Code    any    `json:"code"`
-	}
-	_ = json.Unmarshal(e.Error, &obj)
-	kind := obj.Type
-	if kind == "" {
-		kind = obj.Status
-	}
-	switch {
-	case obj.Message != "" && kind != "":
-		return kind + ": " + obj.Message, true
-	case obj.Message != "":
-		return obj.Message, true
-	}
-	return string(e.Error), true
+	return s[:n] + "..."
 }

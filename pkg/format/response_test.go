@@ -3,6 +3,7 @@ package format
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,7 +38,7 @@ var responseCases = []struct {
 		{ID: "call_def456", Name: "get_current_weather", Arguments: `{"location": "Paris"}`}},
 		aux: map[string]string{"finish_reason": `"tool_calls"`}},
 	{name: "openai refusal", provider: "openai", body: `{"id":"c","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I'm sorry, I cannot help with that."},"finish_reason":"stop"}]}`,
-		texts: []string{"I'm sorry, I cannot help with that."}},
+		texts: []string{"I'm sorry, I cannot help with that."}, err: "incomplete"},
 	{name: "openai length", provider: "openai", body: `{"id":"c","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"The sky is blue bec"},"finish_reason":"length"}]}`,
 		texts: []string{"The sky is blue bec"}, err: "incomplete"},
 	{name: "openai content filter", provider: "openai", body: `{"id":"c","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":""},"finish_reason":"content_filter"}]}`, err: "incomplete"},
@@ -85,7 +86,10 @@ var responseCases = []struct {
 	{name: "gemini max tokens", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"text":"Part"}]},"finishReason":"MAX_TOKENS"}]}`,
 		texts: []string{"Part"}, err: "incomplete"},
 	{name: "gemini safety", provider: "gemini", body: `{"candidates":[{"finishReason":"SAFETY","index":0,"safetyRatings":[{"category":"HARM_CATEGORY_HARASSMENT","probability":"HIGH"}]}]}`, err: "incomplete"},
-	{name: "gemini blocked prompt", provider: "gemini", body: `{"promptFeedback":{"blockReason":"SAFETY","safetyRatings":[]}}`, err: "provider"},
+	{name: "gemini blocked prompt", provider: "gemini", body: `{"promptFeedback":{"blockReason":"SAFETY","safetyRatings":[]}}`, err: "incomplete"},
+	{name: "gemini unset finish reason", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"text":"Whole."}]}}]}`, texts: []string{"Whole."}},
+	{name: "gemini unspecified finish reason", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"text":"Whole."}]},"finishReason":"FINISH_REASON_UNSPECIFIED"}]}`, texts: []string{"Whole."}},
+	{name: "gemini nothing, no reason", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[]}}]}`, err: "incomplete"},
 	{name: "gemini error", provider: "gemini", body: `{"error": {"code": 400, "message": "API key not valid. Please pass a valid API key.", "status": "INVALID_ARGUMENT"}}`, err: "provider"},
 
 	{name: "bedrock text", provider: "bedrock", body: `{
@@ -137,7 +141,11 @@ func testIDs() func() string {
 func TestParseResponse(t *testing.T) {
 	for _, c := range responseCases {
 		t.Run(c.name, func(t *testing.T) {
-			rec, err := ParseResponse(c.provider, strings.NewReader(c.body), testIDs())
+			ans, err := ParseResponse(c.provider, []byte(c.body), testIDs())
+			var rec transcript.Record
+			if ans != nil {
+				rec = ans.Record
+			}
 			var ie *transcript.InputError
 			var pe *ProviderError
 			var inc *IncompleteError
@@ -157,10 +165,9 @@ func TestParseResponse(t *testing.T) {
 				}
 				return
 			case "incomplete":
-				if !errors.As(err, &inc) {
+				if !errors.As(err, &inc) || inc.Answer != ans || !ans.Incomplete {
 					t.Fatalf("err = %v, want an incomplete answer", err)
 				}
-				rec = inc.Record
 			}
 			if err := transcript.Validate(&rec); err != nil {
 				t.Errorf("record does not validate: %v", err)
@@ -197,12 +204,13 @@ func equalJSON(a, b any) bool {
 // in its own shape, Gemini's thought signature included.
 func TestResponseRoundTrip(t *testing.T) {
 	body := `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2lnMQ=="}]},"finishReason":"STOP"}]}`
-	rec, err := ParseResponse("gemini", strings.NewReader(body), testIDs())
+	ans, err := ParseResponse("gemini", []byte(body), testIDs())
 	if err != nil {
 		t.Fatal(err)
 	}
+	rec := ans.Record
 	var out strings.Builder
-	r, err := NewRenderer(&out, Options{Provider: "gemini"})
+	r, err := NewRenderer(&out, Request{Provider: "gemini"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,20 +236,123 @@ func FuzzParseResponse(f *testing.F) {
 	for _, c := range responseCases {
 		f.Add(c.provider, c.body)
 	}
+	names := Names(CanParse)
 	f.Fuzz(func(t *testing.T, provider, body string) {
-		if !strings.Contains(strings.Join(ResponseProviders, " "), provider) || provider == "" {
-			provider = ResponseProviders[len(provider)%len(ResponseProviders)]
+		if !slices.Contains(names, provider) {
+			provider = names[len(provider)%len(names)]
 		}
-		rec, err := ParseResponse(provider, strings.NewReader(body), testIDs())
+		ans, err := ParseResponse(provider, []byte(body), testIDs())
 		var inc *IncompleteError
 		if errors.As(err, &inc) {
-			rec, err = inc.Record, nil
+			err = nil
 		}
 		if err != nil {
 			return
 		}
+		rec := ans.Record
 		if err := transcript.Validate(&rec); err != nil {
 			t.Fatalf("%s body %q: record does not validate: %v", provider, body, err)
+		}
+	})
+}
+
+// TestAnswerFields: the answer names model, finish reason, usage as token
+// counts and refusal the same way for every provider.
+func TestAnswerFields(t *testing.T) {
+	for _, c := range []struct {
+		provider, body string
+		model, finish  string
+		in, out        int
+		refusal, text  string
+		incomplete     bool
+		detail         string
+	}{
+		{"openai", `{"id":"c","model":"gpt","choices":[{"message":{"content":"Hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":4}}`, "gpt", "stop", 3, 4, "", "Hi", false, ""},
+		{"openai", `{"id":"c","model":"gpt","choices":[{"message":{"content":null,"refusal":"No."},"finish_reason":"stop"}]}`, "gpt", "stop", 0, 0, "No.", "No.", true, `finish reason refusal ("No.")`},
+		{"anthropic", `{"type":"message","model":"claude","content":[{"type":"text","text":"Hi "},{"type":"text","text":"there"}],"stop_reason":"end_turn","usage":{"input_tokens":5,"output_tokens":6}}`, "claude", "end_turn", 5, 6, "", "Hi there", false, ""},
+		{"gemini", `{"candidates":[{"content":{"parts":[{"text":"Hi"}]},"finishReason":"MAX_TOKENS"}],"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":3,"thoughtsTokenCount":40},"modelVersion":"g"}`, "g", "MAX_TOKENS", 5, 43, "", "Hi", true, "finish reason MAX_TOKENS"},
+		{"gemini", `{"promptFeedback":{"blockReason":"SAFETY"}}`, "", "SAFETY", 0, 0, "", "", true, "prompt blocked (blockReason SAFETY)"},
+		{"ollama", `{"model":"llama","message":{"content":"Hi"},"done":true,"done_reason":"stop","prompt_eval_count":7,"eval_count":8}`, "llama", "stop", 7, 8, "", "Hi", false, ""},
+		{"bedrock", `{"output":{"message":{"content":[{"text":"Hi"}]}},"stopReason":"end_turn","usage":{"inputTokens":1,"outputTokens":2}}`, "", "end_turn", 1, 2, "", "Hi", false, ""},
+	} {
+		ans, err := ParseResponse(c.provider, []byte(c.body), nil)
+		var inc *IncompleteError
+		if errors.As(err, &inc) != c.incomplete || err != nil && inc == nil {
+			t.Errorf("%s %s: err %v", c.provider, c.body, err)
+			continue
+		}
+		if inc != nil && inc.Detail() != c.detail {
+			t.Errorf("%s: detail %q, want %q", c.provider, inc.Detail(), c.detail)
+		}
+		if ans.Model != c.model || ans.FinishReason != c.finish || ans.Usage.InputTokens != c.in || ans.Usage.OutputTokens != c.out ||
+			ans.Refusal != c.refusal || ans.Text() != c.text || ans.Incomplete != c.incomplete {
+			t.Errorf("%s %s: %+v", c.provider, c.body, ans)
+		}
+	}
+	if _, err := ParseResponse("vercel", []byte(`{}`), nil); err == nil {
+		t.Error("vercel responses are not read")
+	}
+}
+
+func TestReadResponse(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                "no response body",
+		"<html>":          "not JSON",
+		`{"a":1} {"b":2}`: "more than one JSON value",
+		`[1]`:             "not a JSON object",
+		" {\"a\":1}\n":    "",
+	} {
+		_, err := ReadResponse(strings.NewReader(in))
+		var ie *transcript.InputError
+		if want == "" && err != nil || want != "" && (!errors.As(err, &ie) || !strings.Contains(err.Error(), want)) {
+			t.Errorf("%q: %v, want %q", in, err, want)
+		}
+	}
+}
+
+func TestErrorMessage(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"error":{"message":"Invalid model","type":"invalid_request_error"}}`:        "Invalid model",
+		`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`: "Overloaded",
+		`{"error":"model \"x\" not found, try pulling it first"}`:                     `model "x" not found, try pulling it first`,
+		`{"object":"error","message":"The model does not exist.","code":404}`:         "The model does not exist.",
+		`{"detail":"Not Found"}`:                        "Not Found",
+		"<html>\n  <body>Bad   gateway</body>\n</html>": "<html> <body>Bad gateway</body> </html>",
+		`{"foo":1}`: `{"foo":1}`,
+	} {
+		if got, _ := ErrorMessage([]byte(body)); got != want {
+			t.Errorf("ErrorMessage(%s) = %q, want %q", body, got, want)
+		}
+	}
+	if _, ok := ErrorMessage([]byte(`{"choices":[]}`)); ok {
+		t.Error("an answer taken for an error body")
+	}
+}
+
+func TestProviderErrorText(t *testing.T) {
+	for _, tc := range []struct {
+		err  *ProviderError
+		want string
+	}{
+		{&ProviderError{Provider: "openai", Status: 429, Message: "Rate limit reached", Attempts: 4}, "openai: HTTP 429: Rate limit reached (after 4 attempts)"},
+		{&ProviderError{Provider: "gemini", Message: "no response within 1s", Attempts: 1}, "gemini: no response within 1s"},
+		{&ProviderError{Provider: "anthropic", Err: errors.New("unexpected EOF"), Attempts: 2}, "anthropic: unexpected EOF (after 2 attempts)"},
+		{&ProviderError{Provider: "ollama", Message: "model 'x' not found"}, "ollama error: model 'x' not found"},
+	} {
+		if got := tc.err.Error(); got != tc.want {
+			t.Errorf("Error() = %q, want %q", got, tc.want)
+		}
+	}
+}
+
+func FuzzErrorMessage(f *testing.F) {
+	f.Add([]byte(`{"error":{"message":"Invalid model"}}`))
+	f.Add([]byte(`{"error":"not found"}`))
+	f.Add([]byte(`{"detail":"Not Found"}`))
+	f.Add([]byte("<html>\xff\xfe</html>"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if msg, _ := ErrorMessage(body); len(msg) > len(body)+3 && len(msg) > 303 {
+			t.Fatalf("message of %d bytes from a %d-byte body", len(msg), len(body))
 		}
 	})
 }

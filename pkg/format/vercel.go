@@ -54,10 +54,10 @@ type vercelOutput struct {
 	Value string `json:"value"`
 }
 
-func (vercelWire) open(j *jsonWriter, o *Options, system []string) {
+func (vercelWire) open(j *jsonWriter, r *Request, system []string) {
 	j.raw("{")
-	if o.Body {
-		j.bodySettings(o, "maxOutputTokens", o.MaxTokens)
+	if r.Body {
+		j.bodySettings(r, "maxOutputTokens")
 	}
 	if len(system) > 0 {
 		j.field("system", strings.Join(system, "\n\n"))

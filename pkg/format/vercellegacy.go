@@ -41,10 +41,10 @@ type legacyMessage struct {
 	FunctionCall *openaiFunction `json:"function_call,omitempty"`
 }
 
-func (*vercelLegacyWire) open(j *jsonWriter, o *Options, system []string) {
+func (*vercelLegacyWire) open(j *jsonWriter, r *Request, system []string) {
 	j.raw("{")
-	if o.Body {
-		j.bodySettings(o, "max_tokens", o.MaxTokens)
+	if r.Body {
+		j.bodySettings(r, "max_tokens")
 	}
 	j.openArray("messages")
 	if len(system) > 0 {

@@ -1,153 +1,216 @@
 package llm
 
-// The Anthropic Messages API:
-//   request and response: https://docs.anthropic.com/en/api/messages
-//   versioning header:    https://docs.anthropic.com/en/api/versioning
-//   errors:               https://docs.anthropic.com/en/api/errors
-//   stop reasons:         https://docs.anthropic.com/en/api/handling-stop-reasons
+// The Messages API transport: POST {base}/v1/messages, the key in
+// x-api-key with anthropic-version. Streaming:
+//   https://docs.anthropic.com/en/docs/build-with-claude/streaming
+//   message_start (the message, content empty, usage so far),
+//   content_block_start / content_block_delta (text_delta, input_json_delta,
+//   thinking_delta, signature_delta) / content_block_stop for each block,
+//   message_delta (stop_reason, stop_sequence, cumulative usage),
+//   message_stop; ping events anywhere; an error event ends a failed stream.
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
-	"net/url"
 	"strings"
+
+	"github.com/convo-cli/convo/pkg/format"
 )
 
-// Anthropic defaults.
-const (
-	DefaultAnthropicBaseURL = "https://api.anthropic.com"
-	DefaultAnthropicModel   = "claude-haiku-4-5"
-	// AnthropicVersion is the API version sent in anthropic-version.
-	AnthropicVersion = "2023-06-01"
-	// DefaultAnthropicMaxTokens is sent when Request.MaxTokens is 0: the API
-	// requires max_tokens, and 1024 tokens hold a summary or a chat answer.
-	DefaultAnthropicMaxTokens = 1024
-)
+// AnthropicVersion is the API version sent in anthropic-version
+// (https://docs.anthropic.com/en/api/versioning).
+const AnthropicVersion = "2023-06-01"
 
-// Anthropic is a Messages API client.
-type Anthropic struct {
-	opts Options
-	url  string
-}
-
-// NewAnthropic returns an Anthropic client; opts.APIKey is required.
-func NewAnthropic(opts Options) (*Anthropic, error) {
+// newAnthropic is the Messages API transport; opts.APIKey is required.
+func newAnthropic(p format.Provider, opts Options) (Transport, error) {
 	if opts.APIKey == "" {
-		return nil, missingKey("anthropic")
+		return nil, missingKey(p)
 	}
-	if opts.BaseURL == "" {
-		opts.BaseURL = DefaultAnthropicBaseURL
-	}
-	if u, err := url.Parse(opts.BaseURL); err != nil || u.Scheme == "" || u.Host == "" {
-		return nil, fmt.Errorf("anthropic: base URL %q is not an absolute URL", opts.BaseURL)
-	}
-	if opts.Model == "" {
-		opts.Model = DefaultAnthropicModel
-	}
-	return &Anthropic{opts: opts, url: endpoint(opts.BaseURL, "v1/messages")}, nil
-}
-
-// Name implements Client.
-func (c *Anthropic) Name() string { return "anthropic" }
-
-type anthropicMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
-
-type anthropicRequest struct {
-	Model       string             `json:"model"`
-	MaxTokens   int                `json:"max_tokens"`
-	System      string             `json:"system,omitempty"`
-	Messages    []anthropicMessage `json:"messages"`
-	Temperature *float64           `json:"temperature,omitempty"`
-}
-
-type anthropicResponse struct {
-	Type    string `json:"type"`
-	Model   string `json:"model"`
-	Content []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"content"`
-	StopReason string `json:"stop_reason"`
-	Usage      struct {
-		InputTokens  int `json:"input_tokens"`
-		OutputTokens int `json:"output_tokens"`
-	} `json:"usage"`
-}
-
-// Complete implements Client.
-func (c *Anthropic) Complete(ctx context.Context, req Request) (Response, error) {
-	model := c.opts.model(req)
-	if err := checkRequest("anthropic", model, req); err != nil {
-		return Response{}, err
-	}
-	body := anthropicRequest{
-		Model:       model,
-		MaxTokens:   req.MaxTokens,
-		System:      req.System,
-		Temperature: req.Temperature,
-	}
-	if body.MaxTokens <= 0 {
-		body.MaxTokens = DefaultAnthropicMaxTokens
-	}
-	for _, m := range req.Messages {
-		body.Messages = append(body.Messages, anthropicMessage{Role: m.Role, Content: m.Text})
-	}
-	data, err := json.Marshal(body)
+	base, err := baseURL(p, opts)
 	if err != nil {
-		return Response{}, fmt.Errorf("anthropic: %w", err)
+		return nil, err
 	}
 	header := http.Header{}
-	header.Set("x-api-key", c.opts.APIKey)
+	header.Set("x-api-key", opts.APIKey)
 	header.Set("anthropic-version", AnthropicVersion)
-	hc := c.opts.httpClient()
-	return c.opts.run(ctx, "anthropic", c.opts.APIKey, func(ctx context.Context) (Response, error) {
-		raw, err := postJSON(ctx, hc, "anthropic", c.url, header, data, jsonErrorMessage)
-		if err != nil {
-			return Response{}, err
-		}
-		raw = redactBytes(raw, c.opts.APIKey)
-		resp, incomplete, err := decodeAnthropic(raw)
-		if err != nil {
-			return Response{}, err
-		}
-		if resp.Model == "" {
-			resp.Model = model
-		}
-		return settle("anthropic", resp, incomplete)
-	})
+	return &httpTransport{name: p.Name, opts: opts, url: endpoint(base, "v1/messages"), header: header,
+		accept: "text/event-stream", assemble: assembleAnthropic}, nil
 }
 
-// decodeAnthropic reads a message body: its text blocks joined, and the
-// reason it is incomplete ("" when it is not).
-func decodeAnthropic(raw []byte) (Response, string, error) {
-	var r anthropicResponse
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return Response{}, "", badBody("anthropic", err)
+// assembleAnthropic reads a Messages event stream.
+func assembleAnthropic(r io.Reader, onText func(string)) ([]byte, error) {
+	var asm anthropicStream
+	if err := readSSE(r, func(ev sseEvent) error { return asm.add(ev.data, onText) }); err != nil && err != errStop {
+		return nil, err
 	}
-	if r.Type == "error" {
-		return Response{}, "", &Error{Provider: "anthropic", Status: http.StatusOK, Message: jsonErrorMessage(raw)}
+	if !asm.stopped {
+		return nil, errTruncated
 	}
-	var text strings.Builder
-	for _, b := range r.Content {
-		if b.Type == "text" {
-			text.WriteString(b.Text)
+	return asm.body()
+}
+
+// anthropicBlock is one content block being assembled: the fields of its
+// content_block_start, and the pieces its deltas add.
+type anthropicBlock struct {
+	fields                    map[string]json.RawMessage
+	text, thinking, signature strings.Builder
+	input                     strings.Builder
+	hasInput                  bool
+}
+
+// anthropicStream assembles a streamed message into the message body the
+// same call returns without streaming.
+type anthropicStream struct {
+	message map[string]json.RawMessage
+	usage   map[string]json.RawMessage
+	blocks  []*anthropicBlock
+	delta   map[string]json.RawMessage
+	stopped bool
+}
+
+func (s *anthropicStream) add(data []byte, onText func(string)) error {
+	var ev struct {
+		Type         string                     `json:"type"`
+		Index        int                        `json:"index"`
+		Message      map[string]json.RawMessage `json:"message"`
+		ContentBlock map[string]json.RawMessage `json:"content_block"`
+		Delta        json.RawMessage            `json:"delta"`
+		Usage        map[string]json.RawMessage `json:"usage"`
+		Error        *struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return badStream("anthropic", err)
+	}
+	switch ev.Type {
+	case "message_start":
+		s.message = ev.Message
+		s.usage = map[string]json.RawMessage{}
+		if u, ok := ev.Message["usage"]; ok {
+			_ = json.Unmarshal(u, &s.usage)
+		}
+	case "content_block_start":
+		if ev.Index != len(s.blocks) {
+			return &format.ProviderError{Provider: "anthropic", Status: http.StatusOK, Message: fmt.Sprintf("stream: content block %d started after %d blocks", ev.Index, len(s.blocks))}
+		}
+		b := &anthropicBlock{fields: ev.ContentBlock}
+		s.blocks = append(s.blocks, b)
+		var start struct {
+			Text string `json:"text"`
+		}
+		if t, ok := b.fields["text"]; ok && json.Unmarshal(t, &start.Text) == nil && start.Text != "" {
+			b.text.WriteString(start.Text)
+			onText(start.Text)
+		}
+	case "content_block_delta":
+		if ev.Index < 0 || ev.Index >= len(s.blocks) {
+			return &format.ProviderError{Provider: "anthropic", Status: http.StatusOK, Message: fmt.Sprintf("stream: delta for unknown content block %d", ev.Index)}
+		}
+		b := s.blocks[ev.Index]
+		var d struct {
+			Type        string `json:"type"`
+			Text        string `json:"text"`
+			PartialJSON string `json:"partial_json"`
+			Thinking    string `json:"thinking"`
+			Signature   string `json:"signature"`
+		}
+		if err := json.Unmarshal(ev.Delta, &d); err != nil {
+			return badStream("anthropic", err)
+		}
+		switch d.Type {
+		case "text_delta":
+			b.text.WriteString(d.Text)
+			onText(d.Text)
+		case "input_json_delta":
+			b.input.WriteString(d.PartialJSON)
+			b.hasInput = true
+		case "thinking_delta":
+			b.thinking.WriteString(d.Thinking)
+		case "signature_delta":
+			b.signature.WriteString(d.Signature)
+		}
+	case "message_delta":
+		_ = json.Unmarshal(ev.Delta, &s.delta)
+		for k, v := range ev.Usage {
+			if s.usage == nil {
+				s.usage = map[string]json.RawMessage{}
+			}
+			s.usage[k] = v
+		}
+	case "message_stop":
+		s.stopped = true
+		return errStop
+	case "error":
+		e := &format.ProviderError{Provider: "anthropic", Status: http.StatusOK, Message: "stream error"}
+		if ev.Error != nil {
+			e.Message = ev.Error.Message
+			// The error types of https://docs.anthropic.com/en/api/errors
+			// that a later attempt may not meet.
+			switch ev.Error.Type {
+			case "overloaded_error", "api_error", "rate_limit_error", "timeout_error":
+				e.Retryable = true
+			}
+		}
+		return e
+	}
+	return nil
+}
+
+func (s *anthropicStream) body() ([]byte, error) {
+	if s.message == nil {
+		return nil, &format.ProviderError{Provider: "anthropic", Status: http.StatusOK, Message: "stream: no message_start event"}
+	}
+	out := make(map[string]json.RawMessage, len(s.message)+2)
+	for k, v := range s.message {
+		out[k] = v
+	}
+	content := make([]map[string]json.RawMessage, 0, len(s.blocks))
+	for _, b := range s.blocks {
+		f := make(map[string]json.RawMessage, len(b.fields)+1)
+		for k, v := range b.fields {
+			f[k] = v
+		}
+		var kind string
+		_ = json.Unmarshal(f["type"], &kind)
+		set := func(k, v string) {
+			f[k], _ = encodeJSON(v)
+		}
+		switch kind {
+		case "text":
+			set("text", b.text.String())
+		case "thinking":
+			set("thinking", b.thinking.String())
+			if b.signature.Len() > 0 {
+				set("signature", b.signature.String())
+			}
+		}
+		if b.hasInput {
+			in := strings.TrimSpace(b.input.String())
+			if in == "" {
+				in = "{}"
+			}
+			if !json.Valid([]byte(in)) {
+				return nil, &format.ProviderError{Provider: "anthropic", Status: http.StatusOK, Message: fmt.Sprintf("stream: tool input is not JSON: %.200s", in)}
+			}
+			f["input"] = json.RawMessage(in)
+		}
+		content = append(content, f)
+	}
+	var err error
+	if out["content"], err = encodeJSON(content); err != nil {
+		return nil, err
+	}
+	for k, v := range s.delta {
+		out[k] = v
+	}
+	if len(s.usage) > 0 {
+		if out["usage"], err = encodeJSON(s.usage); err != nil {
+			return nil, err
 		}
 	}
-	resp := Response{
-		Text:         text.String(),
-		Model:        r.Model,
-		FinishReason: r.StopReason,
-		Usage:        Usage{InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens},
-		Raw:          raw,
-	}
-	switch r.StopReason {
-	case "max_tokens", "model_context_window_exceeded", "refusal", "pause_turn":
-		return resp, r.StopReason, nil
-	}
-	return resp, "", nil
+	return encodeJSON(out)
 }

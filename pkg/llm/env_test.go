@@ -2,21 +2,17 @@ package llm
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
 	"google.golang.org/genai"
+
+	"github.com/convo-cli/convo/pkg/format"
 )
 
-func readTestdata(tb testing.TB, name string) []byte {
-	tb.Helper()
-	b, err := os.ReadFile("testdata/" + name)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b
-}
+// testKey is the API key every test transport sends. No error text or
+// reply may ever contain it.
+const testKey = "sk-test-4f1c2b9e-SECRET"
 
 func TestFromEnv(t *testing.T) {
 	env := map[string]string{
@@ -33,7 +29,7 @@ func TestFromEnv(t *testing.T) {
 		{"gemini", Options{APIKey: "g-key", BaseURL: "http://gemini.test"}},
 		{"openai", Options{APIKey: "o-key", BaseURL: "http://vllm.test/v1"}},
 		{"anthropic", Options{APIKey: "a-key", BaseURL: "http://anthropic.test"}},
-		{"ollama", Options{BaseURL: "http://10.0.0.5:11434/v1"}},
+		{"ollama", Options{BaseURL: "10.0.0.5"}},
 		{"exec", Options{}},
 	} {
 		got := FromEnv(tc.provider, getenv)
@@ -43,27 +39,29 @@ func TestFromEnv(t *testing.T) {
 	}
 }
 
-func TestOllamaBaseURL(t *testing.T) {
+// TestOllamaHost: OLLAMA_HOST is read as the ollama CLI reads it: a bare
+// host or host:port means http and port 11434; a URL keeps its scheme and
+// port.
+func TestOllamaHost(t *testing.T) {
 	for in, want := range map[string]string{
 		"":                         "",
-		"127.0.0.1":                "http://127.0.0.1:11434/v1",
-		"0.0.0.0:8080":             "http://0.0.0.0:8080/v1",
-		"[::1]":                    "http://[::1]:11434/v1",
-		"gpu-box:11434/":           "http://gpu-box:11434/v1",
-		"https://ollama.example":   "https://ollama.example/v1",
-		"http://localhost:11434":   "http://localhost:11434/v1",
-		"http://proxy.test/ollama": "http://proxy.test/ollama/v1",
+		"127.0.0.1":                "http://127.0.0.1:11434",
+		"0.0.0.0:8080":             "http://0.0.0.0:8080",
+		"[::1]":                    "http://[::1]:11434",
+		"gpu-box:11434/":           "http://gpu-box:11434",
+		"https://ollama.example":   "https://ollama.example",
+		"http://localhost:11434":   "http://localhost:11434",
+		"http://proxy.test/ollama": "http://proxy.test/ollama",
 	} {
-		if got := ollamaBaseURL(in); got != want {
-			t.Errorf("ollamaBaseURL(%q) = %q, want %q", in, got, want)
+		if got := ollamaHost(in); got != want {
+			t.Errorf("ollamaHost(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
 func TestNew(t *testing.T) {
-	for _, p := range Providers {
-		o := Options{APIKey: testKey, Model: "m", Command: "cat"}
-		c, err := New(p, o)
+	for _, p := range format.Names(format.CanCall) {
+		c, err := New(p, Options{APIKey: testKey})
 		if err != nil {
 			t.Errorf("New(%s): %v", p, err)
 			continue
@@ -72,13 +70,16 @@ func TestNew(t *testing.T) {
 			t.Errorf("New(%s).Name() = %s", p, c.Name())
 		}
 	}
-	if _, err := New("bedrock", Options{}); err == nil || !strings.Contains(err.Error(), "unknown provider") {
-		t.Errorf("New(bedrock) = %v", err)
+	for _, p := range []string{"bedrock", "vercel", "exec"} {
+		if _, err := New(p, Options{}); err == nil || !strings.Contains(err.Error(), "unknown provider") {
+			t.Errorf("New(%s) = %v", p, err)
+		}
 	}
 	// A missing key is named by its variable, before anything is sent.
 	for _, p := range []string{"gemini", "openai", "anthropic"} {
 		_, err := New(p, Options{})
-		if !errors.Is(err, ErrMissingKey) || !strings.Contains(err.Error(), KeyEnv(p)) {
+		prov, _ := format.Lookup(p)
+		if !errors.Is(err, ErrMissingKey) || !strings.Contains(err.Error(), prov.KeyEnv) {
 			t.Errorf("New(%s) without key = %v", p, err)
 		}
 	}
@@ -89,32 +90,26 @@ func TestNew(t *testing.T) {
 	if _, err := New("ollama", Options{}); err != nil {
 		t.Errorf("ollama: %v", err)
 	}
-	if _, err := New("exec", Options{}); err == nil {
-		t.Error("exec without a command: no error")
-	}
 	if _, err := New("openai", Options{BaseURL: "localhost:8080"}); err == nil {
 		t.Error("openai with a relative base URL: no error")
 	}
 }
 
 // TestGeminiIgnoresEnvironment: the SDK reads GOOGLE_* variables on its own
-// when left to; the client must not let it.
+// when left to; the transport must not let it.
 func TestGeminiIgnoresEnvironment(t *testing.T) {
 	t.Setenv("GOOGLE_GENAI_USE_VERTEXAI", "true")
 	t.Setenv("GOOGLE_GEMINI_BASE_URL", "http://wrong.invalid")
 	t.Setenv("GEMINI_API_KEY", "env-key")
-	if _, err := NewGemini(Options{}); !errors.Is(err, ErrMissingKey) {
-		t.Errorf("NewGemini without key took the environment's: %v", err)
+	if _, err := New("gemini", Options{}); !errors.Is(err, ErrMissingKey) {
+		t.Errorf("gemini without key took the environment's: %v", err)
 	}
-	c, err := NewGemini(Options{APIKey: testKey})
+	c, err := New("gemini", Options{APIKey: testKey})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc := c.client.ClientConfig()
-	if cc.Backend != genai.BackendGeminiAPI {
-		t.Errorf("backend = %v", cc.Backend)
-	}
-	if cc.HTTPOptions.BaseURL != DefaultGeminiBaseURL {
-		t.Errorf("base URL = %q", cc.HTTPOptions.BaseURL)
+	cc := c.(*gemini).client.ClientConfig()
+	if p, _ := format.Lookup("gemini"); cc.Backend != genai.BackendGeminiAPI || cc.HTTPOptions.BaseURL != p.BaseURL {
+		t.Errorf("backend %v, base URL %q", cc.Backend, cc.HTTPOptions.BaseURL)
 	}
 }

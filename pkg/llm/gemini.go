@@ -1,17 +1,26 @@
 package llm
 
-// Gemini through google.golang.org/genai, the maintained successor of the
-// deprecated github.com/google/generative-ai-go:
+// The Gemini transport, through google.golang.org/genai, the maintained
+// successor of the deprecated github.com/google/generative-ai-go:
 //   SDK:      https://pkg.go.dev/google.golang.org/genai
-//   request:  https://ai.google.dev/api/generate-content#method:-models.generatecontent
-//   response: https://ai.google.dev/api/generate-content#generatecontentresponse
-//   finish and block reasons: https://ai.google.dev/api/generate-content#FinishReason
 //   errors:   https://ai.google.dev/gemini-api/docs/troubleshooting (google.rpc.Status
 //             bodies; 429s carry a google.rpc.RetryInfo detail)
+//
+// The SDK makes the request: the URL (models/M:generateContent, or
+// models/M:streamGenerateContent?alt=sse for a stream), the key in
+// x-goog-api-key, its client headers, and the reading of the stream. It has
+// no call that takes a ready body: GenerateContent encodes its own typed
+// parameters (through a map, twice). So it is called with none, and the
+// recorder below, a RoundTripper wrapped around the caller's, puts
+// pkg/format's body in place of the few bytes the SDK encoded: the body
+// goes out byte for byte as format rendered it, encoded once. The SDK still
+// decodes each response into its own types; only a stream's text is read
+// from them (for Call.OnText), and the reply is the body as it came.
 
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,136 +29,98 @@ import (
 	"time"
 
 	"google.golang.org/genai"
+
+	"github.com/convo-cli/convo/pkg/format"
 )
 
-// Gemini defaults.
-const (
-	DefaultGeminiBaseURL = "https://generativelanguage.googleapis.com/"
-	DefaultGeminiModel   = "gemini-2.5-flash"
-)
-
-// Gemini is a client of the Gemini API.
-type Gemini struct {
+type gemini struct {
 	opts   Options
 	client *genai.Client
 }
 
-// NewGemini returns a Gemini client; opts.APIKey is required. The SDK never
-// reads the environment here: key, backend and base URL are all set.
-func NewGemini(opts Options) (*Gemini, error) {
+// newGemini returns the Gemini transport; opts.APIKey is required. The SDK
+// never reads the environment here: key, backend and base URL are all set.
+func newGemini(p format.Provider, opts Options) (Transport, error) {
 	if opts.APIKey == "" {
-		return nil, missingKey("gemini")
+		return nil, missingKey(p)
 	}
-	if opts.BaseURL == "" {
-		opts.BaseURL = DefaultGeminiBaseURL
-	}
-	if opts.Model == "" {
-		opts.Model = DefaultGeminiModel
+	base, err := baseURL(p, opts)
+	if err != nil {
+		return nil, err
 	}
 	// A copy, so the caller's client keeps its transport.
 	hc := *opts.httpClient()
-	base := hc.Transport
-	if base == nil {
-		base = http.DefaultTransport
+	rt := hc.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
 	}
-	hc.Transport = recorder{base}
+	hc.Transport = recorder{rt}
 	client, err := genai.NewClient(context.Background(), &genai.ClientConfig{
 		APIKey:      opts.APIKey,
 		Backend:     genai.BackendGeminiAPI,
 		HTTPClient:  &hc,
-		HTTPOptions: genai.HTTPOptions{BaseURL: opts.BaseURL},
+		HTTPOptions: genai.HTTPOptions{BaseURL: base},
 	})
 	if err != nil {
 		// The SDK's message may print its whole config, key included.
 		msg, _, _ := strings.Cut(err.Error(), "ClientConfig:")
 		return nil, fmt.Errorf("gemini: %s", redact(strings.TrimSpace(msg), opts.APIKey))
 	}
-	return &Gemini{opts: opts, client: client}, nil
+	return &gemini{opts: opts, client: client}, nil
 }
 
-// Name implements Client.
-func (c *Gemini) Name() string { return "gemini" }
+func (c *gemini) Name() string { return "gemini" }
 
-// Complete implements Client.
-func (c *Gemini) Complete(ctx context.Context, req Request) (Response, error) {
-	model := c.opts.model(req)
-	if err := checkRequest("gemini", model, req); err != nil {
-		return Response{}, err
-	}
-	contents := make([]*genai.Content, 0, len(req.Messages))
-	for _, m := range req.Messages {
-		role := genai.RoleUser
-		if m.Role == RoleAssistant {
-			role = genai.RoleModel
-		}
-		contents = append(contents, genai.NewContentFromText(m.Text, genai.Role(role)))
+// Send implements Transport.
+func (c *gemini) Send(ctx context.Context, call Call) (Reply, error) {
+	if call.Model == "" {
+		return Reply{}, errors.New("gemini: no model given")
 	}
 	noContinuation := false
-	config := &genai.GenerateContentConfig{
-		// One request per attempt, so that Raw is the body of the answer
-		// and the retry policy alone decides what is sent again.
-		AutomaticContinuation: &noContinuation,
-	}
-	if req.System != "" {
-		config.SystemInstruction = genai.NewContentFromText(req.System, genai.RoleUser)
-	}
-	if req.MaxTokens > 0 {
-		config.MaxOutputTokens = int32(min(req.MaxTokens, 1<<31-1))
-	}
-	if req.Temperature != nil {
-		t := float32(*req.Temperature)
-		config.Temperature = &t
-	}
-	return c.opts.run(ctx, "gemini", c.opts.APIKey, func(ctx context.Context) (Response, error) {
-		rec := &capture{}
-		out, err := c.client.Models.GenerateContent(context.WithValue(ctx, captureKey{}, rec), model, contents, config)
-		if err != nil {
-			return Response{}, geminiError(err, rec)
+	// One request per attempt, so that the reply is the body of the answer
+	// and the retry policy alone decides what is sent again.
+	config := &genai.GenerateContentConfig{AutomaticContinuation: &noContinuation}
+	return c.opts.send(ctx, "gemini", c.opts.APIKey, call, func(ctx context.Context, onText func(string), progress func()) ([]byte, error) {
+		rec := &capture{progress: progress, send: call.Body}
+		ctx = context.WithValue(ctx, captureKey{}, rec)
+		if onText == nil {
+			_, err := c.client.Models.GenerateContent(ctx, call.Model, nil, config)
+			if err != nil && !rec.readWhole(err) {
+				return nil, geminiError(err, rec)
+			}
+			// A 2xx is returned whatever its body says, as by the other
+			// transports: the SDK failing to decode it is format's to say.
+			return bytes.Clone(rec.body.Bytes()), nil
 		}
-		resp, incomplete := fromGemini(out, redactBytes(rec.body.Bytes(), c.opts.APIKey))
-		if resp.Model == "" {
-			resp.Model = model
+		for chunk, err := range c.client.Models.GenerateContentStream(ctx, call.Model, nil, config) {
+			if err != nil {
+				return nil, geminiError(err, rec)
+			}
+			if len(chunk.Candidates) > 0 && chunk.Candidates[0] != nil && chunk.Candidates[0].Content != nil {
+				for _, p := range chunk.Candidates[0].Content.Parts {
+					if p != nil && !p.Thought {
+						onText(p.Text)
+					}
+				}
+			}
 		}
-		return settle("gemini", resp, incomplete)
+		// The SDK read the whole stream through the recorder: assemble
+		// the answer from the events as sent.
+		var asm geminiStream
+		if err := readSSE(&rec.body, func(ev sseEvent) error { return asm.add(ev.data) }); err != nil {
+			return nil, err
+		}
+		if !asm.finished {
+			// The SDK ends a stream cut between two events as if it were
+			// complete: without a finish reason, it is not.
+			return nil, errTruncated
+		}
+		return asm.body()
 	})
 }
 
-// fromGemini reads the first candidate of a response, and the reason it is
-// incomplete ("" when it is not): any finish reason but STOP, or a prompt
-// blocked before any candidate was made.
-func fromGemini(r *genai.GenerateContentResponse, raw []byte) (Response, string) {
-	resp := Response{Model: r.ModelVersion, Raw: raw}
-	if u := r.UsageMetadata; u != nil {
-		// Thinking tokens are generated and billed as output too.
-		resp.Usage = Usage{InputTokens: int(u.PromptTokenCount), OutputTokens: int(u.CandidatesTokenCount + u.ThoughtsTokenCount)}
-	}
-	if len(r.Candidates) == 0 || r.Candidates[0] == nil {
-		if pf := r.PromptFeedback; pf != nil && pf.BlockReason != "" {
-			resp.FinishReason = string(pf.BlockReason)
-			return resp, resp.FinishReason
-		}
-		return resp, ""
-	}
-	cand := r.Candidates[0]
-	resp.FinishReason = string(cand.FinishReason)
-	if cand.Content != nil {
-		var text strings.Builder
-		for _, p := range cand.Content.Parts {
-			if p != nil && !p.Thought {
-				text.WriteString(p.Text)
-			}
-		}
-		resp.Text = text.String()
-	}
-	switch cand.FinishReason {
-	case "", genai.FinishReasonStop, genai.FinishReasonUnspecified:
-		return resp, ""
-	}
-	return resp, resp.FinishReason
-}
-
-// geminiError maps what the SDK returned to an *Error when it understood
-// the failure, and leaves transport errors for run to classify.
+// geminiError maps what the SDK returned to a *format.ProviderError when it
+// understood the failure, and leaves transport errors for run to classify.
 func geminiError(err error, rec *capture) error {
 	var apiErr genai.APIError
 	if errors.As(err, &apiErr) {
@@ -157,7 +128,11 @@ func geminiError(err error, rec *capture) error {
 		if status == 0 {
 			status = rec.status
 		}
-		e := statusError("gemini", status, rec.header, errorText([]byte(apiErr.Message)))
+		body := rec.body.Bytes()
+		if rec.status < 300 || len(body) == 0 { // an error event in a stream
+			body, _ = json.Marshal(map[string]any{"error": map[string]string{"message": apiErr.Message}})
+		}
+		e := statusError("gemini", status, rec.header, body)
 		e.Err = apiErr
 		if e.RetryAfter == 0 {
 			e.RetryAfter = retryInfo(apiErr.Details)
@@ -165,10 +140,10 @@ func geminiError(err error, rec *capture) error {
 		return e
 	}
 	if rec.status >= 200 && rec.status < 300 && !transportError("gemini", err, 0).Retryable {
-		// A 2xx whose body the SDK could not read. Its message ends with
-		// the whole body: the first line says enough.
+		// A 2xx stream the SDK could not read. Its message ends with the
+		// whole body: the first line says enough.
 		msg, _, _ := strings.Cut(err.Error(), "\n")
-		return &Error{Provider: "gemini", Status: rec.status, Message: "response body does not decode: " + msg, Err: err}
+		return &format.ProviderError{Provider: "gemini", Status: rec.status, Message: "response body does not decode: " + msg, Err: err}
 	}
 	return err
 }
@@ -188,19 +163,22 @@ func retryInfo(details []map[string]any) time.Duration {
 	return 0
 }
 
-// The SDK hides the HTTP response it read. recorder, a transport wrapped
-// around the caller's, keeps its status, headers (Retry-After) and body
-// (Raw) for the attempt whose context carries a capture.
+// recorder, wrapped around the caller's transport, sends the body of the
+// attempt whose context carries a capture in place of the SDK's, and keeps
+// the response's status, headers (Retry-After) and body, which the SDK
+// hides.
 type recorder struct{ base http.RoundTripper }
 
 type captureKey struct{}
 
 type capture struct {
+	send   []byte // the request body to send
 	status int
 	header http.Header
 	body   bytes.Buffer
+	eof    bool
 	// progress, when set, is called as body bytes arrive (a stream's
-	// silence timer, see Options.exchange).
+	// silence timer, see Options.send).
 	progress func()
 }
 
@@ -211,17 +189,172 @@ func (c *capture) Write(p []byte) (int, error) {
 	return c.body.Write(p)
 }
 
+// readWhole reports whether err came after a 2xx body was read to its end:
+// the SDK failed to decode it, no connection failed.
+func (c *capture) readWhole(err error) bool {
+	var apiErr genai.APIError
+	return c.status >= 200 && c.status < 300 && c.eof && !errors.As(err, &apiErr)
+}
+
 func (t recorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	res, err := t.base.RoundTrip(req)
 	rec, ok := req.Context().Value(captureKey{}).(*capture)
-	if err != nil || !ok {
+	if !ok {
+		return t.base.RoundTrip(req)
+	}
+	req = req.Clone(req.Context())
+	req.Body = io.NopCloser(bytes.NewReader(rec.send))
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(rec.send)), nil }
+	req.ContentLength = int64(len(rec.send))
+	res, err := t.base.RoundTrip(req)
+	if err != nil {
 		return res, err
 	}
 	rec.status, rec.header = res.StatusCode, res.Header
 	rec.body.Reset()
-	res.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.TeeReader(io.LimitReader(res.Body, maxBody), rec), res.Body}
+	rec.eof = false
+	res.Body = &recordedBody{r: io.TeeReader(io.LimitReader(res.Body, maxBody), rec), c: res.Body, rec: rec}
 	return res, nil
+}
+
+// recordedBody notes when the response was read to its end.
+type recordedBody struct {
+	r   io.Reader
+	c   io.Closer
+	rec *capture
+}
+
+func (b *recordedBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if errors.Is(err, io.EOF) {
+		b.rec.eof = true
+	}
+	return n, err
+}
+
+func (b *recordedBody) Close() error { return b.c.Close() }
+
+// geminiStream assembles a streamed answer into the GenerateContentResponse
+// the same call returns without streaming. It reads the events' JSON as the
+// server sent it (the SDK's own types would reorder a function call's
+// arguments and reformat its numbers): the first candidate's parts in order,
+// adjacent text parts joined (a stream splits one text part into many), and
+// of every other field the last value sent.
+type geminiStream struct {
+	// finished: an event carried a finish reason, or the prompt feedback
+	// of a blocked prompt; a stream cut before that is truncated.
+	finished bool
+	top      map[string]json.RawMessage
+	cand     map[string]json.RawMessage
+	role     json.RawMessage
+	parts    []map[string]json.RawMessage
+}
+
+// add reads one event's data: a GenerateContentResponse chunk.
+func (s *geminiStream) add(data []byte) error {
+	var chunk map[string]json.RawMessage
+	if err := json.Unmarshal(data, &chunk); err != nil {
+		return badStream("gemini", err)
+	}
+	if s.top == nil {
+		s.top = map[string]json.RawMessage{}
+	}
+	for k, v := range chunk {
+		if k != "candidates" {
+			s.top[k] = v
+		}
+	}
+	if _, ok := chunk["promptFeedback"]; ok {
+		s.finished = true
+	}
+	var cands []map[string]json.RawMessage
+	if err := json.Unmarshal(chunk["candidates"], &cands); err != nil && len(chunk["candidates"]) > 0 {
+		return badStream("gemini", err)
+	}
+	if len(cands) == 0 || cands[0] == nil {
+		return nil
+	}
+	if s.cand == nil {
+		s.cand = map[string]json.RawMessage{}
+	}
+	for k, v := range cands[0] {
+		if k != "content" {
+			s.cand[k] = v
+		}
+	}
+	if r, ok := cands[0]["finishReason"]; ok && string(r) != `""` && string(r) != "null" {
+		s.finished = true
+	}
+	var content struct {
+		Role  json.RawMessage              `json:"role"`
+		Parts []map[string]json.RawMessage `json:"parts"`
+	}
+	if c, ok := cands[0]["content"]; ok {
+		if err := json.Unmarshal(c, &content); err != nil {
+			return badStream("gemini", err)
+		}
+	}
+	if len(content.Role) > 0 {
+		s.role = content.Role
+	}
+	for _, p := range content.Parts {
+		if n := len(s.parts); n > 0 && geminiTextPart(s.parts[n-1]) && geminiTextPart(p) &&
+			string(s.parts[n-1]["thought"]) == string(p["thought"]) {
+			last := s.parts[n-1]
+			var a, b string
+			_ = json.Unmarshal(last["text"], &a)
+			_ = json.Unmarshal(p["text"], &b)
+			if t, err := encodeJSON(a + b); err == nil {
+				last["text"] = t
+			}
+			if sig, ok := p["thoughtSignature"]; ok {
+				last["thoughtSignature"] = sig
+			}
+			continue
+		}
+		s.parts = append(s.parts, p)
+	}
+	return nil
+}
+
+// geminiTextPart reports whether a part holds text and nothing else (a
+// thought flag and signature aside).
+func geminiTextPart(p map[string]json.RawMessage) bool {
+	if _, ok := p["text"]; !ok {
+		return false
+	}
+	for k := range p {
+		if k != "text" && k != "thought" && k != "thoughtSignature" {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *geminiStream) body() ([]byte, error) {
+	out := map[string]json.RawMessage{}
+	for k, v := range s.top {
+		out[k] = v
+	}
+	if s.cand != nil {
+		role := s.role
+		if role == nil {
+			role = json.RawMessage(`"model"`)
+		}
+		parts := s.parts
+		if parts == nil {
+			parts = []map[string]json.RawMessage{}
+		}
+		content, err := encodeJSON(map[string]any{"role": role, "parts": parts})
+		if err != nil {
+			return nil, err
+		}
+		cand := map[string]json.RawMessage{"content": content}
+		for k, v := range s.cand {
+			cand[k] = v
+		}
+		if out["candidates"], err = encodeJSON([]any{cand}); err != nil {
+			return nil, err
+		}
+	}
+	return encodeJSON(out)
 }

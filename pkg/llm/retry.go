@@ -11,13 +11,15 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/convo-cli/convo/pkg/format"
 )
 
 // RetryPolicy says how often and how long to wait before trying a failed
 // call again. Only transient failures are retried: HTTP 429 and 5xx,
-// timeouts and connection errors; any other 4xx, a body that does not decode,
-// an empty or incomplete answer are final at once.
+// timeouts and connection errors; any other 4xx and a stream that does not
+// decode are final at once. What a 2xx body says is not the transport's to
+// judge: an incomplete answer is never retried.
 type RetryPolicy struct {
 	// MaxAttempts counts every request, the first included (default 4;
 	// 1 turns retries off).
@@ -77,10 +79,10 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 }
 
 // run makes one logical call under the options' timeout and retry policy.
-// call is one attempt; it returns an *Error for a failure it understood
-// (an HTTP status, a bad body), an *IncompleteError, or a transport error
-// that run classifies. key is redacted from whatever error comes out.
-func (o Options) run(ctx context.Context, provider, key string, call func(context.Context) (Response, error)) (Response, error) {
+// call is one attempt; it returns a *format.ProviderError for a failure it
+// understood (an HTTP status, a bad stream), or a transport error that run
+// classifies. key is redacted from whatever error comes out.
+func (o Options) run(ctx context.Context, provider, key string, call func(context.Context) ([]byte, error)) ([]byte, error) {
 	p := o.Retry.withDefaults()
 	sleep := o.Sleep
 	if sleep == nil {
@@ -90,32 +92,28 @@ func (o Options) run(ctx context.Context, provider, key string, call func(contex
 	for attempt := 1; ; attempt++ {
 		if o.Limit != nil {
 			if err := o.Limit(ctx); err != nil {
-				return Response{}, fmt.Errorf("%s: %w", provider, err)
+				return nil, fmt.Errorf("%s: %w", provider, err)
 			}
 		}
 		actx, cancel := context.WithTimeout(ctx, timeout)
-		resp, err := call(actx)
+		body, err := call(actx)
 		cancel()
 		if err == nil {
-			return resp, nil
+			return body, nil
 		}
 		if ctx.Err() != nil {
 			// The caller gave up: its reason, not a provider failure.
-			return Response{}, fmt.Errorf("%s: %w", provider, ctx.Err())
+			return nil, fmt.Errorf("%s: %w", provider, ctx.Err())
 		}
-		var e *Error
-		var inc *IncompleteError
-		switch {
-		case errors.As(err, &inc):
-			return resp, err
-		case !errors.As(err, &e):
+		var e *format.ProviderError
+		if !errors.As(err, &e) {
 			e = transportError(provider, err, timeout)
 		}
 		e.Attempts = attempt
 		e.Message = redact(e.Message, key)
 		e.Err = redactErr(e.Err, key)
 		if !e.Retryable || attempt >= p.MaxAttempts {
-			return resp, e
+			return nil, e
 		}
 		d := p.delay(attempt, e.RetryAfter, rand.Float64())
 		if o.Logger != nil {
@@ -123,14 +121,14 @@ func (o Options) run(ctx context.Context, provider, key string, call func(contex
 				"delay_ms", d.Milliseconds(), "error", e.Error())
 		}
 		if err := sleep(ctx, d); err != nil {
-			return Response{}, fmt.Errorf("%s: %w", provider, err)
+			return nil, fmt.Errorf("%s: %w", provider, err)
 		}
 	}
 }
 
 // transportError classifies an error raised before any HTTP status arrived.
-func transportError(provider string, err error, timeout time.Duration) *Error {
-	e := &Error{Provider: provider, Err: err}
+func transportError(provider string, err error, timeout time.Duration) *format.ProviderError {
+	e := &format.ProviderError{Provider: provider, Err: err}
 	var nerr net.Error
 	var operr *net.OpError
 	var dnserr *net.DNSError
@@ -147,13 +145,15 @@ func transportError(provider string, err error, timeout time.Duration) *Error {
 	return e
 }
 
-// statusError is the *Error of a non-2xx response: message is what the
-// provider's error body says, if anything.
-func statusError(provider string, status int, header http.Header, message string) *Error {
+// statusError is the *format.ProviderError of a non-2xx response: its
+// message is what the provider's error body says (format.ErrorMessage),
+// else the status's name.
+func statusError(provider string, status int, header http.Header, body []byte) *format.ProviderError {
+	message, _ := format.ErrorMessage(body)
 	if message == "" {
 		message = http.StatusText(status)
 	}
-	return &Error{
+	return &format.ProviderError{
 		Provider:   provider,
 		Status:     status,
 		Message:    message,
@@ -191,19 +191,4 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 		return t.Sub(now)
 	}
 	return 0
-}
-
-// errorText shortens an error body that is not the provider's JSON (an HTML
-// page from a proxy, say) to something fit for one line.
-func errorText(body []byte) string {
-	s := strings.Join(strings.Fields(string(body)), " ")
-	const max = 300
-	if len(s) > max {
-		n := max
-		for n > 0 && !utf8.RuneStart(s[n]) {
-			n--
-		}
-		s = s[:n] + "..."
-	}
-	return s
 }

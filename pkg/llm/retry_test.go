@@ -7,9 +7,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/convo-cli/convo/pkg/format"
 )
 
 func TestRetryAfter(t *testing.T) {
@@ -85,10 +88,31 @@ func TestTransportError(t *testing.T) {
 	}
 }
 
+// sleeps records the delays the retry policy asks for, without waiting.
+type sleeps struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (s *sleeps) sleep(_ context.Context, d time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.d = append(s.d, d)
+	return nil
+}
+
+func (s *sleeps) get() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.d...)
+}
+
 // TestRun drives the retry loop with scripted attempts.
 func TestRun(t *testing.T) {
-	e429 := func() error { return &Error{Provider: "p", Status: 429, Retryable: true, RetryAfter: 3 * time.Second} }
-	e400 := func() error { return &Error{Provider: "p", Status: 400} }
+	e429 := func() error {
+		return &format.ProviderError{Provider: "p", Status: 429, Retryable: true, RetryAfter: 3 * time.Second}
+	}
+	e400 := func() error { return &format.ProviderError{Provider: "p", Status: 400} }
 	ok := func() error { return nil }
 	for _, tc := range []struct {
 		name     string
@@ -101,21 +125,20 @@ func TestRun(t *testing.T) {
 		{"429 then ok", []func() error{e429, ok}, 2, 1, false},
 		{"429 until the cap", []func() error{e429, e429, e429, e429, ok}, 4, 3, true},
 		{"400 is final", []func() error{e400, ok}, 1, 0, true},
-		{"incomplete is final", []func() error{func() error { return &IncompleteError{Reason: "length"} }, ok}, 1, 0, true},
 		{"unknown error is final", []func() error{func() error { return errors.New("bad URL") }, ok}, 1, 0, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sl := &sleeps{}
 			o := Options{Sleep: sl.sleep}
 			n := 0
-			_, err := o.run(context.Background(), "p", "", func(context.Context) (Response, error) {
+			_, err := o.run(context.Background(), "p", "", func(context.Context) ([]byte, error) {
 				n++
-				return Response{}, tc.script[n-1]()
+				return nil, tc.script[n-1]()
 			})
 			if n != tc.attempts || len(sl.get()) != tc.slept || (err != nil) != tc.wantErr {
 				t.Errorf("attempts %d, slept %v, err %v", n, sl.get(), err)
 			}
-			var e *Error
+			var e *format.ProviderError
 			if errors.As(err, &e) && e.Attempts != n {
 				t.Errorf("Attempts = %d, made %d", e.Attempts, n)
 			}
@@ -123,40 +146,33 @@ func TestRun(t *testing.T) {
 	}
 }
 
-func TestErrorText(t *testing.T) {
-	for _, tc := range []struct {
-		err  *Error
-		want string
-	}{
-		{&Error{Provider: "openai", Status: 429, Message: "Rate limit reached", Attempts: 4}, "openai: HTTP 429: Rate limit reached (after 4 attempts)"},
-		{&Error{Provider: "gemini", Message: "no response within 1s", Attempts: 1}, "gemini: no response within 1s"},
-		{&Error{Provider: "anthropic", Err: io.ErrUnexpectedEOF, Attempts: 2}, "anthropic: unexpected EOF (after 2 attempts)"},
-		{&Error{Provider: "exec"}, "exec: request failed"},
-	} {
-		if got := tc.err.Error(); got != tc.want {
-			t.Errorf("Error() = %q, want %q", got, tc.want)
-		}
+// TestStatusError: the message of a non-2xx response is what its error
+// body says, through format's one reader; the status names the rest.
+func TestStatusError(t *testing.T) {
+	h := http.Header{}
+	h.Set("Retry-After", "7")
+	e := statusError("openai", 429, h, []byte(`{"error":{"message":"Rate limit reached","type":"requests"}}`))
+	if e.Message != "Rate limit reached" || !e.Retryable || e.RetryAfter != 7*time.Second {
+		t.Errorf("%+v", e)
 	}
-	inc := &IncompleteError{Provider: "gemini", Reason: "SAFETY"}
-	if got := inc.Error(); got != "gemini: answer incomplete: SAFETY" {
-		t.Errorf("IncompleteError = %q", got)
+	if e := statusError("openai", 502, nil, nil); e.Message != "Bad Gateway" || !e.Retryable {
+		t.Errorf("%+v", e)
+	}
+	if e := statusError("anthropic", 400, nil, []byte("<html>nope</html>")); e.Message != "<html>nope</html>" || e.Retryable {
+		t.Errorf("%+v", e)
 	}
 }
 
-func TestJSONErrorMessage(t *testing.T) {
-	for body, want := range map[string]string{
-		`{"error":{"message":"Invalid model","type":"invalid_request_error"}}`:        "Invalid model",
-		`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`: "Overloaded",
-		`{"error":"model \"x\" not found, try pulling it first"}`:                     `model "x" not found, try pulling it first`,
-		`{"object":"error","message":"The model does not exist.","code":404}`:         "The model does not exist.",
-		`{"detail":"Not Found"}`:                        "Not Found",
-		"<html>\n  <body>Bad   gateway</body>\n</html>": "<html> <body>Bad gateway</body> </html>",
-		`{"foo":1}`: `{"foo":1}`,
-	} {
-		if got := jsonErrorMessage([]byte(body)); got != want {
-			t.Errorf("jsonErrorMessage(%s) = %q, want %q", body, got, want)
+func FuzzRetryAfter(f *testing.F) {
+	f.Add("7", "")
+	f.Add("Wed, 16 Apr 2025 12:00:30 GMT", "")
+	f.Add("", "1500")
+	now := time.Date(2025, 4, 16, 12, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, ra, ms string) {
+		h := make(map[string][]string)
+		h["Retry-After"], h["Retry-After-Ms"] = []string{ra}, []string{ms}
+		if d := retryAfter(h, now); d < 0 {
+			t.Fatalf("negative delay %v", d)
 		}
-	}
+	})
 }
-
-var timeZero = time.Date(2025, 4, 16, 12, 0, 0, 0, time.UTC)

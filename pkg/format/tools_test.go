@@ -3,26 +3,22 @@ package format
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-func renderBody(t *testing.T, provider string) []byte {
+// renderBody renders one question for provider with the tools and schema
+// of x.
+func renderBody(t *testing.T, provider string, x Request) ([]byte, error) {
 	t.Helper()
 	var b bytes.Buffer
-	r, err := NewRenderer(&b, Options{Provider: provider, Body: true, Model: "m", MaxTokens: 100, System: []string{"Be brief."}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Add(&transcript.Record{ID: "1", Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{"Capital of <France>?"}}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
+	x.Provider, x.Body, x.Model, x.MaxTokens, x.System = provider, true, "m", 100, []string{"Be brief."}
+	x.Messages = []transcript.Record{{ID: "1", Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{"Capital of <France>?"}}}}
+	err := Render(&b, x)
+	return b.Bytes(), err
 }
 
 func at(v any, path ...any) any {
@@ -42,10 +38,10 @@ func at(v any, path ...any) any {
 	return v
 }
 
-// TestAddExtras: tools and the answer schema land where each provider
-// documents them, the rest of the body untouched.
-func TestAddExtras(t *testing.T) {
-	x := Extras{
+// TestToolsAndSchema: tools and the answer schema land where each provider
+// documents them, in the one pass that writes the body.
+func TestToolsAndSchema(t *testing.T) {
+	x := Request{
 		Tools:      []Tool{{Name: "get_weather", Description: "Weather", Parameters: json.RawMessage(`{"type":"object","properties":{"location":{"type":"string"}}}`)}},
 		Schema:     json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"city":{"type":"string"}}}`),
 		SchemaName: "City answer",
@@ -75,7 +71,7 @@ func TestAddExtras(t *testing.T) {
 	}
 	for provider, want := range checks {
 		t.Run(provider, func(t *testing.T) {
-			out, err := AddExtras(provider, renderBody(t, provider), x)
+			out, err := renderBody(t, provider, x)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,23 +95,63 @@ func TestAddExtras(t *testing.T) {
 	}
 }
 
-func TestAddExtrasRejects(t *testing.T) {
-	array := Extras{Schema: json.RawMessage(`{"type":"array"}`)}
-	if _, err := AddExtras("anthropic", renderBody(t, "anthropic"), array); err == nil || !strings.Contains(err.Error(), "object") {
+func TestToolsAndSchemaRejected(t *testing.T) {
+	array := Request{Schema: json.RawMessage(`{"type":"array"}`)}
+	if _, err := renderBody(t, "anthropic", array); err == nil || !strings.Contains(err.Error(), "object") {
 		t.Errorf("anthropic, array schema: %v", err)
 	}
-	if _, err := AddExtras("openai", renderBody(t, "openai"), array); err != nil {
+	if _, err := renderBody(t, "openai", array); err != nil {
 		t.Errorf("openai, array schema: %v", err)
 	}
-	bad := Extras{Tools: []Tool{{Name: "no spaces please"}}}
-	if _, err := AddExtras("openai", renderBody(t, "openai"), bad); err == nil {
-		t.Error("bad tool name accepted")
+	if _, err := renderBody(t, "openai", Request{Schema: json.RawMessage(`true`)}); err == nil {
+		t.Error("a schema that is no object accepted")
 	}
-	if _, err := AddExtras("bedrock", []byte(`{}`), array); err == nil {
+	for _, name := range []string{"no spaces please", "", strings.Repeat("x", 65)} {
+		bad := Request{Tools: []Tool{{Name: name}}}
+		if _, err := renderBody(t, "openai", bad); err == nil {
+			t.Errorf("bad tool name %q accepted", name)
+		}
+	}
+	taken := Request{Tools: []Tool{{Name: AnswerTool}}, Schema: json.RawMessage(`{"type":"object"}`)}
+	if _, err := renderBody(t, "anthropic", taken); err == nil {
+		t.Error("anthropic: a tool named like the structured answer accepted")
+	}
+	if _, err := renderBody(t, "bedrock", array); err == nil {
 		t.Error("bedrock accepted a schema")
 	}
-	if out, err := AddExtras("openai", []byte(`{"a":1}`), Extras{}); err != nil || string(out) != `{"a":1}` {
-		t.Errorf("no extras changed the body: %s %v", out, err)
+	noBody := Request{Provider: "openai", Tools: []Tool{{Name: "f"}}}
+	if err := noBody.Check(); err == nil {
+		t.Error("tools without a whole body accepted")
+	}
+	if err := (&Request{Provider: "openai", Body: true, MaxTokens: -1}).Check(); err == nil {
+		t.Error("a negative limit accepted")
+	}
+	var unknown *UnknownError
+	if err := (&Request{Provider: "cohere"}).Check(); !errors.As(err, &unknown) || !strings.Contains(err.Error(), NameList(CanRender)) {
+		t.Errorf("unknown provider: %v", err)
+	}
+}
+
+// TestStream: a streamed request says so in the body where the provider
+// reads it there.
+func TestStream(t *testing.T) {
+	for provider, want := range map[string]string{
+		"openai":    `"stream":true,"stream_options":{"include_usage":true}`,
+		"anthropic": `"stream":true`,
+		"ollama":    `"stream":true`,
+		"gemini":    "",
+	} {
+		out, err := renderBody(t, provider, Request{Stream: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want != "" && !strings.Contains(string(out), want) || want == "" && strings.Contains(string(out), "stream") {
+			t.Errorf("%s: %s", provider, out)
+		}
+		out, _ = renderBody(t, provider, Request{})
+		if provider != "ollama" && strings.Contains(string(out), "stream") || provider == "ollama" && !strings.Contains(string(out), `"stream":false`) {
+			t.Errorf("%s, no stream: %s", provider, out)
+		}
 	}
 }
 
@@ -132,17 +168,24 @@ func TestUnwrapAnswer(t *testing.T) {
 	}
 }
 
-func TestRefusalAndSchemaName(t *testing.T) {
-	body := []byte(`{"choices":[{"message":{"role":"assistant","content":null,"refusal":"I can't."},"finish_reason":"stop"}]}`)
-	if got := Refusal("openai", body); got != "I can't." {
-		t.Errorf("%q", got)
-	}
-	if got := Refusal("openai", []byte(`{"choices":[{"message":{"content":"ok","refusal":null}}]}`)); got != "" {
-		t.Errorf("%q", got)
-	}
+func TestSchemaName(t *testing.T) {
 	for in, want := range map[string]string{"City answer": "City_answer", "": "answer", "..": "answer", strings.Repeat("x", 70): strings.Repeat("x", 64)} {
 		if got := SchemaNameOf(in); got != want {
 			t.Errorf("SchemaNameOf(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestParseTools(t *testing.T) {
+	tools, err := ParseTools([]byte(`[{"name":"a","parameters":{"type":"object"}},
+		{"type":"function","function":{"name":"b","description":"B"}},
+		{"name":"c","input_schema":{"type":"object","properties":{}}}]`))
+	if err != nil || len(tools) != 3 || tools[1].Name != "b" || tools[1].Description != "B" || string(tools[2].Parameters) != `{"type":"object","properties":{}}` {
+		t.Fatalf("%+v %v", tools, err)
+	}
+	for _, bad := range []string{`{}`, `[{"description":"no name"}]`, `not json`} {
+		if _, err := ParseTools([]byte(bad)); err == nil {
+			t.Errorf("%s accepted", bad)
 		}
 	}
 }

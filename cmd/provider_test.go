@@ -1,0 +1,46 @@
+package cmd
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/convo-cli/convo/pkg/summarize"
+)
+
+// TestNewSummarizer: --summarizer names extractive, exec or a callable
+// provider, whose model defaults to the registry's.
+func TestNewSummarizer(t *testing.T) {
+	f, _, _ := testFactory(t, "")
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	for _, tc := range []struct {
+		p    providerOptions
+		want string // the summarizer's name, or a substring of the usage error
+	}{
+		{providerOptions{name: "extractive"}, "extractive"},
+		{providerOptions{name: "exec", exec: "cat"}, "exec"},
+		{providerOptions{name: "exec"}, "needs --exec"},
+		{providerOptions{name: "openai"}, "openai"},
+		{providerOptions{name: "ollama"}, "--summarizer ollama needs --model"},
+		{providerOptions{name: "ollama", model: "llama3.2"}, "ollama"},
+		{providerOptions{name: "bedrock"}, `unknown provider "bedrock": want one of extractive, exec, openai, anthropic, gemini, ollama`},
+	} {
+		s, err := f.newSummarizer(&tc.p, nil)
+		switch {
+		case err != nil:
+			var ue *usageError
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%+v: %v, want %q", tc.p, err, tc.want)
+			}
+		case s.Name() != tc.want:
+			t.Errorf("%+v: %s, want %s", tc.p, s.Name(), tc.want)
+		}
+	}
+	t.Setenv("ANTHROPIC_API_KEY", "")
+	if _, err := f.newSummarizer(&providerOptions{name: "anthropic"}, nil); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
+		t.Errorf("no key: %v", err)
+	}
+	if s, _ := f.newSummarizer(&providerOptions{name: "openai"}, nil); s.(*summarize.LLM).Model != "gpt-4o-mini" {
+		t.Errorf("default model %q", s.(*summarize.LLM).Model)
+	}
+}

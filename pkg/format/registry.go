@@ -1,0 +1,134 @@
+package format
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// Capability is what convo does with a provider.
+type Capability uint8
+
+const (
+	// CanRender: Renderer writes its request payload (render, ask, summarize).
+	CanRender Capability = 1 << iota
+	// CanParse: ParseResponse reads its response body (append --from, ask,
+	// summarize).
+	CanParse
+	// CanCall: pkg/llm has a transport for it (ask, summarize).
+	CanCall
+)
+
+const canAll = CanRender | CanParse | CanCall
+
+// Provider is one provider as convo knows it. The registry below is the one
+// list of providers: every provider list, flag help and error text derives
+// from it, and pkg/llm reads its endpoints and environment names here.
+type Provider struct {
+	Name string
+	Can  Capability
+	// DefaultModel is the model ask and summarize send when none is given;
+	// "" when the user must name one (only they know what a local server
+	// has pulled).
+	DefaultModel string
+	// KeyEnv names the environment variable of the API key, "" when the
+	// provider takes none; BaseURLEnv that of the endpoint root, whose
+	// default is BaseURL.
+	KeyEnv, BaseURLEnv, BaseURL string
+	// MaxTokens is the output limit a whole request body carries when the
+	// caller gives none, the same for render --body, ask and summarize; 0
+	// writes none, so the provider's own default applies. Only anthropic
+	// requires one: 4096, the largest output every current Claude model
+	// accepts.
+	MaxTokens int
+	// ModelInURL: the endpoint URL names the model, the body does not.
+	ModelInURL bool
+	// Tools: the body can carry tools and an answer schema (ask --tools,
+	// --schema).
+	Tools bool
+
+	newWire func() wire
+	parse   func(body []byte) (*answer, error)
+	// checkTools, when set, rejects tools or a schema (provider form) the
+	// provider's way of sending them cannot carry.
+	checkTools func(tools []Tool, schema json.RawMessage) error
+}
+
+// CanDo reports whether p has every capability of c.
+func (p *Provider) CanDo(c Capability) bool { return p.Can&c == c }
+
+// registry lists the providers in the order the docs name them.
+var registry = []Provider{
+	{Name: "openai", Can: canAll, DefaultModel: "gpt-4o-mini", KeyEnv: "OPENAI_API_KEY",
+		BaseURLEnv: "OPENAI_BASE_URL", BaseURL: "https://api.openai.com/v1", Tools: true,
+		newWire: func() wire { return openaiWire{} }, parse: parseOpenAI},
+	{Name: "anthropic", Can: canAll, DefaultModel: "claude-haiku-4-5", KeyEnv: "ANTHROPIC_API_KEY",
+		BaseURLEnv: "ANTHROPIC_BASE_URL", BaseURL: "https://api.anthropic.com", MaxTokens: 4096, Tools: true,
+		newWire: func() wire { return anthropicWire{} }, parse: parseAnthropic, checkTools: anthropicCheckTools},
+	{Name: "gemini", Can: canAll, DefaultModel: "gemini-2.5-flash", KeyEnv: "GEMINI_API_KEY",
+		BaseURLEnv: "GOOGLE_GEMINI_BASE_URL", BaseURL: "https://generativelanguage.googleapis.com/", ModelInURL: true, Tools: true,
+		newWire: func() wire { return geminiWire{} }, parse: parseGemini},
+	{Name: "bedrock", Can: CanRender | CanParse, ModelInURL: true,
+		newWire: func() wire { return bedrockWire{} }, parse: parseBedrock},
+	{Name: "vercel", Can: CanRender,
+		newWire: func() wire { return vercelWire{} }},
+	{Name: "vercel-legacy", Can: CanRender,
+		newWire: func() wire { return &vercelLegacyWire{} }},
+	{Name: "ollama", Can: canAll, BaseURLEnv: "OLLAMA_HOST", BaseURL: "http://localhost:11434", Tools: true,
+		newWire: func() wire { return ollamaWire{} }, parse: parseOllama},
+}
+
+// Lookup returns the named provider.
+func Lookup(name string) (Provider, bool) {
+	i := slices.IndexFunc(registry, func(p Provider) bool { return p.Name == name })
+	if i < 0 {
+		return Provider{}, false
+	}
+	return registry[i], true
+}
+
+// Providers returns the providers with every capability of c, in the
+// registry's order.
+func Providers(c Capability) []Provider {
+	var out []Provider
+	for _, p := range registry {
+		if p.CanDo(c) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Names returns the names of the providers with every capability of c.
+func Names(c Capability) []string {
+	var out []string
+	for _, p := range Providers(c) {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// NameList is Names(c) joined by ", ", for help and error texts.
+func NameList(c Capability) string { return strings.Join(Names(c), ", ") }
+
+// lookup is Lookup for one capability, with the error a caller shows.
+func lookup(name string, c Capability) (Provider, error) {
+	p, ok := Lookup(name)
+	if !ok || !p.CanDo(c) {
+		return Provider{}, &UnknownError{Name: name, Want: Names(c)}
+	}
+	return p, nil
+}
+
+// UnknownError names a provider the registry does not hold with the
+// capability asked for.
+type UnknownError struct {
+	Name string
+	Want []string
+}
+
+func (e *UnknownError) Error() string {
+	return "unknown provider " + quoteName(e.Name) + " (want one of " + strings.Join(e.Want, ", ") + ")"
+}
+
+func quoteName(s string) string { return string(quote(s)) }

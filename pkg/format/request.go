@@ -1,0 +1,336 @@
+package format
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// Request is one request to a provider in neutral terms. Render writes it
+// in one pass as the provider's payload: the settings, tools and answer
+// schema first, then the system prompt and the messages, streamed.
+type Request struct {
+	Provider string
+	// System is the system prompt, one entry per content string; nil means
+	// none. The caller resolves --system against the stored prompt.
+	System []string
+	// Summary is the text of the latest summary, "" for none. It is added to
+	// the system prompt as its own labelled section.
+	Summary string
+	// Messages is the LLM view for Render: the records after the latest
+	// summary, in order (a summary record among them sets Summary). A
+	// Renderer takes them one at a time through Add and AddJSON instead.
+	Messages []transcript.Record
+	// Body writes a whole request body: the settings below, the tools and
+	// the answer schema go in it. Without Body only the system and messages
+	// fields are written, and the rest must be unset.
+	Body bool
+	// Model names the model where the body takes it (see
+	// Provider.ModelInURL).
+	Model string
+	// MaxTokens is the output limit; 0 takes the registry's default for the
+	// provider (Provider.MaxTokens), which is none for most.
+	MaxTokens int
+	// Temperature is written only when set.
+	Temperature *float64
+	// Stream asks for a streamed answer where the body says so (openai,
+	// anthropic, ollama; gemini streams by endpoint). The transport must be
+	// called for a stream too.
+	Stream bool
+	// Tools are the functions the model may call.
+	Tools []Tool
+	// Schema is the JSON Schema the answer must match (structured output);
+	// nil for free text. SchemaName names it where the provider wants a
+	// name.
+	Schema     json.RawMessage
+	SchemaName string
+	// Lenient repairs what a provider would reject (arguments that are not a
+	// JSON object, tool calls without results and results without calls)
+	// instead of failing, and reports each repair through Warn.
+	Lenient bool
+	Warn    func(format string, args ...any)
+}
+
+// Check reports what no rendering of req could send: an unknown provider, a
+// negative limit, tools or a schema the provider does not take or that are
+// malformed. NewRenderer runs it too; a caller runs it first to tell a bad
+// request from bad input.
+func (req *Request) Check() error {
+	p, err := lookup(req.Provider, CanRender)
+	if err != nil {
+		return err
+	}
+	_, err = req.check(&p)
+	return err
+}
+
+// check is Check for a looked-up provider; it returns the schema as the
+// provider is sent it.
+func (req *Request) check(p *Provider) (json.RawMessage, error) {
+	switch {
+	case req.MaxTokens < 0:
+		return nil, fmt.Errorf("output limit %d: want a positive number", req.MaxTokens)
+	case !req.Body && (req.Stream || len(req.Tools) > 0 || len(req.Schema) > 0):
+		return nil, errors.New("streaming, tools and answer schemas need a whole request body")
+	case !p.Tools && (len(req.Tools) > 0 || len(req.Schema) > 0):
+		return nil, fmt.Errorf("%s: tools and answer schemas are not supported", p.Name)
+	}
+	for _, t := range req.Tools {
+		if !validToolName(t.Name) {
+			return nil, fmt.Errorf("tool name %q: want 1 to 64 letters, digits, _ or -", t.Name)
+		}
+	}
+	var schema json.RawMessage
+	if len(req.Schema) > 0 {
+		var err error
+		if schema, err = providerSchema(req.Schema); err != nil {
+			return nil, err
+		}
+	}
+	if p.checkTools != nil {
+		if err := p.checkTools(req.Tools, schema); err != nil {
+			return nil, err
+		}
+	}
+	return schema, nil
+}
+
+// Render writes req, its Messages included, as the provider's payload.
+func Render(w io.Writer, req Request) error {
+	r, err := NewRenderer(w, req)
+	if err != nil {
+		return err
+	}
+	for i := range req.Messages {
+		if err := r.Add(&req.Messages[i]); err != nil {
+			return err
+		}
+	}
+	return r.Close()
+}
+
+// Renderer writes one request payload from the view's records, fed in
+// transcript order. It holds at most an assistant turn and the user turn
+// after it, so a long conversation streams through in constant memory.
+// Nothing is written before the first message or Close, and output is
+// buffered, so a failure early on leaves stdout empty.
+type Renderer struct {
+	// req.Schema is the schema as the provider is sent it.
+	req     Request
+	wire    wire
+	j       *jsonWriter
+	started bool
+	// The assistant turn whose results are still arriving, its record id,
+	// and the user turn after it.
+	asst     *Turn
+	asstID   string
+	user     *Turn
+	answered map[string]bool
+	// held is the last complete turn, kept back so a following turn of the
+	// same role (possible only after a lenient repair) can merge into it.
+	held    *Turn
+	emitted bool
+	rec     transcript.Record // AddJSON's record, reused
+	free    []*Turn           // written turns, for reuse
+}
+
+// NewRenderer returns a Renderer writing req to w; req.Messages is not
+// read (see Render). Errors: an unknown provider (*UnknownError), and what
+// Request.Check reports.
+func NewRenderer(w io.Writer, req Request) (*Renderer, error) {
+	p, err := lookup(req.Provider, CanRender)
+	if err != nil {
+		return nil, err
+	}
+	schema, err := req.check(&p)
+	if err != nil {
+		return nil, err
+	}
+	if req.Body && req.MaxTokens == 0 {
+		req.MaxTokens = p.MaxTokens
+	}
+	if req.Warn == nil {
+		req.Warn = func(string, ...any) {}
+	}
+	req.Messages, req.Schema = nil, schema
+	return &Renderer{req: req, wire: p.newWire(), j: newJSONWriter(w), answered: map[string]bool{}}, nil
+}
+
+// Add feeds the next record of the view. System records are skipped (the
+// prompt is Request.System); a summary record, which may come only before
+// any message, sets Request.Summary.
+func (r *Renderer) Add(rec *transcript.Record) error {
+	m := &rec.Message
+	switch m.Role {
+	case transcript.RoleSystem:
+		return nil
+	case transcript.RoleSummary:
+		if r.started || r.asst != nil || r.user != nil {
+			return fmt.Errorf("record %s: a summary after the messages it should precede", rec.ID)
+		}
+		r.req.Summary = strings.Join(m.Contents, "\n\n")
+		return nil
+	case transcript.RoleUser:
+		if r.user == nil {
+			r.user = r.newTurn(transcript.RoleUser)
+		}
+		r.user.Texts = appendTexts(r.user.Texts, m.Contents)
+	case transcript.RoleTool:
+		return r.addResult(rec)
+	case transcript.RoleAssistant:
+		if err := r.flush(); err != nil {
+			return err
+		}
+		t := r.newTurn(transcript.RoleAssistant)
+		t.Texts = appendTexts(nil, m.Contents)
+		sigs := thoughtSignatures(rec)
+		for i, c := range m.ToolCalls {
+			call := Call{ID: c.ID, Name: c.Name, Args: c.Arguments, Signature: sigs[c.ID]}
+			if r.wire.objectArgs() {
+				in, err := argsObject(c.Arguments)
+				if err != nil {
+					if !r.req.Lenient {
+						return inputError(rec.ID,
+							"tool call %s (message.tool_calls[%d]): arguments are not a JSON object (%v); --lenient wraps them as {\"_raw\": ...}",
+							c.ID, i, err)
+					}
+					r.req.Warn("record %s: tool call %s: arguments are not a JSON object; sent as {\"_raw\": ...}", rec.ID, c.ID)
+					in, _ = json.Marshal(map[string]string{"_raw": c.Arguments})
+				}
+				call.Input = in
+			}
+			t.Calls = append(t.Calls, call)
+		}
+		r.asst, r.asstID = t, rec.ID
+		clear(r.answered)
+	default:
+		return fmt.Errorf("record %s: unknown role %q", rec.ID, m.Role)
+	}
+	return nil
+}
+
+func (r *Renderer) addResult(rec *transcript.Record) error {
+	m := &rec.Message
+	var call *Call
+	if r.asst != nil && !r.answered[m.ToolCallID] {
+		for i := range r.asst.Calls {
+			if r.asst.Calls[i].ID == m.ToolCallID {
+				call = &r.asst.Calls[i]
+				break
+			}
+		}
+	}
+	if call == nil {
+		if !r.req.Lenient {
+			return inputError(rec.ID, "tool result for %s answers no tool call of the assistant message before it; --lenient drops it", m.ToolCallID)
+		}
+		r.req.Warn("record %s: dropped the tool result for %s: it answers no tool call of the assistant message before it", rec.ID, m.ToolCallID)
+		return nil
+	}
+	r.answered[call.ID] = true
+	name := m.Name
+	if name == "" {
+		name = call.Name // gemini, vercel and vercel-legacy need it
+	}
+	if r.user == nil {
+		r.user = r.newTurn(transcript.RoleUser)
+	}
+	r.user.Results = append(r.user.Results, Result{CallID: call.ID, Name: name, Texts: appendTexts(nil, m.Contents), IsError: m.IsError})
+	return nil
+}
+
+// flush completes the pending assistant turn and the user turn after it.
+func (r *Renderer) flush() error {
+	if a := r.asst; a != nil {
+		var missing []string
+		for _, c := range a.Calls {
+			if !r.answered[c.ID] {
+				missing = append(missing, c.ID)
+			}
+		}
+		if len(missing) > 0 {
+			if !r.req.Lenient {
+				return inputError(r.asstID, "tool call(s) %s have no result; --lenient drops them", strings.Join(missing, ", "))
+			}
+			r.req.Warn("record %s: dropped tool call(s) %s: no result", r.asstID, strings.Join(missing, ", "))
+			a.Calls = slices.DeleteFunc(a.Calls, func(c Call) bool { return !r.answered[c.ID] })
+		}
+		r.emit(a)
+	}
+	if r.user != nil {
+		r.emit(r.user)
+	}
+	r.asst, r.user = nil, nil
+	return r.j.err
+}
+
+// emit passes on a complete turn, merging it into the held one when both
+// have the same role, so the output always alternates, user first.
+func (r *Renderer) emit(t *Turn) {
+	if t.empty() {
+		return
+	}
+	if h := r.held; h != nil && h.Role == t.Role {
+		h.Results = append(h.Results, t.Results...)
+		h.Texts = append(h.Texts, t.Texts...)
+		h.Calls = append(h.Calls, t.Calls...)
+		return
+	}
+	if r.held == nil && !r.emitted && t.Role == transcript.RoleAssistant {
+		// Rule 2 holds for stored transcripts; this covers a lenient repair
+		// that emptied the first user turn.
+		r.held = &Turn{Role: transcript.RoleUser, Texts: []string{transcript.FakeContent}}
+	}
+	if r.held != nil {
+		r.write(r.held)
+	}
+	r.held = t
+}
+
+func (r *Renderer) write(t *Turn) {
+	r.start()
+	r.emitted = true
+	r.wire.turn(r.j, t)
+	*t = Turn{Calls: t.Calls[:0], Results: t.Results[:0]}
+	r.free = append(r.free, t)
+}
+
+// newTurn recycles written turns: a long conversation then renders with
+// a handful of allocations a record.
+func (r *Renderer) newTurn(role transcript.Role) *Turn {
+	if n := len(r.free); n > 0 {
+		t := r.free[n-1]
+		r.free = r.free[:n-1]
+		t.Role = role
+		return t
+	}
+	return &Turn{Role: role}
+}
+
+func (r *Renderer) start() {
+	if r.started {
+		return
+	}
+	r.started = true
+	r.wire.open(r.j, &r.req, systemParts(r.req.System, r.req.Summary))
+}
+
+// Close writes what is held and the end of the payload, and flushes.
+func (r *Renderer) Close() error {
+	if err := r.flush(); err != nil {
+		return err
+	}
+	if r.held != nil {
+		r.write(r.held)
+		r.held = nil
+	}
+	r.start()
+	r.wire.close(r.j)
+	r.j.raw("\n")
+	return r.j.flush()
+}

@@ -1,0 +1,104 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/convo-cli/convo/pkg/format"
+)
+
+// maxBody bounds a response body read into memory: far above any real
+// answer, low enough that a runaway server cannot exhaust memory.
+const maxBody = format.MaxResponseBytes
+
+// endpoint joins a base URL and a path without doubling or dropping the
+// slash between them.
+func endpoint(base, path string) string {
+	return strings.TrimRight(base, "/") + "/" + strings.TrimLeft(path, "/")
+}
+
+// httpTransport is what the plain HTTP transports share: one URL, the
+// authentication headers, and for a stream the Accept type and the reader
+// that assembles its events into the unstreamed body.
+type httpTransport struct {
+	name   string
+	opts   Options
+	url    string
+	header http.Header
+	accept string // of a stream
+	// assemble reads a stream, passing text on through onText, and returns
+	// the body the same call makes without streaming.
+	assemble func(r io.Reader, onText func(string)) ([]byte, error)
+}
+
+func (t *httpTransport) Name() string { return t.name }
+
+// Send implements Transport.
+func (t *httpTransport) Send(ctx context.Context, c Call) (Reply, error) {
+	hc := t.opts.httpClient()
+	return t.opts.send(ctx, t.name, t.opts.APIKey, c, func(ctx context.Context, onText func(string), progress func()) ([]byte, error) {
+		if onText == nil {
+			return post(ctx, hc, t.name, t.url, "application/json", t.header, c.Body)
+		}
+		res, err := postStream(ctx, hc, t.name, t.url, t.accept, t.header, c.Body)
+		if err != nil {
+			return nil, err
+		}
+		defer res.Body.Close()
+		return t.assemble(progressReader{res.Body, progress}, onText)
+	})
+}
+
+// post makes one attempt: it POSTs body to url and returns the body of a
+// 2xx response. Any other status is a *format.ProviderError.
+func post(ctx context.Context, hc *http.Client, provider, url, accept string, header http.Header, body []byte) ([]byte, error) {
+	res, err := postStream(ctx, hc, provider, url, accept, header, body)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	return io.ReadAll(io.LimitReader(res.Body, maxBody))
+}
+
+// postStream makes one attempt and returns the response of a 2xx status,
+// its body still to read. Any other status is a *format.ProviderError whose
+// message the provider's error body gives.
+func postStream(ctx context.Context, hc *http.Client, provider, url, accept string, header http.Header, body []byte) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, &format.ProviderError{Provider: provider, Message: "bad base URL", Err: err}
+	}
+	req.Header = header.Clone()
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", accept)
+	res, err := hc.Do(req)
+	if err != nil {
+		return nil, err // run classifies it
+	}
+	if res.StatusCode < 200 || res.StatusCode > 299 {
+		defer res.Body.Close()
+		data, err := io.ReadAll(io.LimitReader(res.Body, maxBody))
+		if err != nil {
+			return nil, err
+		}
+		return nil, statusError(provider, res.StatusCode, res.Header, data)
+	}
+	return res, nil
+}
+
+// badStream is the *format.ProviderError of a 2xx stream whose events are
+// not the JSON the provider documents (a proxy's HTML page, a cut event...).
+func badStream(provider string, err error) *format.ProviderError {
+	return &format.ProviderError{Provider: provider, Status: http.StatusOK, Message: fmt.Sprintf("response body does not decode: %v", err), Err: err}
+}
+
+// streamError is the *format.ProviderError of an error event inside a 2xx
+// stream.
+func streamError(provider string, event []byte) *format.ProviderError {
+	msg, _ := format.ErrorMessage(event)
+	return &format.ProviderError{Provider: provider, Status: http.StatusOK, Message: msg}
+}

@@ -1,0 +1,68 @@
+package summarize
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestExec(t *testing.T) {
+	in := Input{Instruction: "Summarize.", Text: "first\n\nsecond"}
+	for _, tc := range []struct {
+		name, command string
+		timeout       time.Duration
+		want          string // the answer, or a substring of the error
+		failed        bool
+	}{
+		{name: "echoes stdin", command: "cat", want: "Summarize.\n\nfirst\n\nsecond"},
+		{name: "trims its output", command: "printf '\\n  the summary \\n\\n'", want: "the summary"},
+		{name: "reads every line", command: "wc -l | tr -d ' '", want: "5"},
+		{name: "non-zero exit", command: "echo partial; echo 'model not found' >&2; exit 3", want: "exec: exit status 3: model not found", failed: true},
+		{name: "keeps the stderr tail", command: "for i in $(seq 1 50); do echo line $i >&2; done; exit 1", want: "line 41\nline 42", failed: true},
+		{name: "empty output", command: "cat >/dev/null; echo warn >&2", want: "empty answer: warn", failed: true},
+		{name: "blank output", command: "echo '   '", want: "empty answer", failed: true},
+		{name: "timeout", command: "sleep 10 | cat", timeout: 100 * time.Millisecond, want: "no answer within 100ms", failed: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := &Exec{Command: tc.command, Timeout: tc.timeout, Model: "m"}
+			start := time.Now()
+			out, err := e.Summarize(context.Background(), in)
+			if time.Since(start) > 5*time.Second {
+				t.Errorf("took %v: the process group was not killed", time.Since(start))
+			}
+			if err == nil {
+				if tc.failed || out.Text != tc.want || out.Model != "m" {
+					t.Errorf("out = %+v, want %q", out, tc.want)
+				}
+				return
+			}
+			if !tc.failed || !errors.Is(err, ErrExec) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %q, want it to hold %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "line 40\n") {
+				t.Errorf("err holds more than the tail: %q", err)
+			}
+			if errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("err = %v: a timeout of the command is no deadline of the caller", err)
+			}
+		})
+	}
+}
+
+func TestExecInputWithoutInstruction(t *testing.T) {
+	if got := execInput(Input{Text: "only this"}); got != "only this\n" {
+		t.Errorf("execInput = %q", got)
+	}
+}
+
+func TestExecCancel(t *testing.T) {
+	e := &Exec{Command: "sleep 10"}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := e.Summarize(ctx, Input{Text: "x"})
+	if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrExec) {
+		t.Errorf("err = %v, want the context's error", err)
+	}
+}
