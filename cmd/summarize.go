@@ -11,6 +11,7 @@ import (
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 
+	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/summarize"
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -43,9 +44,11 @@ so one summary always stands for everything before it. Never covered: system and
 fake records, an unanswered last user record, the last --keep-last turns, and an
 assistant tool call without its results.
 
-Summarizers: extractive (default: offline, deterministic), gemini, openai (any
-OpenAI-compatible endpoint), anthropic, exec (--exec 'CMD': the text on its
-stdin, the summary from its stdout).
+Summarizers: extractive (default: offline, deterministic), exec (--exec 'CMD':
+the text on its stdin, the summary from its stdout), or any provider ask can
+call: ` + format.NameList(format.CanCall) + ` (openai: any OpenAI-compatible
+endpoint with --base-url). A provider gets the same request from summarize
+as from ask: endpoint, headers, default model and output limit.
 
 Without -c or --all, summarize is a pure transform: a transcript on stdin, the
 transcript with the summary placed on stdout.`,
