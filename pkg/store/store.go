@@ -51,10 +51,19 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if strings.ContainsRune(path, '?') {
 		return nil, fmt.Errorf("store path %q: '?' is not allowed in a path", path)
 	}
+	// Conversations are private: a new directory is 0700 and a new store
+	// file 0600, created here because SQLite would make it 0644 (its -wal
+	// and -shm files copy the store file's mode). An existing file keeps
+	// the mode its owner gave it.
 	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("create store directory: %w", err)
 		}
+	}
+	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		f.Close()
+	} else if !errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("create store %s: %w", path, err)
 	}
 	dsn := fmt.Sprintf("%s?_busy_timeout=%d&_journal_mode=WAL&_synchronous=NORMAL&_txlock=immediate",
 		path, BusyTimeout.Milliseconds())
