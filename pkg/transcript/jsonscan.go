@@ -27,32 +27,6 @@ func (p *scanner) next(c byte) bool {
 	return false
 }
 
-// object reads {"key":value,...}, calling field with each key; field reads
-// the value.
-func (p *scanner) object(field func(key []byte) error) error {
-	if !p.next('{') {
-		return errUnexpected
-	}
-	if p.next('}') {
-		return nil
-	}
-	for {
-		key, err := p.rawStr()
-		if err != nil || !p.next(':') {
-			return errUnexpected
-		}
-		if err := field(key); err != nil {
-			return err
-		}
-		if p.next('}') {
-			return nil
-		}
-		if !p.next(',') {
-			return errUnexpected
-		}
-	}
-}
-
 // enter reads the '{' of an object and reports whether a key follows.
 func (p *scanner) enter() (bool, error) {
 	if !p.next('{') {
@@ -339,8 +313,9 @@ func plainRun(b []byte) int {
 		x := binary.LittleEndian.Uint64(b[i:])
 		q := x ^ (ones * '"')
 		s := x ^ (ones * '\\')
-		// A byte of a word below 0x20, or zero after the xor, sets its high
-		// bit here (bytes of 0x80 and more never do).
+		// The first byte below 0x20, or zero after an xor, sets its high
+		// bit here; a borrow may set later ones too (never one of 0x80 or
+		// more), so this only says where to look byte by byte.
 		if ((x-ones*0x20)|(q-ones)|(s-ones))&^x&highs != 0 {
 			break
 		}
