@@ -2,12 +2,9 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,7 +15,10 @@ import (
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
+// appendOptions are the flags of `convo append` (appendfrom.go reads them
+// for --from).
 type appendOptions struct {
+	f               *Factory
 	conversation    string
 	role            string
 	timing          []string
@@ -31,10 +31,17 @@ type appendOptions struct {
 	summarizeIfOver int
 	summarizer      string
 	keepLast        int
+	texts           []string // the TEXT arguments
+
+	// Set by the checks, without --from.
+	an  *transcript.Annotation // what --timing and --aux set
+	add *transcript.Record     // the message built from TEXT, if any
 }
 
-func (a *Factory) newAppendCmd() *cobra.Command {
-	var o appendOptions
+// newCmdAppend builds `convo append`. runF replaces appendRun in tests
+// that check flag parsing alone.
+func newCmdAppend(f *Factory, runF func(context.Context, *appendOptions) error) *cobra.Command {
+	o := &appendOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "append [-c ID] [--role R] [TEXT...]",
 		Short: "Append a message, or the records read on stdin, keeping the transcript valid",
@@ -53,126 +60,91 @@ every message appended.`,
   convo append -c demo --role assistant --timing llmEnd=1744815823058 "Fine."
   jq -c '.messages[]' chat.json | convo append -c demo`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runAppend(cmd.Context(), &o, args)
+			o.texts = args
+			if o.from == "" { // runAppendFrom checks its own flags
+				if err := o.check(); err != nil {
+					return err
+				}
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return appendRun(cmd.Context(), o)
 		},
 	}
-	a.conversationFlag(cmd, &o.conversation, "conversation to append to (without it: transform stdin to stdout)")
-	f := cmd.Flags()
-	f.StringVar(&o.role, "role", "user", "role of the message built from TEXT: system, user, assistant, tool or summary")
-	f.StringArrayVar(&o.timing, "timing", nil, "set metadata.timing KEY to MS (ms since the epoch, or now); repeatable")
-	f.StringArrayVar(&o.aux, "aux", nil, "set metadata.aux KEY to a JSON value; repeatable")
-	f.StringVar(&o.toolCallID, "tool-call-id", "", "with --role tool: the id of the call this result answers")
-	f.StringVar(&o.name, "name", "", "with --role tool: the tool's name")
-	f.BoolVar(&o.isError, "is-error", false, "with --role tool: the tool failed")
-	f.IntVar(&o.summarizeIfOver, "summarize-if-over", 0, "after appending, summarize when the LLM view holds more tokens than this (a failure is reported, the append kept)")
-	f.StringVar(&o.summarizer, "summarizer", "extractive", "with --summarize-if-over: extractive, gemini, openai, ollama, anthropic or exec")
-	f.IntVar(&o.keepLast, "keep-last", 4, "with --summarize-if-over: turns kept verbatim")
-	f.StringVar(&o.from, "from", "", "read a provider's response body on stdin as the assistant's answer: openai, anthropic, gemini, bedrock or ollama")
-	f.BoolVar(&o.allowIncomplete, "allow-incomplete", false, "with --from: append an answer cut short (output limit, safety filter) instead of failing")
+	f.conversationFlag(cmd, &o.conversation, "conversation to append to (without it: transform stdin to stdout)")
+	fl := cmd.Flags()
+	fl.StringVar(&o.role, "role", "user", "role of the message built from TEXT: system, user, assistant, tool or summary")
+	fl.StringArrayVar(&o.timing, "timing", nil, "set metadata.timing KEY to MS (ms since the epoch, or now); repeatable")
+	fl.StringArrayVar(&o.aux, "aux", nil, "set metadata.aux KEY to a JSON value; repeatable")
+	fl.StringVar(&o.toolCallID, "tool-call-id", "", "with --role tool: the id of the call this result answers")
+	fl.StringVar(&o.name, "name", "", "with --role tool: the tool's name")
+	fl.BoolVar(&o.isError, "is-error", false, "with --role tool: the tool failed")
+	fl.IntVar(&o.summarizeIfOver, "summarize-if-over", 0, "after appending, summarize when the LLM view holds more tokens than this (a failure is reported, the append kept)")
+	fl.StringVar(&o.summarizer, "summarizer", "extractive", "with --summarize-if-over: extractive, gemini, openai, ollama, anthropic or exec")
+	fl.IntVar(&o.keepLast, "keep-last", 4, "with --summarize-if-over: turns kept verbatim")
+	fl.StringVar(&o.from, "from", "", "read a provider's response body on stdin as the assistant's answer: openai, anthropic, gemini, bedrock or ollama")
+	fl.BoolVar(&o.allowIncomplete, "allow-incomplete", false, "with --from: append an answer cut short (output limit, safety filter) instead of failing")
 	return cmd
 }
 
-// metadataEdit is what --timing and --aux set, parsed once.
-type metadataEdit struct {
-	timing map[string]int64
-	aux    map[string]json.RawMessage
-}
-
-// parseMetadataFlags reads --timing KEY=MS|now and --aux KEY=JSON. A
-// malformed flag is a usage error; an unknown timing key is invalid input,
-// as it is in a record.
-func parseMetadataFlags(timing, aux []string, now int64) (*metadataEdit, error) {
-	e := &metadataEdit{timing: map[string]int64{}, aux: map[string]json.RawMessage{}}
-	for _, kv := range timing {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, usageErrorf("--timing %q: want KEY=MS", kv)
-		}
-		var probe transcript.Timing
-		if err := probe.Set(k, 0); err != nil {
-			return nil, &transcript.InputError{Field: "--timing", Err: err}
-		}
-		ms, err := strconv.ParseInt(v, 10, 64)
-		if v == "now" {
-			ms, err = now, nil
-		}
-		if err != nil || ms < 0 {
-			return nil, usageErrorf("--timing %s: want milliseconds since the epoch or now, got %q", k, v)
-		}
-		e.timing[k] = ms
-	}
-	for _, kv := range aux {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, usageErrorf("--aux %q: want KEY=JSON", kv)
-		}
-		c, err := transcript.CompactJSON([]byte(v))
-		if err != nil {
-			return nil, usageErrorf("--aux %s: %v (quote strings: --aux %s='\"text\"')", k, err, k)
-		}
-		e.aux[k] = c
-	}
-	return e, nil
-}
-
-func (e *metadataEdit) apply(r *transcript.Record) {
-	for k, v := range e.timing {
-		_ = r.Metadata.Timing.Set(k, v)
-	}
-	if len(e.aux) > 0 && r.Metadata.Aux == nil {
-		r.Metadata.Aux = map[string]json.RawMessage{}
-	}
-	for k, v := range e.aux {
-		r.Metadata.Aux[k] = v
-	}
-}
-
-func (a *Factory) runAppend(ctx context.Context, o *appendOptions, args []string) error {
-	if o.from != "" {
-		return a.runAppendFrom(ctx, o, args)
-	}
+// check reads the flags of an append without --from: the metadata, and
+// the message TEXT builds.
+func (o *appendOptions) check() error {
 	if o.conversation != "" {
 		if err := checkConversationID(o.conversation); err != nil {
 			return err
 		}
 	}
-	edit, err := parseMetadataFlags(o.timing, o.aux, a.nowMillis())
-	if err != nil {
+	var err error
+	if o.an, err = annotationFlags(o.timing, o.aux, nil, o.f.nowMillis()); err != nil {
 		return err
 	}
-	var fromArgs *transcript.Record
-	if len(args) > 0 {
-		r, err := a.recordFromArgs(o, args)
-		if err != nil {
-			return err
-		}
-		edit.apply(&r)
-		fromArgs = &r
-	} else if o.role != "user" || o.toolCallID != "" || o.name != "" || o.isError {
-		return usageErrorf("--role, --tool-call-id, --name and --is-error build a message from TEXT arguments; none given")
-	}
-
-	if o.conversation == "" {
-		return a.appendTransform(fromArgs, edit)
-	}
-
-	var next func() (transcript.Record, error)
 	switch {
-	case fromArgs != nil:
-		next = oneRecord(*fromArgs)
-	case a.IO.StdinIsTerminal():
-		return usageErrorf("nothing to append: give TEXT arguments or pipe records on stdin")
-	default:
-		dec := transcript.NewDecoder(a.IO.In)
-		next = func() (transcript.Record, error) {
-			r, err := dec.Next()
-			if err == nil {
-				edit.apply(&r)
-			}
-			return r, err
+	case len(o.texts) > 0:
+		role := transcript.Role(o.role)
+		if !role.Valid() {
+			return usageErrorf("--role %q: want system, user, assistant, tool or summary", o.role)
 		}
+		r := transcript.Record{Message: transcript.Message{
+			Role: role, Contents: o.texts, ToolCallID: o.toolCallID, Name: o.name, IsError: o.isError,
+		}}
+		if err := transcript.Validate(&r); err != nil {
+			return &usageError{err}
+		}
+		_ = o.an.Apply(&r) // annotationFlags checked the keys
+		o.add = &r
+	case o.role != "user" || o.toolCallID != "" || o.name != "" || o.isError:
+		return usageErrorf("--role, --tool-call-id, --name and --is-error build a message from TEXT arguments; none given")
+	case o.conversation != "" && o.f.IO.StdinIsTerminal():
+		return usageErrorf("nothing to append: give TEXT arguments or pipe records on stdin")
 	}
-	return a.appendStored(ctx, o, next)
+	return nil
+}
+
+func appendRun(ctx context.Context, o *appendOptions) error {
+	f := o.f
+	if o.from != "" {
+		return f.runAppendFrom(ctx, o, o.texts)
+	}
+	if o.conversation == "" {
+		var in io.Reader
+		if !f.IO.StdinIsTerminal() {
+			in = f.IO.In
+		}
+		return transcript.AppendStream(in, f.IO.Out, o.add, o.an, f.IDs, f.nowMillis)
+	}
+	if o.add != nil {
+		return f.appendStored(ctx, o, oneRecord(*o.add))
+	}
+	dec := transcript.NewDecoder(f.IO.In)
+	return f.appendStored(ctx, o, func() (transcript.Record, error) {
+		r, err := dec.Next()
+		if err == nil {
+			_ = o.an.Apply(&r)
+		}
+		return r, err
+	})
 }
 
 // oneRecord yields r, then io.EOF.
@@ -237,38 +209,13 @@ func (a *Factory) autoSummarize(ctx context.Context, s *store.Store, o *appendOp
 	}
 }
 
-func (a *Factory) recordFromArgs(o *appendOptions, args []string) (transcript.Record, error) {
-	role := transcript.Role(o.role)
-	if !role.Valid() {
-		return transcript.Record{}, usageErrorf("--role %q: want system, user, assistant, tool or summary", o.role)
-	}
-	r := transcript.Record{Message: transcript.Message{
-		Role: role, Contents: args, ToolCallID: o.toolCallID, Name: o.name, IsError: o.isError,
-	}}
-	if err := transcript.Validate(&r); err != nil {
-		return r, &usageError{err}
-	}
-	return r, nil
-}
+// metadataEdit and parseMetadataFlags are what appendfrom.go still calls:
+// annotationFlags without --unset-aux.
+type metadataEdit struct{ an *transcript.Annotation }
 
-// appendTransform is append without a store: stdin's transcript, then the
-// new message, to stdout.
-func (a *Factory) appendTransform(fromArgs *transcript.Record, edit *metadataEdit) error {
-	enc := transcript.NewEncoder(a.IO.Out)
-	rw := transcript.NewRewriter(enc, "", a.IDs, a.nowMillis)
-	if !a.IO.StdinIsTerminal() {
-		var apply func(*transcript.Record)
-		if fromArgs == nil {
-			apply = edit.apply
-		}
-		if err := rw.Copy(transcript.NewDecoder(a.IO.In), apply); err != nil {
-			return err
-		}
-	}
-	if fromArgs != nil {
-		if err := rw.Add(*fromArgs); err != nil {
-			return err
-		}
-	}
-	return rw.Close()
+func (e metadataEdit) apply(r *transcript.Record) { _ = e.an.Apply(r) }
+
+func parseMetadataFlags(timing, aux []string, now int64) (metadataEdit, error) {
+	an, err := annotationFlags(timing, aux, nil, now)
+	return metadataEdit{an}, err
 }

@@ -89,19 +89,19 @@ stdin and writes to stdout, touching no file.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 
 	root.AddCommand(
-		a.newAppendCmd(),
-		a.newShowCmd(),
-		a.newListCmd(),
-		a.newGetCmd(),
+		newCmdAppend(a, nil),
+		newCmdShow(a, nil),
+		newCmdList(a, nil),
+		newCmdGet(a, nil),
 		newCmdClear(a, nil),
 		newCmdSummarize(a, nil),
 		a.newRenderCmd(),
 		newCmdExport(a, nil),
 		a.newAskCmd(),
-		a.newAnnotateCmd(),
-		a.newForkCmd(),
-		a.newRewindCmd(),
-		a.newPruneCmd(),
+		newCmdAnnotate(a, nil),
+		newCmdFork(a, nil),
+		newCmdRewind(a, nil),
+		newCmdPrune(a, nil),
 	)
 	return root
 }

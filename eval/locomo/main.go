@@ -200,17 +200,18 @@ func replay(s sample, ifOver, keepLast int, extra []string, counter *tokens.Coun
 }
 
 // view returns the tokens and text of what the LLM is sent: the latest
-// summary and the records after it.
+// summary and the messages after it.
 func view(ctx context.Context, st *store.Store, conv string, counter *tokens.Counter) (int, string, error) {
 	n := 0
 	var text strings.Builder
+	var parts transcript.ViewFilter
+	var r transcript.Record
 	err := st.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
-		var r transcript.Record
-		if err := json.Unmarshal(row.Body, &r); err != nil {
-			return err
-		}
-		if r.Message.Role == transcript.RoleSystem {
+		if parts.Add(transcript.Role(row.Role)) == transcript.ViewSystem {
 			return nil
+		}
+		if err := transcript.DecodeStored(row.Body, &r); err != nil {
+			return err
 		}
 		n += counter.Record(&r)
 		text.WriteString(strings.Join(r.Message.Contents, "\n") + "\n")

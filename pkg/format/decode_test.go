@@ -1,58 +1,86 @@
 package format
 
 import (
+	"bytes"
 	"encoding/json"
-	"reflect"
+	"io"
 	"testing"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// decodeRecord must read canonical records exactly as encoding/json does.
-func TestDecodeRecord(t *testing.T) {
-	ms := int64(7)
+// AddJSON renders a stored body as Add renders the record, thought
+// signatures included, and refuses a body that is not JSON.
+func TestAddJSON(t *testing.T) {
 	recs := []transcript.Record{
-		{ID: "01JRZJ166J2WRMF990535EVSQS", Conversation: "c", Message: transcript.Message{Role: "user", Contents: []string{"plain", "esc \"q\" \\ / \n\r\t\b\f \u0001 é 👋🏽 \u2028 <&>"}},
-			Metadata: transcript.Metadata{Attribute: []string{"merged"}, Timing: transcript.Timing{Creation: 1, LLMEnd: &ms}, Aux: map[string]json.RawMessage{"x": json.RawMessage(`{"a":[1,"]}",{"b":null}],"c":true}`)}}},
-		{ID: "b", Conversation: "c", Message: transcript.Message{Role: "assistant", Contents: []string{}, ToolCalls: []transcript.ToolCall{{ID: "1", Name: "f", Arguments: `{"k":"v\n"}`}, {ID: "2", Name: "g"}}}},
-		{ID: "c", Conversation: "c", Message: transcript.Message{Role: "tool", Contents: []string{"r"}, ToolCallID: "1", Name: "f", IsError: true},
+		{ID: "a", Conversation: "c", Message: transcript.Message{Role: "user", Contents: []string{"esc \"q\" \n é"}}},
+		{ID: "b", Conversation: "c", Message: transcript.Message{Role: "assistant", Contents: []string{}, ToolCalls: []transcript.ToolCall{{ID: "1", Name: "f", Arguments: `{"k":"v"}`}}},
 			Metadata: transcript.Metadata{Aux: map[string]json.RawMessage{thoughtSignaturesKey: json.RawMessage(`{"1":"c2ln"}`)}}},
+		{ID: "c", Conversation: "c", Message: transcript.Message{Role: "tool", Contents: []string{"r"}, ToolCallID: "1", Name: "f"}},
 	}
-	for _, r := range recs {
-		body := transcript.AppendJSON(nil, &r)
-		var fast, slow transcript.Record
-		if err := decodeRecord(body, &fast); err != nil {
-			t.Fatalf("%s: %v", body, err)
-		}
-		if err := json.Unmarshal(body, &slow); err != nil {
+	for _, p := range []string{"openai", "gemini"} {
+		var viaAdd, viaJSON bytes.Buffer
+		ra, err := NewRenderer(&viaAdd, Options{Provider: p})
+		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(fast.Message, slow.Message) || fast.ID != slow.ID {
-			t.Errorf("%s:\nfast %+v\nslow %+v", body, fast, slow)
+		rj, _ := NewRenderer(&viaJSON, Options{Provider: p})
+		for i := range recs {
+			if err := ra.Add(&recs[i]); err != nil {
+				t.Fatal(err)
+			}
+			if err := rj.AddJSON(transcript.AppendJSON(nil, &recs[i])); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if _, ok := slow.Metadata.Aux[thoughtSignaturesKey]; ok && !reflect.DeepEqual(fast.Metadata.Aux, slow.Metadata.Aux) {
-			t.Errorf("thought signatures lost: %+v", fast.Metadata.Aux)
+		if err := ra.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := rj.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if viaAdd.String() != viaJSON.String() {
+			t.Errorf("%s:\nAdd     %s\nAddJSON %s", p, viaAdd.String(), viaJSON.String())
+		}
+		if p == "gemini" && !bytes.Contains(viaJSON.Bytes(), []byte(`"thoughtSignature":"c2ln"`)) {
+			t.Errorf("thought signature lost: %s", viaJSON.String())
 		}
 	}
-	for _, bad := range []string{``, `{`, `{"id":1}`, `{"message":{"role":"user","contents":["a"],"extra":1}}`, `{"id":"\u00zz"}`, `{"message":{"contents":["a`} {
-		var r transcript.Record
-		if decodeRecord([]byte(bad), &r) == nil {
-			t.Errorf("%s: accepted", bad)
-		}
+	r, _ := NewRenderer(io.Discard, Options{Provider: "openai"})
+	if err := r.AddJSON([]byte(`{"id":`)); err == nil {
+		t.Error("a truncated body was accepted")
 	}
 }
 
-// FuzzDecodeRecord: the hand decoder never panics, and what it accepts
-// encoding/json reads the same way.
-func FuzzDecodeRecord(f *testing.F) {
-	f.Add([]byte(`{"id":"a","conversation":"c","message":{"role":"user","contents":["x\u00e9\ud83d\ude00"]},"metadata":{"timing":{"creation":1}}}`))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		var fast, slow transcript.Record
-		if decodeRecord(b, &fast) != nil || json.Unmarshal(b, &slow) != nil {
-			return
+// BenchmarkAddJSON renders stored bodies as a chat loop leaves them.
+func BenchmarkAddJSON(b *testing.B) {
+	var bodies [][]byte
+	for i := range 1000 {
+		r := transcript.Record{ID: "01JRZJ166J2WRMF990535EVSQS", Conversation: "bench-conversation",
+			Message:  transcript.Message{Role: transcript.RoleUser, Contents: []string{"Question: why is the sky blue? Please answer in detail, with \"quotes\"."}},
+			Metadata: transcript.Metadata{Timing: transcript.Timing{Creation: 1744815823058 + int64(i)}}}
+		if i%2 == 1 {
+			end := int64(1744815823999)
+			r.Message = transcript.Message{Role: transcript.RoleAssistant, Contents: []string{"Because of Rayleigh scattering: shorter wavelengths scatter more.", "Second part."}}
+			r.Metadata.Attribute = []string{"merged"}
+			r.Metadata.Timing.LLMEnd = &end
 		}
-		if !reflect.DeepEqual(fast.Message, slow.Message) || fast.ID != slow.ID {
-			t.Errorf("%q:\nfast %+v\nslow %+v", b, fast, slow)
+		bodies = append(bodies, transcript.AppendJSON(nil, &r))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := NewRenderer(io.Discard, Options{Provider: "openai"})
+		if err != nil {
+			b.Fatal(err)
 		}
-	})
+		for _, body := range bodies {
+			if err := r.AddJSON(body); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := r.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(bodies)), "ns/rec")
 }

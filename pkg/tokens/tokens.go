@@ -78,6 +78,47 @@ func (c *Counter) View(v transcript.View) int {
 	return n
 }
 
+// ViewTally counts what View counts, record by record, holding none of
+// them: a stored conversation of any length streams through it. Feed it as
+// a transcript.ViewFilter is fed: in transcript order, from the latest
+// summary on.
+type ViewTally struct {
+	c   *Counter
+	f   transcript.ViewFilter
+	rec transcript.Record
+	n   int
+}
+
+// Tally returns an empty ViewTally counting with c.
+func (c *Counter) Tally() *ViewTally { return &ViewTally{c: c} }
+
+// Add feeds the next record.
+func (t *ViewTally) Add(r *transcript.Record) {
+	switch t.f.Add(r.Message.Role) {
+	case transcript.ViewSystem:
+		return
+	case transcript.ViewSummary:
+		t.n = 0 // what came before the summary is not in the view
+	}
+	t.n += t.c.Record(r)
+}
+
+// AddStored feeds the next record as stored: its role, and its canonical
+// body, decoded only when the record counts.
+func (t *ViewTally) AddStored(role transcript.Role, body []byte) error {
+	if role == transcript.RoleSystem {
+		return nil
+	}
+	if err := transcript.DecodeStored(body, &t.rec); err != nil {
+		return err
+	}
+	t.Add(&t.rec)
+	return nil
+}
+
+// Tokens returns the tokens of the view fed so far.
+func (t *ViewTally) Tokens() int { return t.n }
+
 // Rarity is how uncommon a word is in general text, from the tokenizer's
 // own vocabulary: BPE merges the most frequent strings first, so a word
 // that is one token with a low id is common ("the", "great"), one with a

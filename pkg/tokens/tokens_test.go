@@ -39,6 +39,27 @@ func TestView(t *testing.T) {
 	if got := c.View(v); got != want {
 		t.Fatalf("view = %d tokens, want %d", got, want)
 	}
+
+	// A tally fed a whole transcript, stored or not, counts its view.
+	sys := msg("system", "be brief, be brief")
+	old := msg("user", "long forgotten words here")
+	recs := []transcript.Record{sys, old, msg("assistant", "gone"), sum, msg("user", "hello world"), sys, call}
+	if got := c.View(transcript.BuildView(recs)); got != want {
+		t.Fatalf("view of the transcript = %d tokens, want %d", got, want)
+	}
+	byRecord, stored := c.Tally(), c.Tally()
+	for i := range recs {
+		byRecord.Add(&recs[i])
+		if err := stored.AddStored(recs[i].Message.Role, transcript.AppendJSON(nil, &recs[i])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if byRecord.Tokens() != want || stored.Tokens() != want {
+		t.Fatalf("tallies %d and %d, want %d", byRecord.Tokens(), stored.Tokens(), want)
+	}
+	if err := c.Tally().AddStored("user", []byte("{")); err == nil {
+		t.Error("a corrupt body was counted")
+	}
 }
 
 func TestRarity(t *testing.T) {

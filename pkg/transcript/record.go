@@ -1,6 +1,9 @@
 // Package transcript holds the conversation record of SPEC section 1, the rules
-// of section 2 as pure functions, and JSONL streaming. It knows nothing of
-// files, SQLite, flags or providers.
+// of section 2 as pure functions (the LLM view among them, whole or
+// streamed), record references, annotations, forks, and JSONL streaming:
+// the lenient input parser, the canonical encoder and the fast decoder of
+// stored records. It knows nothing of files, SQLite or providers, and of
+// the command line only the KEY=VALUE form annotations come in.
 package transcript
 
 import (

@@ -128,62 +128,6 @@ func mergeInto(host, in *Record) {
 	}
 }
 
-// View is what the LLM is given of a transcript (rule 4).
-type View struct {
-	System   *Record  // the latest system record, if any
-	Summary  *Record  // the latest summary, if any
-	Messages []Record // the records after the latest summary, less system and summary records
-}
-
-// ViewBuilder builds a View from records fed in transcript order, holding
-// only the records after the latest summary.
-type ViewBuilder struct{ v View }
-
-// Add feeds the next record.
-func (b *ViewBuilder) Add(r Record) {
-	switch r.Message.Role {
-	case RoleSystem:
-		b.v.System = &r
-	case RoleSummary:
-		b.v.Summary = &r
-		b.v.Messages = b.v.Messages[:0]
-	default:
-		b.v.Messages = append(b.v.Messages, r)
-	}
-}
-
-// View returns the view of what was fed.
-func (b *ViewBuilder) View() View { return b.v }
-
-// BuildView returns the view of a whole transcript.
-func BuildView(recs []Record) View {
-	var b ViewBuilder
-	for _, r := range recs {
-		b.Add(r)
-	}
-	return b.View()
-}
-
-// LatestSummary returns the index of the latest summary in recs, or -1.
-func LatestSummary(recs []Record) int {
-	for i := len(recs) - 1; i >= 0; i-- {
-		if recs[i].Message.Role == RoleSummary {
-			return i
-		}
-	}
-	return -1
-}
-
-// FirstSent returns the index of the first record the LLM is sent, or -1.
-func FirstSent(recs []Record) int {
-	for i := LatestSummary(recs) + 1; i < len(recs); i++ {
-		if role := recs[i].Message.Role; role != RoleSystem && role != RoleSummary {
-			return i
-		}
-	}
-	return -1
-}
-
 // Span is what a new summary may cover (rule 5).
 type Span struct {
 	// Covered are indexes into the transcript, in order: the previous summary

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -262,5 +263,46 @@ func TestSummarySpan(t *testing.T) {
 				t.Fatalf("deleting covered left %d records", len(deleted))
 			}
 		})
+	}
+}
+
+// AppendStream applies the rules to stdin's transcript and the new record,
+// and annotates what it reads only when no record is added.
+func TestAppendStream(t *testing.T) {
+	in := `{"role":"assistant","content":"Hello!"}` + "\n" + `{"role":"user","content":"Hi"}` + "\n"
+	an := &Annotation{Timing: map[string]int64{"playEnd": 9}}
+	var out strings.Builder
+	add := msg(RoleUser, "again")
+	if err := AppendStream(strings.NewReader(in), &out, &add, an, NewIDs(), fixedClock(100)); err != nil {
+		t.Fatal(err)
+	}
+	var got []shape
+	dec := NewDecoder(strings.NewReader(out.String()))
+	for r, err := dec.Next(); err == nil; r, err = dec.Next() {
+		got = append(got, shapes([]Record{r})...)
+		if r.Metadata.Timing.PlayEnd != nil {
+			t.Errorf("annotated while adding a record: %+v", r)
+		}
+	}
+	want := []shape{{RoleUser, "...", "fake"}, {RoleAssistant, "Hello!", ""}, {RoleUser, "Hi|again", "merged"}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("\n got %v\nwant %v", got, want)
+	}
+
+	out.Reset()
+	if err := AppendStream(strings.NewReader(in), &out, nil, an, NewIDs(), fixedClock(100)); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(out.String(), `"playEnd":9`) != 2 {
+		t.Errorf("not annotated:\n%s", out.String())
+	}
+	out.Reset()
+	if err := AppendStream(nil, &out, &add, nil, NewIDs(), fixedClock(100)); err != nil || strings.Count(out.String(), "\n") != 1 {
+		t.Errorf("no stdin: %v\n%s", err, out.String())
+	}
+	err := AppendStream(strings.NewReader("{\n"), &out, nil, nil, NewIDs(), fixedClock(100))
+	var ie *InputError
+	if !errors.As(err, &ie) || ie.Line != 1 {
+		t.Errorf("bad line: %v", err)
 	}
 }

@@ -1,5 +1,9 @@
 package store
 
+// This file holds the edits of a stored conversation after the fact,
+// besides append and summaries: annotate, fork, rewind and prune, the
+// record references they resolve, and the status list --json reports.
+
 import (
 	"context"
 	"database/sql"
@@ -12,11 +16,12 @@ import (
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// Record references a command may use instead of an id.
+// Record references a command may use instead of an id: the names of
+// transcript.Ref, which parses them; the store resolves them (see resolve).
 const (
-	RefLast          = "last"           // the last record, whatever its role
-	RefLastUser      = "last-user"      // the last user record that is not a placeholder
-	RefLastAssistant = "last-assistant" // the last assistant record
+	RefLast          = string(transcript.RefLast)          // the last record, whatever its role
+	RefLastUser      = string(transcript.RefLastUser)      // the last user record that is not a placeholder
+	RefLastAssistant = string(transcript.RefLastAssistant) // the last assistant record
 )
 
 // ErrExists is returned when a write would replace a conversation that

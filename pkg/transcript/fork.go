@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"encoding/json"
-	"maps"
 	"slices"
 )
 
@@ -59,43 +58,3 @@ func Covers(summary *Record, ids map[string]bool) bool {
 
 // Annotation is a change to the metadata of a stored record (annotate):
 // timing keys to set, aux keys to set and aux keys to remove. The message
-// is never touched, so the rules of SPEC section 2 hold as they did.
-type Annotation struct {
-	Timing   map[string]int64
-	Aux      map[string]json.RawMessage
-	UnsetAux []string
-}
-
-// Empty reports whether the annotation changes nothing.
-func (a *Annotation) Empty() bool {
-	return len(a.Timing) == 0 && len(a.Aux) == 0 && len(a.UnsetAux) == 0
-}
-
-// Apply changes r's metadata. An unknown timing key is an *InputError and
-// leaves r unchanged. Aux keys are unset before they are set, so
-// --unset-aux k --aux k=v leaves k=v.
-func (a *Annotation) Apply(r *Record) error {
-	probe := r.Metadata.Timing
-	for _, k := range slices.Sorted(maps.Keys(a.Timing)) {
-		if err := probe.Set(k, a.Timing[k]); err != nil {
-			return fieldErr("metadata.timing", "%v", err)
-		}
-		if a.Timing[k] < 0 {
-			return fieldErr("metadata.timing."+k, "negative time")
-		}
-	}
-	r.Metadata.Timing = probe
-	for _, k := range a.UnsetAux {
-		delete(r.Metadata.Aux, k)
-	}
-	if len(a.Aux) > 0 && r.Metadata.Aux == nil {
-		r.Metadata.Aux = make(map[string]json.RawMessage, len(a.Aux))
-	}
-	for k, v := range a.Aux {
-		r.Metadata.Aux[k] = v
-	}
-	if len(r.Metadata.Aux) == 0 {
-		r.Metadata.Aux = nil
-	}
-	return nil
-}

@@ -1,5 +1,7 @@
 package store
 
+// This file holds the answer schemas stored per conversation (ask --schema).
+
 import (
 	"context"
 	"database/sql"

@@ -1,5 +1,7 @@
 package store
 
+// Tests of edit.go: annotate, fork, rewind, prune and status.
+
 import (
 	"context"
 	"encoding/json"

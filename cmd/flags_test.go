@@ -1,0 +1,122 @@
+package cmd
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// execFlags runs a command built with a recording runF on args and checks
+// the exit code its error maps to and a text the error holds.
+func execFlags(t *testing.T, cmd *cobra.Command, code int, text string, args ...string) {
+	t.Helper()
+	cmd.SetArgs(args)
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	err := cmd.ExecuteContext(context.Background())
+	if got := exitCode(err); got != code {
+		t.Fatalf("%s: exit %d (%v), want %d", strings.Join(args, " "), got, err, code)
+	}
+	if err != nil && !strings.Contains(err.Error(), text) {
+		t.Fatalf("%s: error %q lacks %q", strings.Join(args, " "), err, text)
+	}
+}
+
+// appendTo appends JSONL lines to conv through the real command.
+func appendTo(t *testing.T, conv string, lines ...string) *Factory {
+	t.Helper()
+	f, _, _ := testFactory(t, strings.Join(lines, "\n")+"\n")
+	if err := runCmd(t, f, "append", "-q", "-c", conv); err != nil {
+		t.Fatal(err)
+	}
+	f.quiet = false
+	return f
+}
+
+// chat is a conversation with a system prompt, two turns and a summary of
+// the first (ids end in 1 to 6, creation times in 1 to 6).
+var chat = []string{
+	`{"id":"01JRZJ166J2WRMF990535EVSQ1","message":{"role":"system","contents":["Be brief."]},"metadata":{"timing":{"creation":1}}}`,
+	`{"id":"01JRZJ166J2WRMF990535EVSQ2","message":{"role":"user","contents":["Weather in Paris?"]},"metadata":{"timing":{"creation":2}}}`,
+	`{"id":"01JRZJ166J2WRMF990535EVSQ3","message":{"role":"assistant","contents":["Sunny."]},"metadata":{"timing":{"creation":3}}}`,
+	`{"id":"01JRZJ166J2WRMF990535EVSQ4","message":{"role":"summary","contents":["Paris is sunny."]},"metadata":{"summaryIds":["01JRZJ166J2WRMF990535EVSQ2","01JRZJ166J2WRMF990535EVSQ3"],"timing":{"creation":4}}}`,
+	`{"id":"01JRZJ166J2WRMF990535EVSQ5","message":{"role":"user","contents":["And Lisbon?"]},"metadata":{"timing":{"creation":5}}}`,
+	`{"id":"01JRZJ166J2WRMF990535EVSQ6","message":{"role":"assistant","contents":["Rainy."]},"metadata":{"timing":{"creation":6}}}`,
+}
+
+func TestParseCutoff(t *testing.T) {
+	now := time.UnixMilli(10 * 24 * 3600 * 1000)
+	day := int64(24 * 3600 * 1000)
+	tests := []struct {
+		in   string
+		want int64
+	}{
+		{"1d", now.UnixMilli() - day},
+		{"1w", now.UnixMilli() - 7*day},
+		{"1.5d", now.UnixMilli() - day*3/2},
+		{"36h", now.UnixMilli() - day*3/2},
+		{"1970-01-02T00:00:00Z", day},
+	}
+	for _, tt := range tests {
+		got, err := parseCutoff("--x", tt.in, now)
+		if err != nil || got != tt.want {
+			t.Errorf("%s: %d, %v; want %d", tt.in, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"", "d", "-1d", "-2h", "soon", "3x"} {
+		if _, err := parseCutoff("--x", bad, now); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "--x") {
+			t.Errorf("%q: %v, want a usage error naming the flag", bad, err)
+		}
+	}
+}
+
+func TestRecordRef(t *testing.T) {
+	for in, want := range map[string]transcript.Ref{
+		"last": transcript.RefLast, "last-user": transcript.RefLastUser, "last-assistant": transcript.RefLastAssistant,
+		"01jrzj166j2wrmf990535evsqs": "01JRZJ166J2WRMF990535EVSQS",
+	} {
+		if got, err := recordRef("--id", in); err != nil || got != want {
+			t.Errorf("%s: %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for in, text := range map[string]string{"": "missing --id: want a record id", "first": `--id "first": want a record id`} {
+		if _, err := recordRef("--id", in); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), text) {
+			t.Errorf("%q: %v, want a usage error with %q", in, err, text)
+		}
+	}
+}
+
+// A malformed metadata flag is a usage error; an unknown timing key is
+// invalid input, as in a record.
+func TestAnnotationFlags(t *testing.T) {
+	an, err := annotationFlags([]string{"playStart=now", "llmEnd=7"}, []string{"k=[1, 2]"}, []string{"old"}, 99)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if an.Timing["playStart"] != 99 || an.Timing["llmEnd"] != 7 || string(an.Aux["k"]) != "[1,2]" || an.UnsetAux[0] != "old" {
+		t.Errorf("annotation %+v", an)
+	}
+	for _, tt := range []struct {
+		timing, aux, unset []string
+		code               int
+		text               string
+	}{
+		{timing: []string{"playstart=1"}, code: ExitInput, text: `--timing: unknown timing key "playstart"`},
+		{timing: []string{"=1"}, code: ExitUsage, text: "want KEY=MS"},
+		{timing: []string{"playStart=-1"}, code: ExitUsage, text: "want milliseconds"},
+		{aux: []string{"k"}, code: ExitUsage, text: "want KEY=JSON"},
+		{aux: []string{"k=text"}, code: ExitUsage, text: `quote strings: --aux k='"text"'`},
+		{unset: []string{""}, code: ExitUsage, text: "--unset-aux: want a KEY"},
+	} {
+		_, err := annotationFlags(tt.timing, tt.aux, tt.unset, 0)
+		if exitCode(err) != tt.code || !strings.Contains(err.Error(), tt.text) {
+			t.Errorf("%v %v %v: %v (exit %d), want exit %d with %q", tt.timing, tt.aux, tt.unset, err, exitCode(err), tt.code, tt.text)
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/tokens"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// listOptions are the flags of `convo list`.
+type listOptions struct {
+	f                *Factory
+	json             bool
+	tokenizer        string
+	since, olderThan string
+	counter          *tokens.Counter
+	from, before     int64 // the cutoffs --since and --older-than name, in ms
+}
+
+// newCmdList builds `convo list`. runF replaces listRun in tests that
+// check flag parsing alone.
+func newCmdList(f *Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
+	o := &listOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "list [--since DURATION|TIME] [--older-than DURATION|TIME] [--json]",
+		Short: "List the stored conversations: records, tokens in the LLM view, last activity",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var err error
+			if o.counter, err = tokens.New(o.tokenizer); err != nil {
+				return usageErrorf("--tokenizer: %v", err)
+			}
+			if o.since != "" {
+				if o.from, err = parseCutoff("--since", o.since, f.Now()); err != nil {
+					return err
+				}
+			}
+			if o.olderThan != "" {
+				if o.before, err = parseCutoff("--older-than", o.olderThan, f.Now()); err != nil {
+					return err
+				}
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return listRun(cmd.Context(), o)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&o.json, "json", false, "print one JSON object per conversation, with its summaries and export cursors")
+	fl.StringVar(&o.since, "since", "", "only conversations active since then: DURATION ago (24h, 7d) or an RFC 3339 time")
+	fl.StringVar(&o.olderThan, "older-than", "", "only conversations with no activity since then: DURATION ago (30d) or an RFC 3339 time")
+	fl.StringVar(&o.tokenizer, "tokenizer", tokens.Default, "token encoding: o200k_base or cl100k_base")
+	return cmd
+}
+
+// keep reports whether a conversation passes --since and --older-than.
+func (o *listOptions) keep(c store.ConversationInfo) bool {
+	return (o.from == 0 || c.Updated >= o.from) && (o.before == 0 || c.Updated < o.before)
+}
+
+func listRun(ctx context.Context, o *listOptions) error {
+	s, err := o.f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	var infos []store.ConversationInfo
+	if err := s.Conversations(ctx, func(c store.ConversationInfo) error {
+		if o.keep(c) {
+			infos = append(infos, c)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(o.f.IO.Out, 0, 8, 2, ' ', 0)
+	if !o.json {
+		fmt.Fprintln(tw, "CONVERSATION\tRECORDS\tTOKENS\tLAST ACTIVITY")
+	}
+	for _, c := range infos {
+		n, err := viewTokens(ctx, s, c.ID, o.counter)
+		if err != nil {
+			return err
+		}
+		if o.json {
+			line, err := listJSON(ctx, s, c, n)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(tw, "%s\n", line)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", c.ID, c.Records, n, time.UnixMilli(c.Updated).UTC().Format(time.RFC3339))
+	}
+	return tw.Flush()
+}
+
+// viewTokens counts the tokens of a stored conversation's LLM view, read
+// from its latest summary on.
+func viewTokens(ctx context.Context, s *store.Store, conv string, counter *tokens.Counter) (int, error) {
+	t := counter.Tally()
+	err := s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
+		return t.AddStored(transcript.Role(row.Role), row.Body)
+	})
+	return t.Tokens(), err
+}
+
+// listEntry is one line of list --json. Consumers ignore fields they do not
+// know; fields are added, never removed or renamed.
+type listEntry struct {
+	Conversation string `json:"conversation"`
+	Records      int64  `json:"records"`
+	Tokens       int    `json:"tokens"`
+	Created      int64  `json:"created"`
+	Updated      int64  `json:"updated"`
+	Summaries    int64  `json:"summaries"`
+	// LatestSummary is the id of the latest summary, absent when none.
+	LatestSummary        string `json:"latestSummary,omitempty"`
+	LatestSummaryCreated int64  `json:"latestSummaryCreated,omitempty"`
+	// AfterSummary counts the records after the latest summary (all of
+	// them when there is none): what summarize --every looks at.
+	AfterSummary int64 `json:"afterSummary"`
+	// Exports lists the sinks exported to, each with the records an
+	// incremental export would send now.
+	Exports []listExport `json:"exports"`
+}
+
+type listExport struct {
+	Sink    string `json:"sink"`
+	Seq     int64  `json:"seq"`
+	Pending int64  `json:"pending"`
+	Held    bool   `json:"held"`
+	Updated int64  `json:"updated"`
+}
+
+// listJSON is list --json's line for one conversation.
+func listJSON(ctx context.Context, s *store.Store, c store.ConversationInfo, tokens int) ([]byte, error) {
+	st, err := s.Status(ctx, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	e := listEntry{
+		Conversation: c.ID, Records: c.Records, Tokens: tokens, Created: c.Created, Updated: c.Updated,
+		Summaries: st.Summaries, LatestSummary: st.LatestSummary, LatestSummaryCreated: st.LatestSummaryCreated,
+		AfterSummary: st.AfterSummary, Exports: []listExport{},
+	}
+	for _, x := range st.Exports {
+		e.Exports = append(e.Exports, listExport{x.Sink, x.Seq, x.Pending, x.Held, x.Updated})
+	}
+	return json.Marshal(e)
+}

@@ -1,0 +1,118 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/convo-cli/convo/pkg/tokens"
+)
+
+func TestListFlags(t *testing.T) {
+	const now, day = 1744815823058, 24 * 3600 * 1000
+	tests := []struct {
+		args         []string
+		from, before int64
+		code         int
+		text         string
+	}{
+		{args: []string{}},
+		{args: []string{"--since", "1d", "--older-than", "1970-01-01T00:00:01Z"}, from: now - day, before: 1000},
+		{args: []string{"--tokenizer", "cl100k_base", "--json"}},
+		{args: []string{"--tokenizer", "gpt2"}, code: ExitUsage, text: "--tokenizer"},
+		{args: []string{"--since", "soon"}, code: ExitUsage, text: `--since "soon"`},
+		{args: []string{"--older-than", "-1d"}, code: ExitUsage, text: `--older-than "-1d"`},
+		{args: []string{"extra"}, code: ExitUsage, text: "unexpected argument"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			f, _, _ := testFactory(t, "")
+			var got *listOptions
+			execFlags(t, newCmdList(f, func(_ context.Context, o *listOptions) error { got = o; return nil }), tt.code, tt.text, tt.args...)
+			if tt.code != 0 {
+				if got != nil {
+					t.Fatal("runF ran after a usage error")
+				}
+				return
+			}
+			if got == nil || got.counter == nil || got.from != tt.from || got.before != tt.before {
+				t.Fatalf("options %+v, want from %d before %d", got, tt.from, tt.before)
+			}
+		})
+	}
+}
+
+// list counts the tokens of the LLM view: the latest summary and what
+// follows it, less the system prompt.
+func TestListRun(t *testing.T) {
+	f := appendTo(t, "demo", chat...)
+	if err := runCmd(t, f, "append", "-q", "-c", "other", "hello world"); err != nil {
+		t.Fatal(err)
+	}
+	out := f.IO.Out.(*bytes.Buffer)
+	out.Reset()
+	counter, err := tokens.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := counter.Count("Paris is sunny.") + counter.Count("And Lisbon?") + counter.Count("Rainy.")
+	ctx := context.Background()
+
+	if err := listRun(ctx, &listOptions{f: f, json: true, counter: counter}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("list --json:\n%s", out)
+	}
+	var e listEntry
+	if err := json.Unmarshal([]byte(lines[0]), &e); err != nil {
+		t.Fatal(err)
+	}
+	if e.Conversation != "demo" || e.Records != 6 || e.Tokens != view || e.Summaries != 1 ||
+		e.LatestSummary != "01JRZJ166J2WRMF990535EVSQ4" || e.LatestSummaryCreated != 4 || e.AfterSummary != 2 || e.Exports == nil {
+		t.Errorf("entry %+v, want %d tokens", e, view)
+	}
+	if !strings.Contains(lines[1], `"conversation":"other","records":1,"tokens":2,`) || !strings.Contains(lines[1], `"exports":[]`) {
+		t.Errorf("second entry %s", lines[1])
+	}
+
+	// A sink exported to is listed with what it would send now.
+	if err := runCmd(t, f, "export", "-c", "demo", "--incremental", "--exclude-last", "--sink", "s3"); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := listRun(ctx, &listOptions{f: f, json: true, counter: counter}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"exports":[{"sink":"s3","seq":6,"pending":1,"held":true,"updated":1744815823058}]`) {
+		t.Errorf("exports:\n%s", out)
+	}
+
+	// The table, and the filters: "other" was appended at the test clock's
+	// time, "demo" too; a cutoff after it keeps none.
+	out.Reset()
+	if err := listRun(ctx, &listOptions{f: f, counter: counter}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "CONVERSATION  RECORDS  TOKENS  LAST ACTIVITY\ndemo          6        ") ||
+		!strings.Contains(out.String(), "other         1        2       2025-04-16T15:03:43Z") {
+		t.Errorf("table:\n%s", out)
+	}
+	out.Reset()
+	if err := listRun(ctx, &listOptions{f: f, counter: counter, from: 1744815823059}); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "CONVERSATION  RECORDS  TOKENS  LAST ACTIVITY\n" {
+		t.Errorf("--since after the last activity:\n%s", out)
+	}
+	out.Reset()
+	if err := listRun(ctx, &listOptions{f: f, json: true, counter: counter, before: 1744815823058}); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("--older-than the last activity:\n%s", out)
+	}
+}

@@ -1,0 +1,31 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"io"
+	"text/tabwriter"
+
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// This file holds the printers several commands share.
+
+type lineWriter struct{ *tabwriter.Writer }
+
+func newLineWriter(w io.Writer) lineWriter {
+	return lineWriter{tabwriter.NewWriter(w, 0, 8, 1, ' ', 0)}
+}
+
+// printStored writes the records of conv that opt selects as canonical
+// JSONL, as stored (get, show --json).
+func printStored(ctx context.Context, f *Factory, conv string, opt store.ReadOptions) error {
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	enc := transcript.NewEncoder(f.IO.Out)
+	err = s.Read(ctx, conv, opt, func(r store.Row) error { return enc.WriteLine(r.Body) })
+	return errors.Join(err, enc.Flush())
+}

@@ -1,0 +1,94 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/convo-cli/convo/pkg/store"
+)
+
+// pruneOptions are the flags of `convo prune`.
+type pruneOptions struct {
+	f                     *Factory
+	olderThan, glob       string
+	keepSummaries, dryRun bool
+	before                int64 // the cutoff --older-than names, in ms; 0: none
+}
+
+// newCmdPrune builds `convo prune`. runF replaces pruneRun in tests that
+// check flag parsing alone.
+func newCmdPrune(f *Factory, runF func(context.Context, *pruneOptions) error) *cobra.Command {
+	o := &pruneOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "prune [--older-than DURATION] [--keep-summaries] [--conversation-glob PATTERN] [--dry-run]",
+		Short: "Delete old conversations, or trim them to their latest summary",
+		Long: `Delete the conversations whose last activity is older than --older-than, or,
+with --keep-summaries, keep only each conversation's latest summary, the
+records after it and its system prompt (a conversation without a summary is
+left alone; without --older-than every conversation is trimmed). Runs VACUUM
+afterwards when more than a quarter of the file is free. Prints a tally:
+one line per conversation, then the totals.
+
+DURATION is a Go duration (36h, 90m) or a number of days (30d) or weeks
+(2w); an RFC 3339 time is taken as the cutoff itself. PATTERN is a glob
+(* any characters, ? one, [abc] a set; case-sensitive).`,
+		Example: `  convo prune --older-than 90d
+  convo prune --keep-summaries --conversation-glob 'support-*' --dry-run`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.olderThan == "" && !o.keepSummaries {
+				return usageErrorf("prune deletes conversations older than --older-than DURATION, or trims them with --keep-summaries; give one")
+			}
+			if o.olderThan != "" {
+				var err error
+				if o.before, err = parseCutoff("--older-than", o.olderThan, f.Now()); err != nil {
+					return err
+				}
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return pruneRun(cmd.Context(), o)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.olderThan, "older-than", "", "only conversations whose last activity is older than this: DURATION (30d) or an RFC 3339 time")
+	fl.BoolVar(&o.keepSummaries, "keep-summaries", false, "trim to the latest summary and what follows it instead of deleting")
+	fl.StringVar(&o.glob, "conversation-glob", "", "only conversations whose id matches this glob")
+	fl.BoolVar(&o.dryRun, "dry-run", false, "print the tally of what would go; change nothing")
+	return cmd
+}
+
+func pruneRun(ctx context.Context, o *pruneOptions) error {
+	s, err := o.f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	res, err := s.Prune(ctx, store.PruneOptions{Before: o.before, Glob: o.glob, KeepSummaries: o.keepSummaries, DryRun: o.dryRun})
+	if err != nil || (o.f.quiet && !o.dryRun) {
+		return err
+	}
+	return printPrune(o.f, res, o.dryRun)
+}
+
+func printPrune(f *Factory, res store.PruneResult, dryRun bool) error {
+	w := newLineWriter(f.IO.Out)
+	verb := map[bool]string{true: "deleted", false: "trimmed"}
+	if dryRun {
+		verb = map[bool]string{true: "would delete", false: "would trim"}
+	}
+	for _, p := range res.Conversations {
+		fmt.Fprintf(w, "%s\t%s\t%d record(s)\n", verb[p.Deleted], p.Conversation, p.Records)
+	}
+	fmt.Fprintf(w, "prune: %d conversation(s) %s, %d %s, %d record(s) removed", res.Deleted, verb[true], res.Trimmed, verb[false], res.Records)
+	switch {
+	case dryRun:
+		fmt.Fprint(w, " (dry run: nothing changed)")
+	case res.Vacuumed:
+		fmt.Fprintf(w, "; vacuumed, %d bytes freed", res.FreedBytes)
+	}
+	fmt.Fprintln(w)
+	return w.Flush()
+}

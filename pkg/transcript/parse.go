@@ -1,0 +1,348 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// wire* mirror every input form at once; normalize picks the one in use.
+type wireRecord struct {
+	ID           *string       `json:"id"`
+	Conversation *string       `json:"conversation"`
+	Message      *wireMessage  `json:"message"`
+	Metadata     *wireMetadata `json:"metadata"`
+	wireMessage
+}
+
+type wireMessage struct {
+	Role       *string         `json:"role"`
+	Contents   []string        `json:"contents"`
+	Content    json.RawMessage `json:"content"`
+	ToolCalls  []wireToolCall  `json:"tool_calls"`
+	ToolCallID string          `json:"tool_call_id"`
+	Name       string          `json:"name"`
+	IsError    bool            `json:"is_error"`
+}
+
+type wireToolCall struct {
+	ID        string          `json:"id"`
+	Type      string          `json:"type"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Function  *struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
+}
+
+type wireMetadata struct {
+	Attribute  []string                   `json:"attribute"`
+	SummaryIDs []string                   `json:"summaryIds"`
+	Timing     map[string]json.RawMessage `json:"timing"`
+	Aux        json.RawMessage            `json:"aux"`
+}
+
+// ParseLine parses one line of input into a canonical record. Errors are
+// *InputError with the field at fault and Line unset.
+func ParseLine(line []byte) (Record, error) {
+	if i := bytes.IndexByte(line, 0); i >= 0 {
+		return Record{}, &InputError{Err: fmt.Errorf("NUL byte at column %d", i+1)}
+	}
+	if !utf8.Valid(line) {
+		return Record{}, &InputError{Err: fmt.Errorf("invalid UTF-8 at column %d", invalidUTF8At(line)+1)}
+	}
+	if rec, ok := parseBare(line); ok {
+		return rec, nil
+	}
+	return parseAny(line)
+}
+
+// parseAny reads every accepted form through encoding/json.
+func parseAny(line []byte) (Record, error) {
+	var w wireRecord
+	if err := json.Unmarshal(line, &w); err != nil {
+		return Record{}, jsonError(line, err)
+	}
+	rec, err := w.normalize()
+	if err != nil {
+		return Record{}, err
+	}
+	if err := Validate(&rec); err != nil {
+		return Record{}, err
+	}
+	return rec, nil
+}
+
+// parseBare is the fast path for the line a chat loop writes most, a bare
+// message exactly like {"role":"user","content":"text"} with no escapes in
+// the text: it skips reflection, which is most of a bulk append's parsing
+// time. Anything else, errors included, is left to parseAny; the fuzz test
+// checks that both agree.
+func parseBare(line []byte) (Record, bool) {
+	const pre, mid, end = `{"role":"`, `","content":"`, `"}`
+	rest, ok := bytes.CutPrefix(bytes.TrimRight(line, " \t\r"), []byte(pre))
+	if !ok {
+		return Record{}, false
+	}
+	role, rest, ok := bytes.Cut(rest, []byte(mid))
+	if !ok {
+		return Record{}, false
+	}
+	text, ok := bytes.CutSuffix(rest, []byte(end))
+	if !ok || len(text) == 0 {
+		return Record{}, false
+	}
+	for _, c := range text {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return Record{}, false
+		}
+	}
+	r := Role(role)
+	switch r {
+	case RoleUser, RoleAssistant, RoleSystem:
+	default:
+		return Record{}, false
+	}
+	return Record{Message: Message{Role: r, Contents: []string{string(text)}}}, true
+}
+
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(b)
+}
+
+func jsonError(line []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return &InputError{Err: fmt.Errorf("invalid JSON at column %d: %s", syn.Offset, strings.TrimPrefix(syn.Error(), "json: "))}
+	case errors.As(err, &typ):
+		field := strings.TrimPrefix(typ.Field, "wireMessage.")
+		if field == "" {
+			return &InputError{Err: fmt.Errorf("want a JSON object, got %s", typ.Value)}
+		}
+		return &InputError{Field: field, Err: fmt.Errorf("want %s, got %s", typeName(typ.Type.String()), typ.Value)}
+	}
+	if bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) {
+		return &InputError{Err: fmt.Errorf("invalid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))}
+	}
+	return &InputError{Err: errors.New("want a JSON object")}
+}
+
+func typeName(goType string) string {
+	switch {
+	case strings.HasPrefix(goType, "[]"):
+		return "a list"
+	case goType == "string", goType == "*string":
+		return "a string"
+	case goType == "bool":
+		return "a boolean"
+	case strings.HasPrefix(goType, "map"), strings.HasPrefix(goType, "struct"), strings.HasPrefix(goType, "*struct"), strings.Contains(goType, "wire"):
+		return "an object"
+	}
+	return goType
+}
+
+func (w *wireRecord) normalize() (Record, error) {
+	var rec Record
+	msg, prefix := &w.wireMessage, ""
+	if w.Message != nil {
+		if w.wireMessage.Role != nil {
+			return rec, fieldErr("role", "give the role inside message, not beside it")
+		}
+		msg, prefix = w.Message, "message."
+	}
+	if w.ID != nil {
+		rec.ID = strings.ToUpper(*w.ID) // ULIDs are case-insensitive; store the canonical form
+	}
+	if w.Conversation != nil {
+		rec.Conversation = *w.Conversation // empty: the appender's conversation
+	}
+	if msg.Role == nil {
+		return rec, fieldErr(prefix+"role", "missing role")
+	}
+	role := Role(*msg.Role)
+	if role == "developer" { // OpenAI's newer name for the system prompt
+		role = RoleSystem
+	}
+	if !role.Valid() {
+		return rec, fieldErr(prefix+"role", "unknown role %q (want system, user, assistant, tool or summary)", *msg.Role)
+	}
+	rec.Message.Role = role
+
+	switch {
+	case msg.Contents != nil && msg.Content != nil:
+		return rec, fieldErr(prefix+"content", "give contents or content, not both")
+	case msg.Contents != nil:
+		rec.Message.Contents = msg.Contents
+	case msg.Content != nil:
+		cs, err := contentStrings(msg.Content)
+		if err != nil {
+			err.Field = prefix + "content" + err.Field
+			return rec, err
+		}
+		rec.Message.Contents = cs
+	}
+	if rec.Message.Contents == nil {
+		rec.Message.Contents = []string{}
+	}
+
+	for i, tc := range msg.ToolCalls {
+		field := fmt.Sprintf("%stool_calls[%d]", prefix, i)
+		call := ToolCall{ID: tc.ID, Name: tc.Name}
+		args := tc.Arguments
+		if tc.Function != nil {
+			if tc.Name != "" || tc.Arguments != nil {
+				return rec, fieldErr(field, "give name and arguments inside function or beside id, not both")
+			}
+			call.Name, args = tc.Function.Name, tc.Function.Arguments
+		}
+		if tc.Type != "" && tc.Type != "function" {
+			return rec, fieldErr(field+".type", "unsupported tool call type %q", tc.Type)
+		}
+		a, err := argumentsText(args)
+		if err != nil {
+			return rec, fieldErr(field+".arguments", "%v", err)
+		}
+		call.Arguments = a
+		rec.Message.ToolCalls = append(rec.Message.ToolCalls, call)
+	}
+	rec.Message.ToolCallID = msg.ToolCallID
+	rec.Message.Name = msg.Name
+	rec.Message.IsError = msg.IsError
+
+	if md := w.Metadata; md != nil {
+		rec.Metadata.Attribute = md.Attribute
+		rec.Metadata.SummaryIDs = md.SummaryIDs
+		for k, v := range md.Timing {
+			ms, err := strconv.ParseInt(string(v), 10, 64)
+			if err != nil {
+				return rec, fieldErr("metadata.timing."+k, "want whole milliseconds since the epoch, got %s", v)
+			}
+			if err := rec.Metadata.Timing.Set(k, ms); err != nil {
+				return rec, fieldErr("metadata.timing."+k, "%v", err)
+			}
+		}
+		if md.Aux != nil && string(md.Aux) != "null" {
+			aux, err := ParseAux(md.Aux)
+			if err != nil {
+				return rec, fieldErr("metadata.aux", "%v", err)
+			}
+			rec.Metadata.Aux = aux
+		}
+	}
+	return rec, nil
+}
+
+// contentStrings reads an OpenAI-style content: a string, null, or a list of
+// text parts ({"type":"text","text":"..."}) or plain strings.
+func contentStrings(raw json.RawMessage) ([]string, *InputError) {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case string(raw) == "null":
+		return nil, nil
+	case len(raw) > 0 && raw[0] == '"':
+		s, err := unquote(raw)
+		if err != nil {
+			return nil, &InputError{Err: err}
+		}
+		if s == "" {
+			return nil, nil
+		}
+		return []string{s}, nil
+	case len(raw) > 0 && raw[0] == '[':
+		var parts []json.RawMessage
+		if err := json.Unmarshal(raw, &parts); err != nil {
+			return nil, &InputError{Err: err}
+		}
+		out := make([]string, 0, len(parts))
+		for i, p := range parts {
+			var s string
+			if json.Unmarshal(p, &s) == nil {
+				out = append(out, s)
+				continue
+			}
+			var part struct {
+				Type string  `json:"type"`
+				Text *string `json:"text"`
+			}
+			if err := json.Unmarshal(p, &part); err != nil || part.Text == nil || (part.Type != "text" && part.Type != "") {
+				return nil, &InputError{Field: fmt.Sprintf("[%d]", i), Err: fmt.Errorf("only text parts are supported (got %s)", abbreviate(p))}
+			}
+			out = append(out, *part.Text)
+		}
+		return out, nil
+	}
+	return nil, &InputError{Err: fmt.Errorf("want a string or a list of text parts, got %s", abbreviate(raw))}
+}
+
+// argumentsText returns tool call arguments as a JSON text: a JSON string is
+// taken as the text itself (OpenAI), anything else (an object, as Ollama
+// sends) is kept as the raw JSON it was given.
+func argumentsText(raw json.RawMessage) (string, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	if raw[0] == '"' {
+		return unquote(raw)
+	}
+	return string(raw), nil
+}
+
+// unquote decodes a JSON string that json.Unmarshal has already checked;
+// one without escapes, the common case, is copied as it is.
+func unquote(raw json.RawMessage) (string, error) {
+	if len(raw) >= 2 && bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1]), nil
+	}
+	var s string
+	err := json.Unmarshal(raw, &s)
+	return s, err
+}
+
+// ParseAux parses a JSON object into aux values kept as compact JSON texts.
+func ParseAux(raw []byte) (map[string]json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return nil, fmt.Errorf("want a JSON object, got %s", abbreviate(raw))
+	}
+	for k, v := range m {
+		c, err := CompactJSON(v)
+		if err != nil {
+			return nil, err
+		}
+		m[k] = c
+	}
+	return m, nil
+}
+
+// CompactJSON returns v without insignificant white space, or an error if v
+// is not one valid JSON value.
+func CompactJSON(v []byte) (json.RawMessage, error) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, v); err != nil {
+		return nil, fmt.Errorf("invalid JSON %s: %v", abbreviate(v), err)
+	}
+	return b.Bytes(), nil
+}
+
+func abbreviate(b []byte) string {
+	const max = 40
+	if len(b) > max {
+		return string(b[:max]) + "..."
+	}
+	return string(b)
+}

@@ -1,0 +1,146 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestParseLineForms(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"canonical record",
+			`{"id":"01JRZJ166J2WRMF990535EVSQS","conversation":"demo","message":{"role":"user","contents":["Hi, there","how are you"]},"metadata":{"attribute":["merged"],"timing":{"creation":1744815823058}}}`,
+			`{"id":"01JRZJ166J2WRMF990535EVSQS","conversation":"demo","message":{"role":"user","contents":["Hi, there","how are you"]},"metadata":{"attribute":["merged"],"timing":{"creation":1744815823058}}}`},
+		{"bare message", `{"role":"user","contents":["a","b"]}`,
+			`{"id":"","conversation":"","message":{"role":"user","contents":["a","b"]},"metadata":{"timing":{"creation":0}}}`},
+		{"content string", `{"role":"assistant","content":"hi"}`,
+			`{"id":"","conversation":"","message":{"role":"assistant","contents":["hi"]},"metadata":{"timing":{"creation":0}}}`},
+		{"openai text parts", `{"role":"user","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}`,
+			`{"id":"","conversation":"","message":{"role":"user","contents":["a","b"]},"metadata":{"timing":{"creation":0}}}`},
+		{"openai tool call, null content", `{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"location\":\"Paris\"}"}}]}`,
+			`{"id":"","conversation":"","message":{"role":"assistant","contents":[],"tool_calls":[{"id":"call_1","name":"get_weather","arguments":"{\"location\":\"Paris\"}"}]},"metadata":{"timing":{"creation":0}}}`},
+		{"arguments as an object kept byte for byte", `{"role":"assistant","tool_calls":[{"id":"c","name":"f","arguments":{"b":1, "a":2}}]}`,
+			`{"id":"","conversation":"","message":{"role":"assistant","contents":[],"tool_calls":[{"id":"c","name":"f","arguments":"{\"b\":1, \"a\":2}"}]},"metadata":{"timing":{"creation":0}}}`},
+		{"openai tool result", `{"role":"tool","tool_call_id":"call_1","content":"sunny"}`,
+			`{"id":"","conversation":"","message":{"role":"tool","contents":["sunny"],"tool_call_id":"call_1"},"metadata":{"timing":{"creation":0}}}`},
+		{"developer is system", `{"role":"developer","content":"be brief"}`,
+			`{"id":"","conversation":"","message":{"role":"system","contents":["be brief"]},"metadata":{"timing":{"creation":0}}}`},
+		{"lowercase id made canonical", `{"id":"01jrzj166j2wrmf990535evsqs","message":{"role":"user","contents":["x"]}}`,
+			`{"id":"01JRZJ166J2WRMF990535EVSQS","conversation":"","message":{"role":"user","contents":["x"]},"metadata":{"timing":{"creation":0}}}`},
+		{"aux compacted, numbers exact", `{"message":{"role":"user","contents":["x"]},"metadata":{"timing":{"creation":5,"playEnd":7},"aux":{"n": 12345678901234567890.5, "l":[1, {"m":null}]}}}`,
+			`{"id":"","conversation":"","message":{"role":"user","contents":["x"]},"metadata":{"timing":{"creation":5,"playEnd":7},"aux":{"l":[1,{"m":null}],"n":12345678901234567890.5}}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := ParseLine([]byte(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(AppendJSON(nil, &r)); got != tt.want {
+				t.Fatalf("\n got %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseLineRejects(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"malformed JSON", `{"role":"user",`, "invalid JSON"},
+		{"not an object", `[1,2]`, "want a JSON object"},
+		{"unknown role", `{"role":"robot","content":"x"}`, `role: unknown role "robot"`},
+		{"missing role", `{"content":"x"}`, "role: missing role"},
+		{"empty contents", `{"role":"user","contents":[]}`, "message.contents: empty"},
+		{"empty content string", `{"role":"user","content":""}`, "message.contents: empty"},
+		{"tool without call id", `{"role":"tool","content":"x"}`, "message.tool_call_id"},
+		{"tool call on a user", `{"role":"user","content":"x","tool_calls":[{"id":"a","name":"f","arguments":"{}"}]}`, "only assistant records carry tool calls"},
+		{"tool call without name", `{"role":"assistant","tool_calls":[{"id":"a","arguments":"{}"}]}`, "tool_calls[0].name"},
+		{"bad id", `{"id":"xyz","message":{"role":"user","contents":["x"]}}`, `id: "XYZ" is not a ULID`},
+		{"NUL byte", "{\"role\":\"user\",\"content\":\"a\x00\"}", "NUL byte at column 28"},
+		{"escaped NUL", `{"role":"user","content":"a\u0000"}`, "contains a NUL character"},
+		{"invalid UTF-8", "{\"role\":\"user\",\"content\":\"\xff\"}", "invalid UTF-8 at column 27"},
+		{"image part", `{"role":"user","content":[{"type":"image_url","image_url":{"url":"x"}}]}`, "content[0]: only text parts"},
+		{"unknown timing key", `{"message":{"role":"user","contents":["x"]},"metadata":{"timing":{"nope":1}}}`, "metadata.timing.nope: unknown timing key"},
+		{"fractional timing", `{"message":{"role":"user","contents":["x"]},"metadata":{"timing":{"creation":1.5}}}`, "metadata.timing.creation: want whole milliseconds"},
+		{"aux not an object", `{"message":{"role":"user","contents":["x"]},"metadata":{"aux":[1]}}`, "metadata.aux: want a JSON object"},
+		{"unknown attribute", `{"message":{"role":"user","contents":["x"]},"metadata":{"attribute":["odd"]}}`, `unknown attribute "odd"`},
+		{"summaryIds off a summary", `{"message":{"role":"user","contents":["x"]},"metadata":{"summaryIds":["01JRZJ166J2WRMF990535EVSQS"]}}`, "only summary records"},
+		{"role beside message", `{"role":"user","message":{"role":"user","contents":["x"]}}`, "give the role inside message"},
+		{"long conversation", `{"conversation":"` + strings.Repeat("c", 257) + `","role":"user","content":"x"}`, "conversation: longer than 256 bytes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseLine([]byte(tt.in))
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("err = %v, want an *InputError", err)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %q, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func FuzzParseLine(f *testing.F) {
+	for _, s := range []string{
+		`{"role":"user","content":"hi"}`,
+		`{"id":"01JRZJ166J2WRMF990535EVSQS","conversation":"demo","message":{"role":"user","contents":["Hi, there","how are you"]},"metadata":{"attribute":["merged"],"timing":{"creation":1744815823058}}}`,
+		`{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"f","arguments":"{}"}}]}`,
+		`{"role":"tool","tool_call_id":"c","content":[{"type":"text","text":"x"}]}`,
+		`{"message":{"role":"summary","contents":["s"]},"metadata":{"summaryIds":["01JRZJ166J2WRMF990535EVSQS"],"aux":{"a":[1,{"b":null}]}}}`,
+		"\xff", `{"role":"user","content":"\u2028"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`{"role":"user","content":"plain text"}`))
+	f.Add([]byte(`{"role":"assistant","content":"a \"quoted\" word"}  `))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if fast, ok := parseBare(line); ok {
+			slow, err := parseAny(line)
+			if err != nil || !bytes.Equal(AppendJSON(nil, &fast), AppendJSON(nil, &slow)) {
+				t.Fatalf("fast path disagrees on %q: %s vs %s (%v)", line, AppendJSON(nil, &fast), AppendJSON(nil, &slow), err)
+			}
+		}
+		r, err := ParseLine(line)
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v is not an *InputError", err)
+			}
+			return
+		}
+		out := AppendJSON(nil, &r)
+		if !utf8.Valid(out) || !json.Valid(out) {
+			t.Fatalf("canonical form is not valid JSON: %s", out)
+		}
+		back, err := ParseLine(out)
+		if err != nil {
+			t.Fatalf("canonical form %s does not parse: %v", out, err)
+		}
+		if again := AppendJSON(nil, &back); !bytes.Equal(again, out) {
+			t.Fatalf("round trip changed the record:\n%s\n%s", out, again)
+		}
+	})
+}
+
+func BenchmarkParseLine(b *testing.B) {
+	for _, tc := range []struct{ name, line string }{
+		{"bare", `{"role":"user","content":"message 1: the quick brown fox jumps over the lazy dog, again and again."}`},
+		{"canonical", `{"id":"01JRZJ166J2WRMF990535EVSQS","conversation":"demo","message":{"role":"user","contents":["Hi, there","how are you"]},"metadata":{"attribute":["merged"],"timing":{"creation":1744815823058}}}`},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			line := []byte(tc.line)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ParseLine(line); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

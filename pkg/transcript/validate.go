@@ -1,0 +1,85 @@
+package transcript
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/oklog/ulid/v2"
+)
+
+// Validate checks the invariants of a record, whatever form it came in.
+// An unset id, conversation or creation time is allowed: the appender sets them.
+func Validate(r *Record) error {
+	m := &r.Message
+	if r.ID != "" {
+		if _, err := ulid.ParseStrict(r.ID); err != nil || len(r.ID) != ulid.EncodedSize {
+			return fieldErr("id", "%q is not a ULID (26 characters of Crockford base32)", r.ID)
+		}
+	}
+	if len(r.Conversation) > MaxConversationBytes {
+		return fieldErr("conversation", "longer than %d bytes", MaxConversationBytes)
+	}
+	if strings.IndexByte(r.Conversation, 0) >= 0 {
+		return fieldErr("conversation", "contains a NUL character")
+	}
+	if !m.Role.Valid() {
+		return fieldErr("message.role", "unknown role %q", m.Role)
+	}
+	if len(m.Contents) == 0 && !(m.Role == RoleAssistant && len(m.ToolCalls) > 0) {
+		return fieldErr("message.contents", "empty: a %s record needs at least one content string", m.Role)
+	}
+	for i, c := range m.Contents {
+		if strings.IndexByte(c, 0) >= 0 {
+			return fieldErr(fmt.Sprintf("message.contents[%d]", i), "contains a NUL character")
+		}
+	}
+	if m.Role == RoleSummary && len(m.Contents) != 1 {
+		return fieldErr("message.contents", "a summary holds exactly one content string, got %d", len(m.Contents))
+	}
+	if len(m.ToolCalls) > 0 && m.Role != RoleAssistant {
+		return fieldErr("message.tool_calls", "only assistant records carry tool calls")
+	}
+	for i, c := range m.ToolCalls {
+		field := fmt.Sprintf("message.tool_calls[%d]", i)
+		if c.ID == "" {
+			return fieldErr(field+".id", "missing tool call id")
+		}
+		if c.Name == "" {
+			return fieldErr(field+".name", "missing tool name")
+		}
+		if strings.IndexByte(c.ID+c.Name+c.Arguments, 0) >= 0 {
+			return fieldErr(field, "contains a NUL character")
+		}
+	}
+	if m.Role == RoleTool {
+		if m.ToolCallID == "" {
+			return fieldErr("message.tool_call_id", "a tool record needs the id of the call it answers")
+		}
+	} else {
+		switch {
+		case m.ToolCallID != "":
+			return fieldErr("message.tool_call_id", "only tool records answer a tool call")
+		case m.Name != "":
+			return fieldErr("message.name", "only tool records carry a name")
+		case m.IsError:
+			return fieldErr("message.is_error", "only tool records carry is_error")
+		}
+	}
+	for i, a := range r.Metadata.Attribute {
+		if a != AttrFake && a != AttrMerged {
+			return fieldErr(fmt.Sprintf("metadata.attribute[%d]", i), "unknown attribute %q (want fake or merged)", a)
+		}
+	}
+	if len(r.Metadata.SummaryIDs) > 0 && m.Role != RoleSummary {
+		return fieldErr("metadata.summaryIds", "only summary records carry summaryIds")
+	}
+	for i, id := range r.Metadata.SummaryIDs {
+		if _, err := ulid.ParseStrict(id); err != nil {
+			return fieldErr(fmt.Sprintf("metadata.summaryIds[%d]", i), "%q is not a ULID", id)
+		}
+	}
+	if r.Metadata.Timing.Creation < 0 {
+		return fieldErr("metadata.timing.creation", "negative time")
+	}
+	return nil
+}
