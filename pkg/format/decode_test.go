@@ -20,11 +20,11 @@ func TestAddJSON(t *testing.T) {
 	}
 	for _, p := range []string{"openai", "gemini"} {
 		var viaAdd, viaJSON bytes.Buffer
-		ra, err := NewRenderer(&viaAdd, Options{Provider: p})
+		ra, err := NewRenderer(&viaAdd, Request{Provider: p})
 		if err != nil {
 			t.Fatal(err)
 		}
-		rj, _ := NewRenderer(&viaJSON, Options{Provider: p})
+		rj, _ := NewRenderer(&viaJSON, Request{Provider: p})
 		for i := range recs {
 			if err := ra.Add(&recs[i]); err != nil {
 				t.Fatal(err)
@@ -46,7 +46,7 @@ func TestAddJSON(t *testing.T) {
 			t.Errorf("thought signature lost: %s", viaJSON.String())
 		}
 	}
-	r, _ := NewRenderer(io.Discard, Options{Provider: "openai"})
+	r, _ := NewRenderer(io.Discard, Request{Provider: "openai"})
 	if err := r.AddJSON([]byte(`{"id":`)); err == nil {
 		t.Error("a truncated body was accepted")
 	}
@@ -69,7 +69,7 @@ func BenchmarkAddJSON(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		r, err := NewRenderer(io.Discard, Options{Provider: "openai"})
+		r, err := NewRenderer(io.Discard, Request{Provider: "openai"})
 		if err != nil {
 			b.Fatal(err)
 		}
