@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/summarize"
 	"github.com/convo-cli/convo/pkg/tokens"
@@ -81,9 +83,9 @@ every message appended.`,
 	fl.StringVar(&o.name, "name", "", "with --role tool: the tool's name")
 	fl.BoolVar(&o.isError, "is-error", false, "with --role tool: the tool failed")
 	fl.IntVar(&o.summarizeIfOver, "summarize-if-over", 0, "after appending, summarize when the LLM view holds more tokens than this (a failure is reported, the append kept)")
-	fl.StringVar(&o.summarizer, "summarizer", "extractive", "with --summarize-if-over: extractive, gemini, openai, ollama, anthropic or exec")
+	fl.StringVar(&o.summarizer, "summarizer", "extractive", "with --summarize-if-over: "+strings.Join(ownSummarizers, ", ")+", or a provider: "+format.NameList(format.CanCall))
 	fl.IntVar(&o.keepLast, "keep-last", 4, "with --summarize-if-over: turns kept verbatim")
-	fl.StringVar(&o.from, "from", "", "read a provider's response body on stdin as the assistant's answer: openai, anthropic, gemini, bedrock or ollama")
+	fl.StringVar(&o.from, "from", "", "read a provider's response body on stdin as the assistant's answer: "+format.NameList(format.CanParse))
 	fl.BoolVar(&o.allowIncomplete, "allow-incomplete", false, "with --from: append an answer cut short (output limit, safety filter) instead of failing")
 	return cmd
 }
@@ -191,31 +193,21 @@ func (a *Factory) appendStored(ctx context.Context, o *appendOptions, next func(
 }
 
 // autoSummarize runs summarize --if-over after an append, as the reference
-// memory service's strategy did.
+// memory service's strategy did: the same Runner as summarize -c. A failure
+// is reported and the append is kept.
 func (a *Factory) autoSummarize(ctx context.Context, s *store.Store, o *appendOptions, enc *transcript.Encoder) {
-	job, err := a.newSummaryJob(&summarizeOptions{
-		keepLast: o.keepLast, ifOver: o.summarizeIfOver, tokenizer: tokens.Default,
+	r, err := (&summarizeOptions{
+		f: a, keepLast: o.keepLast, ifOver: o.summarizeIfOver, tokenizer: tokens.Default,
 		maxTokens: summarize.DefaultMaxSummaryTokens, ledgerSize: summarize.DefaultLedgerSize,
 		provider: providerOptions{name: o.summarizer, model: a.cfg.GetString("model"), timeout: 2 * time.Minute},
-	})
+	}).runner()
 	if err == nil {
-		var res outcome
-		if res, err = a.summarizeOne(ctx, s, o.conversation, job); err == nil && res.summary != nil && !a.quiet {
-			err = enc.Encode(res.summary)
+		var res summarize.Result
+		if res, err = r.Run(ctx, s, o.conversation); err == nil && res.Summary != nil && !a.quiet {
+			err = enc.Encode(res.Summary)
 		}
 	}
 	if err != nil {
 		fmt.Fprintf(a.IO.ErrOut, "convo: the append is stored; summarizing after it failed: %s\n", errorMessage(err))
 	}
-}
-
-// metadataEdit and parseMetadataFlags are what appendfrom.go still calls:
-// annotationFlags without --unset-aux.
-type metadataEdit struct{ an *transcript.Annotation }
-
-func (e metadataEdit) apply(r *transcript.Record) { _ = e.an.Apply(r) }
-
-func parseMetadataFlags(timing, aux []string, now int64) (metadataEdit, error) {
-	an, err := annotationFlags(timing, aux, nil, now)
-	return metadataEdit{an}, err
 }

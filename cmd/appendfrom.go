@@ -30,7 +30,7 @@ func (a *Factory) runAppendFrom(ctx context.Context, o *appendOptions, args []st
 		}
 	}
 	now := a.nowMillis()
-	edit, err := parseMetadataFlags(o.timing, o.aux, now)
+	an, err := annotationFlags(o.timing, o.aux, nil, now)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func (a *Factory) runAppendFrom(ctx context.Context, o *appendOptions, args []st
 	rec := ans.Record
 	// The body arrived when the call ended; --timing may say otherwise.
 	_ = rec.Metadata.Timing.Set("llmEnd", now)
-	edit.apply(&rec)
+	_ = an.Apply(&rec) // annotationFlags checked the keys
 	if err := transcript.Validate(&rec); err != nil {
 		return err
 	}

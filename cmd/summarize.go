@@ -240,17 +240,3 @@ func (o *summarizeOptions) runner() (*summarize.Runner, error) {
 	}
 	return r, nil
 }
-
-// newSummaryJob and summarizeOne keep cmd/append.go's autoSummarize
-// building until it calls summarize.Runner itself; delete them then.
-func (a *Factory) newSummaryJob(o *summarizeOptions) (*summarize.Runner, error) {
-	o.f = a
-	return o.runner()
-}
-
-type outcome struct{ summary *transcript.Record }
-
-func (a *Factory) summarizeOne(ctx context.Context, s summarize.Store, conv string, r *summarize.Runner) (outcome, error) {
-	res, err := r.Run(ctx, s, conv)
-	return outcome{summary: res.Summary}, err
-}
