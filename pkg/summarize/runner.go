@@ -75,8 +75,8 @@ func (r *Runner) Run(ctx context.Context, s Store, conv string) (Result, error) 
 	var recs []transcript.Record
 	var readSeq int64
 	err := s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
-		rec, err := transcript.ParseLine(row.Body)
-		if err != nil {
+		var rec transcript.Record
+		if err := transcript.DecodeStored(row.Body, &rec); err != nil {
 			return fmt.Errorf("stored record is corrupt: %w", err)
 		}
 		rec.Conversation = conv

@@ -112,8 +112,9 @@ func Prepare(recs []transcript.Record, opt Options) (*Plan, Skip, error) {
 	// now, and the tail's share gives the view's tokens after summarizing.
 	counts := make([]int, len(recs))
 	before := 0
+	var view transcript.ViewFilter
 	for i := max(transcript.LatestSummary(recs), 0); i < len(recs); i++ {
-		if recs[i].Message.Role != transcript.RoleSystem {
+		if view.Add(recs[i].Message.Role) != transcript.ViewSystem {
 			counts[i] = opt.Counter.Record(&recs[i])
 			before += counts[i]
 		}
