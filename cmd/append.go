@@ -139,14 +139,15 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 	if o.add != nil {
 		return f.appendStored(ctx, o, oneRecord(*o.add))
 	}
+	// Stdin is read and checked to its end before the write transaction
+	// opens: a producer that pauses must not hold the store's write lock.
 	dec := transcript.NewDecoder(f.IO.In)
-	return f.appendStored(ctx, o, func() (transcript.Record, error) {
-		r, err := dec.Next()
-		if err == nil {
-			_ = o.an.Apply(&r)
-		}
-		return r, err
-	})
+	staged, err := transcript.Stage(dec.Next, o.an.Apply, transcript.DefaultStageMemory)
+	if err != nil {
+		return err
+	}
+	defer staged.Close()
+	return f.appendStored(ctx, o, staged.Next)
 }
 
 // oneRecord yields r, then io.EOF.
