@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -242,31 +241,13 @@ func askRun(ctx context.Context, o *askOptions) error {
 	return nil
 }
 
-// askContents reads the new user message: the arguments, or stdin with -.
-// nil means none: the stored conversation is answered as it stands.
+// askContents is the new user message: the arguments, or stdin with -;
+// none answers the stored conversation as it stands.
 func askContents(in io.Reader, args []string) ([]string, error) {
-	if len(args) == 0 {
-		return nil, nil
+	if len(args) == 1 && args[0] == "-" {
+		return ask.ReadMessage(in)
 	}
-	if len(args) != 1 || args[0] != "-" {
-		return slices.Clone(args), nil
-	}
-	b, err := io.ReadAll(io.LimitReader(in, transcript.MaxLineBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("read stdin: %w", err)
-	}
-	text := strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
-	switch {
-	case len(b) > transcript.MaxLineBytes:
-		err = fmt.Errorf("the message on stdin is over %d bytes", transcript.MaxLineBytes)
-	case strings.TrimSpace(text) == "":
-		err = errors.New("the message on stdin is empty")
-	case strings.IndexByte(text, 0) >= 0:
-		err = errors.New("the message on stdin contains a NUL character")
-	default:
-		return []string{text}, nil
-	}
-	return nil, &transcript.InputError{Err: err}
+	return slices.Clone(args), nil
 }
 
 // readTools reads --tools (the forms format.ParseTools takes); "" is none.
@@ -308,17 +289,4 @@ func printAnswer(o *askOptions, ans *transcript.Record, streamed bool) error {
 		f.warnf("tool call %s: %s %s", c.ID, c.Name, c.Arguments)
 	}
 	return nil
-}
-
-// parseTemperature reads --temperature: "" is unset, else a number of 0 or
-// more (a string flag, so that unset differs from 0 wherever it is set).
-func parseTemperature(v string) (*float64, error) {
-	if v == "" {
-		return nil, nil
-	}
-	t, err := strconv.ParseFloat(v, 64)
-	if err != nil || t < 0 {
-		return nil, usageErrorf("--temperature %q: want a number of 0 or more", v)
-	}
-	return &t, nil
 }

@@ -166,3 +166,16 @@ func systemFlag(v string) ([]string, error) {
 	}
 	return []string{v}, nil
 }
+
+// parseTemperature reads --temperature: "" is unset, else a number of 0 or
+// more (a string flag, so that unset differs from 0 wherever it is set).
+func parseTemperature(v string) (*float64, error) {
+	if v == "" {
+		return nil, nil
+	}
+	t, err := strconv.ParseFloat(v, 64)
+	if err != nil || t < 0 {
+		return nil, usageErrorf("--temperature %q: want a number of 0 or more", v)
+	}
+	return &t, nil
+}
