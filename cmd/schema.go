@@ -30,7 +30,13 @@ provider follows a $ref to another file. Clearing the conversation removes it.`,
 		Example: `  convo schema set -c demo city.schema.json
   convo schema show -c demo
   convo schema unset -c demo`,
-		Args: noArgs,
+		// A bare or mistyped subcommand is a usage error, not help and exit 0.
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageErrorf("unknown command %q for convo schema: want set, unset or show", args[0])
+			}
+			return usageErrorf("convo schema needs a command: set, unset or show")
+		},
 	}
 	cmd.AddCommand(newCmdSchemaSet(f, nil), newCmdSchemaUnset(f, nil), newCmdSchemaShow(f, nil))
 	return cmd

@@ -92,6 +92,12 @@ func TestSchemaRun(t *testing.T) {
 		t.Fatalf("show none: %v (exit %d)", err, exitCode(err))
 	}
 
+	for _, args := range [][]string{{"schema"}, {"schema", "bogus"}} {
+		if err := runCmd(t, f, args...); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "want set, unset or show") && !strings.Contains(err.Error(), "needs a command") {
+			t.Errorf("%v: %v (exit %d)", args, err, exitCode(err))
+		}
+	}
+
 	// The hidden aliases of one release.
 	if err := runCmd(t, f, "ask", "-c", "demo", "--set-schema", titled); err != nil {
 		t.Fatal(err)
