@@ -146,11 +146,15 @@ func TestAskRun(t *testing.T) {
 		{name: "stdin empty", step: paris, stdin: "\n", args: []string{"-"}, code: ExitInput, stderr: "the message on stdin is empty"},
 		{name: "stdin NUL", step: paris, stdin: "a\x00b", args: []string{"-"}, code: ExitInput, stderr: "NUL"},
 		{name: "json", step: paris, args: []string{"--json", "Capital?"}, stored: 2,
-			checkStdout: func(s string) bool { return strings.HasPrefix(s, `{"id":"`) && strings.Contains(s, `"role":"assistant","contents":["Paris is the capital of France."]`) }},
+			checkStdout: func(s string) bool {
+				return strings.HasPrefix(s, `{"id":"`) && strings.Contains(s, `"role":"assistant","contents":["Paris is the capital of France."]`)
+			}},
 		{name: "json quiet", step: paris, args: []string{"--json", "Capital?"}, stored: 2, stdout: ""},
 		{name: "stream", step: paris, args: []string{"--stream", "Capital?"}, stdout: "Paris is the capital of France.\n", stored: 2},
 		{name: "stream json", step: paris, args: []string{"--stream", "--json", "Capital?"}, stderr: "Paris is the capital of France.\n", stored: 2,
-			checkStdout: func(s string) bool { return strings.Count(s, "\n") == 1 && strings.Contains(s, `"Paris is the capital of France."`) }},
+			checkStdout: func(s string) bool {
+				return strings.Count(s, "\n") == 1 && strings.Contains(s, `"Paris is the capital of France."`)
+			}},
 		{name: "tool call", step: weather, args: []string{"--tools", tools, "Weather?"}, stdout: "", stderr: `tool call call_abc123: get_weather {"location":"Paris"}`, stored: 2},
 		{name: "schema", step: cityOK, args: []string{"--schema", schema, "City?"}, stdout: `{"city":"Paris"}` + "\n", stored: 2},
 		{name: "schema mismatch", step: cityBad, args: []string{"--schema", schema, "City?"}, code: ExitInput, stderr: "answer: does not match the schema City"},
