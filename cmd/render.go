@@ -2,37 +2,35 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/pkg/ask"
 	"github.com/convo-cli/convo/pkg/format"
-	"github.com/convo-cli/convo/pkg/store"
-	"github.com/convo-cli/convo/pkg/transcript"
 )
 
+// renderOptions are the flags of `convo render`.
 type renderOptions struct {
-	conversation string
-	provider     string
-	system       string
-	noSummary    bool
-	lenient      bool
-	body         bool
-	model        string
-	maxTokens    int
+	f                      *Factory
+	conversation, provider string
+	system, model          string
+	noSummary, lenient     bool
+	body                   bool
+	maxTokens              int
 	// temperature is a string so that "unset" differs from 0 whether it
 	// comes from the command line, the environment or the config file.
 	temperature string
+	// req is the request the flags describe, built by check.
+	req format.Request
 }
 
-func (a *Factory) newRenderCmd() *cobra.Command {
-	var o renderOptions
+// newCmdRender builds `convo render`. runF replaces renderRun in tests that
+// check flag parsing alone.
+func newCmdRender(f *Factory, runF func(context.Context, *renderOptions) error) *cobra.Command {
+	o := &renderOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "render --provider P [-c ID]",
 		Short: "Print the LLM-facing view as a provider's request payload",
@@ -66,19 +64,25 @@ applies). Gemini and Bedrock take the model in the URL, not in the body.`,
   convo get -c demo | convo render --provider gemini --system @prompt.txt`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.runRender(cmd.Context(), &o)
+			if err := o.check(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return renderRun(cmd.Context(), o)
 		},
 	}
-	a.conversationFlag(cmd, &o.conversation, "conversation to render (without it: the transcript on stdin)")
-	f := cmd.Flags()
-	f.StringVar(&o.provider, "provider", "", "request format: "+format.NameList(format.CanRender))
-	f.StringVar(&o.system, "system", "", "system prompt TEXT, or @FILE to read it from a file, instead of the stored one")
-	f.BoolVar(&o.noSummary, "no-summary", false, "leave the latest summary out of the system prompt")
-	f.BoolVar(&o.lenient, "lenient", false, "repair unmatched tool calls and results and non-object arguments instead of failing")
-	f.BoolVar(&o.body, "body", false, "print a whole request body (needs --model, except for gemini and bedrock)")
-	f.StringVar(&o.model, "model", "", "with --body: the model")
-	f.IntVar(&o.maxTokens, "max-tokens", 0, "with --body: the output token limit (default: "+defaultLimits()+")")
-	f.StringVar(&o.temperature, "temperature", "", "with --body: the sampling temperature")
+	f.conversationFlag(cmd, &o.conversation, "conversation to render (without it: the transcript on stdin)")
+	fl := cmd.Flags()
+	fl.StringVar(&o.provider, "provider", "", "request format: "+format.NameList(format.CanRender))
+	fl.StringVar(&o.system, "system", "", "system prompt TEXT, or @FILE to read it from a file, instead of the stored one")
+	fl.BoolVar(&o.noSummary, "no-summary", false, "leave the latest summary out of the system prompt")
+	fl.BoolVar(&o.lenient, "lenient", false, "repair unmatched tool calls and results and non-object arguments instead of failing")
+	fl.BoolVar(&o.body, "body", false, "print a whole request body (needs --model, except for gemini and bedrock)")
+	fl.StringVar(&o.model, "model", "", "with --body: the model")
+	fl.IntVar(&o.maxTokens, "max-tokens", 0, "with --body: the output token limit (default: "+defaultLimits()+")")
+	fl.StringVar(&o.temperature, "temperature", "", "with --body: the sampling temperature")
 	_ = cmd.RegisterFlagCompletionFunc("provider", cobra.FixedCompletions(format.Names(format.CanRender), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -95,217 +99,83 @@ func defaultLimits() string {
 	return strings.Join(out, ", ")
 }
 
-// formatRequest checks the flags and turns them into a format.Request.
-func (a *Factory) formatRequest(o *renderOptions) (format.Request, error) {
-	opt := format.Request{Provider: o.provider, Lenient: o.lenient, Warn: a.warnf, Body: o.body, Model: o.model, MaxTokens: o.maxTokens}
+// check refuses flag values that cannot work and builds o.req, checked
+// against the registry: the providers it names, where the model goes.
+func (o *renderOptions) check() error {
+	o.req = format.Request{Provider: o.provider, NoSummary: o.noSummary, Lenient: o.lenient, Warn: o.f.warnf,
+		Body: o.body, Model: o.model, MaxTokens: o.maxTokens}
 	prov, ok := format.Lookup(o.provider)
 	switch {
 	case o.provider == "":
-		return opt, usageErrorf("missing --provider (one of %s)", format.NameList(format.CanRender))
+		return usageErrorf("missing --provider (one of %s)", format.NameList(format.CanRender))
 	case !ok || !prov.CanDo(format.CanRender):
-		return opt, usageErrorf("--provider %q: want one of %s", o.provider, format.NameList(format.CanRender))
+		return usageErrorf("--provider %q: want one of %s", o.provider, format.NameList(format.CanRender))
 	case !o.body && (o.model != "" || o.maxTokens != 0 || o.temperature != ""):
-		return opt, usageErrorf("--model, --max-tokens and --temperature shape a whole request body: add --body")
+		return usageErrorf("--model, --max-tokens and --temperature shape a whole request body: add --body")
 	case o.maxTokens < 0:
-		return opt, usageErrorf("--max-tokens %d: want a positive number", o.maxTokens)
+		return usageErrorf("--max-tokens %d: want a positive number", o.maxTokens)
 	case o.body && o.model == "" && !prov.ModelInURL:
-		return opt, usageErrorf("--body needs --model for %s", o.provider)
+		return usageErrorf("--body needs --model for %s", o.provider)
 	}
 	if o.model != "" && prov.ModelInURL {
-		a.warnf("%s takes the model in the URL, not in the body: --model %s is left out", o.provider, o.model)
+		o.f.warnf("%s takes the model in the URL, not in the body: --model %s is left out", o.provider, o.model)
 	}
-	if o.temperature != "" {
-		t, err := strconv.ParseFloat(o.temperature, 64)
-		if err != nil || t < 0 {
-			return opt, usageErrorf("--temperature %q: want a number of 0 or more", o.temperature)
-		}
-		opt.Temperature = &t
-	}
-	if o.system != "" {
-		text := o.system
-		if name, ok := strings.CutPrefix(text, "@"); ok {
-			b, err := os.ReadFile(name)
-			if err != nil {
-				return opt, usageErrorf("--system: %v", err)
-			}
-			// A file's final newline ends its last line; it is not prompt text.
-			text = strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
-		}
-		opt.System = []string{text}
-	}
-	return opt, nil
-}
-
-func (a *Factory) runRender(ctx context.Context, o *renderOptions) error {
-	opt, err := a.formatRequest(o)
-	if err != nil {
+	var err error
+	if o.req.Temperature, err = parseTemperature(o.temperature); err != nil {
 		return err
 	}
-	if o.conversation != "" {
-		if err := checkConversationID(o.conversation); err != nil {
-			return err
-		}
-		return a.renderStored(ctx, o, opt)
+	if err := checkConversationID(o.conversation); err != nil {
+		return err
 	}
-	if a.IO.StdinIsTerminal() {
+	if o.conversation == "" && o.f.IO.StdinIsTerminal() {
 		return usageErrorf("nothing to render: give -c or pipe a transcript on stdin")
 	}
-	return a.renderStdin(o, opt)
+	return nil
 }
 
-// renderStored streams the stored view: the latest system record, then the
-// records from the latest summary on.
-func (a *Factory) renderStored(ctx context.Context, o *renderOptions, opt format.Request) error {
-	s, err := a.Store(ctx)
+// renderRun renders the stored view of -c, or the transcript on stdin.
+func renderRun(ctx context.Context, o *renderOptions) error {
+	f := o.f
+	var err error
+	if o.req.System, err = systemFlag(o.system); err != nil {
+		return err
+	}
+	if o.conversation == "" {
+		return format.RenderTranscript(f.IO.Out, o.req, f.IO.In, f.IDs, f.nowMillis)
+	}
+	s, err := f.Store(ctx)
 	if err != nil {
 		return err
 	}
-	if opt.System == nil {
-		body, err := s.LatestSystem(ctx, o.conversation)
+	return ask.RenderView(ctx, s, o.conversation, f.IO.Out, o.req)
+}
+
+// systemFlag reads --system TEXT|@FILE as the prompt's one content string;
+// "" is none. A file's final newline ends its last line: it is not prompt
+// text.
+func systemFlag(v string) ([]string, error) {
+	if v == "" {
+		return nil, nil
+	}
+	if name, ok := strings.CutPrefix(v, "@"); ok {
+		b, err := os.ReadFile(name)
 		if err != nil {
-			return err
+			return nil, usageErrorf("--system: %v", err)
 		}
-		if body != nil {
-			var sys transcript.Record
-			if err := json.Unmarshal(body, &sys); err != nil {
-				return fmt.Errorf("stored system record is corrupt: %w", err)
-			}
-			opt.System = sys.Message.Contents
-		}
+		v = strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
 	}
-	r, err := format.NewRenderer(a.IO.Out, opt)
-	if err != nil {
-		return err
-	}
-	read := func(fn func(store.Row) error) error {
-		return s.Read(ctx, o.conversation, store.ReadOptions{FromLatestSummary: true}, fn)
-	}
-	keep := func(row store.Row) bool {
-		switch transcript.Role(row.Role) {
-		case transcript.RoleSystem:
-			return false
-		case transcript.RoleSummary:
-			return !o.noSummary
-		}
-		return true
-	}
-	if err := pipeline(read, keep, r.AddJSON); err != nil {
-		return err
-	}
-	return r.Close()
+	return []string{v}, nil
 }
 
-// pipeline calls add with the body of each row read that keep accepts, in
-// order, on a second goroutine: SQLite reads the next rows while the last
-// ones are decoded and rendered, so rendering a long conversation costs
-// about what reading it does. Bodies travel in batches copied out of the
-// rows (a row's body is valid only during its callback); three batches
-// circulate, so memory stays bounded. The first error stops both sides.
-func pipeline(read func(func(store.Row) error) error, keep func(store.Row) bool, add func([]byte) error) error {
-	type batch struct {
-		buf  []byte
-		ends []int
+// parseTemperature reads --temperature: "" is unset, else a number of 0 or
+// more (a string flag, so that unset differs from 0 wherever it is set).
+func parseTemperature(v string) (*float64, error) {
+	if v == "" {
+		return nil, nil
 	}
-	const batchBytes = 256 << 10
-	full, free := make(chan *batch, 2), make(chan *batch, 3)
-	for range 3 {
-		free <- &batch{}
+	t, err := strconv.ParseFloat(v, 64)
+	if err != nil || t < 0 {
+		return nil, usageErrorf("--temperature %q: want a number of 0 or more", v)
 	}
-	var failed atomic.Bool
-	done := make(chan error, 1)
-	go func() {
-		var err error
-		for b := range full {
-			start := 0
-			for _, end := range b.ends {
-				if err != nil {
-					break
-				}
-				if err = add(b.buf[start:end]); err != nil {
-					failed.Store(true)
-				}
-				start = end
-			}
-			b.buf, b.ends = b.buf[:0], b.ends[:0]
-			free <- b
-		}
-		done <- err
-	}()
-	errStop := errors.New("stop")
-	cur := <-free
-	rerr := read(func(row store.Row) error {
-		if failed.Load() {
-			return errStop
-		}
-		if !keep(row) {
-			return nil
-		}
-		cur.buf = append(cur.buf, row.Body...)
-		cur.ends = append(cur.ends, len(cur.buf))
-		if len(cur.buf) >= batchBytes {
-			full <- cur
-			cur = <-free
-		}
-		return nil
-	})
-	if len(cur.ends) > 0 && rerr == nil {
-		full <- cur
-	}
-	close(full)
-	if err := <-done; err != nil {
-		return err
-	}
-	return rerr
-}
-
-// renderStdin reads a whole transcript, applies the rules to it as append
-// does, and renders its view.
-func (a *Factory) renderStdin(o *renderOptions, opt format.Request) error {
-	dec := transcript.NewDecoder(a.IO.In)
-	app := transcript.NewAppender("", nil, a.IDs, a.nowMillis)
-	line := map[string]int{} // where each record of the view starts, for errors
-	var system, summary *transcript.Record
-	var view []*transcript.Record // records after the latest summary
-	err := transcript.ApplyRules(dec, app, func(ch transcript.Change) error {
-		if ch.Kind == transcript.Merged {
-			return nil // merged in place into a record the view holds
-		}
-		line[ch.Record.ID] = dec.Line()
-		switch ch.Record.Message.Role {
-		case transcript.RoleSystem:
-			system = ch.Record
-		case transcript.RoleSummary:
-			summary, view = ch.Record, view[:0]
-		default:
-			view = append(view, ch.Record)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if opt.System == nil && system != nil {
-		opt.System = system.Message.Contents
-	}
-	if summary != nil && !o.noSummary {
-		opt.Summary = strings.Join(summary.Message.Contents, "\n\n")
-	}
-	r, err := format.NewRenderer(a.IO.Out, opt)
-	if err != nil {
-		return err
-	}
-	for _, rec := range view {
-		if err = r.Add(rec); err != nil {
-			break
-		}
-	}
-	if err == nil {
-		err = r.Close()
-	}
-	var ie *transcript.InputError
-	var re *format.RecordError
-	if errors.As(err, &ie) && errors.As(err, &re) {
-		ie.Line = line[re.ID]
-	}
-	return err
+	return &t, nil
 }

@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"context"
 	"errors"
-	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,91 +12,136 @@ import (
 	"github.com/convo-cli/convo/pkg/store"
 )
 
-// pipeline hands every kept body over in order, across many batches, and
-// stops both goroutines on the first error of either side.
-func TestPipeline(t *testing.T) {
-	const n = 20000
-	body := strings.Repeat("x", 90)
-	read := func(fn func(store.Row) error) error {
-		for i := range n {
-			role := "user"
-			if i%10 == 9 {
-				role = "system"
-			}
-			if err := fn(store.Row{Role: role, Body: []byte(fmt.Sprintf("%06d%s", i, body))}); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	keep := func(r store.Row) bool { return r.Role != "system" }
-
-	next, got := 0, 0
-	err := pipeline(read, keep, func(b []byte) error {
-		if next%10 == 9 {
-			next++ // a system row, not kept
-		}
-		if want := fmt.Sprintf("%06d%s", next, body); string(b) != want {
-			return fmt.Errorf("got %.6s, want %.6s", b, want)
-		}
-		next++
-		got++
+// parseRender parses args as `convo render` does and returns the options
+// renderRun would get, or the error.
+func parseRender(t *testing.T, f *Factory, args ...string) (*renderOptions, error) {
+	t.Helper()
+	var got *renderOptions
+	cmd := newCmdRender(f, func(_ context.Context, o *renderOptions) error {
+		got = o
 		return nil
 	})
-	if err != nil || got != n-n/10 {
-		t.Fatalf("err %v after %d bodies", err, got)
+	cmd.SetArgs(args)
+	cmd.SetOut(f.IO.Out)
+	cmd.SetErr(f.IO.ErrOut)
+	err := cmd.Execute()
+	if err == nil && got == nil {
+		t.Fatal("runF not called")
 	}
-
-	boom := errors.New("boom")
-	seen := 0
-	err = pipeline(read, keep, func([]byte) error {
-		if seen++; seen == 5000 {
-			return boom
-		}
-		return nil
-	})
-	if !errors.Is(err, boom) || seen != 5000 {
-		t.Fatalf("err %v after %d bodies, want boom after 5000", err, seen)
-	}
-
-	readErr := errors.New("disk")
-	err = pipeline(func(fn func(store.Row) error) error {
-		_ = fn(store.Row{Role: "user", Body: []byte("a")})
-		return readErr
-	}, keep, func([]byte) error { return nil })
-	if !errors.Is(err, readErr) {
-		t.Fatalf("err %v, want the read error", err)
-	}
+	return got, err
 }
 
-// TestFormatRequest: render's flags become a format.Request, checked
-// against the registry: the providers it names, where the model goes.
-func TestFormatRequest(t *testing.T) {
-	f, _, errOut := testFactory(t, "")
-	for _, tc := range []struct {
-		o    renderOptions
-		want string // a substring of the usage error, "" for none
+// TestRenderFlags: render's flags become a format.Request, checked against
+// the registry: the providers it names, where the model goes.
+func TestRenderFlags(t *testing.T) {
+	tests := []struct {
+		args    []string
+		tty     bool
+		errText string // a substring of the usage error, "" for none
+		check   func(*renderOptions) bool
 	}{
-		{renderOptions{provider: "openai"}, ""},
-		{renderOptions{}, "missing --provider (one of " + format.NameList(format.CanRender) + ")"},
-		{renderOptions{provider: "cohere"}, `--provider "cohere": want one of openai, anthropic, gemini, bedrock, vercel, vercel-legacy, ollama`},
-		{renderOptions{provider: "openai", model: "m"}, "add --body"},
-		{renderOptions{provider: "openai", body: true}, "--body needs --model for openai"},
-		{renderOptions{provider: "gemini", body: true}, ""},
-		{renderOptions{provider: "anthropic", body: true, model: "m", maxTokens: -1}, "--max-tokens -1"},
-		{renderOptions{provider: "anthropic", body: true, model: "m", temperature: "hot"}, "--temperature"},
-	} {
-		_, err := f.formatRequest(&tc.o)
-		var ue *usageError
-		if tc.want == "" && err != nil || tc.want != "" && (!errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want)) {
-			t.Errorf("%+v: %v, want %q", tc.o, err, tc.want)
-		}
+		{args: []string{"--provider", "openai"}, check: func(o *renderOptions) bool { return o.req.Provider == "openai" && !o.req.Body }},
+		{args: []string{}, errText: "missing --provider (one of " + format.NameList(format.CanRender) + ")"},
+		{args: []string{"--provider", "cohere"}, errText: `--provider "cohere": want one of openai, anthropic, gemini, bedrock, vercel, vercel-legacy, ollama`},
+		{args: []string{"--provider", "openai", "--model", "m"}, errText: "add --body"},
+		{args: []string{"--provider", "openai", "--body"}, errText: "--body needs --model for openai"},
+		{args: []string{"--provider", "gemini", "--body"}, check: func(o *renderOptions) bool { return o.req.Body && o.req.Model == "" }},
+		{args: []string{"--provider", "anthropic", "--body", "--model", "m", "--max-tokens", "-1"}, errText: "--max-tokens -1"},
+		{args: []string{"--provider", "anthropic", "--body", "--model", "m", "--temperature", "hot"}, errText: "--temperature"},
+		{args: []string{"--provider", "anthropic", "--body", "--model", "m", "--temperature", "0.5", "--max-tokens", "99", "--no-summary", "--lenient"},
+			check: func(o *renderOptions) bool {
+				return *o.req.Temperature == 0.5 && o.req.MaxTokens == 99 && o.req.Model == "m" && o.req.NoSummary && o.req.Lenient
+			}},
+		{args: []string{"--provider", "openai", "-c", "a\x00b"}, errText: "NUL"},
+		{args: []string{"--provider", "openai", "extra"}, errText: `unexpected argument "extra"`},
+		{args: []string{"--provider", "openai"}, tty: true, errText: "nothing to render: give -c or pipe a transcript"},
+		{args: []string{"--provider", "openai", "-c", "demo"}, tty: true, check: func(o *renderOptions) bool { return o.conversation == "demo" }},
 	}
-	req, err := f.formatRequest(&renderOptions{provider: "bedrock", body: true, model: "m", temperature: "0.5"})
-	if err != nil || *req.Temperature != 0.5 || !strings.Contains(errOut.String(), "bedrock takes the model in the URL") {
-		t.Errorf("%+v %v %q", req, err, errOut.String())
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			f, _, _ := testFactory(t, "")
+			f.IO.stdinTTY = tt.tty
+			o, err := parseRender(t, f, tt.args...)
+			if tt.errText == "" && err != nil || tt.errText != "" && (exitCode(err) != ExitUsage || !strings.Contains(err.Error(), tt.errText)) {
+				t.Fatalf("%v (exit %d), want %q", err, exitCode(err), tt.errText)
+			}
+			if tt.check != nil && !tt.check(o) {
+				t.Errorf("options %+v", o)
+			}
+		})
+	}
+	f, _, errOut := testFactory(t, "")
+	if _, err := parseRender(t, f, "--provider", "bedrock", "--body", "--model", "m"); err != nil || !strings.Contains(errOut.String(), "bedrock takes the model in the URL") {
+		t.Errorf("%v %q", err, errOut.String())
 	}
 	if !strings.Contains(defaultLimits(), "anthropic 4096") {
 		t.Errorf("defaultLimits() = %q", defaultLimits())
+	}
+}
+
+// renderTest runs renderRun with args on f, as the command would.
+func renderTest(t *testing.T, f *Factory, args ...string) error {
+	t.Helper()
+	o, err := parseRender(t, f, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return renderRun(context.Background(), o)
+}
+
+func TestRenderRun(t *testing.T) {
+	f, out, _ := testFactory(t, "")
+	seedTrip(t, f, "trip")
+	if err := runCmd(t, f, "append", "-q", "-c", "trip", "--role", "system", "Be brief."); err != nil {
+		t.Fatal(err)
+	}
+	if err := runCmd(t, f, "summarize", "-q", "-c", "trip", "--keep-last", "1"); err != nil {
+		t.Fatal(err)
+	}
+	f.quiet = false
+
+	if err := renderTest(t, f, "--provider", "openai", "-c", "trip"); err != nil {
+		t.Fatal(err)
+	}
+	stored := out.String()
+	for _, want := range []string{`"role":"system","content":"Be brief.\n\nSummary of the earlier conversation`, "Also a hotel near the river?"} {
+		if !strings.Contains(stored, want) {
+			t.Errorf("stored render lacks %q: %s", want, stored)
+		}
+	}
+	if strings.Contains(stored, "I want to visit Lisbon in May") {
+		t.Errorf("a covered record was rendered: %s", stored)
+	}
+	out.Reset()
+
+	prompt := filepath.Join(t.TempDir(), "prompt.txt")
+	os.WriteFile(prompt, []byte("From a file.\n"), 0o644)
+	if err := renderTest(t, f, "--provider", "anthropic", "-c", "trip", "--no-summary", "--system", "@"+prompt); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); !strings.HasPrefix(got, `{"system":[{"type":"text","text":"From a file."}]`) || strings.Contains(got, "Summary of") {
+		t.Errorf("--no-summary --system @FILE: %s", got)
+	}
+	out.Reset()
+
+	err := renderTest(t, f, "--provider", "openai", "-c", "nobody")
+	if !errors.Is(err, store.ErrNotFound) || exitCode(err) != ExitNotFound {
+		t.Errorf("missing conversation: %v (exit %d)", err, exitCode(err))
+	}
+	if err := renderTest(t, f, "--provider", "openai", "-c", "trip", "--system", "@/nonexistent"); exitCode(err) != ExitUsage {
+		t.Errorf("--system @missing: %v", err)
+	}
+
+	// Without -c: the transcript on stdin, the same view.
+	f.IO.In = strings.NewReader(tripJSONL)
+	if err := renderTest(t, f, "--provider", "openai"); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); !strings.Contains(got, "I want to visit Lisbon in May") || !strings.HasPrefix(got, `{"messages":[{"role":"user"`) {
+		t.Errorf("stdin render: %s", got)
+	}
+	f.IO.In = strings.NewReader(`{"role":"robot","content":"x"}` + "\n")
+	if err := renderTest(t, f, "--provider", "openai"); exitCode(err) != ExitInput {
+		t.Errorf("bad stdin: %v (exit %d)", err, exitCode(err))
 	}
 }

@@ -1,5 +1,7 @@
 // Package schemas embeds the JSON Schemas of convo's output, the
-// machine-readable form of SPEC section 1.
+// machine-readable form of SPEC section 1, and checks LLM answers against
+// the answer schemas users give (answer.go). Every schema is compiled on
+// first use only.
 package schemas
 
 import (

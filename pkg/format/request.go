@@ -22,6 +22,9 @@ type Request struct {
 	// Summary is the text of the latest summary, "" for none. It is added to
 	// the system prompt as its own labelled section.
 	Summary string
+	// NoSummary leaves the summary records fed out (render --no-summary):
+	// they set no Summary.
+	NoSummary bool
 	// Messages is the LLM view for Render: the records after the latest
 	// summary, in order (a summary record among them sets Summary). A
 	// Renderer takes them one at a time through Add and AddJSON instead.
@@ -170,6 +173,9 @@ func (r *Renderer) Add(rec *transcript.Record) error {
 	case transcript.RoleSystem:
 		return nil
 	case transcript.RoleSummary:
+		if r.req.NoSummary {
+			return nil
+		}
 		if r.started || r.asst != nil || r.user != nil {
 			return fmt.Errorf("record %s: a summary after the messages it should precede", rec.ID)
 		}

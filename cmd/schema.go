@@ -1,0 +1,174 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/convo-cli/convo/pkg/ask"
+	"github.com/convo-cli/convo/pkg/store"
+)
+
+// schemaOptions are the flags of `convo schema set|unset|show`.
+type schemaOptions struct {
+	f            *Factory
+	conversation string
+	file         string // set only
+}
+
+// newCmdSchema builds `convo schema` and its subcommands.
+func newCmdSchema(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "schema set|unset|show -c ID",
+		Short: "Keep the JSON Schema every answer of a conversation must match",
+		Long: `A conversation's answer schema (JSON Schema 2020-12) makes every later
+'convo ask' on it ask for a structured answer and check it, unless the ask
+gives its own --schema or --no-schema. The schema must be self-contained: no
+provider follows a $ref to another file. Clearing the conversation removes it.`,
+		Example: `  convo schema set -c demo city.schema.json
+  convo schema show -c demo
+  convo schema unset -c demo`,
+		// A bare or mistyped subcommand is a usage error, not help and exit 0.
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageErrorf("unknown command %q for convo schema: want set, unset or show", args[0])
+			}
+			return usageErrorf("convo schema needs a command: set, unset or show")
+		},
+	}
+	cmd.AddCommand(newCmdSchemaSet(f, nil), newCmdSchemaUnset(f, nil), newCmdSchemaShow(f, nil))
+	return cmd
+}
+
+// newSchemaCmd builds one subcommand of `convo schema`; runF, when set,
+// replaces run in tests that check flag parsing alone.
+func newSchemaCmd(f *Factory, use, short string, args cobra.PositionalArgs, run, runF func(context.Context, *schemaOptions) error) *cobra.Command {
+	o := &schemaOptions{f: f}
+	cmd := &cobra.Command{
+		Use: use, Short: short, Args: args,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := requireConversation(o.conversation); err != nil {
+				return err
+			}
+			if len(args) == 1 {
+				o.file = args[0]
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return run(cmd.Context(), o)
+		},
+	}
+	f.conversationFlag(cmd, &o.conversation, "conversation whose schema this is (created on first use by set)")
+	return cmd
+}
+
+func newCmdSchemaSet(f *Factory, runF func(context.Context, *schemaOptions) error) *cobra.Command {
+	return newSchemaCmd(f, "set -c ID FILE", "Store FILE as the schema of every later answer", oneArg("FILE"), schemaSetRun, runF)
+}
+
+func newCmdSchemaUnset(f *Factory, runF func(context.Context, *schemaOptions) error) *cobra.Command {
+	return newSchemaCmd(f, "unset -c ID", "Remove the conversation's schema", noArgs, schemaUnsetRun, runF)
+}
+
+func newCmdSchemaShow(f *Factory, runF func(context.Context, *schemaOptions) error) *cobra.Command {
+	return newSchemaCmd(f, "show -c ID", "Print the conversation's schema as it was given", noArgs, schemaShowRun, runF)
+}
+
+// schemaSetRun checks and stores the schema; it prints nothing.
+func schemaSetRun(ctx context.Context, o *schemaOptions) error {
+	sch, err := readSchema("", o.file)
+	if err != nil {
+		return err
+	}
+	s, err := o.f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	return s.SetSchema(ctx, o.conversation, store.ConversationSchema{Name: sch.Name, Body: sch.Body})
+}
+
+func schemaUnsetRun(ctx context.Context, o *schemaOptions) error {
+	s, err := o.f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	had, err := s.DeleteSchema(ctx, o.conversation)
+	if err == nil && !had {
+		o.f.warnf("conversation %q had no schema", o.conversation)
+	}
+	return err
+}
+
+// schemaShowRun prints the stored document; none is not found (exit 4).
+func schemaShowRun(ctx context.Context, o *schemaOptions) error {
+	s, err := o.f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	sc, ok, err := s.Schema(ctx, o.conversation)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("conversation %q has no schema: %w", o.conversation, store.ErrNotFound)
+	}
+	body := sc.Body
+	if len(body) > 0 && body[len(body)-1] != '\n' {
+		body = append(body, '\n')
+	}
+	_, err = o.f.IO.Out.Write(body)
+	return err
+}
+
+// schemaAlias is ask's hidden --set-schema FILE and --unset-schema: what
+// `convo schema set|unset` does, kept for one release.
+func (o *askOptions) schemaAlias(ctx context.Context) error {
+	if err := requireConversation(o.conversation); err != nil {
+		return err
+	}
+	switch {
+	case o.setSchema != "" && o.unsetSchema:
+		return usageErrorf("--set-schema and --unset-schema do not go together")
+	case len(o.args) > 0 || o.schema != "" || o.noSchema:
+		return usageErrorf("--set-schema and --unset-schema change the stored schema and ask nothing: ask in another call")
+	}
+	so := &schemaOptions{f: o.f, conversation: o.conversation, file: o.setSchema}
+	if o.unsetSchema {
+		return schemaUnsetRun(ctx, so)
+	}
+	return schemaSetRun(ctx, so)
+}
+
+// oneArg wants exactly one argument, named what in errors.
+func oneArg(what string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != 1 {
+			return usageErrorf("want one %s argument, got %d", what, len(args))
+		}
+		return nil
+	}
+}
+
+// readSchema reads and compiles a schema file; flag names where it came
+// from in errors ("" for an argument).
+func readSchema(flag, path string) (*ask.Schema, error) {
+	prefix := path
+	if flag != "" {
+		prefix = flag + " " + path
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if flag != "" {
+			return nil, usageErrorf("%s: %v", flag, err)
+		}
+		return nil, usageErrorf("%v", err)
+	}
+	sch, err := ask.NewSchema(ask.FileSchemaName(path), b)
+	if err != nil {
+		return nil, usageErrorf("%s: %v", prefix, err)
+	}
+	return sch, nil
+}

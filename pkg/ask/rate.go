@@ -1,0 +1,63 @@
+package ask
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+)
+
+// callKey keys the *call of a Run in the context it gives Send.
+type callKey struct{}
+
+// call is what Limit needs of the Run whose request is being sent.
+type call struct {
+	s        Store
+	key      string // provider/model: the limiter every process shares
+	interval time.Duration
+	now      func() time.Time
+	sleep    func(ctx context.Context, d time.Duration) error
+	start    atomic.Int64 // ms when the first attempt began, 0 before
+}
+
+// Limit is the rate hook of the transports ask sends through: give it to
+// llm.Options.Limit. The transport calls it before every attempt, retries
+// included, with the context Run passed to Send; it then waits for the
+// next slot of the turn's limiter (Turn.Rate, one slot an attempt, shared
+// with every process on the store through Store.RateSlot: requests are
+// delayed, never failed) and notes when the first attempt began, the user
+// record's timing.llmStart. With any other context it does nothing. A
+// transport that never calls it sends at once, whatever Turn.Rate says.
+func Limit(ctx context.Context) error {
+	c, ok := ctx.Value(callKey{}).(*call)
+	if !ok {
+		return nil
+	}
+	if c.interval > 0 {
+		slot, err := c.s.RateSlot(ctx, c.key, c.interval)
+		if err != nil {
+			return err
+		}
+		if d := slot.Sub(c.now()); d > 0 {
+			sleep := c.sleep
+			if sleep == nil {
+				sleep = sleepCtx
+			}
+			if err := sleep(ctx, d); err != nil {
+				return err
+			}
+		}
+	}
+	c.start.CompareAndSwap(0, c.now().UnixMilli())
+	return nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,99 @@
+package schemas
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Answer is a compiled answer schema: the JSON Schema an LLM's structured
+// answer must match (ask --schema, convo schema set). Compiling one costs
+// what the document does, and happens only when a schema is used.
+type Answer struct {
+	// Title is the document's "title", "" when it has none.
+	Title    string
+	compiled *jsonschema.Schema
+}
+
+// CompileAnswer checks an answer schema document (JSON Schema 2020-12
+// unless its $schema says otherwise) and compiles it. Nothing is loaded
+// from elsewhere: the providers see only this document, so it must be
+// self-contained.
+func CompileAnswer(body []byte) (*Answer, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("not JSON: %w", err)
+	}
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return nil, errors.New("not a JSON Schema object")
+	}
+	title, _ := obj["title"].(string)
+	const loc = "urn:convo:answer-schema"
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(jsonschema.SchemeURLLoader{}) // no scheme: no file, no network
+	if err := c.AddResource(loc, doc); err != nil {
+		return nil, err
+	}
+	compiled, err := c.Compile(loc)
+	if err != nil {
+		return nil, fmt.Errorf("not a valid JSON Schema: %w", err)
+	}
+	return &Answer{Title: title, compiled: compiled}, nil
+}
+
+// AnswerError says why an answer does not match its schema.
+type AnswerError struct {
+	// NotJSON: the answer is no JSON text at all.
+	NotJSON bool
+	// Detail is the JSON error, or the reasons the value does not match,
+	// one per line.
+	Detail string
+}
+
+func (e *AnswerError) Error() string {
+	if e.NotJSON {
+		return "not JSON: " + e.Detail
+	}
+	return "does not match:\n" + e.Detail
+}
+
+// Check validates an answer's text against the schema. A Markdown code
+// fence around it, which some local models add whatever they are asked, is
+// not part of the answer. The error is an *AnswerError.
+func (a *Answer) Check(text string) error {
+	text = stripFence(strings.TrimSpace(text))
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+	if err != nil {
+		return &AnswerError{NotJSON: true, Detail: err.Error()}
+	}
+	if err := a.compiled.Validate(v); err != nil {
+		msg := err.Error()
+		var ve *jsonschema.ValidationError
+		if errors.As(err, &ve) {
+			// The first line names the schema's internal URL; the rest are
+			// the reasons, one per line.
+			if _, rest, ok := strings.Cut(msg, "\n"); ok {
+				msg = rest
+			}
+		}
+		return &AnswerError{Detail: msg}
+	}
+	return nil
+}
+
+// stripFence removes a Markdown code fence around s.
+func stripFence(s string) string {
+	if !strings.HasPrefix(s, "```") || !strings.HasSuffix(s, "```") || len(s) < 6 {
+		return s
+	}
+	inner := strings.TrimSuffix(s, "```")
+	if _, body, ok := strings.Cut(inner, "\n"); ok {
+		return strings.TrimSpace(body)
+	}
+	return s
+}
