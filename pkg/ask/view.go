@@ -2,7 +2,6 @@ package ask
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -42,9 +41,6 @@ func RenderView(ctx context.Context, s ViewStore, conv string, w io.Writer, req 
 // It returns the Renderer, open for more records, and the role of the last
 // message of the view ("" for none). With store.ErrNotFound the Renderer
 // is still usable: a conversation not stored yet has an empty view.
-//
-// When pkg/transcript streams the view itself (a ViewFilter over rows),
-// this function becomes a loop over it.
 func openView(ctx context.Context, s ViewStore, conv string, w io.Writer, req format.Request) (*format.Renderer, transcript.Role, error) {
 	if req.System == nil {
 		raw, err := s.LatestSystem(ctx, conv)
@@ -53,7 +49,7 @@ func openView(ctx context.Context, s ViewStore, conv string, w io.Writer, req fo
 		}
 		if raw != nil {
 			var sys transcript.Record
-			if err := json.Unmarshal(raw, &sys); err != nil {
+			if err := transcript.DecodeStored(raw, &sys); err != nil {
 				return nil, "", fmt.Errorf("stored system record is corrupt: %w", err)
 			}
 			req.System = sys.Message.Contents
@@ -64,10 +60,11 @@ func openView(ctx context.Context, s ViewStore, conv string, w io.Writer, req fo
 		return nil, "", err
 	}
 	var last transcript.Role
+	var view transcript.ViewFilter
 	err = r.AddRows(func(yield func(transcript.Role, []byte) error) error {
 		return s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
 			role := transcript.Role(row.Role)
-			if role != transcript.RoleSystem && role != transcript.RoleSummary {
+			if view.Add(role).Sent() {
 				last = role
 			}
 			return yield(role, row.Body)

@@ -25,8 +25,15 @@ type Rows func(yield func(role transcript.Role, body []byte) error) error
 // it does, in constant memory. System records are not even copied, nor
 // summary records with Request.NoSummary.
 func (r *Renderer) AddRows(rows Rows) error {
+	var view transcript.ViewFilter
 	return pipeline(rows, func(role transcript.Role) bool {
-		return role != transcript.RoleSystem && !(role == transcript.RoleSummary && r.req.NoSummary)
+		switch view.Add(role) {
+		case transcript.ViewSystem:
+			return false
+		case transcript.ViewSummary:
+			return !r.req.NoSummary
+		}
+		return true
 	}, r.AddJSON)
 }
 
@@ -104,15 +111,16 @@ func RenderTranscript(w io.Writer, req Request, in io.Reader, ids *transcript.ID
 	line := map[string]int{} // where each record of the view starts, for errors
 	var system, summary *transcript.Record
 	var view []*transcript.Record // records after the latest summary
+	var parts transcript.ViewFilter
 	err := transcript.ApplyRules(dec, app, func(ch transcript.Change) error {
 		if ch.Kind == transcript.Merged {
 			return nil // merged in place into a record the view holds
 		}
 		line[ch.Record.ID] = dec.Line()
-		switch ch.Record.Message.Role {
-		case transcript.RoleSystem:
+		switch parts.Add(ch.Record.Message.Role) {
+		case transcript.ViewSystem:
 			system = ch.Record
-		case transcript.RoleSummary:
+		case transcript.ViewSummary:
 			summary, view = ch.Record, view[:0]
 		default:
 			view = append(view, ch.Record)
