@@ -19,19 +19,7 @@ const askTestKey = "sk-cmd-test-KEY-0b7d"
 // would get, or the error.
 func parseAsk(t *testing.T, f *Factory, args ...string) (*askOptions, error) {
 	t.Helper()
-	var got *askOptions
-	cmd := newCmdAsk(f, func(_ context.Context, o *askOptions) error {
-		got = o
-		return nil
-	})
-	cmd.SetArgs(args)
-	cmd.SetOut(f.IO.Out)
-	cmd.SetErr(f.IO.ErrOut)
-	err := cmd.Execute()
-	if err == nil && got == nil {
-		t.Fatal("runF not called")
-	}
-	return got, err
+	return parseFlags(t, f, newCmdAsk, args...)
 }
 
 func TestAskFlags(t *testing.T) {

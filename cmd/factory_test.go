@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/convo-cli/convo/pkg/transcript"
+	"github.com/spf13/cobra"
 )
 
 // testFactory returns a Factory over buffer streams, a fixed clock and a
@@ -41,4 +42,24 @@ func runCmd(t *testing.T, f *Factory, args ...string) error {
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	return root.ExecuteContext(context.Background())
+}
+
+// parseFlags builds a command with newCmd and runs args through it with a
+// runF that keeps the options: what the command's xRun would get, or the
+// error of the flags.
+func parseFlags[O any](t *testing.T, f *Factory, newCmd func(*Factory, func(context.Context, *O) error) *cobra.Command, args ...string) (*O, error) {
+	t.Helper()
+	var got *O
+	cmd := newCmd(f, func(_ context.Context, o *O) error {
+		got = o
+		return nil
+	})
+	cmd.SetArgs(args)
+	cmd.SetOut(f.IO.Out)
+	cmd.SetErr(f.IO.ErrOut)
+	err := cmd.Execute()
+	if err == nil && got == nil {
+		t.Fatal("runF not called")
+	}
+	return got, err
 }

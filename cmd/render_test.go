@@ -16,19 +16,7 @@ import (
 // renderRun would get, or the error.
 func parseRender(t *testing.T, f *Factory, args ...string) (*renderOptions, error) {
 	t.Helper()
-	var got *renderOptions
-	cmd := newCmdRender(f, func(_ context.Context, o *renderOptions) error {
-		got = o
-		return nil
-	})
-	cmd.SetArgs(args)
-	cmd.SetOut(f.IO.Out)
-	cmd.SetErr(f.IO.ErrOut)
-	err := cmd.Execute()
-	if err == nil && got == nil {
-		t.Fatal("runF not called")
-	}
-	return got, err
+	return parseFlags(t, f, newCmdRender, args...)
 }
 
 // TestRenderFlags: render's flags become a format.Request, checked against

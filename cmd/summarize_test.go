@@ -25,19 +25,7 @@ const tripJSONL = `{"role":"user","content":"I want to visit Lisbon in May. My b
 // options summarizeRun would get, or the error.
 func parseSummarize(t *testing.T, f *Factory, args ...string) (*summarizeOptions, error) {
 	t.Helper()
-	var got *summarizeOptions
-	cmd := newCmdSummarize(f, func(_ context.Context, o *summarizeOptions) error {
-		got = o
-		return nil
-	})
-	cmd.SetArgs(args)
-	cmd.SetOut(f.IO.Out)
-	cmd.SetErr(f.IO.ErrOut)
-	err := cmd.Execute()
-	if err == nil && got == nil {
-		t.Fatal("runF not called")
-	}
-	return got, err
+	return parseFlags(t, f, newCmdSummarize, args...)
 }
 
 func TestSummarizeFlags(t *testing.T) {

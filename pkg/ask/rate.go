@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync/atomic"
 	"time"
+
+	"github.com/convo-cli/convo/pkg/llm"
 )
 
 // callKey keys the *call of a Run in the context it gives Send.
@@ -40,7 +42,7 @@ func Limit(ctx context.Context) error {
 		if d := slot.Sub(c.now()); d > 0 {
 			sleep := c.sleep
 			if sleep == nil {
-				sleep = sleepCtx
+				sleep = llm.Sleep
 			}
 			if err := sleep(ctx, d); err != nil {
 				return err
@@ -49,15 +51,4 @@ func Limit(ctx context.Context) error {
 	}
 	c.start.CompareAndSwap(0, c.now().UnixMilli())
 	return nil
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -104,7 +104,7 @@ func providerSchema(schema json.RawMessage) (json.RawMessage, error) {
 		return nil, fmt.Errorf("the schema is not a JSON object")
 	}
 	delete(m, "$schema")
-	return marshalNoEscape(m)
+	return MarshalNoEscape(m)
 }
 
 // objectSchema reports whether schema can only describe an object: its
@@ -123,7 +123,9 @@ func objectSchema(schema json.RawMessage) bool {
 	return string(s.Type) == `"object"`
 }
 
-func marshalNoEscape(v any) (json.RawMessage, error) {
+// MarshalNoEscape is json.Marshal without HTML escaping: a body keeps the
+// text the model wrote byte for byte.
+func MarshalNoEscape(v any) (json.RawMessage, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

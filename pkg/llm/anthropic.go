@@ -177,7 +177,7 @@ func (s *anthropicStream) body() ([]byte, error) {
 		var kind string
 		_ = json.Unmarshal(f["type"], &kind)
 		set := func(k, v string) {
-			f[k], _ = encodeJSON(v)
+			f[k], _ = format.MarshalNoEscape(v)
 		}
 		switch kind {
 		case "text":
@@ -201,16 +201,16 @@ func (s *anthropicStream) body() ([]byte, error) {
 		content = append(content, f)
 	}
 	var err error
-	if out["content"], err = encodeJSON(content); err != nil {
+	if out["content"], err = format.MarshalNoEscape(content); err != nil {
 		return nil, err
 	}
 	for k, v := range s.delta {
 		out[k] = v
 	}
 	if len(s.usage) > 0 {
-		if out["usage"], err = encodeJSON(s.usage); err != nil {
+		if out["usage"], err = format.MarshalNoEscape(s.usage); err != nil {
 			return nil, err
 		}
 	}
-	return encodeJSON(out)
+	return format.MarshalNoEscape(out)
 }

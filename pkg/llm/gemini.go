@@ -303,7 +303,7 @@ func (s *geminiStream) add(data []byte) error {
 			var a, b string
 			_ = json.Unmarshal(last["text"], &a)
 			_ = json.Unmarshal(p["text"], &b)
-			if t, err := encodeJSON(a + b); err == nil {
+			if t, err := format.MarshalNoEscape(a + b); err == nil {
 				last["text"] = t
 			}
 			if sig, ok := p["thoughtSignature"]; ok {
@@ -344,7 +344,7 @@ func (s *geminiStream) body() ([]byte, error) {
 		if parts == nil {
 			parts = []map[string]json.RawMessage{}
 		}
-		content, err := encodeJSON(map[string]any{"role": role, "parts": parts})
+		content, err := format.MarshalNoEscape(map[string]any{"role": role, "parts": parts})
 		if err != nil {
 			return nil, err
 		}
@@ -352,9 +352,9 @@ func (s *geminiStream) body() ([]byte, error) {
 		for k, v := range s.cand {
 			cand[k] = v
 		}
-		if out["candidates"], err = encodeJSON([]any{cand}); err != nil {
+		if out["candidates"], err = format.MarshalNoEscape([]any{cand}); err != nil {
 			return nil, err
 		}
 	}
-	return encodeJSON(out)
+	return format.MarshalNoEscape(out)
 }

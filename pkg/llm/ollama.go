@@ -113,7 +113,7 @@ func ollamaDone(last []byte, content, thinking string, calls []json.RawMessage) 
 		_ = json.Unmarshal(m, &msg)
 	}
 	set := func(k string, v any) {
-		msg[k], _ = encodeJSON(v)
+		msg[k], _ = format.MarshalNoEscape(v)
 	}
 	if _, ok := msg["role"]; !ok {
 		set("role", "assistant")
@@ -130,8 +130,8 @@ func ollamaDone(last []byte, content, thinking string, calls []json.RawMessage) 
 		delete(msg, "tool_calls")
 	}
 	var err error
-	if out["message"], err = encodeJSON(msg); err != nil {
+	if out["message"], err = format.MarshalNoEscape(msg); err != nil {
 		return nil, err
 	}
-	return encodeJSON(out)
+	return format.MarshalNoEscape(out)
 }

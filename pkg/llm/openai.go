@@ -186,5 +186,5 @@ func (s *openaiStream) body() ([]byte, error) {
 		}{0, msg, s.finish}},
 		Usage: s.usage,
 	}
-	return encodeJSON(out)
+	return format.MarshalNoEscape(out)
 }

@@ -67,7 +67,8 @@ func (p RetryPolicy) delay(attempt int, asked time.Duration, rnd float64) time.D
 	return time.Duration(rnd * float64(ceiling))
 }
 
-func sleepCtx(ctx context.Context, d time.Duration) error {
+// Sleep waits d or until ctx is done: the SleepFunc of Options that set none.
+func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -86,7 +87,7 @@ func (o Options) run(ctx context.Context, provider, key string, call func(contex
 	p := o.Retry.withDefaults()
 	sleep := o.Sleep
 	if sleep == nil {
-		sleep = sleepCtx
+		sleep = Sleep
 	}
 	timeout := o.timeout()
 	for attempt := 1; ; attempt++ {

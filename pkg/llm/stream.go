@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -129,18 +128,6 @@ func (r *textRedactor) flush() {
 		r.out(r.pending)
 		r.pending = ""
 	}
-}
-
-// encodeJSON is json.Marshal without HTML escaping: bodies keep the text the
-// model wrote byte for byte.
-func encodeJSON(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
 }
 
 // sseEvent is one server-sent event: its name ("" when the stream names

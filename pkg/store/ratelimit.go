@@ -40,25 +40,3 @@ func (s *Store) RateSlot(ctx context.Context, key string, interval time.Duration
 	}
 	return time.UnixMicro(slot), nil
 }
-
-// WaitRate reserves a slot of the limiter key (see RateSlot) and waits until
-// it starts. It delays, never fails, unless ctx ends first or the store
-// cannot be written.
-func (s *Store) WaitRate(ctx context.Context, key string, interval time.Duration) error {
-	slot, err := s.RateSlot(ctx, key, interval)
-	if err != nil {
-		return err
-	}
-	d := slot.Sub(s.Now())
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}

@@ -75,29 +75,6 @@ func TestRateSlotsShared(t *testing.T) {
 	}
 }
 
-// TestWaitRate waits for its slot, and gives up with the context.
-func TestWaitRate(t *testing.T) {
-	s := openTemp(t)
-	ctx := context.Background()
-	start := time.Now()
-	for range 3 {
-		if err := s.WaitRate(ctx, "k", 50*time.Millisecond); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if d := time.Since(start); d < 100*time.Millisecond {
-		t.Errorf("3 requests at 1/50ms took %v", d)
-	}
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
-	defer cancel()
-	if err := s.WaitRate(cctx, "k2", time.Hour); err != nil {
-		t.Fatalf("first slot: %v", err)
-	}
-	if err := s.WaitRate(cctx, "k2", time.Hour); err == nil {
-		t.Fatal("waited an hour?")
-	}
-}
-
 // TestConversationSchema: set, replace, read, delete; clear deletes it too.
 func TestConversationSchema(t *testing.T) {
 	s := openTemp(t)
