@@ -189,3 +189,22 @@ func TestParseTools(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseTools: a tool file either fails or gives tools with names that
+// every provider's request can carry.
+func FuzzParseTools(f *testing.F) {
+	f.Add([]byte(`[{"name":"get_weather","description":"d","parameters":{"type":"object"}}]`))
+	f.Add([]byte(`[{"type":"function","function":{"name":"f","parameters":{}}}]`))
+	f.Add([]byte(`{"tools":[]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tools, err := ParseTools(data)
+		if err != nil {
+			return
+		}
+		for _, tl := range tools {
+			if tl.Name == "" {
+				t.Fatalf("a tool without a name from %q", data)
+			}
+		}
+	})
+}

@@ -64,3 +64,26 @@ func TestAnnotationApply(t *testing.T) {
 		t.Errorf("unset: %v, aux %v", err, r.Metadata.Aux)
 	}
 }
+
+// FuzzParseAnnotation: whatever the flags say, a parsed annotation applied
+// to a record leaves a record whose canonical form is valid JSON.
+func FuzzParseAnnotation(f *testing.F) {
+	f.Add("llmEnd=now", "k={\"a\":[1,2.50]}", "old")
+	f.Add("creation=5", "s=\"text\"", "")
+	f.Add("bogus=1", "k=", "")
+	f.Add("playStart=-1", "\xff=1", "\xfe")
+	f.Fuzz(func(t *testing.T, timing, aux, unset string) {
+		an, err := ParseAnnotation([]string{timing}, []string{aux}, []string{unset}, 1744815823058)
+		if err != nil {
+			return
+		}
+		r := Record{ID: "01JRZJ166J2WRMF990535EVSQS", Conversation: "c",
+			Message: Message{Role: RoleUser, Contents: []string{"hi"}}, Metadata: Metadata{Timing: Timing{Creation: 1}}}
+		if err := an.Apply(&r); err != nil {
+			return
+		}
+		if b := AppendJSON(nil, &r); !json.Valid(b) {
+			t.Fatalf("annotated record is not JSON: %s", b)
+		}
+	})
+}

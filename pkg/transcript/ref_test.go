@@ -24,3 +24,23 @@ func TestParseRef(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseRef: a ref parses to a name it knows or to an id, never to
+// something else, and parsing is stable.
+func FuzzParseRef(f *testing.F) {
+	f.Add("last-user")
+	f.Add("01jrzj166j2wrmf990535evsqs")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseRef(s)
+		if err != nil {
+			return
+		}
+		if id, isID := r.ID(); isID && !IsID(id) {
+			t.Fatalf("ParseRef(%q) = %q, neither a name nor an id", s, r)
+		}
+		if again, err := ParseRef(string(r)); err != nil || again != r {
+			t.Fatalf("ParseRef(%q) = %q, then %q (%v)", s, r, again, err)
+		}
+	})
+}
