@@ -19,6 +19,16 @@ import (
 // yield. An error from yield must end the read and be returned.
 type Rows func(yield func(role transcript.Role, body []byte) error) error
 
+// AddJSON feeds the next record as its JSON text, e.g. a stored body,
+// decoded by transcript.DecodeStored: rendering a long stored conversation
+// is mostly decoding, and that decoder skips encoding/json's reflection.
+func (r *Renderer) AddJSON(body []byte) error {
+	if err := transcript.DecodeStored(body, &r.rec); err != nil {
+		return err
+	}
+	return r.Add(&r.rec)
+}
+
 // AddRows feeds the records rows reads, as AddJSON does, on a second
 // goroutine: the store reads the next rows while the last ones are decoded
 // and rendered, so rendering a long conversation costs about what reading
