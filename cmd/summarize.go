@@ -100,8 +100,14 @@ func (o *summarizeOptions) check() error {
 	if o.keepLast < 0 || o.jobs < 1 || o.maxTokens < 1 {
 		return usageErrorf("--keep-last must be 0 or more, -j and --max-summary-tokens 1 or more")
 	}
-	if o.ratio < 0 || o.ratio > 1 {
+	if !(o.ratio >= 0 && o.ratio <= 1) { // NaN fails both
 		return usageErrorf("--summary-ratio must be between 0 and 1, got %g", o.ratio)
+	}
+	if o.ifOver < 0 || o.every < 0 {
+		return usageErrorf("--if-over and --every must be 0 (off) or more")
+	}
+	if o.provider.timeout <= 0 {
+		return usageErrorf("--timeout %s: want a positive duration", o.provider.timeout)
 	}
 	limiter, err := parseRate(o.rate)
 	if limiter != nil {
