@@ -2,7 +2,7 @@ package transcript
 
 import (
 	"bufio"
-	"encoding/json"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,24 +11,23 @@ import (
 
 // Staged is input read and checked to the end before any write begins, so
 // that no write transaction waits on a slow producer (a pipe that pauses
-// holds the store's write lock otherwise). Up to a memory bound the records
-// are held; past it they go to a temporary file, read back in order.
+// would hold the store's write lock otherwise). Records are kept in their
+// canonical form, compact and read back by the fast decoder: in memory up
+// to a bound, past it in a temporary file.
 type Staged struct {
-	recs  []Record
-	bytes int64
-	file  *os.File
-	w     *bufio.Writer
-	r     *bufio.Reader
-	next  int
+	buf  []byte // canonical lines, while in memory
+	file *os.File
+	w    *bufio.Writer
+	r    *bufio.Reader
 }
 
 // DefaultStageMemory is how much input Stage holds in memory before it
 // spills to a temporary file.
-const DefaultStageMemory = 64 << 20
+const DefaultStageMemory = 8 << 20
 
 // Stage reads every record next yields, until io.EOF, calling edit on each
 // (nil for none); the first error stops it. Close the result when done.
-func Stage(next func() (Record, error), edit func(*Record) error, memory int64) (*Staged, error) {
+func Stage(next func() (Record, error), edit func(*Record) error, memory int) (*Staged, error) {
 	s := &Staged{}
 	for {
 		r, err := next()
@@ -39,13 +38,14 @@ func Stage(next func() (Record, error), edit func(*Record) error, memory int64) 
 			err = edit(&r)
 		}
 		if err == nil {
-			err = s.add(r, memory)
+			err = s.add(&r, memory)
 		}
 		if err != nil {
 			s.Close()
 			return nil, err
 		}
 	}
+	var src io.Reader = bytes.NewReader(s.buf)
 	if s.file != nil {
 		if err := s.w.Flush(); err != nil {
 			s.Close()
@@ -55,72 +55,45 @@ func Stage(next func() (Record, error), edit func(*Record) error, memory int64) 
 			s.Close()
 			return nil, fmt.Errorf("stage input: %w", err)
 		}
-		s.r = bufio.NewReaderSize(s.file, 64<<10)
+		src = s.file
 	}
+	s.r = bufio.NewReaderSize(src, 64<<10)
 	return s, nil
 }
 
-func (s *Staged) add(r Record, memory int64) error {
-	if s.file == nil {
-		s.recs = append(s.recs, r)
-		s.bytes += recordSize(&r)
-		if s.bytes <= memory {
-			return nil
-		}
-		f, err := os.CreateTemp("", "convo-stage-*.jsonl")
-		if err != nil {
+func (s *Staged) add(r *Record, memory int) error {
+	if s.file != nil {
+		b := append(AppendJSON(s.buf[:0], r), '\n')
+		s.buf = b
+		if _, err := s.w.Write(b); err != nil {
 			return fmt.Errorf("stage input: %w", err)
 		}
-		// Unlinked at once: the file goes with the process, whatever happens.
-		os.Remove(f.Name())
-		s.file, s.w = f, bufio.NewWriterSize(f, 64<<10)
-		for i := range s.recs {
-			if err := s.spill(&s.recs[i]); err != nil {
-				return err
-			}
-		}
-		s.recs = nil
 		return nil
 	}
-	return s.spill(&r)
-}
-
-func (s *Staged) spill(r *Record) error {
-	b := AppendJSON(nil, r)
-	b = append(b, '\n')
-	if _, err := s.w.Write(b); err != nil {
+	s.buf = append(AppendJSON(s.buf, r), '\n')
+	if len(s.buf) <= memory {
+		return nil
+	}
+	f, err := os.CreateTemp("", "convo-stage-*.jsonl")
+	if err != nil {
 		return fmt.Errorf("stage input: %w", err)
 	}
+	// Unlinked at once: the file goes with the process, whatever happens.
+	os.Remove(f.Name())
+	s.file, s.w = f, bufio.NewWriterSize(f, 64<<10)
+	if _, err := s.w.Write(s.buf); err != nil {
+		return fmt.Errorf("stage input: %w", err)
+	}
+	s.buf = make([]byte, 0, 4096)
 	return nil
-}
-
-// recordSize approximates the memory a record holds.
-func recordSize(r *Record) int64 {
-	n := int64(len(r.ID) + len(r.Conversation) + 200)
-	for _, c := range r.Message.Contents {
-		n += int64(len(c)) + 16
-	}
-	for _, c := range r.Message.ToolCalls {
-		n += int64(len(c.ID)+len(c.Name)+len(c.Arguments)) + 48
-	}
-	for k, v := range r.Metadata.Aux {
-		n += int64(len(k) + len(v))
-	}
-	return n
 }
 
 // Spilled reports whether the input went to a temporary file.
 func (s *Staged) Spilled() bool { return s.file != nil }
 
-// Next yields the staged records in order, then io.EOF.
+// Next yields the staged records in order, then io.EOF. Each record is
+// fresh: the caller may keep it.
 func (s *Staged) Next() (Record, error) {
-	if s.r == nil {
-		if s.next == len(s.recs) {
-			return Record{}, io.EOF
-		}
-		s.next++
-		return s.recs[s.next-1], nil
-	}
 	line, err := s.r.ReadBytes('\n')
 	if errors.Is(err, io.EOF) && len(line) == 0 {
 		return Record{}, io.EOF
@@ -129,7 +102,7 @@ func (s *Staged) Next() (Record, error) {
 		return Record{}, fmt.Errorf("read staged input: %w", err)
 	}
 	var r Record
-	if err := json.Unmarshal(line, &r); err != nil {
+	if err := DecodeStored(bytes.TrimSuffix(line, []byte{'\n'}), &r); err != nil {
 		return Record{}, fmt.Errorf("read staged input: %w", err)
 	}
 	return r, nil

@@ -13,6 +13,7 @@ func TestStage(t *testing.T) {
 	in := `{"role":"user","content":"hi"}
 {"role":"assistant","contents":[],"tool_calls":[{"id":"c1","name":"f","arguments":"{\"a\": 1}"}]}
 {"role":"tool","tool_call_id":"c1","name":"f","contents":["ok"],"is_error":true}
+{"role":"assistant","content":"` + strings.Repeat("long ", 40000) + `"}
 {"id":"01JRZJ166J2WRMF990535EVSQS","conversation":"x","message":{"role":"user","contents":["é\u2028"]},"metadata":{"attribute":["merged"],"timing":{"creation":5,"llmEnd":7},"aux":{"k":{"n":[1,2.50]}}}}
 `
 	var want []string
@@ -27,14 +28,14 @@ func TestStage(t *testing.T) {
 		}
 		want = append(want, string(AppendJSON(nil, &r)))
 	}
-	for _, memory := range []int64{DefaultStageMemory, 0, 300} {
+	for _, memory := range []int{DefaultStageMemory, 0, 300} {
 		dec := NewDecoder(strings.NewReader(in))
 		edits := 0
 		s, err := Stage(dec.Next, func(*Record) error { edits++; return nil }, memory)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if spilled := memory < 1000; s.Spilled() != spilled {
+		if spilled := memory < 1000000; s.Spilled() != spilled {
 			t.Errorf("memory %d: spilled %v, want %v", memory, s.Spilled(), spilled)
 		}
 		var got []string
@@ -54,8 +55,8 @@ func TestStage(t *testing.T) {
 		}
 	}
 	dec = NewDecoder(strings.NewReader(in + "{\"role\":\"robot\",\"content\":\"x\"}\n"))
-	if _, err := Stage(dec.Next, nil, 0); err == nil || !strings.Contains(err.Error(), "line 5") {
-		t.Errorf("a bad fifth line: %v, want an error naming line 5", err)
+	if _, err := Stage(dec.Next, nil, 0); err == nil || !strings.Contains(err.Error(), "line 6") {
+		t.Errorf("a bad fifth line: %v, want an error naming line 6", err)
 	}
 	var ie *InputError
 	dec = NewDecoder(strings.NewReader("{"))
