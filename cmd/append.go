@@ -139,9 +139,20 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 	if o.add != nil {
 		return f.appendStored(ctx, o, oneRecord(*o.add))
 	}
-	// Stdin is read and checked to its end before the write transaction
-	// opens: a producer that pauses must not hold the store's write lock.
 	dec := transcript.NewDecoder(f.IO.In)
+	if f.IO.StdinIsFile() {
+		// A file cannot stall, so it streams inside the transaction (a bad
+		// line still rolls the whole append back).
+		return f.appendStored(ctx, o, func() (transcript.Record, error) {
+			r, err := dec.Next()
+			if err == nil {
+				err = o.an.Apply(&r)
+			}
+			return r, err
+		})
+	}
+	// A pipe is read and checked to its end before the write transaction
+	// opens: a producer that pauses must not hold the store's write lock.
 	staged, err := transcript.Stage(dec.Next, o.an.Apply, transcript.DefaultStageMemory)
 	if err != nil {
 		return err

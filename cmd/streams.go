@@ -18,6 +18,9 @@ type IOStreams struct {
 	ErrOut io.Writer
 
 	stdinTTY, stdoutTTY, stderrTTY bool
+	// stdinFile: stdin is a regular file, which cannot stall the way a
+	// pipe's producer can.
+	stdinFile bool
 	// outFile is Out as a file, when it is one: delivery to a pipe can
 	// then be checked (see waitRead).
 	outFile *os.File
@@ -29,7 +32,7 @@ func System() *IOStreams {
 	return &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		stdinTTY: isTTY(os.Stdin), stdoutTTY: isTTY(os.Stdout), stderrTTY: isTTY(os.Stderr),
-		outFile: os.Stdout,
+		outFile: os.Stdout, stdinFile: isRegular(os.Stdin),
 	}
 }
 
@@ -42,6 +45,15 @@ func Test(stdin string) (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
 // StdinIsTerminal reports whether stdin is a person at a keyboard rather
 // than a pipe or file.
 func (s *IOStreams) StdinIsTerminal() bool { return s.stdinTTY }
+
+// StdinIsFile reports whether stdin is a regular file: reading it never
+// waits on a producer.
+func (s *IOStreams) StdinIsFile() bool { return s.stdinFile }
+
+func isRegular(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode().IsRegular()
+}
 
 // StderrIsTerminal reports whether progress may be drawn on stderr.
 func (s *IOStreams) StderrIsTerminal() bool { return s.stderrTTY }
