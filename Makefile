@@ -13,10 +13,14 @@ build:
 # The whole suite, as CI runs it: the heavy process and property tests in
 # full without the race detector (it slows modernc.org/sqlite some
 # twentyfold), then everything under the race detector with those cut short.
+# Last, every fuzz target for TEST_FUZZTIME, so a parser that panics on new
+# input fails here too.
+TEST_FUZZTIME ?= 5s
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m -run 'Concurrent|Kill|ExportProperty' . ./pkg/store
 	$(GO) test -race -short -count=1 -timeout 20m ./...
+	$(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME)
 
 test-short:
 	$(GO) test -short ./...
