@@ -14,7 +14,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"net/http"
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/format"
@@ -31,10 +30,7 @@ func newOllama(p format.Provider, opts Options) (Transport, error) {
 	if err != nil {
 		return nil, err
 	}
-	header := http.Header{}
-	if opts.APIKey != "" {
-		header.Set("Authorization", "Bearer "+opts.APIKey)
-	}
+	header := bearer(opts.APIKey)
 	return &httpTransport{name: p.Name, opts: opts, url: endpoint(base, "api/chat"), header: header,
 		accept: "application/x-ndjson", assemble: assembleOllama}, nil
 }

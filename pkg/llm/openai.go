@@ -32,10 +32,7 @@ func newOpenAI(p format.Provider, opts Options) (Transport, error) {
 	if err != nil {
 		return nil, err
 	}
-	header := http.Header{}
-	if opts.APIKey != "" {
-		header.Set("Authorization", "Bearer "+opts.APIKey)
-	}
+	header := bearer(opts.APIKey)
 	return &httpTransport{name: p.Name, opts: opts, url: endpoint(base, "chat/completions"), header: header,
 		accept: "text/event-stream", assemble: assembleOpenAI}, nil
 }
@@ -187,4 +184,14 @@ func (s *openaiStream) body() ([]byte, error) {
 		Usage: s.usage,
 	}
 	return format.MarshalNoEscape(out)
+}
+
+// bearer is the header of a key sent as a bearer token (OpenAI, and a proxy
+// in front of Ollama); no key, no header.
+func bearer(key string) http.Header {
+	h := http.Header{}
+	if key != "" {
+		h.Set("Authorization", "Bearer "+key)
+	}
+	return h
 }
