@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -49,5 +51,27 @@ func TestOpenCreatesPrivateFiles(t *testing.T) {
 	s.Close()
 	if fi, _ := os.Stat(shared); fi.Mode().Perm() != 0o640 {
 		t.Errorf("an existing store's mode became %o, want 640 kept", fi.Mode().Perm())
+	}
+}
+
+type codedError int
+
+func (e codedError) Error() string { return "sqlite error" }
+func (e codedError) Code() int     { return int(e) }
+
+func TestBusy(t *testing.T) {
+	for _, tt := range []struct {
+		err  error
+		want bool
+	}{
+		{codedError(5), true},
+		{fmt.Errorf("open: %w", codedError(517)), true}, // SQLITE_BUSY_SNAPSHOT
+		{codedError(1), false},
+		{errors.New("database is locked"), false}, // by type, never by text
+		{nil, false},
+	} {
+		if got := busy(tt.err); got != tt.want {
+			t.Errorf("busy(%v) = %v, want %v", tt.err, got, tt.want)
+		}
 	}
 }

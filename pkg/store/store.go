@@ -72,7 +72,17 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	s := &Store{db: db, Now: time.Now}
-	if err := s.migrate(ctx); err != nil {
+	// A connection opened while another process checkpoints and closes
+	// the WAL can be refused at once, busy handler or not: try again.
+	err = s.migrate(ctx)
+	for delay := 5 * time.Millisecond; busy(err) && delay < time.Second; delay *= 2 {
+		select {
+		case <-ctx.Done():
+		case <-time.After(delay):
+			err = s.migrate(ctx)
+		}
+	}
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
@@ -166,4 +176,11 @@ func (s *Store) IntegrityCheck(ctx context.Context) error {
 		return fmt.Errorf("integrity check: %s", res)
 	}
 	return nil
+}
+
+// busy reports whether err is SQLite's SQLITE_BUSY (or one of its extended
+// codes), by the driver's error type.
+func busy(err error) bool {
+	var coded interface{ Code() int }
+	return errors.As(err, &coded) && coded.Code()&0xff == 5
 }
