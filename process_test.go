@@ -171,10 +171,10 @@ func TestConcurrentSlowProducer(t *testing.T) {
 	if err := slow.Wait(); err != nil {
 		t.Fatalf("the slow append: %v: %s", err, slowOut.String())
 	}
-	if n := strings.Count(strings.TrimSpace(dump(t, db, "slow")), "\n")+1; n != 2 {
+	if n := strings.Count(strings.TrimSpace(dump(t, db, "slow")), "\n") + 1; n != 2 {
 		t.Errorf("slow conversation holds %d records, want 2", n)
 	}
-	if n := strings.Count(strings.TrimSpace(dump(t, db, "other")), "\n")+1; n != 1 {
+	if n := strings.Count(strings.TrimSpace(dump(t, db, "other")), "\n") + 1; n != 1 {
 		t.Errorf("other conversation holds %d records, want 1", n)
 	}
 }

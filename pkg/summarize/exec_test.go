@@ -3,6 +3,8 @@ package summarize
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -23,14 +25,18 @@ func TestExec(t *testing.T) {
 		{name: "keeps the stderr tail", command: "for i in $(seq 1 50); do echo line $i >&2; done; exit 1", want: "line 41\nline 42", failed: true},
 		{name: "empty output", command: "cat >/dev/null; echo warn >&2", want: "empty answer: warn", failed: true},
 		{name: "blank output", command: "echo '   '", want: "empty answer", failed: true},
-		{name: "timeout", command: "sleep 10 | cat", timeout: 100 * time.Millisecond, want: "no answer within 100ms", failed: true},
+		// LATE is a file the command's grandchild makes once it wakes: a
+		// killed process group never does, while one left running keeps
+		// cat's stdout open, so Summarize returns only after it (or after
+		// the second Exec gives the pipes to close).
+		{name: "timeout", command: "(sleep 0.5; touch LATE) | cat", timeout: 100 * time.Millisecond, want: "no answer within 100ms", failed: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := &Exec{Command: tc.command, Timeout: tc.timeout, Model: "m"}
-			start := time.Now()
+			late := filepath.Join(t.TempDir(), "late")
+			e := &Exec{Command: strings.ReplaceAll(tc.command, "LATE", late), Timeout: tc.timeout, Model: "m"}
 			out, err := e.Summarize(context.Background(), in)
-			if time.Since(start) > 5*time.Second {
-				t.Errorf("took %v: the process group was not killed", time.Since(start))
+			if _, serr := os.Stat(late); serr == nil {
+				t.Error("the command's process group outlived the timeout")
 			}
 			if err == nil {
 				if tc.failed || out.Text != tc.want || out.Model != "m" {
