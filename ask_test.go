@@ -28,6 +28,7 @@ import (
 // output, stored records or raw files.
 const askKey = "sk-ask-test-KEY-5f2e9c01"
 
+// dig follows path through decoded JSON objects, nil where it ends.
 func dig(v any, path ...string) any {
 	for _, p := range path {
 		m, ok := v.(map[string]any)
