@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -191,7 +190,7 @@ func (w *writer) openRecord(ctx context.Context) (*transcript.Record, error) {
 		return nil, fmt.Errorf("read last record: %w", err)
 	}
 	var r transcript.Record
-	if err := json.Unmarshal(body, &r); err != nil {
+	if err := transcript.DecodeStored(body, &r); err != nil {
 		return nil, fmt.Errorf("stored record is corrupt: %w", err)
 	}
 	return &r, nil

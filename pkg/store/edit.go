@@ -7,7 +7,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -128,7 +127,7 @@ func lastRealUser(ctx context.Context, q dbtx, conv string, r *stored) error {
 
 func parseStored(body []byte) (transcript.Record, error) {
 	var r transcript.Record
-	if err := json.Unmarshal(body, &r); err != nil {
+	if err := transcript.DecodeStored(body, &r); err != nil {
 		return r, fmt.Errorf("stored record is corrupt: %w", err)
 	}
 	return r, nil

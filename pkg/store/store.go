@@ -78,6 +78,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	for delay := 5 * time.Millisecond; busy(err) && delay < time.Second; delay *= 2 {
 		select {
 		case <-ctx.Done():
+			err = ctx.Err()
 		case <-time.After(delay):
 			err = s.migrate(ctx)
 		}

@@ -3,10 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -88,9 +87,6 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw SummaryWrite) 
 	})
 }
 
-// coveredBatch is how many covered ids one statement checks.
-const coveredBatch = 500
-
 func checkUnchanged(ctx context.Context, tx *sql.Tx, conv string, w SummaryWrite) error {
 	var latest string
 	err := tx.QueryRowContext(ctx, `SELECT id FROM records WHERE conversation = ? AND role = 'summary'
@@ -101,25 +97,19 @@ func checkUnchanged(ctx context.Context, tx *sql.Tx, conv string, w SummaryWrite
 	if latest != w.PreviousID {
 		return fmt.Errorf("%w: a newer summary (%s) was stored", ErrConflict, latest)
 	}
-	// Covered ids are checked in bounded batches: one statement binding
-	// them all fails past SQLite's limit on variables (32,766), which a
+	// The covered ids travel as one JSON array, as rewind's do: binding
+	// each one fails past SQLite's limit on variables (32,766), which a
 	// first summary of a long conversation reaches.
 	ids := w.Summary.Metadata.SummaryIDs
-	n, maxSeq := 0, int64(0)
-	for chunk := range slices.Chunk(ids, coveredBatch) {
-		args := make([]any, 0, len(chunk)+1)
-		args = append(args, conv)
-		for _, id := range chunk {
-			args = append(args, id)
-		}
-		q := `SELECT count(*), coalesce(max(seq), 0) FROM records WHERE conversation = ? AND id IN (?` +
-			strings.Repeat(", ?", len(chunk)-1) + `)`
-		var cn int
-		var cmax int64
-		if err := tx.QueryRowContext(ctx, q, args...).Scan(&cn, &cmax); err != nil {
-			return fmt.Errorf("read covered records: %w", err)
-		}
-		n, maxSeq = n+cn, max(maxSeq, cmax)
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
+	var n int
+	var maxSeq int64
+	if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(max(seq), 0) FROM records
+		WHERE conversation = ?1 AND id IN (SELECT value FROM json_each(?2))`, conv, string(list)).Scan(&n, &maxSeq); err != nil {
+		return fmt.Errorf("read covered records: %w", err)
 	}
 	if n != len(ids) {
 		return fmt.Errorf("%w: %d covered record(s) are gone", ErrConflict, len(ids)-n)
