@@ -247,6 +247,10 @@ type geminiStream struct {
 	cand     map[string]json.RawMessage
 	role     json.RawMessage
 	parts    []map[string]json.RawMessage
+	// texts gathers the text of a part that later chunks continue, by
+	// part index, so each piece is decoded once and the whole encoded once
+	// in body.
+	texts map[int]*strings.Builder
 }
 
 // add reads one event's data: a GenerateContentResponse chunk.
@@ -300,12 +304,20 @@ func (s *geminiStream) add(data []byte) error {
 		if n := len(s.parts); n > 0 && geminiTextPart(s.parts[n-1]) && geminiTextPart(p) &&
 			string(s.parts[n-1]["thought"]) == string(p["thought"]) {
 			last := s.parts[n-1]
-			var a, b string
-			_ = json.Unmarshal(last["text"], &a)
-			_ = json.Unmarshal(p["text"], &b)
-			if t, err := format.MarshalNoEscape(a + b); err == nil {
-				last["text"] = t
+			text := s.texts[n-1]
+			if text == nil {
+				var a string
+				_ = json.Unmarshal(last["text"], &a)
+				text = &strings.Builder{}
+				text.WriteString(a)
+				if s.texts == nil {
+					s.texts = map[int]*strings.Builder{}
+				}
+				s.texts[n-1] = text
 			}
+			var b string
+			_ = json.Unmarshal(p["text"], &b)
+			text.WriteString(b)
 			if sig, ok := p["thoughtSignature"]; ok {
 				last["thoughtSignature"] = sig
 			}
@@ -339,6 +351,13 @@ func (s *geminiStream) body() ([]byte, error) {
 		role := s.role
 		if role == nil {
 			role = json.RawMessage(`"model"`)
+		}
+		for i, text := range s.texts {
+			t, err := format.MarshalNoEscape(text.String())
+			if err != nil {
+				return nil, err
+			}
+			s.parts[i]["text"] = t
 		}
 		parts := s.parts
 		if parts == nil {

@@ -127,8 +127,11 @@ func New(provider string, opts Options) (Transport, error) {
 		return newAnthropic(p, opts)
 	case "gemini":
 		return newGemini(p, opts)
+	case "ollama":
+		return newOllama(p, opts)
 	}
-	return newOllama(p, opts)
+	// A provider the registry marks callable needs its transport file.
+	return nil, fmt.Errorf("llm: no transport for provider %q", provider)
 }
 
 // FromEnv reads the key and endpoint of provider through getenv (os.Getenv,
