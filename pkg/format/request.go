@@ -136,10 +136,9 @@ type Renderer struct {
 	answered map[string]bool
 	// held is the last complete turn, kept back so a following turn of the
 	// same role (possible only after a lenient repair) can merge into it.
-	held    *Turn
-	emitted bool
-	rec     transcript.Record // AddJSON's record, reused
-	free    []*Turn           // written turns, for reuse
+	held *Turn
+	rec  transcript.Record // AddJSON's record, reused
+	free []*Turn           // written turns, for reuse
 }
 
 // NewRenderer returns a Renderer writing req to w; req.Messages is not
@@ -287,7 +286,7 @@ func (r *Renderer) emit(t *Turn) {
 		h.Calls = append(h.Calls, t.Calls...)
 		return
 	}
-	if r.held == nil && !r.emitted && t.Role == transcript.RoleAssistant {
+	if r.held == nil && !r.started && t.Role == transcript.RoleAssistant {
 		// Rule 2 holds for stored transcripts; this covers a lenient repair
 		// that emptied the first user turn.
 		r.held = &Turn{Role: transcript.RoleUser, Texts: []string{transcript.FakeContent}}
@@ -300,7 +299,6 @@ func (r *Renderer) emit(t *Turn) {
 
 func (r *Renderer) write(t *Turn) {
 	r.start()
-	r.emitted = true
 	r.wire.turn(r.j, t)
 	*t = Turn{Calls: t.Calls[:0], Results: t.Results[:0]}
 	r.free = append(r.free, t)
