@@ -1,9 +1,7 @@
 package export
 
 import (
-	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,7 +14,6 @@ import (
 // appended, so no record is ever glued onto a fragment.
 type File struct {
 	f *os.File
-	w *bufio.Writer
 	// Torn is how many bytes of a torn last line were cut off on open.
 	Torn int64
 }
@@ -36,7 +33,7 @@ func OpenFile(path string) (*File, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return &File{f: f, w: bufio.NewWriterSize(f, 64<<10), Torn: torn}, nil
+	return &File{f: f, Torn: torn}, nil
 }
 
 // cutTornLine truncates f after its last newline and leaves the offset at
@@ -71,24 +68,20 @@ func cutTornLine(f *os.File) (int64, error) {
 	return size - end, nil
 }
 
-// Write appends p.
-func (l *File) Write(p []byte) (int, error) { return l.w.Write(p) }
+// Write appends p; the format's Writer in front of it buffers.
+func (l *File) Write(p []byte) (int, error) { return l.f.Write(p) }
 
-// Sync writes what is buffered and waits until the disk holds it.
-func (l *File) Sync() error {
-	if err := l.w.Flush(); err != nil {
-		return err
-	}
-	return l.f.Sync()
-}
+// Sync waits until the disk holds what was written: call it before a
+// cursor moves.
+func (l *File) Sync() error { return l.f.Sync() }
 
-// Close syncs and closes the file; closing it twice is no error.
+// Close closes the file; closing it twice is no error. It does not sync:
+// an export that moves no cursor needs no wait for the disk.
 func (l *File) Close() error {
 	if l.f == nil {
 		return nil
 	}
-	err := l.Sync()
-	err = errors.Join(err, l.f.Close())
+	err := l.f.Close()
 	l.f = nil
 	return err
 }
