@@ -12,6 +12,7 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 
 	"github.com/convo-cli/convo/pkg/format"
+	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/summarize"
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -135,7 +136,9 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 		note = "summarize " + o.conversation + ": %s; nothing written"
 		var s summarize.Store
 		if s, err = f.Store(ctx); err == nil {
-			res, err = r.Run(ctx, s, o.conversation)
+			if res, err = r.Run(ctx, s, o.conversation); errors.Is(err, store.ErrConflict) {
+				err = fmt.Errorf("summarize %s: %w", o.conversation, err)
+			}
 		}
 	}
 	if err != nil {

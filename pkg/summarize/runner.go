@@ -101,7 +101,7 @@ func (r *Runner) Run(ctx context.Context, s Store, conv string) (Result, error) 
 		Check: true, PreviousID: prev, ReadSeq: readSeq,
 	})
 	if err != nil {
-		return Result{Conversation: conv}, fmt.Errorf("summarize %s: %w", conv, err)
+		return Result{Conversation: conv}, err
 	}
 	res.Summary = &sum.record
 	return res, nil
