@@ -14,19 +14,22 @@ func TestNewSummarizer(t *testing.T) {
 	f, _, _ := testFactory(t, "")
 	t.Setenv("OPENAI_API_KEY", "sk-test")
 	for _, tc := range []struct {
-		p    providerOptions
-		want string // the summarizer's name, or a substring of the usage error
+		p       providerOptions
+		want    string // the summarizer's name, or a substring of the usage error
+		wantErr bool
 	}{
-		{providerOptions{name: "extractive"}, "extractive"},
-		{providerOptions{name: "exec", exec: "cat"}, "exec"},
-		{providerOptions{name: "exec"}, "needs --exec"},
-		{providerOptions{name: "openai"}, "openai"},
-		{providerOptions{name: "ollama"}, "--summarizer ollama needs --model"},
-		{providerOptions{name: "ollama", model: "llama3.2"}, "ollama"},
-		{providerOptions{name: "bedrock"}, `unknown provider "bedrock": want one of extractive, exec, openai, anthropic, gemini, ollama`},
+		{providerOptions{name: "extractive"}, "extractive", false},
+		{providerOptions{name: "exec", exec: "cat"}, "exec", false},
+		{providerOptions{name: "exec"}, "needs --exec", true},
+		{providerOptions{name: "openai"}, "openai", false},
+		{providerOptions{name: "ollama"}, "--summarizer ollama needs --model", true},
+		{providerOptions{name: "ollama", model: "llama3.2"}, "ollama", false},
+		{providerOptions{name: "bedrock"}, `unknown provider "bedrock": want one of extractive, exec, openai, anthropic, gemini, ollama`, true},
 	} {
 		s, err := f.newSummarizer(&tc.p, nil)
 		switch {
+		case (err != nil) != tc.wantErr:
+			t.Errorf("%+v: err %v, want an error: %v", tc.p, err, tc.wantErr)
 		case err != nil:
 			var ue *usageError
 			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {

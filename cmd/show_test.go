@@ -83,6 +83,13 @@ func TestShowRun(t *testing.T) {
 	if asJSON != out.String() || strings.Count(asJSON, "\n") != 6 {
 		t.Errorf("show --json\n%s\nget\n%s", asJSON, out)
 	}
+	// Both print the stored records canonically: the fixtures, as stored.
+	for i, line := range strings.Split(strings.TrimSuffix(asJSON, "\n"), "\n") {
+		want := strings.Replace(chat[i], `"message"`, `"conversation":"demo","message"`, 1)
+		if line != want {
+			t.Errorf("show --json line %d:\n got %s\nwant %s", i+1, line, want)
+		}
+	}
 
 	if err := showRun(ctx, &showOptions{f: f, conversation: "nobody"}); exitCode(err) != ExitNotFound {
 		t.Errorf("missing conversation: %v, want exit 4", err)

@@ -45,6 +45,9 @@ func ParseTools(data []byte) ([]Tool, error) {
 		if tool.Name == "" {
 			return nil, fmt.Errorf("tool %d has no name", i+1)
 		}
+		if !validToolName(tool.Name) {
+			return nil, fmt.Errorf("tool %d: name %q: want 1 to 64 letters, digits, _ or -", i+1, tool.Name)
+		}
 		tools = append(tools, tool)
 	}
 	return tools, nil
