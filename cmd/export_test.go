@@ -17,16 +17,9 @@ import (
 
 // exportOpts parses args as `convo export` does and returns the options
 // exportRun would get, or the error of parsing.
-func exportOpts(f *Factory, args ...string) (*exportOptions, error) {
-	var got *exportOptions
-	cmd := newCmdExport(f, func(_ context.Context, o *exportOptions) error {
-		got = o
-		return nil
-	})
-	cmd.SetArgs(args)
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	return got, cmd.Execute()
+func exportOpts(t *testing.T, f *Factory, args ...string) (*exportOptions, error) {
+	t.Helper()
+	return parseFlags(t, f, newCmdExport, args...)
 }
 
 func TestExportFlags(t *testing.T) {
@@ -68,7 +61,7 @@ func TestExportFlags(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			f, _, _ := testFactory(t, "")
-			got, err := exportOpts(f, tt.args...)
+			got, err := exportOpts(t, f, tt.args...)
 			if tt.errText != "" {
 				if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), tt.errText) {
 					t.Fatalf("error %v (exit %d), want a usage error containing %q", err, exitCode(err), tt.errText)
@@ -113,7 +106,7 @@ func exportAppend(t *testing.T, f *Factory, conv string, texts ...string) {
 // runExport runs exportRun with the options args parse to.
 func runExport(t *testing.T, f *Factory, args ...string) error {
 	t.Helper()
-	o, err := exportOpts(f, args...)
+	o, err := exportOpts(t, f, args...)
 	if err != nil {
 		t.Fatalf("export %q: %v", args, err)
 	}

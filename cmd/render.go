@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"os"
 	"strconv"
 	"strings"
 
@@ -157,14 +156,14 @@ func systemFlag(v string) ([]string, error) {
 	if v == "" {
 		return nil, nil
 	}
-	if name, ok := strings.CutPrefix(v, "@"); ok {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			return nil, usageErrorf("--system: %v", err)
-		}
-		v = strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
+	text, err := textOrFile("--system", v)
+	if err != nil {
+		return nil, err
 	}
-	return []string{v}, nil
+	if strings.HasPrefix(v, "@") {
+		text = strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
+	}
+	return []string{text}, nil
 }
 
 // parseTemperature reads --temperature: "" is unset, else a number of 0 or

@@ -112,9 +112,8 @@ func Prepare(recs []transcript.Record, opt Options) (*Plan, Skip, error) {
 	// now, and the tail's share gives the view's tokens after summarizing.
 	counts := make([]int, len(recs))
 	before := 0
-	var view transcript.ViewFilter
 	for i := max(transcript.LatestSummary(recs), 0); i < len(recs); i++ {
-		if view.Add(recs[i].Message.Role) != transcript.ViewSystem {
+		if recs[i].Message.Role != transcript.RoleSystem {
 			counts[i] = opt.Counter.Record(&recs[i])
 			before += counts[i]
 		}
