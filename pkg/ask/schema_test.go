@@ -101,12 +101,24 @@ func TestRunSchemaToolCallsAndFence(t *testing.T) {
 		step{Answer: &answer{Text: "```json\n{\"city\":\"Paris\",\"population\":1}\n```"}})
 	turn := e.turn("Weather, then the city?")
 	turn.Request.Tools, turn.Schema = weatherTools, mustSchema(t, "city", citySchema)
+	var res Result
 	for i := range 2 {
-		if _, err := e.run(turn); err != nil {
+		var err error
+		if res, err = e.run(turn); err != nil {
 			t.Fatalf("answer %d: %v", i, err)
+		}
+		if i == 0 && len(res.Answer.Message.ToolCalls) != 1 {
+			t.Fatalf("first answer: %+v, want its tool call", res.Answer.Message)
 		}
 		e.appendJSONL(`{"role":"tool","tool_call_id":"call_1","name":"get_weather","content":"18"}` + "\n")
 		turn.Contents = nil
+	}
+	// The fenced answer was checked and stored as the model wrote it.
+	if got := string(res.Answer.Metadata.Aux["schema"]); got != `"City"` { // the title names it
+		t.Errorf("aux.schema = %s, want \"City\"", got)
+	}
+	if got := res.Answer.Message.Contents; len(got) != 1 || !strings.HasPrefix(got[0], "```json\n{\"city\":\"Paris\"") {
+		t.Errorf("answer contents %q", got)
 	}
 }
 
