@@ -13,12 +13,15 @@ build:
 # The whole suite, as CI runs it: the heavy process and property tests in
 # full without the race detector (it slows modernc.org/sqlite some
 # twentyfold), then everything under the race detector with those cut short.
+# The store suite runs on SQLite, and on PostgreSQL too when
+# CONVO_TEST_POSTGRES names a server (.ci/run starts one; see README).
 # Last, every fuzz target for TEST_FUZZTIME, so a parser that panics on new
 # input fails here too.
 TEST_FUZZTIME ?= 5s
 test:
 	$(GO) vet ./...
-	$(GO) test -count=1 -timeout 20m -run 'Concurrent|Kill|ExportProperty' . ./pkg/store
+	$(GO) test -count=1 -timeout 20m -run 'Concurrent|Kill|ExportProperty' .
+	$(GO) test -count=1 -timeout 20m -run 'Conformance/(Concurrent|ExportProperty)' ./pkg/store/...
 	$(GO) test -race -short -count=1 -timeout 20m ./...
 	$(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME)
 

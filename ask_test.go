@@ -16,7 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/convo-cli/convo/internal/providertest"
-	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/store/sqlite"
 )
 
 // The behaviour of ask is tested where it lives: pkg/ask (the use case,
@@ -92,7 +92,7 @@ func TestAskRateConcurrentProcesses(t *testing.T) {
 			t.Errorf("request %d arrived %v after the start, %v before its slot", i, r.At.Sub(start), early)
 		}
 	}
-	s, err := store.Open(context.Background(), db)
+	s, err := sqlite.Open(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/store/sqlite"
 )
 
 // These tests run the real binary (testscript.Main put it on PATH as convo)
@@ -124,7 +124,7 @@ func TestKillMidAppend(t *testing.T) {
 		c.Process.Signal(syscall.SIGKILL)
 		c.Wait()
 
-		s, err := store.Open(context.Background(), db)
+		s, err := sqlite.Open(context.Background(), db)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -207,7 +207,7 @@ func (a *Factory) appendStored(ctx context.Context, o *appendOptions, next func(
 // autoSummarize runs summarize --if-over after an append, as the reference
 // memory service's strategy did: the same Runner as summarize -c. A failure
 // is reported and the append is kept.
-func (a *Factory) autoSummarize(ctx context.Context, s *store.Store, o *appendOptions, enc *transcript.Encoder) {
+func (a *Factory) autoSummarize(ctx context.Context, s store.Store, o *appendOptions, enc *transcript.Encoder) {
 	r, err := (&summarizeOptions{
 		f: a, keepLast: o.keepLast, ifOver: o.summarizeIfOver, tokenizer: tokens.Default,
 		maxTokens: summarize.DefaultMaxSummaryTokens, ledgerSize: summarize.DefaultLedgerSize,

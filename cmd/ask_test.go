@@ -214,9 +214,9 @@ func TestAskRunRate(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s, _ := f.Store(context.Background())
+	f.Store(context.Background())
 	var next int64
-	if err := s.DB().QueryRow(`SELECT next FROM rate_limits WHERE key = 'openai/gpt-4o-mini'`).Scan(&next); err != nil {
+	if err := f.store.DB().QueryRow(`SELECT next FROM rate_limits WHERE key = 'openai/gpt-4o-mini'`).Scan(&next); err != nil {
 		t.Fatal(err)
 	}
 	if want := f.Now().Add(30 * time.Millisecond).UnixMicro(); next != want || len(srv.Requests()) != 3 {

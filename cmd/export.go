@@ -205,7 +205,10 @@ func (out *exportOutput) close() error {
 }
 
 func (o *exportOptions) stored(ctx context.Context, out *exportOutput) error {
-	s, err := o.f.Store(ctx)
+	s, err := o.f.ReadStore(ctx)
+	if errors.Is(err, errNoStore) && o.all {
+		return nil // a store never written to has nothing to export
+	}
 	if err != nil {
 		return err
 	}
@@ -218,7 +221,7 @@ func (o *exportOptions) stored(ctx context.Context, out *exportOutput) error {
 
 // exportStore is the store as export.Run reads it: records as their
 // canonical JSON.
-type exportStore struct{ *store.Store }
+type exportStore struct{ store.Store }
 
 func (s exportStore) ExportRecords(ctx context.Context, conv, sink string, excludeLast bool, fn func([]byte) error) (store.Mark, error) {
 	return s.Export(ctx, conv, store.ExportOptions{Sink: sink, ExcludeLast: excludeLast},

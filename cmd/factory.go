@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/store/sqlstore"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -22,28 +23,38 @@ type Factory struct {
 	cfg   *viper.Viper
 	db    string
 	quiet bool
-	store *store.Store
+	store *sqlstore.Store
 	// log is built from logOpts once the flags are read (see logger).
 	log     *slog.Logger
 	logOpts logOptions
 }
 
-// Store opens the store on first use.
-func (a *Factory) Store(ctx context.Context) (*store.Store, error) {
+// Store opens the store on first use, creating it when needed.
+func (a *Factory) Store(ctx context.Context) (store.Store, error) {
+	return a.open(ctx, true)
+}
+
+// ReadStore opens the store for a command that only reads: a SQLite store
+// that does not exist is not created, and reads as empty (errNoStore).
+func (a *Factory) ReadStore(ctx context.Context) (store.Store, error) {
+	return a.open(ctx, false)
+}
+
+func (a *Factory) open(ctx context.Context, create bool) (store.Store, error) {
 	if a.store != nil {
 		return a.store, nil
 	}
-	path := a.db
-	if path == "" {
-		path = defaultDBPath()
+	spec := a.db
+	if spec == "" {
+		spec = defaultDBPath()
 	}
-	s, err := store.Open(ctx, path)
+	s, err := openStore(ctx, spec, create)
 	if err != nil {
 		return nil, err
 	}
 	s.Now = a.Now
 	s.Logger = a.logger()
-	a.logger().Debug("opened store", "path", path)
+	a.logger().Debug("opened store", "store", s.Describe())
 	a.store = s
 	return s, nil
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -67,17 +68,22 @@ func (o *listOptions) keep(c store.ConversationInfo) bool {
 }
 
 func listRun(ctx context.Context, o *listOptions) error {
-	s, err := o.f.Store(ctx)
-	if err != nil {
+	var infos []store.ConversationInfo
+	s, err := o.f.ReadStore(ctx)
+	if errors.Is(err, errNoStore) {
+		s = nil // a store never written to lists nothing
+	} else if err != nil {
 		return err
 	}
-	var infos []store.ConversationInfo
-	if err := s.Conversations(ctx, func(c store.ConversationInfo) error {
-		if o.keep(c) {
-			infos = append(infos, c)
-		}
-		return nil
-	}); err != nil {
+	if s != nil {
+		err = s.Conversations(ctx, func(c store.ConversationInfo) error {
+			if o.keep(c) {
+				infos = append(infos, c)
+			}
+			return nil
+		})
+	}
+	if err != nil {
 		return err
 	}
 	tw := tabwriter.NewWriter(o.f.IO.Out, 0, 8, 2, ' ', 0)
@@ -104,7 +110,7 @@ func listRun(ctx context.Context, o *listOptions) error {
 
 // viewTokens counts the tokens of a stored conversation's LLM view, read
 // from its latest summary on.
-func viewTokens(ctx context.Context, s *store.Store, conv string, counter *tokens.Counter) (int, error) {
+func viewTokens(ctx context.Context, s store.Store, conv string, counter *tokens.Counter) (int, error) {
 	t := counter.Tally()
 	err := s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
 		return t.AddStored(transcript.Role(row.Role), row.Body)
@@ -141,7 +147,7 @@ type listExport struct {
 }
 
 // listJSON is list --json's line for one conversation.
-func listJSON(ctx context.Context, s *store.Store, c store.ConversationInfo, tokens int) ([]byte, error) {
+func listJSON(ctx context.Context, s store.Store, c store.ConversationInfo, tokens int) ([]byte, error) {
 	st, err := s.Status(ctx, c.ID)
 	if err != nil {
 		return nil, err

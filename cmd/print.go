@@ -21,7 +21,7 @@ func newLineWriter(w io.Writer) lineWriter {
 // printStored writes the records of conv that opt selects as canonical
 // JSONL, as stored (get, show --json).
 func printStored(ctx context.Context, f *Factory, conv string, opt store.ReadOptions) error {
-	s, err := f.Store(ctx)
+	s, err := f.ReadStore(ctx)
 	if err != nil {
 		return err
 	}

@@ -142,7 +142,7 @@ func renderRun(ctx context.Context, o *renderOptions) error {
 	if o.conversation == "" {
 		return format.RenderTranscript(f.IO.Out, o.req, f.IO.In, f.IDs, f.nowMillis)
 	}
-	s, err := f.Store(ctx)
+	s, err := f.ReadStore(ctx)
 	if err != nil {
 		return err
 	}

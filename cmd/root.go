@@ -47,6 +47,9 @@ func Run(ctx context.Context, args []string, io *IOStreams) int {
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	err := root.ExecuteContext(ctx)
+	if app.store != nil {
+		err = notFoundIn(err, app.store)
+	}
 	if cerr := app.close(); err == nil && cerr != nil {
 		err = cerr
 	}
@@ -187,9 +190,9 @@ func (a *Factory) conversationFlag(cmd *cobra.Command, target *string, usage str
 		if a.db == "" {
 			a.db = os.Getenv("CONVO_DB")
 		}
-		s, err := a.Store(cmd.Context())
+		s, err := a.ReadStore(cmd.Context())
 		if err != nil {
-			return nil, cobra.ShellCompDirectiveError
+			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
 		ids, err := s.ConversationIDs(cmd.Context(), prefix, 200)
 		if err != nil {

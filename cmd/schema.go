@@ -104,7 +104,7 @@ func schemaUnsetRun(ctx context.Context, o *schemaOptions) error {
 
 // schemaShowRun prints the stored document; none is not found (exit 4).
 func schemaShowRun(ctx context.Context, o *schemaOptions) error {
-	s, err := o.f.Store(ctx)
+	s, err := o.f.ReadStore(ctx)
 	if err != nil {
 		return err
 	}

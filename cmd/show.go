@@ -54,7 +54,7 @@ func showRun(ctx context.Context, o *showOptions) error {
 	if o.json {
 		return printStored(ctx, o.f, o.conversation, store.ReadOptions{})
 	}
-	s, err := o.f.Store(ctx)
+	s, err := o.f.ReadStore(ctx)
 	if err != nil {
 		return err
 	}

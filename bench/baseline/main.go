@@ -13,7 +13,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/store/sqlite"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -22,7 +22,7 @@ func main() {
 	batch := flag.Int("batch", 10000, "rows per transaction")
 	flag.Parse()
 	ctx := context.Background()
-	s, err := store.Open(ctx, *db)
+	s, err := sqlite.Open(ctx, *db)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"io"
 	"log"
 
-	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/store/sqlite"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -19,7 +19,7 @@ func main() {
 	turns := flag.Int("turns", 20, "records per conversation")
 	flag.Parse()
 	ctx := context.Background()
-	s, err := store.Open(ctx, *db)
+	s, err := sqlite.Open(ctx, *db)
 	if err != nil {
 		log.Fatal(err)
 	}

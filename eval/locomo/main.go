@@ -32,6 +32,7 @@ import (
 
 	"github.com/convo-cli/convo/cmd"
 	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/store/sqlite"
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -134,7 +135,7 @@ func replay(s sample, ifOver, keepLast int, extra []string, counter *tokens.Coun
 		}
 		return out.String(), nil
 	}
-	st, err := store.Open(ctx, db)
+	st, err := sqlite.Open(ctx, db)
 	if err != nil {
 		return err
 	}
@@ -201,7 +202,7 @@ func replay(s sample, ifOver, keepLast int, extra []string, counter *tokens.Coun
 
 // view returns the tokens and text of what the LLM is sent: the latest
 // summary and the messages after it.
-func view(ctx context.Context, st *store.Store, conv string, counter *tokens.Counter) (int, string, error) {
+func view(ctx context.Context, st store.Store, conv string, counter *tokens.Counter) (int, string, error) {
 	n := 0
 	var text strings.Builder
 	var parts transcript.ViewFilter

@@ -22,7 +22,7 @@ import (
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// Store is the part of a store a turn needs; *store.Store is one.
+// Store is the part of a store a turn needs; store.Store is one.
 type Store interface {
 	ViewStore
 	// Schema returns the conversation's stored answer schema; ok is false

@@ -17,6 +17,8 @@ import (
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/llm"
 	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/store/sqlite"
+	"github.com/convo-cli/convo/pkg/store/sqlstore"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -145,7 +147,7 @@ func (p provider) modelName() string {
 type env struct {
 	t      *testing.T
 	p      provider
-	s      *store.Store
+	s      *sqlstore.Store
 	srv    *providertest.Server
 	tr     llm.Transport
 	asker  *Asker
@@ -165,7 +167,7 @@ func newEnv(t *testing.T, p provider, opts llm.Options, steps ...providertest.St
 	e.srv = providertest.Start(providertest.Options{Steps: steps, Key: key})
 	t.Cleanup(e.srv.Close)
 	var err error
-	if e.s, err = store.Open(context.Background(), filepath.Join(t.TempDir(), "convo.db")); err != nil {
+	if e.s, err = sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "convo.db")); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.s.Close() })

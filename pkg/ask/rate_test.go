@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/convo-cli/convo/pkg/llm"
-	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/store/sqlite"
+	"github.com/convo-cli/convo/pkg/store/sqlstore"
 )
 
 // fakeClock is a clock that moves only when something sleeps on it.
@@ -47,7 +48,7 @@ func TestRate(t *testing.T) {
 	e.asker.Now, e.asker.Sleep = clock.Now, clock.Sleep
 	// A second store on the same file, as another process has.
 	path := dbPath(t, e.s)
-	s2, err := store.Open(context.Background(), path)
+	s2, err := sqlite.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestLimitOutsideRun(t *testing.T) {
 }
 
 // dbPath is the file s was opened on.
-func dbPath(t *testing.T, s *store.Store) string {
+func dbPath(t *testing.T, s *sqlstore.Store) string {
 	t.Helper()
 	var seq int
 	var name, file string

@@ -11,7 +11,7 @@ import (
 )
 
 // ViewStore is the part of a store a conversation's LLM view is read from;
-// *store.Store is one.
+// store.Store is one.
 type ViewStore interface {
 	// LatestSystem returns the body of the latest system record, nil when
 	// there is none.

@@ -12,20 +12,21 @@ import (
 
 	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/store/sqlite"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // records is the store as export.Run reads it, as cmd wires it.
-type records struct{ *store.Store }
+type records struct{ store.Store }
 
 func (s records) ExportRecords(ctx context.Context, conv, sink string, excludeLast bool, fn func([]byte) error) (store.Mark, error) {
 	return s.Export(ctx, conv, store.ExportOptions{Sink: sink, ExcludeLast: excludeLast},
 		func(r store.Row) error { return fn(r.Body) })
 }
 
-func openStore(t testing.TB) *store.Store {
+func openStore(t testing.TB) store.Store {
 	t.Helper()
-	s, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "convo.db"))
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "convo.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func openStore(t testing.TB) *store.Store {
 // say appends one message to conv per text, with roles alternating from
 // role. A message of the role the conversation ends with merges into its
 // last record, as the rules of SPEC section 2 say.
-func say(t testing.TB, s *store.Store, conv string, role transcript.Role, texts ...string) {
+func say(t testing.TB, s store.Store, conv string, role transcript.Role, texts ...string) {
 	t.Helper()
 	roles := []transcript.Role{role, transcript.RoleAssistant}
 	if role == transcript.RoleAssistant {
@@ -209,7 +210,7 @@ func TestRunUndeliveredMovesNoCursor(t *testing.T) {
 type racing struct {
 	sent
 	t *testing.T
-	s *store.Store
+	s store.Store
 	j export.Job
 }
 

@@ -1,187 +1,340 @@
-// Package store keeps conversations in one SQLite file (modernc.org/sqlite,
-// no cgo). Every write is one BEGIN IMMEDIATE transaction in WAL mode with a
-// busy timeout, so several processes may append at once and none loses a
-// record; records are read back in transcript order through a cursor.
+// Package store is where conversations are kept: the Store interface every
+// backend implements, the types its methods take and return, and its
+// errors. The backends live below: sqlstore holds the transactional logic
+// over database/sql, and sqlite (the default, one file) and postgres (a
+// database many runners share) are its dialects. storetest is the
+// conformance suite every backend passes.
 package store
 
 import (
 	"context"
-	"database/sql"
-	"embed"
 	"errors"
-	"fmt"
-	"io/fs"
-	"log/slog"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
-	"sync"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// ErrNotFound is returned for a conversation or record that does not exist.
-var ErrNotFound = errors.New("not found")
+// Store keeps conversations. Every method that writes does so in one
+// transaction: when it fails, nothing of the change is kept.
+type Store interface {
+	// Append adds the records next yields (until io.EOF) to the end of conv,
+	// applying the rules of SPEC section 2. A record whose id the
+	// conversation already holds (or absorbed in a merge) is skipped.
+	Append(ctx context.Context, conv string, ids *transcript.IDs, next func() (transcript.Record, error)) (AppendResult, error)
+	// Read calls fn for each record of conv opt selects, in transcript order,
+	// streaming. A missing conversation is ErrNotFound (wrapped).
+	Read(ctx context.Context, conv string, opt ReadOptions, fn func(Row) error) error
+	// LatestSummary returns the place of conv's latest summary.
+	LatestSummary(ctx context.Context, conv string) (Place, bool, error)
+	// LatestSystem returns the body of conv's latest system record (nil: none).
+	LatestSystem(ctx context.Context, conv string) ([]byte, error)
+	// Conversations calls fn for every conversation, ordered by id.
+	Conversations(ctx context.Context, fn func(ConversationInfo) error) error
+	// ConversationIDs returns up to limit ids starting with prefix.
+	ConversationIDs(ctx context.Context, prefix string, limit int) ([]string, error)
+	// Clear deletes conv and everything stored for it, returning how many
+	// records went.
+	Clear(ctx context.Context, conv string) (int64, error)
 
-// BusyTimeout is how long a write waits for another process's write.
-const BusyTimeout = 30 * time.Second
+	// WriteSummary stores a summary after its anchor (see SummaryWrite).
+	WriteSummary(ctx context.Context, conv string, sw SummaryWrite) error
+	// Annotate changes the metadata of the record ref names and returns the
+	// record as stored.
+	Annotate(ctx context.Context, conv, ref string, an *transcript.Annotation) ([]byte, error)
+	// Fork copies src up to opt.At into a new conversation dst.
+	Fork(ctx context.Context, src, dst string, opt ForkOptions, ids *transcript.IDs) (ForkResult, error)
+	// Rewind removes the records of conv after the record to names.
+	Rewind(ctx context.Context, conv, to string, opt RewindOptions) (RewindResult, error)
+	// Prune removes or trims old conversations.
+	Prune(ctx context.Context, opt PruneOptions) (PruneResult, error)
+	// Status returns the summaries and export cursors of conv.
+	Status(ctx context.Context, conv string) (Status, error)
 
-//go:embed migrations/*.sql
-var migrationFS embed.FS
+	// Export calls fn for each record of conv opt selects, from one snapshot,
+	// and returns the Mark to Commit once fn's output is safe.
+	Export(ctx context.Context, conv string, opt ExportOptions, fn func(Row) error) (Mark, error)
+	// Commit moves the cursors of marks, all or none (ErrCursorMoved).
+	Commit(ctx context.Context, marks ...Mark) error
+	// ExportConversations lists the conversations an incremental export to
+	// sink may find something in ("" lists them all).
+	ExportConversations(ctx context.Context, sink string) ([]string, error)
+	// NextExport returns the place of the first record an incremental export
+	// to sink would send.
+	NextExport(ctx context.Context, conv, sink string) (Place, bool, error)
+	// Cursor returns the change sequence already exported to sink.
+	Cursor(ctx context.Context, conv, sink string) (int64, error)
 
-// Store is an open store file.
-type Store struct {
-	db *sql.DB
-	// writeMu queues this process's writers in Go: SQLite's busy handler
-	// would make concurrent connections poll for the lock with sleeps of up
-	// to 100 ms. Other processes still meet the busy timeout.
-	writeMu sync.Mutex
-	// Now is the clock; tests replace it.
-	Now func() time.Time
-	// Logger, when set, hears what the store read and wrote (counts and
-	// ids, never message contents).
-	Logger *slog.Logger
+	// RateSlot reserves the next request slot of the limiter key, shared by
+	// every process using the store, and returns when it starts.
+	RateSlot(ctx context.Context, key string, interval time.Duration) (time.Time, error)
+	// Claim takes conv for owner until ttl from now, unless another owner
+	// holds an unexpired claim on it: then ok is false. Claiming again
+	// renews the claim.
+	Claim(ctx context.Context, conv, owner string, ttl time.Duration) (ok bool, err error)
+	// Release gives up owner's claim on conv.
+	Release(ctx context.Context, conv, owner string) error
+
+	// SetSchema stores conv's answer schema, creating conv when needed.
+	SetSchema(ctx context.Context, conv string, sc ConversationSchema) error
+	// DeleteSchema removes conv's answer schema and says whether it had one.
+	DeleteSchema(ctx context.Context, conv string) (bool, error)
+	// Schema returns conv's answer schema; ok is false when it has none.
+	Schema(ctx context.Context, conv string) (sc ConversationSchema, ok bool, err error)
+
+	// Dump calls fn with everything stored for conv, rows streamed in
+	// transcript order, from one snapshot (copy's source side).
+	Dump(ctx context.Context, conv string, fn func(Dumped) error) error
+	// Load stores one conversation exactly as Dump gave it, pulling the
+	// pieces from next (the conversation first, io.EOF after the last) in
+	// one transaction; an existing conversation is ErrExists unless replace.
+	Load(ctx context.Context, replace bool, next func() (Dumped, error)) error
+
+	// IntegrityCheck checks the store's own invariants and the backend's.
+	IntegrityCheck(ctx context.Context) error
+	// Describe names the store for messages ("sqlite /path/convo.db").
+	Describe() string
+	Close() error
 }
 
-// Open opens (creating when needed) the store at path and brings its schema
-// up to date.
-func Open(ctx context.Context, path string) (*Store, error) {
-	if strings.ContainsRune(path, '?') {
-		return nil, fmt.Errorf("store path %q: '?' is not allowed in a path", path)
-	}
-	// Conversations are private: a new directory is 0700 and a new store
-	// file 0600, created here because SQLite would make it 0644 (its -wal
-	// and -shm files copy the store file's mode). An existing file keeps
-	// the mode its owner gave it.
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("create store directory: %w", err)
-		}
-	}
-	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
-		f.Close()
-	} else if !errors.Is(err, fs.ErrExist) {
-		return nil, fmt.Errorf("create store %s: %w", path, err)
-	}
-	dsn := fmt.Sprintf("%s?_busy_timeout=%d&_journal_mode=WAL&_synchronous=NORMAL&_txlock=immediate",
-		path, BusyTimeout.Milliseconds())
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	s := &Store{db: db, Now: time.Now}
-	// A connection opened while another process checkpoints and closes
-	// the WAL can be refused at once, busy handler or not: try again.
-	err = s.migrate(ctx)
-	for delay := 5 * time.Millisecond; busy(err) && delay < time.Second; delay *= 2 {
-		select {
-		case <-ctx.Done():
-			err = ctx.Err()
-		case <-time.After(delay):
-			err = s.migrate(ctx)
-		}
-	}
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	return s, nil
+var (
+	// ErrNotFound is a conversation or record that does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrExists is a write that would replace a conversation that exists
+	// and was not asked to.
+	ErrExists = errors.New("already exists")
+	// ErrConflict is a write planned on a state another writer has changed since.
+	ErrConflict = errors.New("conversation changed meanwhile")
+	// ErrCursorMoved is returned by Commit when a sink's cursor is no longer
+	// where the export found it: another export to the same sink ran
+	// meanwhile, or the conversation was cleared. Moving it anyway would
+	// send records twice or skip some, so nothing moves and the next export
+	// resends.
+	ErrCursorMoved = errors.New("export cursor moved by another export or a clear; nothing was committed, the next export resends")
+)
+
+// Record references a command may use instead of an id: the names of
+// transcript.Ref, which parses them; the store resolves them.
+const (
+	RefLast          = string(transcript.RefLast)          // the last record, whatever its role
+	RefLastUser      = string(transcript.RefLastUser)      // the last user record that is not a placeholder
+	RefLastAssistant = string(transcript.RefLastAssistant) // the last assistant record
+)
+
+// AppendResult says what an append did. Records changed by it carry change
+// sequences in (FromSeq, ToSeq].
+type AppendResult struct {
+	FromSeq, ToSeq            int64
+	Inserted, Merged, Skipped int
 }
 
-// Close closes the store.
-func (s *Store) Close() error { return s.db.Close() }
-
-// DB exposes the database for tests and benchmarks in other packages.
-func (s *Store) DB() *sql.DB { return s.db }
-
-func (s *Store) nowMillis() int64 { return s.Now().UnixMilli() }
-
-// migrate applies the embedded migrations newer than PRAGMA user_version,
-// each in its own transaction. The common case (nothing to do) costs one read.
-func (s *Store) migrate(ctx context.Context) error {
-	names, err := fs.Glob(migrationFS, "migrations/*.sql")
-	if err != nil {
-		return err
-	}
-	slices.Sort(names)
-	version, err := s.userVersion(ctx, s.db)
-	if err != nil {
-		return err
-	}
-	if version > len(names) {
-		return fmt.Errorf("schema version %d is newer than this convo knows (%d): upgrade convo", version, len(names))
-	}
-	for version < len(names) {
-		if err := s.inTx(ctx, func(tx *sql.Tx) error {
-			// Another process may have migrated while we waited for the lock.
-			v, err := s.userVersion(ctx, tx)
-			if err != nil || v > version {
-				version = v
-				return err
-			}
-			body, err := migrationFS.ReadFile(names[version])
-			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-				return fmt.Errorf("migration %s: %w", names[version], err)
-			}
-			version++
-			_, err = tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", version))
-			return err
-		}); err != nil {
-			return err
-		}
-	}
-	return nil
+// Row is one stored record as read. Body is the canonical JSON record; it is
+// valid only until the callback returns.
+type Row struct {
+	Pos, Sub, Seq int64
+	Role          string
+	Body          []byte
 }
 
-type querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+// ReadOptions narrows a read. The zero value reads every record.
+type ReadOptions struct {
+	// Limit keeps only the newest Limit records (still returned oldest first).
+	Limit int
+	// BeforeID keeps the records before this record in transcript order.
+	BeforeID string
+	// BeforeTime keeps the records created before this instant (ms).
+	BeforeTime int64
+	// FromLatestSummary starts at the latest summary (included).
+	FromLatestSummary bool
+	// AfterSeq and UpToSeq, when set, keep records whose last change has a
+	// change sequence in (AfterSeq, UpToSeq].
+	AfterSeq, UpToSeq int64
 }
 
-func (s *Store) userVersion(ctx context.Context, q querier) (int, error) {
-	var v int
-	err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
-	return v, err
+// Place is a record's place in transcript order.
+type Place struct{ Pos, Sub int64 }
+
+// ConversationInfo describes one stored conversation.
+type ConversationInfo struct {
+	ID               string
+	Created, Updated int64 // ms since the epoch
+	Records          int64
 }
 
-// inTx runs fn in one write transaction (BEGIN IMMEDIATE through the DSN),
-// committing when fn returns nil and rolling back otherwise.
-func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
+// SummaryWrite is a summary to store and what it was planned on.
+type SummaryWrite struct {
+	Anchor        string // the record the summary goes right after
+	Summary       *transcript.Record
+	DeleteCovered bool // delete the records summaryIds lists, in the same transaction
+	// Checked when set: the latest summary is still PreviousID ("" for
+	// none) and no covered record changed after change sequence ReadSeq;
+	// otherwise ErrConflict and nothing is written.
+	Check      bool
+	PreviousID string
+	ReadSeq    int64
 }
 
-// IntegrityCheck runs PRAGMA integrity_check and returns its verdict.
-func (s *Store) IntegrityCheck(ctx context.Context) error {
-	var res string
-	if err := s.db.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&res); err != nil {
-		return err
-	}
-	if res != "ok" {
-		return fmt.Errorf("integrity check: %s", res)
-	}
-	return nil
+// ExportOptions choose what Export reads of a conversation.
+type ExportOptions struct {
+	// Sink, when set, makes the export incremental: it reads only the records
+	// whose current version the sink was not sent, and the returned Mark
+	// moves the sink's cursor. Empty reads every record and moves nothing.
+	Sink string
+	// ExcludeLast holds back the conversation's last record in transcript
+	// order, which may still be merged; a later export sends it.
+	ExcludeLast bool
 }
 
-// busy reports whether err is SQLite's SQLITE_BUSY (or one of its extended
-// codes), by the driver's error type.
-func busy(err error) bool {
-	var coded interface{ Code() int }
-	return errors.As(err, &coded) && coded.Code()&0xff == 5
+// Cursor is what a sink was sent of one conversation: every record version
+// with a change sequence up to Seq, except the one whose sequence is Held
+// (0: none), which an --exclude-last export held back. A record changed
+// since gets a sequence above Seq, so it is sent again whole, and the held
+// value then matches no record.
+type Cursor struct{ Seq, Held int64 }
+
+// Mark is where an incremental export leaves a sink's cursor: hand it to
+// Commit once the records read are safe (written and flushed, or accepted by
+// a server). Only the store fills it.
+type Mark struct {
+	Conversation, Sink string
+	// Records counts the records the export read.
+	Records int
+	// Created tells a cleared and re-created conversation apart.
+	Created int64
+	// From is the cursor the export found, To the one Commit sets.
+	From, To Cursor
+}
+
+// ForkOptions choose what Fork copies.
+type ForkOptions struct {
+	// At names the last record copied (an id or a Ref); empty copies all.
+	At string
+	// Force replaces the target conversation when it exists; without it
+	// an existing target is ErrExists.
+	Force bool
+}
+
+// ForkResult says what a fork did.
+type ForkResult struct {
+	Records  int   // records copied
+	Replaced int64 // records of the target deleted first (with Force)
+}
+
+// RewindOptions say what Rewind does with what it removes.
+type RewindOptions struct {
+	// DryRun removes nothing: Removed still sees what would go.
+	DryRun bool
+	// Removed, when set, is called for each removed record, in transcript
+	// order, inside the transaction.
+	Removed func(Row) error
+	// Written, when set, is called after the last Removed and before the
+	// transaction commits: flush the output there, so records are removed
+	// only once they were written out.
+	Written func() error
+}
+
+// RewindResult says what a rewind removed.
+type RewindResult struct {
+	Records   int // records removed, summaries included
+	Summaries int // of which summaries
+}
+
+// PruneOptions choose what Prune removes.
+type PruneOptions struct {
+	// Before, when set, selects the conversations whose last activity (ms
+	// since the epoch) is older than it.
+	Before int64
+	// Glob, when set, selects the conversations whose id matches it
+	// (* any characters, ? one, [abc] a set; case-sensitive).
+	Glob string
+	// KeepSummaries trims each selected conversation to its latest summary,
+	// the records after it and its latest system record, instead of deleting
+	// it; a conversation without a summary is left alone.
+	KeepSummaries bool
+	DryRun        bool
+}
+
+// Pruned is what Prune did (or, in a dry run, would do) to one conversation.
+type Pruned struct {
+	Conversation string
+	Deleted      bool  // deleted whole; otherwise trimmed
+	Records      int64 // records removed
+}
+
+// PruneResult tallies a prune.
+type PruneResult struct {
+	Conversations []Pruned
+	Deleted       int   // conversations deleted
+	Trimmed       int   // conversations trimmed
+	Records       int64 // records removed
+	Vacuumed      bool
+	FreedBytes    int64 // file bytes given back by compaction
+}
+
+// SinkStatus is where one export sink stands on a conversation.
+type SinkStatus struct {
+	Sink    string
+	Seq     int64 // the change sequence sent
+	Held    bool  // an --exclude-last export held the last record back
+	Pending int64 // records an incremental export would send now
+	Updated int64 // ms since the epoch of the last export
+}
+
+// Status is what a cron job needs to know of a conversation.
+type Status struct {
+	Summaries            int64
+	LatestSummary        string // "" when none
+	LatestSummaryCreated int64
+	// AfterSummary counts the records after the latest summary (every
+	// record when there is none).
+	AfterSummary int64
+	Exports      []SinkStatus
+}
+
+// ConversationSchema is the JSON Schema a conversation's answers must match
+// (ask's "single schema" mode): every ask uses it unless the call gives its
+// own schema or none.
+type ConversationSchema struct {
+	// Name is what the provider is told the schema is called.
+	Name string
+	// Body is the schema document as it was given.
+	Body []byte
+	// Updated is when it was set, in ms since the epoch.
+	Updated int64
+}
+
+// Dumped is one piece of a conversation as Dump streams it: first the
+// conversation itself (Conversation set), then its records in transcript
+// order, absorbed ids, export cursors and answer schema. Exactly one field
+// is set per piece; a Record's Body is valid until the next piece.
+type Dumped struct {
+	Conversation *DumpedConversation
+	Record       *DumpedRecord
+	Absorbed     *DumpedAbsorbed
+	Cursor       *DumpedCursor
+	Schema       *ConversationSchema
+}
+
+// DumpedConversation is a conversation's own row: its counters and times.
+type DumpedConversation struct {
+	ID               string
+	Created, Updated int64
+	NextPos, NextSeq int64
+}
+
+// DumpedRecord is one stored record with its place and change sequence.
+type DumpedRecord struct {
+	ID            string
+	Pos, Sub, Seq int64
+	Role          string
+	Created       int64
+	Body          []byte
+}
+
+// DumpedAbsorbed is an id merged into another record.
+type DumpedAbsorbed struct{ ID, Target string }
+
+// DumpedCursor is one export sink's cursor.
+type DumpedCursor struct {
+	Sink               string
+	Seq, Held, Updated int64
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // seedMany stores n conversations c-00, c-01... of turns records each.
-func seedMany(t *testing.T, n, turns int) (*store.Store, []string) {
+func seedMany(t *testing.T, n, turns int) (store.Store, []string) {
 	t.Helper()
 	s := openStore(t)
 	var ids []string

@@ -12,7 +12,7 @@ import (
 )
 
 // Store is what summarizing stored conversations reads and writes.
-// *store.Store satisfies it.
+// store.Store satisfies it.
 type Store interface {
 	// Read calls fn for each record of conv opt selects, in transcript
 	// order; a missing conversation is store.ErrNotFound (wrapped).

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/store/sqlite"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -59,9 +60,9 @@ func (f *fake) Summarize(ctx context.Context, in Input) (Output, error) {
 }
 
 // openStore opens a fresh SQLite store in t.TempDir.
-func openStore(t *testing.T) *store.Store {
+func openStore(t *testing.T) store.Store {
 	t.Helper()
-	s, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "convo.db"))
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "convo.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func openStore(t *testing.T) *store.Store {
 }
 
 // seed stores conv with n alternating user/assistant messages.
-func seed(t *testing.T, s *store.Store, conv string, n int) {
+func seed(t *testing.T, s store.Store, conv string, n int) {
 	t.Helper()
 	i := 0
 	_, err := s.Append(context.Background(), conv, transcript.NewIDs(), func() (transcript.Record, error) {
@@ -89,7 +90,7 @@ func seed(t *testing.T, s *store.Store, conv string, n int) {
 }
 
 // dump is every stored line of conv.
-func dump(t *testing.T, s *store.Store, conv string) string {
+func dump(t *testing.T, s store.Store, conv string) string {
 	t.Helper()
 	var b strings.Builder
 	err := s.Read(context.Background(), conv, store.ReadOptions{}, func(r store.Row) error {
@@ -112,7 +113,7 @@ func newRunner(t *testing.T, sum Summarizer) *Runner {
 	}
 }
 
-var _ Store = (*store.Store)(nil)
+var _ Store = (store.Store)(nil)
 
 func TestRunWritesSummary(t *testing.T) {
 	s := openStore(t)

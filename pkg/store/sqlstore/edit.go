@@ -1,4 +1,4 @@
-package store
+package sqlstore
 
 // Edits of a stored conversation after the fact, besides append and
 // summaries: annotate here, fork, rewind and prune in their own files; the
@@ -7,41 +7,13 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 
+	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
-
-// Record references a command may use instead of an id: the names of
-// transcript.Ref, which parses them; the store resolves them (see resolve).
-const (
-	RefLast          = string(transcript.RefLast)          // the last record, whatever its role
-	RefLastUser      = string(transcript.RefLastUser)      // the last user record that is not a placeholder
-	RefLastAssistant = string(transcript.RefLastAssistant) // the last assistant record
-)
-
-// ErrExists is returned when a write would replace a conversation that
-// exists and was not asked to.
-var ErrExists = errors.New("already exists")
-
-// dbtx is what the lifecycle methods need of a transaction.
-type dbtx interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-var discard = slog.New(slog.DiscardHandler)
-
-// log returns the store's logger, or one that writes nothing.
-func (s *Store) log() *slog.Logger {
-	if s.Logger == nil {
-		return discard
-	}
-	return s.Logger
-}
 
 // stored is one record as a lifecycle method found it.
 type stored struct {
@@ -51,9 +23,20 @@ type stored struct {
 	Body     []byte
 }
 
-func existsTx(ctx context.Context, q dbtx, conv string) (bool, error) {
+func existsTx(ctx context.Context, q conn, conv string) (bool, error) {
+	return exists(ctx, q, conv, "")
+}
+
+// lockTx is existsTx that also locks the conversation's row until the
+// transaction ends, where the dialect locks rows: call it first in every
+// read-modify-write of a conversation.
+func lockTx(ctx context.Context, q conn, conv string) (bool, error) {
+	return exists(ctx, q, conv, q.forUpdate())
+}
+
+func exists(ctx context.Context, q conn, conv, lock string) (bool, error) {
 	var one int
-	err := q.QueryRowContext(ctx, `SELECT 1 FROM conversations WHERE id = ?`, conv).Scan(&one)
+	err := q.QueryRowContext(ctx, `SELECT 1 FROM conversations WHERE id = ?`+lock, conv).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -63,27 +46,37 @@ func existsTx(ctx context.Context, q dbtx, conv string) (bool, error) {
 	return true, nil
 }
 
-func mustExistTx(ctx context.Context, q dbtx, conv string) error {
+func mustExistTx(ctx context.Context, q conn, conv string) error {
 	ok, err := existsTx(ctx, q, conv)
+	return notFoundUnless(conv, ok, err)
+}
+
+// mustLockTx is mustExistTx with lockTx's lock.
+func mustLockTx(ctx context.Context, q conn, conv string) error {
+	ok, err := lockTx(ctx, q, conv)
+	return notFoundUnless(conv, ok, err)
+}
+
+func notFoundUnless(conv string, ok bool, err error) error {
 	if err == nil && !ok {
-		err = fmt.Errorf("conversation %q: %w", conv, ErrNotFound)
+		err = fmt.Errorf("conversation %q: %w", conv, store.ErrNotFound)
 	}
 	return err
 }
 
 // resolve finds the record ref names in conv: an id (a record's own, or one
 // it absorbed in a merge), or one of the Ref names.
-func resolve(ctx context.Context, q dbtx, conv, ref string) (stored, error) {
+func resolve(ctx context.Context, q conn, conv, ref string) (stored, error) {
 	var r stored
 	scan := func(row *sql.Row) error { return row.Scan(&r.ID, &r.Pos, &r.Sub, &r.Role, &r.Body) }
 	const cols = `SELECT id, pos, sub, role, body FROM records WHERE conversation = ?1`
 	var err error
 	switch ref {
-	case RefLast:
+	case store.RefLast:
 		err = scan(q.QueryRowContext(ctx, cols+` ORDER BY pos DESC, sub DESC LIMIT 1`, conv))
-	case RefLastAssistant:
+	case store.RefLastAssistant:
 		err = scan(q.QueryRowContext(ctx, cols+` AND role = 'assistant' ORDER BY pos DESC, sub DESC LIMIT 1`, conv))
-	case RefLastUser:
+	case store.RefLastUser:
 		err = lastRealUser(ctx, q, conv, &r)
 	default:
 		err = scan(q.QueryRowContext(ctx, cols+` AND id = (SELECT coalesce(
@@ -91,7 +84,7 @@ func resolve(ctx context.Context, q dbtx, conv, ref string) (stored, error) {
 			(SELECT target FROM absorbed WHERE conversation = ?1 AND id = ?2)))`, conv, ref))
 	}
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, fmt.Errorf("record %s in conversation %q: %w", ref, conv, ErrNotFound)
+		return r, fmt.Errorf("record %s in conversation %q: %w", ref, conv, store.ErrNotFound)
 	}
 	if err != nil {
 		return r, fmt.Errorf("find record %s: %w", ref, err)
@@ -100,7 +93,7 @@ func resolve(ctx context.Context, q dbtx, conv, ref string) (stored, error) {
 }
 
 // lastRealUser finds the last user record that is not a placeholder.
-func lastRealUser(ctx context.Context, q dbtx, conv string, r *stored) error {
+func lastRealUser(ctx context.Context, q conn, conv string, r *stored) error {
 	rows, err := q.QueryContext(ctx, `SELECT id, pos, sub, role, body FROM records
 		WHERE conversation = ? AND role = 'user' ORDER BY pos DESC, sub DESC`, conv)
 	if err != nil {
@@ -136,12 +129,12 @@ func parseStored(body []byte) (transcript.Record, error) {
 // Annotate changes the metadata of the record ref names (see resolve) as an
 // says, in one transaction, and returns the record as stored. The change
 // takes a new change sequence, so an incremental export sends the record
-// again. It returns ErrNotFound (wrapped) for a missing conversation or
+// again. It returns store.ErrNotFound (wrapped) for a missing conversation or
 // record, and the *transcript.InputError of an unknown timing key.
 func (s *Store) Annotate(ctx context.Context, conv, ref string, an *transcript.Annotation) ([]byte, error) {
 	var out []byte
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		if err := mustExistTx(ctx, tx, conv); err != nil {
+	err := s.inTx(ctx, func(tx conn) error {
+		if err := mustLockTx(ctx, tx, conv); err != nil {
 			return err
 		}
 		st, err := resolve(ctx, tx, conv, ref)
@@ -176,4 +169,14 @@ func (s *Store) Annotate(ctx context.Context, conv, ref string, an *transcript.A
 		return nil
 	})
 	return out, err
+}
+
+// idList is ids as the JSON array the dialect's IDsIn reads: "[]" for none,
+// never "null".
+func idList(ids []string) string {
+	if len(ids) == 0 {
+		return "[]"
+	}
+	b, _ := json.Marshal(ids)
+	return string(b)
 }

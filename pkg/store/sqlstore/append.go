@@ -1,4 +1,4 @@
-package store
+package sqlstore
 
 import (
 	"context"
@@ -7,23 +7,18 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
-
-// AppendResult says what an append did. Records changed by it carry change
-// sequences in (FromSeq, ToSeq].
-type AppendResult struct {
-	FromSeq, ToSeq            int64
-	Inserted, Merged, Skipped int
-}
 
 // Append adds the records next yields (until io.EOF) to the end of
 // conversation conv, applying the rules of SPEC section 2, in one
 // transaction: if next or a write fails, nothing is kept. A record whose id
 // the conversation already holds (or absorbed in a merge) is skipped.
-func (s *Store) Append(ctx context.Context, conv string, ids *transcript.IDs, next func() (transcript.Record, error)) (AppendResult, error) {
-	var res AppendResult
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+func (s *Store) Append(ctx context.Context, conv string, ids *transcript.IDs, next func() (transcript.Record, error)) (store.AppendResult, error) {
+	var res store.AppendResult
+	// Once: next consumes the caller's stream, which cannot be read twice.
+	err := s.inTxOnce(ctx, func(tx conn) error {
 		w, err := s.newWriter(ctx, tx, conv)
 		if err != nil {
 			return err
@@ -99,7 +94,7 @@ func (s *Store) Append(ctx context.Context, conv string, ids *transcript.IDs, ne
 	})
 	if errors.Is(err, errNothing) {
 		s.log().Info("append wrote nothing", "conversation", conv, "skipped", res.Skipped)
-		return AppendResult{Skipped: res.Skipped}, nil
+		return store.AppendResult{Skipped: res.Skipped}, nil
 	}
 	if err == nil {
 		s.log().Info("appended", "conversation", conv, "inserted", res.Inserted, "merged", res.Merged,
@@ -108,12 +103,9 @@ func (s *Store) Append(ctx context.Context, conv string, ids *transcript.IDs, ne
 	return res, err
 }
 
-// errNothing rolls back a transaction that changed nothing worth keeping.
-var errNothing = errors.New("nothing to write")
-
 // writer holds one write transaction on one conversation and its counters.
 type writer struct {
-	tx       *sql.Tx
+	tx       conn
 	s        *Store
 	conv     string
 	pos, seq int64
@@ -124,12 +116,12 @@ type writer struct {
 const (
 	sqlInsert = `INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES (?, ?, ?, 0, ?, ?, ?, ?)`
 	sqlUpdate = `UPDATE records SET body = ?, seq = ? WHERE conversation = ? AND id = ?`
-	sqlAbsorb = `INSERT OR IGNORE INTO absorbed (conversation, id, target) VALUES (?, ?, ?)`
+	sqlAbsorb = `INSERT INTO absorbed (conversation, id, target) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`
 	sqlLookup = `SELECT 1 FROM records WHERE conversation = ?1 AND id = ?2
 		UNION ALL SELECT 1 FROM absorbed WHERE conversation = ?1 AND id = ?2 LIMIT 1`
 )
 
-func (s *Store) newWriter(ctx context.Context, tx *sql.Tx, conv string) (*writer, error) {
+func (s *Store) newWriter(ctx context.Context, tx conn, conv string) (*writer, error) {
 	now := s.nowMillis()
 	if _, err := tx.ExecContext(ctx,
 		`INSERT INTO conversations (id, created, updated) VALUES (?1, ?2, ?2) ON CONFLICT (id) DO NOTHING`,
@@ -137,7 +129,7 @@ func (s *Store) newWriter(ctx context.Context, tx *sql.Tx, conv string) (*writer
 		return nil, fmt.Errorf("create conversation: %w", err)
 	}
 	w := &writer{tx: tx, s: s, conv: conv}
-	if err := tx.QueryRowContext(ctx, `SELECT next_pos, next_seq FROM conversations WHERE id = ?`, conv).
+	if err := tx.QueryRowContext(ctx, `SELECT next_pos, next_seq FROM conversations WHERE id = ?`+tx.forUpdate(), conv).
 		Scan(&w.pos, &w.seq); err != nil {
 		return nil, fmt.Errorf("read conversation: %w", err)
 	}

@@ -1,21 +1,22 @@
-package store
+package storetest
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/convo-cli/convo/pkg/store"
 )
 
 // TestRateSlots: reservations on one key get distinct slots one interval
 // apart, starting now; another key is independent; an idle limiter starts
 // again at now.
-func TestRateSlots(t *testing.T) {
-	s := openTemp(t)
+func (x suite) TestRateSlots(t *testing.T) {
+	s := x.open(t)
 	now := time.UnixMilli(1_744_815_823_000)
-	s.Now = func() time.Time { return now }
+	setNow(t, s, func() time.Time { return now })
 	ctx := context.Background()
 	want := []time.Duration{0, 100 * time.Millisecond, 200 * time.Millisecond}
 	for i, w := range want {
@@ -33,14 +34,14 @@ func TestRateSlots(t *testing.T) {
 	}
 }
 
-// TestRateSlotsShared: two stores on one file (as two processes) reserving
+// TestRateSlotsShared: two handles on one store (as two processes) reserving
 // at once never get the same slot.
-func TestRateSlotsShared(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "convo.db")
+func (x suite) TestRateSlotsShared(t *testing.T) {
+	open := x.backend(t)
 	ctx := context.Background()
-	var stores []*Store
+	var stores []store.Store
 	for range 2 {
-		s, err := Open(ctx, path)
+		s, err := open()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,14 +77,14 @@ func TestRateSlotsShared(t *testing.T) {
 }
 
 // TestConversationSchema: set, replace, read, delete; clear deletes it too.
-func TestConversationSchema(t *testing.T) {
-	s := openTemp(t)
+func (x suite) TestConversationSchema(t *testing.T) {
+	s := x.open(t)
 	ctx := context.Background()
 	if _, ok, err := s.Schema(ctx, "c"); ok || err != nil {
 		t.Fatalf("%v %v", ok, err)
 	}
 	for _, body := range []string{`{"type":"object"}`, `{"type":"array"}`} {
-		if err := s.SetSchema(ctx, "c", ConversationSchema{Name: "x", Body: []byte(body)}); err != nil {
+		if err := s.SetSchema(ctx, "c", store.ConversationSchema{Name: "x", Body: []byte(body)}); err != nil {
 			t.Fatal(err)
 		}
 		sc, ok, err := s.Schema(ctx, "c")
@@ -97,7 +98,7 @@ func TestConversationSchema(t *testing.T) {
 	if had, _ := s.DeleteSchema(ctx, "c"); had {
 		t.Fatal("deleted twice")
 	}
-	s.SetSchema(ctx, "c", ConversationSchema{Name: "x", Body: []byte(`{}`)})
+	s.SetSchema(ctx, "c", store.ConversationSchema{Name: "x", Body: []byte(`{}`)})
 	if _, err := s.Clear(ctx, "c"); err != nil {
 		t.Fatal(err)
 	}

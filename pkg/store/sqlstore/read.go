@@ -1,4 +1,4 @@
-package store
+package sqlstore
 
 import (
 	"context"
@@ -6,36 +6,20 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/convo-cli/convo/pkg/store"
 )
 
-// Row is one stored record as read. Body is the canonical JSON record; it is
-// valid only until the callback returns.
-type Row struct {
-	Pos, Sub, Seq int64
-	Role          string
-	Body          []byte
-}
-
-// ReadOptions narrows a read. The zero value reads every record.
-type ReadOptions struct {
-	// Limit keeps only the newest Limit records (still returned oldest first).
-	Limit int
-	// BeforeID keeps the records before this record in transcript order.
-	BeforeID string
-	// BeforeTime keeps the records created before this instant (ms).
-	BeforeTime int64
-	// FromLatestSummary starts at the latest summary (included).
-	FromLatestSummary bool
-	// AfterSeq and UpToSeq, when set, keep records whose last change has a
-	// change sequence in (AfterSeq, UpToSeq].
-	AfterSeq, UpToSeq int64
-}
-
 // Read calls fn for each record of conv matching opt, in transcript order,
-// streaming from a cursor. It returns ErrNotFound (wrapped) when conv does
+// streaming from a cursor. It returns store.ErrNotFound (wrapped) when conv does
 // not exist.
-func (s *Store) Read(ctx context.Context, conv string, opt ReadOptions, fn func(Row) error) error {
-	if err := s.mustExist(ctx, conv); err != nil {
+func (s *Store) Read(ctx context.Context, conv string, opt store.ReadOptions, fn func(store.Row) error) error {
+	// One snapshot: the summary found first is the one the records follow.
+	return s.inSnapshot(ctx, func(tx conn) error { return s.read(ctx, tx, conv, opt, fn) })
+}
+
+func (s *Store) read(ctx context.Context, tx conn, conv string, opt store.ReadOptions, fn func(store.Row) error) error {
+	if err := mustExistTx(ctx, tx, conv); err != nil {
 		return err
 	}
 	where := []string{"conversation = ?1"}
@@ -46,9 +30,9 @@ func (s *Store) Read(ctx context.Context, conv string, opt ReadOptions, fn func(
 	}
 	if opt.BeforeID != "" {
 		var pos, sub int64
-		err := s.db.QueryRowContext(ctx, `SELECT pos, sub FROM records WHERE conversation = ? AND id = ?`, conv, opt.BeforeID).Scan(&pos, &sub)
+		err := tx.QueryRowContext(ctx, `SELECT pos, sub FROM records WHERE conversation = ? AND id = ?`, conv, opt.BeforeID).Scan(&pos, &sub)
 		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("record %s in conversation %q: %w", opt.BeforeID, conv, ErrNotFound)
+			return fmt.Errorf("record %s in conversation %q: %w", opt.BeforeID, conv, store.ErrNotFound)
 		}
 		if err != nil {
 			return fmt.Errorf("read record %s: %w", opt.BeforeID, err)
@@ -60,7 +44,7 @@ func (s *Store) Read(ctx context.Context, conv string, opt ReadOptions, fn func(
 		where = append(where, "created < "+arg(opt.BeforeTime))
 	}
 	if opt.FromLatestSummary {
-		pos, sub, ok, err := s.latest(ctx, conv, "summary")
+		pos, sub, ok, err := latest(ctx, tx, conv, "summary")
 		if err != nil {
 			return err
 		}
@@ -77,15 +61,15 @@ func (s *Store) Read(ctx context.Context, conv string, opt ReadOptions, fn func(
 	}
 	q := "SELECT pos, sub, seq, role, body FROM records WHERE " + strings.Join(where, " AND ")
 	if opt.Limit > 0 {
-		q = "SELECT * FROM (" + q + " ORDER BY pos DESC, sub DESC LIMIT " + arg(opt.Limit) + ")"
+		q = "SELECT * FROM (" + q + " ORDER BY pos DESC, sub DESC LIMIT " + arg(opt.Limit) + ") AS newest"
 	}
 	q += " ORDER BY pos, sub"
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
 		return fmt.Errorf("read %q: %w", conv, err)
 	}
 	defer rows.Close()
-	var r Row
+	var r store.Row
 	var body sql.RawBytes
 	for rows.Next() {
 		if err := rows.Scan(&r.Pos, &r.Sub, &r.Seq, &r.Role, &body); err != nil {
@@ -106,8 +90,8 @@ func (s *Store) Read(ctx context.Context, conv string, opt ReadOptions, fn func(
 
 // latest returns the position of the latest record of a role (system or
 // summary, the ones the partial index holds).
-func (s *Store) latest(ctx context.Context, conv, role string) (pos, sub int64, ok bool, err error) {
-	err = s.db.QueryRowContext(ctx, `SELECT pos, sub FROM records WHERE conversation = ? AND role = ?
+func latest(ctx context.Context, q conn, conv, role string) (pos, sub int64, ok bool, err error) {
+	err = q.QueryRowContext(ctx, `SELECT pos, sub FROM records WHERE conversation = ? AND role = ?
 		AND role IN ('system', 'summary') ORDER BY pos DESC, sub DESC LIMIT 1`, conv, role).Scan(&pos, &sub)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, 0, false, nil
@@ -118,23 +102,20 @@ func (s *Store) latest(ctx context.Context, conv, role string) (pos, sub int64, 
 	return pos, sub, true, nil
 }
 
-// Place is a record's place in transcript order.
-type Place struct{ Pos, Sub int64 }
-
 // LatestSummary returns the place of the conversation's latest summary.
-func (s *Store) LatestSummary(ctx context.Context, conv string) (Place, bool, error) {
-	if err := s.mustExist(ctx, conv); err != nil {
-		return Place{}, false, err
+func (s *Store) LatestSummary(ctx context.Context, conv string) (store.Place, bool, error) {
+	if err := mustExistTx(ctx, s.conn(), conv); err != nil {
+		return store.Place{}, false, err
 	}
-	pos, sub, ok, err := s.latest(ctx, conv, "summary")
-	return Place{pos, sub}, ok, err
+	pos, sub, ok, err := latest(ctx, s.conn(), conv, "summary")
+	return store.Place{Pos: pos, Sub: sub}, ok, err
 }
 
 // LatestSystem returns the body of the conversation's latest system record,
 // or nil when it has none.
 func (s *Store) LatestSystem(ctx context.Context, conv string) ([]byte, error) {
 	var body []byte
-	err := s.db.QueryRowContext(ctx, `SELECT body FROM records WHERE conversation = ? AND role = 'system'
+	err := s.conn().QueryRowContext(ctx, `SELECT body FROM records WHERE conversation = ? AND role = 'system'
 		AND role IN ('system', 'summary') ORDER BY pos DESC, sub DESC LIMIT 1`, conv).Scan(&body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -145,35 +126,16 @@ func (s *Store) LatestSystem(ctx context.Context, conv string) ([]byte, error) {
 	return body, nil
 }
 
-func (s *Store) mustExist(ctx context.Context, conv string) error {
-	var one int
-	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM conversations WHERE id = ?`, conv).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("conversation %q: %w", conv, ErrNotFound)
-	}
-	if err != nil {
-		return fmt.Errorf("read conversation %q: %w", conv, err)
-	}
-	return nil
-}
-
-// ConversationInfo describes one stored conversation.
-type ConversationInfo struct {
-	ID               string
-	Created, Updated int64 // ms since the epoch
-	Records          int64
-}
-
 // Conversations calls fn for every conversation, ordered by id.
-func (s *Store) Conversations(ctx context.Context, fn func(ConversationInfo) error) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.created, c.updated,
+func (s *Store) Conversations(ctx context.Context, fn func(store.ConversationInfo) error) error {
+	rows, err := s.conn().QueryContext(ctx, `SELECT c.id, c.created, c.updated,
 		(SELECT count(*) FROM records r WHERE r.conversation = c.id) FROM conversations c ORDER BY c.id`)
 	if err != nil {
 		return fmt.Errorf("list conversations: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var c ConversationInfo
+		var c store.ConversationInfo
 		if err := rows.Scan(&c.ID, &c.Created, &c.Updated, &c.Records); err != nil {
 			return fmt.Errorf("list conversations: %w", err)
 		}
@@ -187,7 +149,7 @@ func (s *Store) Conversations(ctx context.Context, fn func(ConversationInfo) err
 // ConversationIDs returns up to limit conversation ids starting with prefix,
 // for shell completion.
 func (s *Store) ConversationIDs(ctx context.Context, prefix string, limit int) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id FROM conversations WHERE id >= ? ORDER BY id LIMIT ?`, prefix, limit)
+	rows, err := s.conn().QueryContext(ctx, `SELECT id FROM conversations WHERE id >= ? ORDER BY id LIMIT ?`, prefix, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -210,13 +172,13 @@ func (s *Store) ConversationIDs(ctx context.Context, prefix string, limit int) (
 // many records went.
 func (s *Store) Clear(ctx context.Context, conv string) (int64, error) {
 	var n int64
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx conn) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM conversations WHERE id = ?`, conv)
 		if err != nil {
 			return err
 		}
 		if k, _ := res.RowsAffected(); k == 0 {
-			return fmt.Errorf("conversation %q: %w", conv, ErrNotFound)
+			return fmt.Errorf("conversation %q: %w", conv, store.ErrNotFound)
 		}
 		res, err = tx.ExecContext(ctx, `DELETE FROM records WHERE conversation = ?`, conv)
 		if err != nil {
@@ -237,7 +199,7 @@ func (s *Store) Clear(ctx context.Context, conv string) (int64, error) {
 // Cursor returns the change sequence already exported to sink (0: nothing).
 func (s *Store) Cursor(ctx context.Context, conv, sink string) (int64, error) {
 	var seq int64
-	err := s.db.QueryRowContext(ctx, `SELECT seq FROM export_cursors WHERE conversation = ? AND sink = ?`, conv, sink).Scan(&seq)
+	err := s.conn().QueryRowContext(ctx, `SELECT seq FROM export_cursors WHERE conversation = ? AND sink = ?`, conv, sink).Scan(&seq)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}

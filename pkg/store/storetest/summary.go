@@ -1,4 +1,4 @@
-package store
+package storetest
 
 import (
 	"context"
@@ -7,14 +7,15 @@ import (
 	"io"
 	"testing"
 
+	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // A first summary may cover more records than SQLite binds variables in one
 // statement (32,766); its conflict check still sees every covered record.
-func TestWriteSummaryCoversManyRecords(t *testing.T) {
+func (x suite) TestWriteSummaryCoversManyRecords(t *testing.T) {
 	const n = 40_000
-	s := openTemp(t)
+	s := x.open(t)
 	ctx := context.Background()
 	ids := transcript.NewIDs()
 	i := 0
@@ -34,7 +35,7 @@ func TestWriteSummaryCoversManyRecords(t *testing.T) {
 	}
 	var covered []string
 	var seq int64
-	err := s.Read(ctx, "long", ReadOptions{}, func(r Row) error {
+	err := s.Read(ctx, "long", store.ReadOptions{}, func(r store.Row) error {
 		if len(covered) < n-2 {
 			var rec struct{ ID string }
 			if err := json.Unmarshal(r.Body, &rec); err != nil {
@@ -51,21 +52,21 @@ func TestWriteSummaryCoversManyRecords(t *testing.T) {
 	write := func(readSeq int64, coveredIDs []string) error {
 		sum := transcript.Record{ID: ids.New(2), Message: transcript.Message{Role: transcript.RoleSummary, Contents: []string{"long"}},
 			Metadata: transcript.Metadata{SummaryIDs: coveredIDs, Timing: transcript.Timing{Creation: 2}}}
-		return s.WriteSummary(ctx, "long", SummaryWrite{Anchor: covered[len(covered)-1], Summary: &sum, Check: true, ReadSeq: readSeq})
+		return s.WriteSummary(ctx, "long", store.SummaryWrite{Anchor: covered[len(covered)-1], Summary: &sum, Check: true, ReadSeq: readSeq})
 	}
 	// A covered record in the last batch changed after the read: conflict.
-	if err := write(seq-3, covered); !errors.Is(err, ErrConflict) {
+	if err := write(seq-3, covered); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("a change past the read sequence: %v, want ErrConflict", err)
 	}
 	// A covered id that is not stored, in the last batch: conflict.
 	gone := append(covered[:len(covered):len(covered)], "01JRZJ166J2WRMF990535EVSQS")
-	if err := write(seq, gone); !errors.Is(err, ErrConflict) {
+	if err := write(seq, gone); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("a missing covered record: %v, want ErrConflict", err)
 	}
 	if err := write(seq, covered); err != nil {
 		t.Fatalf("summary of %d records: %v", len(covered), err)
 	}
-	recs := readAll(t, s, "long", ReadOptions{FromLatestSummary: true})
+	recs := readAll(t, s, "long", store.ReadOptions{FromLatestSummary: true})
 	if len(recs) != 3 || recs[0].Message.Role != transcript.RoleSummary {
 		t.Fatalf("after the summary the view starts with %d records, first %s", len(recs), recs[0].Message.Role)
 	}

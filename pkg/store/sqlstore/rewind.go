@@ -1,19 +1,18 @@
-package store
+package sqlstore
 
 // Rewind: a conversation cut back to a record.
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 
+	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // returning how many records went.
-func deleteConversation(ctx context.Context, tx dbtx, conv string) (int64, error) {
+func deleteConversation(ctx context.Context, tx conn, conv string) (int64, error) {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM conversations WHERE id = ?`, conv); err != nil {
 		return 0, fmt.Errorf("delete conversation %q: %w", conv, err)
 	}
@@ -30,55 +29,33 @@ func deleteConversation(ctx context.Context, tx dbtx, conv string) (int64, error
 	return n, nil
 }
 
-// RewindResult says what a rewind removed.
-type RewindResult struct {
-	Records   int // records removed, summaries included
-	Summaries int // of which summaries
-}
-
-// errDryRun rolls back a transaction that only looked.
-var errDryRun = errors.New("dry run")
-
-// RewindOptions say what Rewind does with what it removes.
-type RewindOptions struct {
-	// DryRun removes nothing: Removed still sees what would go.
-	DryRun bool
-	// Removed, when set, is called for each removed record, in transcript
-	// order, inside the transaction.
-	Removed func(Row) error
-	// Written, when set, is called after the last Removed and before the
-	// transaction commits: flush the output there, so records are removed
-	// only once they were written out.
-	Written func() error
-}
-
 // Rewind removes the records of conv placed after the record to names, and
 // any summary that covered one of them, in one transaction, handing each to
-// opt.Removed first. It returns ErrNotFound (wrapped) when conv or to does
+// opt.Removed first. It returns store.ErrNotFound (wrapped) when conv or to does
 // not exist.
-func (s *Store) Rewind(ctx context.Context, conv, to string, opt RewindOptions) (RewindResult, error) {
-	var res RewindResult
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		if err := mustExistTx(ctx, tx, conv); err != nil {
+func (s *Store) Rewind(ctx context.Context, conv, to string, opt store.RewindOptions) (store.RewindResult, error) {
+	var res store.RewindResult
+	err := s.inTx(ctx, func(tx conn) error {
+		if err := mustLockTx(ctx, tx, conv); err != nil {
 			return err
 		}
 		st, err := resolve(ctx, tx, conv, to)
 		if err != nil {
 			return err
 		}
-		gone, err := rewindSet(ctx, tx, conv, Place{st.Pos, st.Sub})
+		gone, err := rewindSet(ctx, tx, conv, store.Place{Pos: st.Pos, Sub: st.Sub})
 		if err != nil {
 			return err
 		}
-		ids, _ := json.Marshal(gone)
-		const which = `conversation = ?1 AND ((pos, sub) > (?2, ?3) OR id IN (SELECT value FROM json_each(?4)))`
+		ids := idList(gone)
+		which := `conversation = ?1 AND ((pos, sub) > (?2, ?3) OR id IN ` + tx.d.IDsIn("?4") + `)`
 		rows, err := tx.QueryContext(ctx, `SELECT pos, sub, seq, role, body FROM records WHERE `+which+` ORDER BY pos, sub`,
-			conv, st.Pos, st.Sub, string(ids))
+			conv, st.Pos, st.Sub, ids)
 		if err != nil {
 			return fmt.Errorf("read %q: %w", conv, err)
 		}
 		defer rows.Close()
-		var r Row
+		var r store.Row
 		for rows.Next() {
 			if err := rows.Scan(&r.Pos, &r.Sub, &r.Seq, &r.Role, &r.Body); err != nil {
 				return fmt.Errorf("read %q: %w", conv, err)
@@ -108,12 +85,12 @@ func (s *Store) Rewind(ctx context.Context, conv, to string, opt RewindOptions) 
 		if res.Records == 0 {
 			return nil
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM records WHERE `+which, conv, st.Pos, st.Sub, string(ids)); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM records WHERE `+which, conv, st.Pos, st.Sub, ids); err != nil {
 			return fmt.Errorf("delete records of %q: %w", conv, err)
 		}
 		// Merged-away ids that named a removed record may be appended again.
 		if _, err := tx.ExecContext(ctx, `DELETE FROM absorbed WHERE conversation = ?1
-			AND target IN (SELECT value FROM json_each(?2))`, conv, string(ids)); err != nil {
+			AND target IN `+tx.d.IDsIn("?2"), conv, ids); err != nil {
 			return fmt.Errorf("delete absorbed ids of %q: %w", conv, err)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET updated = ? WHERE id = ?`, s.nowMillis(), conv); err != nil {
@@ -132,7 +109,7 @@ func (s *Store) Rewind(ctx context.Context, conv, to string, opt RewindOptions) 
 // rewindSet returns the ids of every record a rewind to cut removes: those
 // after cut, and the summaries before it that cover one of them (a summary
 // covering such a summary included).
-func rewindSet(ctx context.Context, tx dbtx, conv string, cut Place) ([]string, error) {
+func rewindSet(ctx context.Context, tx conn, conv string, cut store.Place) ([]string, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT id FROM records WHERE conversation = ? AND (pos, sub) > (?, ?)`, conv, cut.Pos, cut.Sub)
 	if err != nil {
 		return nil, fmt.Errorf("read %q: %w", conv, err)

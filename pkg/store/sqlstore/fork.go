@@ -1,29 +1,14 @@
-package store
+package sqlstore
 
 // Fork: a new conversation from a stored one, up to a record.
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
+	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
-
-// ForkOptions choose what Fork copies.
-type ForkOptions struct {
-	// At names the last record copied (an id or a Ref); empty copies all.
-	At string
-	// Force replaces the target conversation when it exists; without it
-	// an existing target is ErrExists.
-	Force bool
-}
-
-// ForkResult says what a fork did.
-type ForkResult struct {
-	Records  int   // records copied
-	Replaced int64 // records of the target deleted first (with Force)
-}
 
 // forkPage bounds the records a fork holds in memory at once.
 const forkPage = 256
@@ -32,32 +17,32 @@ const forkPage = 256
 // conversation dst, in one transaction: each record gets a new id and keeps
 // its old one under aux.forkedFrom; summaries have their summaryIds
 // remapped. Records keep their places, so dst reads as a prefix of src.
-// It returns ErrNotFound (wrapped) when src or opt.At does not exist, and
+// It returns store.ErrNotFound (wrapped) when src or opt.At does not exist, and
 // ErrExists when dst does and opt.Force is unset.
-func (s *Store) Fork(ctx context.Context, src, dst string, opt ForkOptions, ids *transcript.IDs) (ForkResult, error) {
-	var res ForkResult
+func (s *Store) Fork(ctx context.Context, src, dst string, opt store.ForkOptions, ids *transcript.IDs) (store.ForkResult, error) {
+	var res store.ForkResult
 	if src == dst {
 		return res, fmt.Errorf("fork %q onto itself", src)
 	}
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		if err := mustExistTx(ctx, tx, src); err != nil {
+	err := s.inTx(ctx, func(tx conn) error {
+		if err := mustLockTx(ctx, tx, src); err != nil {
 			return err
 		}
-		end := Place{Pos: 1 << 62}
+		end := store.Place{Pos: 1 << 62}
 		if opt.At != "" {
 			st, err := resolve(ctx, tx, src, opt.At)
 			if err != nil {
 				return err
 			}
-			end = Place{st.Pos, st.Sub}
+			end = store.Place{Pos: st.Pos, Sub: st.Sub}
 		}
-		exists, err := existsTx(ctx, tx, dst)
+		exists, err := lockTx(ctx, tx, dst)
 		if err != nil {
 			return err
 		}
 		if exists {
 			if !opt.Force {
-				return fmt.Errorf("conversation %q %w; add --force to replace it", dst, ErrExists)
+				return fmt.Errorf("conversation %q %w; add --force to replace it", dst, store.ErrExists)
 			}
 			if res.Replaced, err = deleteConversation(ctx, tx, dst); err != nil {
 				return err
@@ -72,7 +57,7 @@ func (s *Store) Fork(ctx context.Context, src, dst string, opt ForkOptions, ids 
 		defer ins.Close()
 		var seq, maxPos int64
 		var buf []byte
-		after := Place{Pos: -1}
+		after := store.Place{Pos: -1}
 		for {
 			page, err := readPage(ctx, tx, src, after, end)
 			if err != nil {
@@ -93,7 +78,7 @@ func (s *Store) Fork(ctx context.Context, src, dst string, opt ForkOptions, ids 
 					return fmt.Errorf("insert record %s: %w", c.ID, err)
 				}
 				maxPos = max(maxPos, st.Pos)
-				after = Place{st.Pos, st.Sub}
+				after = store.Place{Pos: st.Pos, Sub: st.Sub}
 			}
 			if len(page) < forkPage {
 				break
@@ -112,7 +97,7 @@ func (s *Store) Fork(ctx context.Context, src, dst string, opt ForkOptions, ids 
 
 // readPage reads up to forkPage records of conv placed after after and at
 // or before end, in transcript order.
-func readPage(ctx context.Context, q dbtx, conv string, after, end Place) ([]stored, error) {
+func readPage(ctx context.Context, q conn, conv string, after, end store.Place) ([]stored, error) {
 	rows, err := q.QueryContext(ctx, `SELECT id, pos, sub, role, body FROM records
 		WHERE conversation = ? AND (pos, sub) > (?, ?) AND (pos, sub) <= (?, ?)
 		ORDER BY pos, sub LIMIT ?`, conv, after.Pos, after.Sub, end.Pos, end.Sub, forkPage)

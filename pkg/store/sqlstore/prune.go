@@ -1,4 +1,4 @@
-package store
+package sqlstore
 
 // Prune: old conversations removed or trimmed to their latest summary.
 
@@ -7,51 +7,25 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
+
+	"github.com/convo-cli/convo/pkg/store"
 )
-
-// PruneOptions choose what Prune removes.
-type PruneOptions struct {
-	// Before, when set, selects the conversations whose last activity (ms
-	// since the epoch) is older than it.
-	Before int64
-	// Glob, when set, selects the conversations whose id matches it
-	// (SQLite GLOB: * any characters, ? one, [abc] a set; case-sensitive).
-	Glob string
-	// KeepSummaries trims each selected conversation to its latest summary,
-	// the records after it and its latest system record, instead of deleting
-	// it; a conversation without a summary is left alone.
-	KeepSummaries bool
-	DryRun        bool
-}
-
-// Pruned is what Prune did (or, in a dry run, would do) to one conversation.
-type Pruned struct {
-	Conversation string
-	Deleted      bool  // deleted whole; otherwise trimmed
-	Records      int64 // records removed
-}
-
-// PruneResult tallies a prune.
-type PruneResult struct {
-	Conversations []Pruned
-	Deleted       int   // conversations deleted
-	Trimmed       int   // conversations trimmed
-	Records       int64 // records removed
-	Vacuumed      bool
-	FreedBytes    int64 // file bytes given back by VACUUM
-}
 
 // Prune removes old conversations, or trims them to their latest summary,
 // as opt says, in one transaction; then, unless it is a dry run, it runs
 // VACUUM when more than a quarter of the file is free pages (a VACUUM that
 // fails is logged, not returned: the prune itself is committed). A trim does
 // not count as activity: the conversation keeps its last-activity time.
-func (s *Store) Prune(ctx context.Context, opt PruneOptions) (PruneResult, error) {
-	var res PruneResult
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+func (s *Store) Prune(ctx context.Context, opt store.PruneOptions) (store.PruneResult, error) {
+	var res store.PruneResult
+	err := s.inTx(ctx, func(tx conn) error {
+		globArg := "" // matches everything
+		if opt.Glob != "" {
+			globArg = tx.d.GlobArg(opt.Glob)
+		}
 		rows, err := tx.QueryContext(ctx, `SELECT id FROM conversations
-			WHERE (?1 = 0 OR updated < ?1) AND (?2 = '' OR id GLOB ?2) ORDER BY id`, opt.Before, opt.Glob)
+			WHERE (CAST(?1 AS BIGINT) = 0 OR updated < ?1) AND (?2 = '' OR `+tx.d.Glob("id", "?2")+`) ORDER BY id`+tx.forUpdate(),
+			opt.Before, globArg)
 		if err != nil {
 			return fmt.Errorf("list conversations: %w", err)
 		}
@@ -69,7 +43,7 @@ func (s *Store) Prune(ctx context.Context, opt PruneOptions) (PruneResult, error
 			return fmt.Errorf("list conversations: %w", err)
 		}
 		for _, conv := range convs {
-			p := Pruned{Conversation: conv, Deleted: !opt.KeepSummaries}
+			p := store.Pruned{Conversation: conv, Deleted: !opt.KeepSummaries}
 			if opt.KeepSummaries {
 				p.Records, err = trimToSummary(ctx, tx, conv)
 			} else {
@@ -105,8 +79,10 @@ func (s *Store) Prune(ctx context.Context, opt PruneOptions) (PruneResult, error
 	if res.Records > 0 || res.Deleted > 0 {
 		// The prune is committed: a VACUUM that cannot run now (another
 		// process busy past the timeout) is a note, not a failure.
-		if res.Vacuumed, res.FreedBytes, err = s.vacuumIfSparse(ctx); err != nil {
-			s.log().Warn("vacuum skipped", "error", err.Error())
+		if res.Vacuumed, res.FreedBytes, err = s.d.Compact(ctx, s.db); err != nil {
+			s.log().Warn("compaction skipped", "error", err.Error())
+		} else if res.Vacuumed {
+			s.log().Info("compacted", "freed_bytes", res.FreedBytes)
 		}
 	}
 	return res, nil
@@ -114,8 +90,8 @@ func (s *Store) Prune(ctx context.Context, opt PruneOptions) (PruneResult, error
 
 // trimToSummary deletes the records of conv before its latest summary but
 // its latest system record, returning how many went.
-func trimToSummary(ctx context.Context, tx dbtx, conv string) (int64, error) {
-	var sum Place
+func trimToSummary(ctx context.Context, tx conn, conv string) (int64, error) {
+	var sum store.Place
 	err := tx.QueryRowContext(ctx, `SELECT pos, sub FROM records WHERE conversation = ? AND role = 'summary'
 		AND role IN ('system', 'summary') ORDER BY pos DESC, sub DESC LIMIT 1`, conv).Scan(&sum.Pos, &sum.Sub)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -125,7 +101,7 @@ func trimToSummary(ctx context.Context, tx dbtx, conv string) (int64, error) {
 		return 0, fmt.Errorf("find the latest summary of %q: %w", conv, err)
 	}
 	res, err := tx.ExecContext(ctx, `DELETE FROM records WHERE conversation = ?1 AND (pos, sub) < (?2, ?3)
-		AND id IS NOT (SELECT id FROM records WHERE conversation = ?1 AND role = 'system'
+		AND id IS DISTINCT FROM (SELECT id FROM records WHERE conversation = ?1 AND role = 'system'
 			AND role IN ('system', 'summary') ORDER BY pos DESC, sub DESC LIMIT 1)`, conv, sum.Pos, sum.Sub)
 	if err != nil {
 		return 0, fmt.Errorf("trim %q: %w", conv, err)
@@ -138,39 +114,4 @@ func trimToSummary(ctx context.Context, tx dbtx, conv string) (int64, error) {
 		}
 	}
 	return n, nil
-}
-
-// vacuumIfSparse runs VACUUM when more than a quarter of the file's pages
-// are free, and returns the bytes it gave back.
-func (s *Store) vacuumIfSparse(ctx context.Context) (bool, int64, error) {
-	pages := func() (total, free, size int64, err error) {
-		for _, p := range []struct {
-			name string
-			v    *int64
-		}{{"page_count", &total}, {"freelist_count", &free}, {"page_size", &size}} {
-			if err = s.db.QueryRowContext(ctx, "PRAGMA "+p.name).Scan(p.v); err != nil {
-				return
-			}
-		}
-		return
-	}
-	total, free, size, err := pages()
-	if err != nil {
-		return false, 0, fmt.Errorf("read free pages: %w", err)
-	}
-	if free*4 <= total {
-		s.log().Debug("no vacuum", "pages", total, "free", free)
-		return false, 0, nil
-	}
-	start := time.Now()
-	if _, err := s.db.ExecContext(ctx, "VACUUM"); err != nil {
-		return false, 0, fmt.Errorf("vacuum: %w", err)
-	}
-	after, _, _, err := pages()
-	if err != nil {
-		return true, 0, fmt.Errorf("read pages: %w", err)
-	}
-	freed := (total - after) * size
-	s.log().Info("vacuumed", "pages_before", total, "pages_after", after, "freed_bytes", freed, "took_ms", time.Since(start).Milliseconds())
-	return true, freed, nil
 }

@@ -1,4 +1,4 @@
-package store
+package storetest
 
 import (
 	"context"
@@ -9,33 +9,24 @@ import (
 	"maps"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // Names here start with export so they do not clash with other tests of
 // the package.
 
-func exportOpenStore(t testing.TB) *Store {
-	t.Helper()
-	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "convo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
 func exportMsg(role transcript.Role, contents ...string) transcript.Record {
 	return transcript.Record{Message: transcript.Message{Role: role, Contents: contents}}
 }
 
-func exportAppend(t testing.TB, s *Store, ids *transcript.IDs, conv string, recs ...transcript.Record) {
+func exportAppend(t testing.TB, s store.Store, ids *transcript.IDs, conv string, recs ...transcript.Record) {
 	t.Helper()
 	i := 0
 	_, err := s.Append(context.Background(), conv, ids, func() (transcript.Record, error) {
@@ -52,13 +43,13 @@ func exportAppend(t testing.TB, s *Store, ids *transcript.IDs, conv string, recs
 
 // exportInsertSummary stores a summary of covered right after anchorID,
 // deleting the covered records when deleteCovered, and returns its id.
-func exportInsertSummary(t testing.TB, s *Store, ids *transcript.IDs, conv, anchorID string, covered []string, deleteCovered bool) string {
+func exportInsertSummary(t testing.TB, s store.Store, ids *transcript.IDs, conv, anchorID string, covered []string, deleteCovered bool) string {
 	t.Helper()
-	now := s.nowMillis()
+	now := time.Now().UnixMilli()
 	sum := transcript.Record{ID: ids.New(now),
 		Message:  transcript.Message{Role: transcript.RoleSummary, Contents: []string{"summary of " + strings.Join(covered, ",")}},
 		Metadata: transcript.Metadata{SummaryIDs: covered, Timing: transcript.Timing{Creation: now}}}
-	if err := s.InsertSummary(context.Background(), conv, anchorID, &sum, deleteCovered); err != nil {
+	if err := insertSummary(s, context.Background(), conv, anchorID, &sum, deleteCovered); err != nil {
 		t.Fatal(err)
 	}
 	return sum.ID
@@ -66,17 +57,17 @@ func exportInsertSummary(t testing.TB, s *Store, ids *transcript.IDs, conv, anch
 
 // exportStored returns the conversation as id -> canonical body, and its
 // records' ids in transcript order.
-func exportStored(t testing.TB, s *Store, conv string) (map[string]string, []string) {
+func exportStored(t testing.TB, s store.Store, conv string) (map[string]string, []string) {
 	t.Helper()
 	all := map[string]string{}
 	var order []string
-	err := s.Read(context.Background(), conv, ReadOptions{}, func(r Row) error {
+	err := s.Read(context.Background(), conv, store.ReadOptions{}, func(r store.Row) error {
 		id := exportID(r.Body)
 		all[id] = string(r.Body)
 		order = append(order, id)
 		return nil
 	})
-	if err != nil && !errors.Is(err, ErrNotFound) {
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		t.Fatal(err)
 	}
 	return all, order
@@ -89,11 +80,11 @@ func exportID(body []byte) string {
 	return b[:strings.IndexByte(b, '"')]
 }
 
-// exportRun is one export as a consumer sees it: the rows, and the Mark.
-func exportRun(t testing.TB, s *Store, conv string, opt ExportOptions) ([]Row, Mark) {
+// exportRun is one export as a consumer sees it: the rows, and the store.Mark.
+func exportRun(t testing.TB, s store.Store, conv string, opt store.ExportOptions) ([]store.Row, store.Mark) {
 	t.Helper()
-	var rows []Row
-	m, err := s.Export(context.Background(), conv, opt, func(r Row) error {
+	var rows []store.Row
+	m, err := s.Export(context.Background(), conv, opt, func(r store.Row) error {
 		r.Body = slices.Clone(r.Body)
 		rows = append(rows, r)
 		return nil
@@ -107,13 +98,13 @@ func exportRun(t testing.TB, s *Store, conv string, opt ExportOptions) ([]Row, M
 // TestExportReference replays the reference's example: incremental exports
 // with exclude-last between the steps, a final one without it; the union
 // upserted by id equals the store.
-func TestExportReference(t *testing.T) {
-	s := exportOpenStore(t)
+func (x suite) TestExportReference(t *testing.T) {
+	s := x.open(t)
 	ids := transcript.NewIDs()
 	ctx := context.Background()
 	replica := map[string]string{}
 	exported := func(excludeLast bool) []string {
-		rows, m := exportRun(t, s, "demo", ExportOptions{Sink: "default", ExcludeLast: excludeLast})
+		rows, m := exportRun(t, s, "demo", store.ExportOptions{Sink: "default", ExcludeLast: excludeLast})
 		if err := s.Commit(ctx, m); err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +168,7 @@ func TestExportReference(t *testing.T) {
 // had; at the end, one export per sink without exclude-last makes every
 // replica hold the store's records as they are (deleted ones stay in the
 // log: export sends no deletions).
-func TestExportProperty(t *testing.T) {
+func (x suite) TestExportProperty(t *testing.T) {
 	sequences := 2000
 	switch {
 	case os.Getenv("CONVO_EXPORT_SEQUENCES") != "":
@@ -189,7 +180,7 @@ func TestExportProperty(t *testing.T) {
 		// slower, and this test runs on one goroutine: it finds no race.
 		sequences = 100
 	}
-	s := exportOpenStore(t)
+	s := x.open(t)
 	ids := transcript.NewIDs()
 	sinks := []string{"a", "b", "c"}
 	for seq := range sequences {
@@ -207,7 +198,7 @@ type exportVersion struct {
 	seq int64
 }
 
-func exportProperty(t *testing.T, s *Store, ids *transcript.IDs, sinks []string, seed uint64) {
+func exportProperty(t *testing.T, s store.Store, ids *transcript.IDs, sinks []string, seed uint64) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	// Each sequence has its own conversations, 1 to 3, so --all exports
@@ -233,10 +224,10 @@ func exportProperty(t *testing.T, s *Store, ids *transcript.IDs, sinks []string,
 	}
 
 	export := func(sink string, convs []string, excludeLast, fail bool) {
-		var marks []Mark
-		var rows []Row
+		var marks []store.Mark
+		var rows []store.Row
 		for _, c := range convs {
-			r, m := exportRun(t, s, c, ExportOptions{Sink: sink, ExcludeLast: excludeLast})
+			r, m := exportRun(t, s, c, store.ExportOptions{Sink: sink, ExcludeLast: excludeLast})
 			rows = append(rows, r...)
 			marks = append(marks, m)
 		}
@@ -301,7 +292,7 @@ func exportProperty(t *testing.T, s *Store, ids *transcript.IDs, sinks []string,
 				// What the listing leaves out has nothing to send.
 				for _, c := range convs {
 					if _, order := exportStored(t, s, c); len(order) > 0 && !slices.Contains(targets, c) {
-						if rows, _ := exportRun(t, s, c, ExportOptions{Sink: sink}); len(rows) > 0 {
+						if rows, _ := exportRun(t, s, c, store.ExportOptions{Sink: sink}); len(rows) > 0 {
 							t.Fatalf("sink %s: --all leaves out %s, which has %d records to send", sink, c, len(rows))
 						}
 					}
@@ -341,41 +332,41 @@ func exportProperty(t *testing.T, s *Store, ids *transcript.IDs, sinks []string,
 	}
 }
 
-func TestExportCommitConflict(t *testing.T) {
-	s := exportOpenStore(t)
+func (x suite) TestExportCommitConflict(t *testing.T) {
+	s := x.open(t)
 	ids := transcript.NewIDs()
 	ctx := context.Background()
 	exportAppend(t, s, ids, "x", exportMsg("user", "hi"), exportMsg("assistant", "hello"))
-	_, m1 := exportRun(t, s, "x", ExportOptions{Sink: "k"})
-	_, m2 := exportRun(t, s, "x", ExportOptions{Sink: "k"})
+	_, m1 := exportRun(t, s, "x", store.ExportOptions{Sink: "k"})
+	_, m2 := exportRun(t, s, "x", store.ExportOptions{Sink: "k"})
 	if err := s.Commit(ctx, m1); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Commit(ctx, m2); !errors.Is(err, ErrCursorMoved) {
+	if err := s.Commit(ctx, m2); !errors.Is(err, store.ErrCursorMoved) {
 		t.Fatalf("second commit of the same start: got %v, want ErrCursorMoved", err)
 	}
 	// A clear and a re-create between export and commit is caught too.
 	exportAppend(t, s, ids, "x", exportMsg("user", "again"))
-	_, m3 := exportRun(t, s, "x", ExportOptions{Sink: "k"})
+	_, m3 := exportRun(t, s, "x", store.ExportOptions{Sink: "k"})
 	if _, err := s.Clear(ctx, "x"); err != nil {
 		t.Fatal(err)
 	}
 	exportAppend(t, s, ids, "x", exportMsg("user", "new"))
-	if err := s.Commit(ctx, m3); !errors.Is(err, ErrCursorMoved) {
+	if err := s.Commit(ctx, m3); !errors.Is(err, store.ErrCursorMoved) {
 		t.Fatalf("commit after a clear: got %v, want ErrCursorMoved", err)
 	}
-	if _, err := s.Export(ctx, "nope", ExportOptions{}, func(Row) error { return nil }); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Export(ctx, "nope", store.ExportOptions{}, func(store.Row) error { return nil }); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("export of a missing conversation: got %v", err)
 	}
 }
 
 // TestExportNextExport checks show's marker follows a held record.
-func TestExportNextExport(t *testing.T) {
-	s := exportOpenStore(t)
+func (x suite) TestExportNextExport(t *testing.T) {
+	s := x.open(t)
 	ids := transcript.NewIDs()
 	ctx := context.Background()
 	exportAppend(t, s, ids, "x", exportMsg("user", "hi"), exportMsg("assistant", "hello"))
-	_, m := exportRun(t, s, "x", ExportOptions{Sink: "default", ExcludeLast: true})
+	_, m := exportRun(t, s, "x", store.ExportOptions{Sink: "default", ExcludeLast: true})
 	if err := s.Commit(ctx, m); err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +374,7 @@ func TestExportNextExport(t *testing.T) {
 	if err != nil || !ok || p.Pos != 2 {
 		t.Fatalf("next export: %v %v %v, want the held record at pos 2", p, ok, err)
 	}
-	_, m = exportRun(t, s, "x", ExportOptions{Sink: "default"})
+	_, m = exportRun(t, s, "x", store.ExportOptions{Sink: "default"})
 	if err := s.Commit(ctx, m); err != nil {
 		t.Fatal(err)
 	}
@@ -394,13 +385,13 @@ func TestExportNextExport(t *testing.T) {
 
 // TestExportSnapshot: what is written while an export streams is not in it
 // and is not skipped by its cursor either; the next export sends it.
-func TestExportSnapshot(t *testing.T) {
-	s := exportOpenStore(t)
+func (x suite) TestExportSnapshot(t *testing.T) {
+	s := x.open(t)
 	ids := transcript.NewIDs()
 	ctx := context.Background()
 	exportAppend(t, s, ids, "x", exportMsg("user", "hi"), exportMsg("assistant", "hello"))
 	var first []string
-	m, err := s.Export(ctx, "x", ExportOptions{Sink: "k"}, func(r Row) error {
+	m, err := s.Export(ctx, "x", store.ExportOptions{Sink: "k"}, func(r store.Row) error {
 		if len(first) == 0 {
 			// Merge into the last record and add one, mid-stream.
 			exportAppend(t, s, ids, "x", exportMsg("assistant", "again"), exportMsg("user", "new"))
@@ -417,7 +408,7 @@ func TestExportSnapshot(t *testing.T) {
 	if err := s.Commit(ctx, m); err != nil {
 		t.Fatal(err)
 	}
-	rows, _ := exportRun(t, s, "x", ExportOptions{Sink: "k"})
+	rows, _ := exportRun(t, s, "x", store.ExportOptions{Sink: "k"})
 	if len(rows) != 2 || !strings.Contains(string(rows[0].Body), `"hello","again"`) || !strings.Contains(string(rows[1].Body), `"new"`) {
 		t.Fatalf("the next export: %d rows, want the merged record and the new one", len(rows))
 	}

@@ -1,42 +1,20 @@
-package store
+package sqlstore
 
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 
+	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// ErrConflict is a write planned on a state another writer has changed since.
-var ErrConflict = errors.New("conversation changed meanwhile")
-
-// InsertSummary places a summary record right after the record anchorID (rule
-// 5), in one transaction. With deleteCovered, the records the summary lists in
-// summaryIds are deleted in that same transaction (rule 6).
-func (s *Store) InsertSummary(ctx context.Context, conv, anchorID string, sum *transcript.Record, deleteCovered bool) error {
-	return s.WriteSummary(ctx, conv, SummaryWrite{Anchor: anchorID, Summary: sum, DeleteCovered: deleteCovered})
-}
-
-// SummaryWrite is a summary to store and what it was planned on.
-type SummaryWrite struct {
-	Anchor        string // the record the summary goes right after
-	Summary       *transcript.Record
-	DeleteCovered bool
-	// Checked when set: the latest summary is still PreviousID ("" for
-	// none) and no covered record changed after change sequence ReadSeq.
-	Check      bool
-	PreviousID string
-	ReadSeq    int64
-}
-
 // WriteSummary stores a summary as w says, in one transaction. With
 // w.Check, a conversation changed by another writer since the plan was made
-// (a newer summary, a covered record merged into) is ErrConflict and
+// (a newer summary, a covered record merged into) is store.ErrConflict and
 // nothing is written.
-func (s *Store) WriteSummary(ctx context.Context, conv string, sw SummaryWrite) error {
+func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryWrite) error {
 	sum, anchorID, deleteCovered := sw.Summary, sw.Anchor, sw.DeleteCovered
 	if sum.Message.Role != transcript.RoleSummary {
 		return fmt.Errorf("insert summary: record %s is a %s record", sum.ID, sum.Message.Role)
@@ -45,7 +23,7 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw SummaryWrite) 
 	if err := transcript.Validate(sum); err != nil {
 		return fmt.Errorf("insert summary: %w", err)
 	}
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx conn) error {
 		w, err := s.newWriter(ctx, tx, conv)
 		if err != nil {
 			return err
@@ -54,7 +32,7 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw SummaryWrite) 
 		var pos int64
 		err = tx.QueryRowContext(ctx, `SELECT pos FROM records WHERE conversation = ? AND id = ?`, conv, anchorID).Scan(&pos)
 		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("summary anchor %s in conversation %q: %w", anchorID, conv, ErrNotFound)
+			return fmt.Errorf("summary anchor %s in conversation %q: %w", anchorID, conv, store.ErrNotFound)
 		}
 		if err != nil {
 			return fmt.Errorf("read summary anchor: %w", err)
@@ -87,7 +65,7 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw SummaryWrite) 
 	})
 }
 
-func checkUnchanged(ctx context.Context, tx *sql.Tx, conv string, w SummaryWrite) error {
+func checkUnchanged(ctx context.Context, tx conn, conv string, w store.SummaryWrite) error {
 	var latest string
 	err := tx.QueryRowContext(ctx, `SELECT id FROM records WHERE conversation = ? AND role = 'summary'
 		AND role IN ('system', 'summary') ORDER BY pos DESC, sub DESC LIMIT 1`, conv).Scan(&latest)
@@ -95,27 +73,24 @@ func checkUnchanged(ctx context.Context, tx *sql.Tx, conv string, w SummaryWrite
 		return fmt.Errorf("read latest summary: %w", err)
 	}
 	if latest != w.PreviousID {
-		return fmt.Errorf("%w: a newer summary (%s) was stored", ErrConflict, latest)
+		return fmt.Errorf("%w: a newer summary (%s) was stored", store.ErrConflict, latest)
 	}
 	// The covered ids travel as one JSON array, as rewind's do: binding
 	// each one fails past SQLite's limit on variables (32,766), which a
 	// first summary of a long conversation reaches.
 	ids := w.Summary.Metadata.SummaryIDs
-	list, err := json.Marshal(ids)
-	if err != nil {
-		return err
-	}
+	list := idList(ids)
 	var n int
 	var maxSeq int64
 	if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(max(seq), 0) FROM records
-		WHERE conversation = ?1 AND id IN (SELECT value FROM json_each(?2))`, conv, string(list)).Scan(&n, &maxSeq); err != nil {
+		WHERE conversation = ?1 AND id IN `+tx.d.IDsIn("?2"), conv, list).Scan(&n, &maxSeq); err != nil {
 		return fmt.Errorf("read covered records: %w", err)
 	}
 	if n != len(ids) {
-		return fmt.Errorf("%w: %d covered record(s) are gone", ErrConflict, len(ids)-n)
+		return fmt.Errorf("%w: %d covered record(s) are gone", store.ErrConflict, len(ids)-n)
 	}
 	if maxSeq > w.ReadSeq {
-		return fmt.Errorf("%w: a covered record changed", ErrConflict)
+		return fmt.Errorf("%w: a covered record changed", store.ErrConflict)
 	}
 	return nil
 }

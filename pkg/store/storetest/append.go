@@ -1,4 +1,4 @@
-package store
+package storetest
 
 import (
 	"context"
@@ -6,26 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 	"github.com/convo-cli/convo/schemas"
 )
-
-func openTemp(t testing.TB) *Store {
-	t.Helper()
-	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "sub", "convo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
 
 // feed turns records into the pull function Append takes.
 func feed(recs ...transcript.Record) func() (transcript.Record, error) {
@@ -43,10 +33,10 @@ func msg(role transcript.Role, contents ...string) transcript.Record {
 	return transcript.Record{Message: transcript.Message{Role: role, Contents: contents}}
 }
 
-func readAll(t testing.TB, s *Store, conv string, opt ReadOptions) []transcript.Record {
+func readAll(t testing.TB, s store.Store, conv string, opt store.ReadOptions) []transcript.Record {
 	t.Helper()
 	var out []transcript.Record
-	err := s.Read(context.Background(), conv, opt, func(r Row) error {
+	err := s.Read(context.Background(), conv, opt, func(r store.Row) error {
 		if err := schemas.ValidateRecord(r.Body); err != nil {
 			t.Errorf("stored record does not validate: %v\n%s", err, r.Body)
 		}
@@ -71,8 +61,8 @@ func contents(recs []transcript.Record) string {
 	return strings.Join(parts, " ")
 }
 
-func TestAppendAcrossCallsMergesAndFakes(t *testing.T) {
-	s := openTemp(t)
+func (x suite) TestAppendAcrossCallsMergesAndFakes(t *testing.T) {
+	s := x.open(t)
 	ctx := context.Background()
 	ids := transcript.NewIDs()
 	for _, r := range []transcript.Record{msg("assistant", "Hello!"), msg("user", "Hi, there"), msg("user", "how are you"), msg("assistant", "I am fine,", "and you?")} {
@@ -80,7 +70,7 @@ func TestAppendAcrossCallsMergesAndFakes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := readAll(t, s, "demo", ReadOptions{})
+	got := readAll(t, s, "demo", store.ReadOptions{})
 	if want := "user:... assistant:Hello! user:Hi, there+how are you assistant:I am fine,+and you?"; contents(got) != want {
 		t.Fatalf("got %s\nwant %s", contents(got), want)
 	}
@@ -89,14 +79,14 @@ func TestAppendAcrossCallsMergesAndFakes(t *testing.T) {
 	}
 }
 
-func TestAppendBatchIsAllOrNothing(t *testing.T) {
-	s := openTemp(t)
+func (x suite) TestAppendBatchIsAllOrNothing(t *testing.T) {
+	s := x.open(t)
 	ctx := context.Background()
 	ids := transcript.NewIDs()
 	if _, err := s.Append(ctx, "c", ids, feed(msg("user", "keep me"))); err != nil {
 		t.Fatal(err)
 	}
-	before := readAll(t, s, "c", ReadOptions{})
+	before := readAll(t, s, "c", store.ReadOptions{})
 	bad := errors.New("line 3 is bad")
 	n := 0
 	_, err := s.Append(ctx, "c", ids, func() (transcript.Record, error) {
@@ -109,7 +99,7 @@ func TestAppendBatchIsAllOrNothing(t *testing.T) {
 	if !errors.Is(err, bad) {
 		t.Fatalf("err = %v", err)
 	}
-	if after := readAll(t, s, "c", ReadOptions{}); !slices.EqualFunc(before, after, func(a, b transcript.Record) bool {
+	if after := readAll(t, s, "c", store.ReadOptions{}); !slices.EqualFunc(before, after, func(a, b transcript.Record) bool {
 		return string(transcript.AppendJSON(nil, &a)) == string(transcript.AppendJSON(nil, &b))
 	}) {
 		t.Fatalf("store changed by a failed batch: %s", contents(after))
@@ -121,8 +111,8 @@ func TestAppendBatchIsAllOrNothing(t *testing.T) {
 	}
 }
 
-func TestAppendIdempotentIDs(t *testing.T) {
-	s := openTemp(t)
+func (x suite) TestAppendIdempotentIDs(t *testing.T) {
+	s := x.open(t)
 	ctx := context.Background()
 	ids := transcript.NewIDs()
 	a := msg("user", "one")
@@ -137,17 +127,17 @@ func TestAppendIdempotentIDs(t *testing.T) {
 	if err != nil || res.Skipped != 3 || res.ToSeq != 0 {
 		t.Fatalf("retry: res %+v err %v", res, err)
 	}
-	if got := contents(readAll(t, s, "c", ReadOptions{})); got != "user:one+two" {
+	if got := contents(readAll(t, s, "c", store.ReadOptions{})); got != "user:one+two" {
 		t.Fatalf("got %s", got)
 	}
 }
 
-func TestReadOptions(t *testing.T) {
-	s := openTemp(t)
+func (x suite) TestReadOptions(t *testing.T) {
+	s := x.open(t)
 	ctx := context.Background()
 	ids := transcript.NewIDs()
 	tick := int64(1000)
-	s.Now = func() time.Time { tick += 10; return time.UnixMilli(tick) }
+	setNow(t, s, func() time.Time { tick += 10; return time.UnixMilli(tick) })
 	var recs []transcript.Record
 	for i := range 6 {
 		recs = append(recs, msg([]transcript.Role{"user", "assistant"}[i%2], fmt.Sprint(i)))
@@ -155,88 +145,88 @@ func TestReadOptions(t *testing.T) {
 	if _, err := s.Append(ctx, "c", ids, feed(recs...)); err != nil {
 		t.Fatal(err)
 	}
-	all := readAll(t, s, "c", ReadOptions{})
+	all := readAll(t, s, "c", store.ReadOptions{})
 	tests := []struct {
 		name string
-		opt  ReadOptions
+		opt  store.ReadOptions
 		want string
 	}{
-		{"limit", ReadOptions{Limit: 2}, "user:4 assistant:5"},
-		{"before id", ReadOptions{BeforeID: all[2].ID}, "user:0 assistant:1"},
-		{"before id and limit", ReadOptions{BeforeID: all[4].ID, Limit: 1}, "assistant:3"},
-		{"before time", ReadOptions{BeforeTime: all[1].Metadata.Timing.Creation}, "user:0"},
-		{"change window", ReadOptions{AfterSeq: 2, UpToSeq: 4}, "user:2 assistant:3"},
+		{"limit", store.ReadOptions{Limit: 2}, "user:4 assistant:5"},
+		{"before id", store.ReadOptions{BeforeID: all[2].ID}, "user:0 assistant:1"},
+		{"before id and limit", store.ReadOptions{BeforeID: all[4].ID, Limit: 1}, "assistant:3"},
+		{"before time", store.ReadOptions{BeforeTime: all[1].Metadata.Timing.Creation}, "user:0"},
+		{"change window", store.ReadOptions{AfterSeq: 2, UpToSeq: 4}, "user:2 assistant:3"},
 	}
 	for _, tt := range tests {
 		if got := contents(readAll(t, s, "c", tt.opt)); got != tt.want {
 			t.Errorf("%s: got %s, want %s", tt.name, got, tt.want)
 		}
 	}
-	if err := s.Read(ctx, "nope", ReadOptions{}, func(Row) error { return nil }); !errors.Is(err, ErrNotFound) {
+	if err := s.Read(ctx, "nope", store.ReadOptions{}, func(store.Row) error { return nil }); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("missing conversation: %v", err)
 	}
-	if err := s.Read(ctx, "c", ReadOptions{BeforeID: "01JRZJ166HZFPP405DV1QQB2X8"}, func(Row) error { return nil }); !errors.Is(err, ErrNotFound) {
+	if err := s.Read(ctx, "c", store.ReadOptions{BeforeID: "01JRZJ166HZFPP405DV1QQB2X8"}, func(store.Row) error { return nil }); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("missing record: %v", err)
 	}
 }
 
-func TestSummaryPlacementAndView(t *testing.T) {
-	s := openTemp(t)
+func (x suite) TestSummaryPlacementAndView(t *testing.T) {
+	s := x.open(t)
 	ctx := context.Background()
 	ids := transcript.NewIDs()
 	if _, err := s.Append(ctx, "demo", ids, feed(msg("assistant", "Hello!"), msg("user", "Hi"), msg("assistant", "Fine"), msg("user", "Good"))); err != nil {
 		t.Fatal(err)
 	}
-	recs := readAll(t, s, "demo", ReadOptions{})
+	recs := readAll(t, s, "demo", store.ReadOptions{})
 	span := transcript.SummarySpan(recs, 0)
 	sum := transcript.Record{ID: ids.New(1), Message: transcript.Message{Role: "summary", Contents: []string{"they greeted"}},
 		Metadata: transcript.Metadata{SummaryIDs: transcript.CoveredIDs(recs, span), Timing: transcript.Timing{Creation: 1}}}
-	if err := s.InsertSummary(ctx, "demo", recs[span.Anchor].ID, &sum, false); err != nil {
+	if err := insertSummary(s, ctx, "demo", recs[span.Anchor].ID, &sum, false); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := contents(readAll(t, s, "demo", ReadOptions{})), "user:... assistant:Hello! user:Hi assistant:Fine summary:they greeted user:Good"; got != want {
+	if got, want := contents(readAll(t, s, "demo", store.ReadOptions{})), "user:... assistant:Hello! user:Hi assistant:Fine summary:they greeted user:Good"; got != want {
 		t.Fatalf("got %s\nwant %s", got, want)
 	}
-	if got := contents(readAll(t, s, "demo", ReadOptions{FromLatestSummary: true})); got != "summary:they greeted user:Good" {
+	if got := contents(readAll(t, s, "demo", store.ReadOptions{FromLatestSummary: true})); got != "summary:they greeted user:Good" {
 		t.Fatalf("from latest summary: %s", got)
 	}
 	// The open record is still the user record after the summary: it merges.
 	if _, err := s.Append(ctx, "demo", ids, feed(msg("user", "again"))); err != nil {
 		t.Fatal(err)
 	}
-	if got := contents(readAll(t, s, "demo", ReadOptions{FromLatestSummary: true})); got != "summary:they greeted user:Good+again" {
+	if got := contents(readAll(t, s, "demo", store.ReadOptions{FromLatestSummary: true})); got != "summary:they greeted user:Good+again" {
 		t.Fatalf("after merge: %s", got)
 	}
 	// A second, progressive summary with the originals deleted.
-	recs = readAll(t, s, "demo", ReadOptions{})
+	recs = readAll(t, s, "demo", store.ReadOptions{})
 	if _, err := s.Append(ctx, "demo", ids, feed(msg("assistant", "ok"))); err != nil {
 		t.Fatal(err)
 	}
-	recs = readAll(t, s, "demo", ReadOptions{})
+	recs = readAll(t, s, "demo", store.ReadOptions{})
 	span = transcript.SummarySpan(recs, 0)
 	sum2 := transcript.Record{ID: ids.New(2), Message: transcript.Message{Role: "summary", Contents: []string{"all of it"}},
 		Metadata: transcript.Metadata{SummaryIDs: transcript.CoveredIDs(recs, span), Timing: transcript.Timing{Creation: 2}}}
 	if sum2.Metadata.SummaryIDs[0] != sum.ID {
 		t.Fatalf("progressive summary does not cover the previous one: %v", sum2.Metadata.SummaryIDs)
 	}
-	if err := s.InsertSummary(ctx, "demo", recs[span.Anchor].ID, &sum2, true); err != nil {
+	if err := insertSummary(s, ctx, "demo", recs[span.Anchor].ID, &sum2, true); err != nil {
 		t.Fatal(err)
 	}
 	// The first summary kept its originals; the second deleted what it covered.
-	if got := contents(readAll(t, s, "demo", ReadOptions{})); got != "user:... assistant:Hello! user:Hi assistant:Fine summary:all of it" {
+	if got := contents(readAll(t, s, "demo", store.ReadOptions{})); got != "user:... assistant:Hello! user:Hi assistant:Fine summary:all of it" {
 		t.Fatalf("after delete-originals: %s", got)
 	}
 	// Nothing open after a trailing summary: an assistant gets a fake user.
 	if _, err := s.Append(ctx, "demo", ids, feed(msg("assistant", "more"))); err != nil {
 		t.Fatal(err)
 	}
-	if got := contents(readAll(t, s, "demo", ReadOptions{FromLatestSummary: true})); got != "summary:all of it user:... assistant:more" {
+	if got := contents(readAll(t, s, "demo", store.ReadOptions{FromLatestSummary: true})); got != "summary:all of it user:... assistant:more" {
 		t.Fatalf("after trailing summary: %s", got)
 	}
 }
 
-func TestClear(t *testing.T) {
-	s := openTemp(t)
+func (x suite) TestClear(t *testing.T) {
+	s := x.open(t)
 	ctx := context.Background()
 	if _, err := s.Append(ctx, "c", transcript.NewIDs(), feed(msg("user", "x"))); err != nil {
 		t.Fatal(err)
@@ -244,7 +234,7 @@ func TestClear(t *testing.T) {
 	if n, err := s.Clear(ctx, "c"); err != nil || n != 1 {
 		t.Fatalf("n %d err %v", n, err)
 	}
-	if _, err := s.Clear(ctx, "c"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Clear(ctx, "c"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("second clear: %v", err)
 	}
 	if err := s.IntegrityCheck(ctx); err != nil {
@@ -252,12 +242,12 @@ func TestClear(t *testing.T) {
 	}
 }
 
-// TestConcurrentWriters: eight writers, each with its own connection pool as
+// TestConcurrentWriters: eight writers, each with its own store handle as
 // separate processes would have, append 1,000 single-record transactions
 // each, half of them to one shared conversation. No write fails and every
 // content string is stored exactly once.
-func TestConcurrentWriters(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "convo.db")
+func (x suite) TestConcurrentWriters(t *testing.T) {
+	open := x.backend(t)
 	ctx := context.Background()
 	writers, each := 8, 1000
 	if testing.Short() {
@@ -269,7 +259,7 @@ func TestConcurrentWriters(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s, err := Open(ctx, path)
+			s, err := open()
 			if err != nil {
 				errs <- err
 				return
@@ -294,14 +284,14 @@ func TestConcurrentWriters(t *testing.T) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	s, err := Open(ctx, path)
+	s, err := open()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	seen := map[string]int{}
 	for _, c := range []string{"shared", "own-1", "own-3", "own-5", "own-7"} {
-		for _, r := range readAll(t, s, c, ReadOptions{}) {
+		for _, r := range readAll(t, s, c, store.ReadOptions{}) {
 			for _, text := range r.Message.Contents {
 				seen[text]++
 			}

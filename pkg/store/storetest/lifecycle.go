@@ -1,4 +1,4 @@
-package store
+package storetest
 
 // Tests of edit.go: annotate, fork, rewind, prune and status.
 
@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -26,7 +27,7 @@ func lcMust(t testing.TB, err error) {
 	}
 }
 
-func lcAppend(t testing.TB, s *Store, ids *transcript.IDs, conv string, recs ...transcript.Record) {
+func lcAppend(t testing.TB, s store.Store, ids *transcript.IDs, conv string, recs ...transcript.Record) {
 	t.Helper()
 	_, err := s.Append(context.Background(), conv, ids, feed(recs...))
 	lcMust(t, err)
@@ -34,17 +35,17 @@ func lcAppend(t testing.TB, s *Store, ids *transcript.IDs, conv string, recs ...
 
 // lcSummarize stores a summary of what SummarySpan allows, keeping keepLast
 // turns, and reports whether there was anything to cover.
-func lcSummarize(t testing.TB, s *Store, ids *transcript.IDs, conv string, keepLast int, deleteCovered bool) bool {
+func lcSummarize(t testing.TB, s store.Store, ids *transcript.IDs, conv string, keepLast int, deleteCovered bool) bool {
 	t.Helper()
-	recs := readAll(t, s, conv, ReadOptions{})
+	recs := readAll(t, s, conv, store.ReadOptions{})
 	span := transcript.SummarySpan(recs, keepLast)
 	if span.Empty() {
 		return false
 	}
-	now := s.nowMillis()
+	now := time.Now().UnixMilli()
 	sum := transcript.Record{ID: ids.New(now), Message: transcript.Message{Role: transcript.RoleSummary, Contents: []string{fmt.Sprintf("summary of %d", len(span.Covered))}},
 		Metadata: transcript.Metadata{SummaryIDs: transcript.CoveredIDs(recs, span), Timing: transcript.Timing{Creation: now}}}
-	lcMust(t, s.InsertSummary(context.Background(), conv, recs[span.Anchor].ID, &sum, deleteCovered))
+	lcMust(t, insertSummary(s, context.Background(), conv, recs[span.Anchor].ID, &sum, deleteCovered))
 	return true
 }
 
@@ -76,7 +77,7 @@ func lcCheckRules(t testing.TB, what string, recs []transcript.Record) {
 // lcRandomTranscript fills conv with n random appends (users, assistants
 // with and without tool calls, tool results, system prompts, explicit ids)
 // and now and then a summary, some deleting what they cover.
-func lcRandomTranscript(t testing.TB, s *Store, ids *transcript.IDs, conv string, rng *rand.Rand, n int) {
+func lcRandomTranscript(t testing.TB, s store.Store, ids *transcript.IDs, conv string, rng *rand.Rand, n int) {
 	t.Helper()
 	pendingCalls := []string{}
 	for i := range n {
@@ -99,7 +100,7 @@ func lcRandomTranscript(t testing.TB, s *Store, ids *transcript.IDs, conv string
 			r = msg("system", fmt.Sprintf("s%d", i))
 		}
 		if rng.IntN(5) == 0 {
-			r.ID = ids.New(s.nowMillis())
+			r.ID = ids.New(time.Now().UnixMilli())
 			r.Metadata.Aux = map[string]json.RawMessage{"n": json.RawMessage(fmt.Sprint(i))}
 		}
 		lcAppend(t, s, ids, conv, r)
@@ -114,42 +115,42 @@ func lcRandomTranscript(t testing.TB, s *Store, ids *transcript.IDs, conv string
 // ids, forkedFrom naming the source's, summaryIds remapped, the rules kept
 // and the file intact. A whole fork rewound to that record holds the same
 // prefix, and the rewind handed over exactly the rest.
-func TestLifecycleForkProperty(t *testing.T) {
+func (x suite) TestLifecycleForkProperty(t *testing.T) {
 	seeds := 12
 	if testing.Short() {
 		seeds = 3
 	}
 	for seed := range uint64(seeds) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			s := openTemp(t)
+			s := x.open(t)
 			ctx := context.Background()
 			ids := transcript.NewIDs()
 			rng := rand.New(rand.NewPCG(seed, 7))
 			lcRandomTranscript(t, s, ids, "src", rng, 10+rng.IntN(30))
-			src := readAll(t, s, "src", ReadOptions{})
+			src := readAll(t, s, "src", store.ReadOptions{})
 			lcCheckRules(t, "source", src)
 			for i, at := range src {
 				dst := fmt.Sprintf("fork-%d", i)
-				res, err := s.Fork(ctx, "src", dst, ForkOptions{At: at.ID}, ids)
+				res, err := s.Fork(ctx, "src", dst, store.ForkOptions{At: at.ID}, ids)
 				lcMust(t, err)
 				if res.Records != i+1 {
 					t.Fatalf("fork at %d copied %d records", i, res.Records)
 				}
-				got := readAll(t, s, dst, ReadOptions{})
+				got := readAll(t, s, dst, store.ReadOptions{})
 				lcComparePrefix(t, src[:i+1], got, dst)
 				lcCheckRules(t, dst, got)
 
 				rw := fmt.Sprintf("rewound-%d", i)
-				_, err = s.Fork(ctx, "src", rw, ForkOptions{}, ids)
+				_, err = s.Fork(ctx, "src", rw, store.ForkOptions{}, ids)
 				lcMust(t, err)
-				whole := readAll(t, s, rw, ReadOptions{})
+				whole := readAll(t, s, rw, store.ReadOptions{})
 				var removed []string
-				_, err = s.Rewind(ctx, rw, whole[i].ID, RewindOptions{Removed: func(r Row) error {
+				_, err = s.Rewind(ctx, rw, whole[i].ID, store.RewindOptions{Removed: func(r store.Row) error {
 					removed = append(removed, exportID(r.Body))
 					return nil
 				}})
 				lcMust(t, err)
-				got = readAll(t, s, rw, ReadOptions{})
+				got = readAll(t, s, rw, store.ReadOptions{})
 				lcComparePrefix(t, src[:i+1], got, rw)
 				lcCheckRules(t, rw, got)
 				var rest []string
@@ -161,7 +162,7 @@ func TestLifecycleForkProperty(t *testing.T) {
 				}
 			}
 			// The source is untouched and the file is sound.
-			if after := readAll(t, s, "src", ReadOptions{}); !slices.EqualFunc(after, src, lcSame) {
+			if after := readAll(t, s, "src", store.ReadOptions{}); !slices.EqualFunc(after, src, lcSame) {
 				t.Fatal("fork changed the source")
 			}
 			lcMust(t, s.IntegrityCheck(ctx))
@@ -215,91 +216,91 @@ func lcComparePrefix(t testing.TB, src, fork []transcript.Record, dst string) {
 	}
 }
 
-func TestLifecycleForkTarget(t *testing.T) {
-	s := openTemp(t)
+func (x suite) TestLifecycleForkTarget(t *testing.T) {
+	s := x.open(t)
 	ctx := context.Background()
 	ids := transcript.NewIDs()
 	lcAppend(t, s, ids, "a", msg("user", "hi"), msg("assistant", "hello"), msg("user", "bye"))
 	lcAppend(t, s, ids, "b", msg("user", "other"))
-	if _, err := s.Fork(ctx, "a", "b", ForkOptions{}, ids); !errors.Is(err, ErrExists) {
+	if _, err := s.Fork(ctx, "a", "b", store.ForkOptions{}, ids); !errors.Is(err, store.ErrExists) {
 		t.Fatalf("fork onto an existing conversation: %v", err)
 	}
-	if got := contents(readAll(t, s, "b", ReadOptions{})); got != "user:other" {
+	if got := contents(readAll(t, s, "b", store.ReadOptions{})); got != "user:other" {
 		t.Fatalf("a refused fork changed the target: %s", got)
 	}
-	res, err := s.Fork(ctx, "a", "b", ForkOptions{Force: true, At: RefLastAssistant}, ids)
+	res, err := s.Fork(ctx, "a", "b", store.ForkOptions{Force: true, At: store.RefLastAssistant}, ids)
 	lcMust(t, err)
 	if res.Records != 2 || res.Replaced != 1 {
 		t.Fatalf("%+v", res)
 	}
-	if got := contents(readAll(t, s, "b", ReadOptions{})); got != "user:hi assistant:hello" {
+	if got := contents(readAll(t, s, "b", store.ReadOptions{})); got != "user:hi assistant:hello" {
 		t.Fatalf("forced fork: %s", got)
 	}
 	// The fork continues as a conversation of its own: a user record appends.
 	lcAppend(t, s, ids, "b", msg("user", "again"), msg("user", "and again"))
-	if got := contents(readAll(t, s, "b", ReadOptions{})); got != "user:hi assistant:hello user:again+and again" {
+	if got := contents(readAll(t, s, "b", store.ReadOptions{})); got != "user:hi assistant:hello user:again+and again" {
 		t.Fatalf("append to the fork: %s", got)
 	}
 	for _, tc := range []struct{ src, at string }{{"nope", ""}, {"a", "01JRZJ166J2WRMF990535EVSQS"}} {
-		if _, err := s.Fork(ctx, tc.src, "c", ForkOptions{At: tc.at}, ids); !errors.Is(err, ErrNotFound) {
+		if _, err := s.Fork(ctx, tc.src, "c", store.ForkOptions{At: tc.at}, ids); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("fork %s at %q: %v", tc.src, tc.at, err)
 		}
 	}
-	if _, err := s.Fork(ctx, "a", "a", ForkOptions{}, ids); err == nil {
+	if _, err := s.Fork(ctx, "a", "a", store.ForkOptions{}, ids); err == nil {
 		t.Fatal("fork onto itself succeeded")
 	}
 	lcMust(t, s.IntegrityCheck(ctx))
 }
 
-func TestLifecycleAnnotate(t *testing.T) {
-	s := openTemp(t)
+func (x suite) TestLifecycleAnnotate(t *testing.T) {
+	s := x.open(t)
 	ctx := context.Background()
 	ids := transcript.NewIDs()
 	lcAppend(t, s, ids, "c", msg("assistant", "Hello!"), msg("user", "hi"), msg("assistant", "answer"))
 	// An incremental export sees everything once.
-	_, m := exportRun(t, s, "c", ExportOptions{Sink: "x"})
+	_, m := exportRun(t, s, "c", store.ExportOptions{Sink: "x"})
 	lcMust(t, s.Commit(ctx, m))
 
 	an := &transcript.Annotation{Timing: map[string]int64{"playStart": 10, "playEnd": 20}, Aux: map[string]json.RawMessage{"rating": json.RawMessage("5")}}
-	body, err := s.Annotate(ctx, "c", RefLastAssistant, an)
+	body, err := s.Annotate(ctx, "c", store.RefLastAssistant, an)
 	lcMust(t, err)
 	if !strings.Contains(string(body), `"timing":{"creation":`) || !strings.Contains(string(body), `"playStart":10,"playEnd":20},"aux":{"rating":5}`) {
 		t.Fatalf("annotated: %s", body)
 	}
-	rows, _ := exportRun(t, s, "c", ExportOptions{Sink: "x"})
+	rows, _ := exportRun(t, s, "c", store.ExportOptions{Sink: "x"})
 	if len(rows) != 1 || string(rows[0].Body) != string(body) {
 		t.Fatalf("the incremental export after annotate sent %d rows", len(rows))
 	}
 
 	// last-user skips nothing here; last is the assistant; the fake is never last-user.
 	lcAppend(t, s, ids, "d", msg("assistant", "first"))
-	if _, err := s.Annotate(ctx, "d", RefLastUser, an); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Annotate(ctx, "d", store.RefLastUser, an); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("last-user with only a placeholder: %v", err)
 	}
 
 	// Unset, then an unknown key: input error, nothing changed.
-	body, err = s.Annotate(ctx, "c", RefLast, &transcript.Annotation{UnsetAux: []string{"rating"}})
+	body, err = s.Annotate(ctx, "c", store.RefLast, &transcript.Annotation{UnsetAux: []string{"rating"}})
 	lcMust(t, err)
 	if strings.Contains(string(body), "aux") {
 		t.Fatalf("aux left after unset: %s", body)
 	}
-	before := readAll(t, s, "c", ReadOptions{})
+	before := readAll(t, s, "c", store.ReadOptions{})
 	var ie *transcript.InputError
-	if _, err := s.Annotate(ctx, "c", RefLast, &transcript.Annotation{Timing: map[string]int64{"playstart": 1}}); !errors.As(err, &ie) {
+	if _, err := s.Annotate(ctx, "c", store.RefLast, &transcript.Annotation{Timing: map[string]int64{"playstart": 1}}); !errors.As(err, &ie) {
 		t.Fatalf("unknown timing key: %v", err)
 	}
-	if !slices.EqualFunc(readAll(t, s, "c", ReadOptions{}), before, lcSame) {
+	if !slices.EqualFunc(readAll(t, s, "c", store.ReadOptions{}), before, lcSame) {
 		t.Fatal("a failed annotate changed the store")
 	}
-	for _, tc := range []struct{ conv, ref string }{{"nope", RefLast}, {"c", "01JRZJ166J2WRMF990535EVSQS"}} {
-		if _, err := s.Annotate(ctx, tc.conv, tc.ref, an); !errors.Is(err, ErrNotFound) {
+	for _, tc := range []struct{ conv, ref string }{{"nope", store.RefLast}, {"c", "01JRZJ166J2WRMF990535EVSQS"}} {
+		if _, err := s.Annotate(ctx, tc.conv, tc.ref, an); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("annotate %s %s: %v", tc.conv, tc.ref, err)
 		}
 	}
 
 	// An id merged away names the record it was merged into.
 	u := msg("user", "more")
-	u.ID = ids.New(s.nowMillis())
+	u.ID = ids.New(time.Now().UnixMilli())
 	lcAppend(t, s, ids, "c", msg("user", "q"), u)
 	body, err = s.Annotate(ctx, "c", u.ID, &transcript.Annotation{Aux: map[string]json.RawMessage{"k": json.RawMessage(`"v"`)}})
 	lcMust(t, err)
@@ -309,8 +310,8 @@ func TestLifecycleAnnotate(t *testing.T) {
 	lcMust(t, s.IntegrityCheck(ctx))
 }
 
-func TestLifecycleRewind(t *testing.T) {
-	s := openTemp(t)
+func (x suite) TestLifecycleRewind(t *testing.T) {
+	s := x.open(t)
 	ctx := context.Background()
 	ids := transcript.NewIDs()
 	var in []transcript.Record
@@ -321,35 +322,35 @@ func TestLifecycleRewind(t *testing.T) {
 	if !lcSummarize(t, s, ids, "c", 1, false) {
 		t.Fatal("nothing to summarize")
 	}
-	all := readAll(t, s, "c", ReadOptions{})
+	all := readAll(t, s, "c", store.ReadOptions{})
 	if got := contents(all); got != "user:0 assistant:1 user:2 assistant:3 user:4 assistant:5 summary:summary of 6 user:6 assistant:7" {
 		t.Fatalf("setup: %s", got)
 	}
 
 	// A dry run prints what would go and changes nothing.
 	var printed []string
-	collect := func(r Row) error {
+	collect := func(r store.Row) error {
 		printed = append(printed, exportID(r.Body))
 		return nil
 	}
-	res, err := s.Rewind(ctx, "c", all[3].ID, RewindOptions{DryRun: true, Removed: collect})
+	res, err := s.Rewind(ctx, "c", all[3].ID, store.RewindOptions{DryRun: true, Removed: collect})
 	lcMust(t, err)
 	if res.Records != 5 || res.Summaries != 1 || len(printed) != 5 {
 		t.Fatalf("dry run: %+v %v", res, printed)
 	}
-	if !slices.EqualFunc(readAll(t, s, "c", ReadOptions{}), all, lcSame) {
+	if !slices.EqualFunc(readAll(t, s, "c", store.ReadOptions{}), all, lcSame) {
 		t.Fatal("dry run changed the store")
 	}
 
 	// Rewinding past the summary removes it too; the rest is the prefix.
 	printed = nil
-	res, err = s.Rewind(ctx, "c", all[3].ID, RewindOptions{Removed: collect})
+	res, err = s.Rewind(ctx, "c", all[3].ID, store.RewindOptions{Removed: collect})
 	lcMust(t, err)
 	want := []string{all[4].ID, all[5].ID, all[6].ID, all[7].ID, all[8].ID}
 	if !slices.Equal(printed, want) || res.Summaries != 1 {
 		t.Fatalf("removed %v, want %v", printed, want)
 	}
-	after := readAll(t, s, "c", ReadOptions{})
+	after := readAll(t, s, "c", store.ReadOptions{})
 	if !slices.EqualFunc(after, all[:4], lcSame) {
 		t.Fatalf("after rewind: %s", contents(after))
 	}
@@ -358,7 +359,7 @@ func TestLifecycleRewind(t *testing.T) {
 
 	// The rules go on from the new end: an assistant merges into the last one.
 	lcAppend(t, s, ids, "c", msg("assistant", "more"))
-	if got := contents(readAll(t, s, "c", ReadOptions{})); got != "user:0 assistant:1 user:2 assistant:3+more" {
+	if got := contents(readAll(t, s, "c", store.ReadOptions{})); got != "user:0 assistant:1 user:2 assistant:3+more" {
 		t.Fatalf("append after rewind: %s", got)
 	}
 	// A removed id may be appended again.
@@ -366,19 +367,19 @@ func TestLifecycleRewind(t *testing.T) {
 	again.ID = all[4].ID
 	again.Message = transcript.Message{Role: "user", Contents: []string{"4 again"}}
 	lcAppend(t, s, ids, "c", again)
-	if got := contents(readAll(t, s, "c", ReadOptions{})); !strings.HasSuffix(got, "user:4 again") {
+	if got := contents(readAll(t, s, "c", store.ReadOptions{})); !strings.HasSuffix(got, "user:4 again") {
 		t.Fatalf("re-append of a removed id: %s", got)
 	}
 
 	// Rewinding to the last record removes nothing; unknown records are not found.
-	res, err = s.Rewind(ctx, "c", RefLast, RewindOptions{})
+	res, err = s.Rewind(ctx, "c", store.RefLast, store.RewindOptions{})
 	if err != nil || res.Records != 0 {
 		t.Fatalf("rewind to last: %+v %v", res, err)
 	}
-	if _, err := s.Rewind(ctx, "c", "01JRZJ166J2WRMF990535EVSQS", RewindOptions{}); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Rewind(ctx, "c", "01JRZJ166J2WRMF990535EVSQS", store.RewindOptions{}); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("unknown record: %v", err)
 	}
-	if _, err := s.Rewind(ctx, "nope", RefLast, RewindOptions{}); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Rewind(ctx, "nope", store.RefLast, store.RewindOptions{}); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("unknown conversation: %v", err)
 	}
 }
@@ -386,16 +387,16 @@ func TestLifecycleRewind(t *testing.T) {
 // TestLifecycleRewindSummaryCoveringRemoved: a summary standing before the
 // cut that covers a removed record (a store written by other means) goes
 // too, and so does a later summary covering that one.
-func TestLifecycleRewindSummaryCoveringRemoved(t *testing.T) {
-	s := openTemp(t)
+func (x suite) TestLifecycleRewindSummaryCoveringRemoved(t *testing.T) {
+	s := x.open(t)
 	ctx := context.Background()
 	ids := transcript.NewIDs()
 	lcAppend(t, s, ids, "c", msg("user", "0"), msg("assistant", "1"), msg("user", "2"), msg("assistant", "3"))
-	all := readAll(t, s, "c", ReadOptions{})
+	all := readAll(t, s, "c", store.ReadOptions{})
 	s1 := exportInsertSummary(t, s, ids, "c", all[1].ID, []string{all[3].ID}, false)
 	s2 := exportInsertSummary(t, s, ids, "c", all[2].ID, []string{s1}, false)
 	var gone []string
-	_, err := s.Rewind(ctx, "c", all[2].ID, RewindOptions{Removed: func(r Row) error {
+	_, err := s.Rewind(ctx, "c", all[2].ID, store.RewindOptions{Removed: func(r store.Row) error {
 		gone = append(gone, exportID(r.Body))
 		return nil
 	}})
@@ -403,17 +404,17 @@ func TestLifecycleRewindSummaryCoveringRemoved(t *testing.T) {
 	if want := []string{s1, s2, all[3].ID}; !slices.Equal(gone, want) {
 		t.Fatalf("removed %v, want %v", gone, want)
 	}
-	if got := contents(readAll(t, s, "c", ReadOptions{})); got != "user:0 assistant:1 user:2" {
+	if got := contents(readAll(t, s, "c", store.ReadOptions{})); got != "user:0 assistant:1 user:2" {
 		t.Fatalf("left: %s", got)
 	}
 }
 
-func TestLifecyclePruneAndStatus(t *testing.T) {
-	s := openTemp(t)
+func (x suite) TestLifecyclePruneAndStatus(t *testing.T) {
+	s := x.open(t)
 	ctx := context.Background()
 	ids := transcript.NewIDs()
 	now := time.UnixMilli(1_800_000_000_000)
-	s.Now = func() time.Time { return now }
+	setNow(t, s, func() time.Time { return now })
 	long := strings.Repeat("x", 2000)
 	for i, conv := range []string{"old-a", "old-b", "new-a"} {
 		if i == 2 {
@@ -432,7 +433,7 @@ func TestLifecyclePruneAndStatus(t *testing.T) {
 	if st.Summaries != 1 || st.LatestSummary == "" || st.AfterSummary != 4 || len(st.Exports) != 0 {
 		t.Fatalf("status: %+v", st)
 	}
-	_, m := exportRun(t, s, "old-b", ExportOptions{Sink: "s3", ExcludeLast: true})
+	_, m := exportRun(t, s, "old-b", store.ExportOptions{Sink: "s3", ExcludeLast: true})
 	lcMust(t, s.Commit(ctx, m))
 	lcAppend(t, s, ids, "old-b", msg("user", "one more"))
 	now = now.Add(time.Hour)
@@ -443,7 +444,7 @@ func TestLifecyclePruneAndStatus(t *testing.T) {
 
 	// Dry run, glob, age.
 	cut := now.Add(-24 * time.Hour).UnixMilli()
-	res, err := s.Prune(ctx, PruneOptions{Before: cut, DryRun: true})
+	res, err := s.Prune(ctx, store.PruneOptions{Before: cut, DryRun: true})
 	lcMust(t, err)
 	if res.Deleted != 1 || res.Conversations[0].Conversation != "old-a" || res.Records != 42 {
 		t.Fatalf("dry run: %+v", res)
@@ -451,22 +452,24 @@ func TestLifecyclePruneAndStatus(t *testing.T) {
 	if _, err := s.Status(ctx, "old-a"); err != nil {
 		t.Fatalf("dry run deleted: %v", err)
 	}
-	res, err = s.Prune(ctx, PruneOptions{Glob: "*-a", KeepSummaries: true})
+	res, err = s.Prune(ctx, store.PruneOptions{Glob: "*-a", KeepSummaries: true})
 	lcMust(t, err)
-	if res.Trimmed != 2 || res.Deleted != 0 || res.Records != 2*36 || !res.Vacuumed || res.FreedBytes <= 0 {
+	// Compaction is the backend's choice (SQLite's VACUUM; the sqlite
+	// package tests that it runs here); when it runs it frees something.
+	if res.Trimmed != 2 || res.Deleted != 0 || res.Records != 2*36 || res.Vacuumed != (res.FreedBytes > 0) {
 		t.Fatalf("trim: %+v", res)
 	}
-	got := readAll(t, s, "new-a", ReadOptions{})
+	got := readAll(t, s, "new-a", store.ReadOptions{})
 	if c := contents(got); !strings.HasPrefix(c, "system:prompt summary:") || len(got) != 6 {
 		t.Fatalf("trimmed: %d records: %.80s", len(got), c)
 	}
 	lcCheckRules(t, "trimmed", got)
-	res, err = s.Prune(ctx, PruneOptions{Before: cut})
+	res, err = s.Prune(ctx, store.PruneOptions{Before: cut})
 	lcMust(t, err)
 	if res.Deleted != 1 || res.Conversations[0].Conversation != "old-a" || res.Records != 6 {
 		t.Fatalf("prune: %+v", res)
 	}
-	if _, err := s.Status(ctx, "old-a"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Status(ctx, "old-a"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("old-a still there: %v", err)
 	}
 	lcMust(t, s.IntegrityCheck(ctx))

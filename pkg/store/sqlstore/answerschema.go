@@ -1,4 +1,4 @@
-package store
+package sqlstore
 
 // This file holds the answer schemas stored per conversation (ask --schema).
 
@@ -7,26 +7,16 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-)
 
-// ConversationSchema is the JSON Schema a conversation's answers must match
-// (ask's "single schema" mode): every ask uses it unless the call gives its
-// own schema or none.
-type ConversationSchema struct {
-	// Name is what the provider is told the schema is called.
-	Name string
-	// Body is the schema document as it was given.
-	Body []byte
-	// Updated is when it was set, in ms since the epoch.
-	Updated int64
-}
+	"github.com/convo-cli/convo/pkg/store"
+)
 
 // SetSchema stores the schema of conversation conv, replacing any earlier
 // one, and creates the conversation when it does not exist yet. Clearing the
 // conversation deletes its schema.
-func (s *Store) SetSchema(ctx context.Context, conv string, sc ConversationSchema) error {
+func (s *Store) SetSchema(ctx context.Context, conv string, sc store.ConversationSchema) error {
 	now := s.nowMillis()
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx conn) error {
 		if _, err := tx.ExecContext(ctx,
 			`INSERT INTO conversations (id, created, updated) VALUES (?1, ?2, ?2) ON CONFLICT (id) DO NOTHING`,
 			conv, now); err != nil {
@@ -45,7 +35,7 @@ func (s *Store) SetSchema(ctx context.Context, conv string, sc ConversationSchem
 // it had one.
 func (s *Store) DeleteSchema(ctx context.Context, conv string) (bool, error) {
 	var n int64
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx conn) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM conversation_schemas WHERE conversation = ?`, conv)
 		if err != nil {
 			return fmt.Errorf("delete schema: %w", err)
@@ -58,15 +48,15 @@ func (s *Store) DeleteSchema(ctx context.Context, conv string) (bool, error) {
 
 // Schema returns the schema of conversation conv; ok is false when it has
 // none (or does not exist).
-func (s *Store) Schema(ctx context.Context, conv string) (sc ConversationSchema, ok bool, err error) {
+func (s *Store) Schema(ctx context.Context, conv string) (sc store.ConversationSchema, ok bool, err error) {
 	var body string
-	err = s.db.QueryRowContext(ctx, `SELECT name, body, updated FROM conversation_schemas WHERE conversation = ?`, conv).
+	err = s.conn().QueryRowContext(ctx, `SELECT name, body, updated FROM conversation_schemas WHERE conversation = ?`, conv).
 		Scan(&sc.Name, &body, &sc.Updated)
 	if errors.Is(err, sql.ErrNoRows) {
-		return ConversationSchema{}, false, nil
+		return store.ConversationSchema{}, false, nil
 	}
 	if err != nil {
-		return ConversationSchema{}, false, fmt.Errorf("read schema: %w", err)
+		return store.ConversationSchema{}, false, fmt.Errorf("read schema: %w", err)
 	}
 	sc.Body = []byte(body)
 	return sc, true, nil

@@ -1,0 +1,137 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/store/storetest"
+)
+
+// serverURL is the PostgreSQL server the tests use (CONVO_TEST_POSTGRES);
+// without one they skip and say so. CI always sets it.
+func serverURL(t testing.TB) string {
+	u := os.Getenv("CONVO_TEST_POSTGRES")
+	if u == "" {
+		t.Skip("CONVO_TEST_POSTGRES is not set: no PostgreSQL server to test against (.ci/postgres.sh starts one)")
+	}
+	return u
+}
+
+var schemas atomic.Int64
+
+// freshSchema creates an empty schema for one test, dropped when it ends,
+// and returns a URL whose connections use it.
+func freshSchema(t testing.TB) string {
+	t.Helper()
+	base := serverURL(t)
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	name := fmt.Sprintf("convo_test_%d_%d", os.Getpid(), schemas.Add(1))
+	if _, err := admin.Exec("CREATE SCHEMA " + name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		db, err := sql.Open("pgx", base)
+		if err == nil {
+			db.Exec("DROP SCHEMA " + name + " CASCADE")
+			db.Close()
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", name)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t testing.TB) storetest.Opener {
+		dsn := freshSchema(t)
+		return func() (store.Store, error) { return Open(context.Background(), dsn) }
+	})
+}
+
+// Two runners starting at once on an empty database migrate it once.
+func TestMigrateConcurrently(t *testing.T) {
+	dsn := freshSchema(t)
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			s, err := Open(context.Background(), dsn)
+			if err == nil {
+				s.Close()
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var n int
+	if err := s.DB().QueryRow(`SELECT count(*) FROM convo_migrations`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 {
+		t.Fatalf("%d migrations recorded, want 1", n)
+	}
+}
+
+func TestRebind(t *testing.T) {
+	d := &dialect{}
+	for _, tt := range []struct{ in, want string }{
+		{"SELECT 1", "SELECT 1"},
+		{"a = ? AND b = ?", "a = $1 AND b = $2"},
+		{"a = ?1 AND b = ?2 OR c = ?1", "a = $1 AND b = $2 OR c = $1"},
+		{"a = ?2 AND b = ?", "a = $2 AND b = $3"},
+		{"LIMIT ?10", "LIMIT $10"},
+	} {
+		if got := d.Rebind(tt.in); got != tt.want {
+			t.Errorf("Rebind(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestGlobArg(t *testing.T) {
+	d := &dialect{}
+	for _, tt := range []struct{ glob, want string }{
+		{"*", "^.*$"},
+		{"ci-?-*", "^ci-.-.*$"},
+		{"a.b", `^a\.b$`},
+		{"[ab]x", "^[ab]x$"},
+		{"[^ab]", "^[^ab]$"},
+		{"(x)+$", `^\(x\)\+\$$`},
+		{"[open", `^\[open$`},
+	} {
+		if got := d.GlobArg(tt.glob); got != tt.want {
+			t.Errorf("GlobArg(%q) = %q, want %q", tt.glob, got, tt.want)
+		}
+	}
+}
+
+// The URL's password never reaches a message.
+func TestDescribeRedactsPassword(t *testing.T) {
+	got := redact("postgres://convo:s3cret@db.example:5432/convo?sslmode=disable")
+	if strings.Contains(got, "s3cret") {
+		t.Fatalf("redact kept the password: %s", got)
+	}
+}

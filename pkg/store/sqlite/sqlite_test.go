@@ -1,0 +1,145 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/store/storetest"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t testing.TB) storetest.Opener {
+		path := filepath.Join(t.TempDir(), "sub", "convo.db")
+		return func() (store.Store, error) { return Open(context.Background(), path) }
+	})
+}
+
+// A store that is not there is not created by OpenExisting, and the error
+// says it does not exist.
+func TestOpenExistingCreatesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "none", "convo.db")
+	if _, err := OpenExisting(context.Background(), path); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("OpenExisting of a missing store: %v, want fs.ErrNotExist", err)
+	}
+	if _, err := os.Stat(filepath.Dir(path)); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("OpenExisting created the directory: %v", err)
+	}
+}
+
+// A new store, its -wal and -shm files and a new directory are private to
+// their owner, whatever the umask lets through; an existing file keeps its
+// mode.
+func TestOpenCreatesPrivateFiles(t *testing.T) {
+	old := syscall.Umask(0)
+	defer syscall.Umask(old)
+	dir := filepath.Join(t.TempDir(), "convo")
+	path := filepath.Join(dir, "convo.db")
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := []transcript.Record{{Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{"hi"}}}}
+	next := func() (transcript.Record, error) {
+		if len(one) == 0 {
+			return transcript.Record{}, io.EOF
+		}
+		r := one[0]
+		one = one[1:]
+		return r, nil
+	}
+	if _, err := s.Append(context.Background(), "c", transcript.NewIDs(), next); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]fs.FileMode{dir: 0o700, path: 0o600, path + "-wal": 0o600, path + "-shm": 0o600}
+	for name, mode := range want {
+		fi, err := os.Stat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode().Perm(); got != mode {
+			t.Errorf("%s: mode %o, want %o", filepath.Base(name), got, mode)
+		}
+	}
+	s.Close()
+
+	shared := filepath.Join(t.TempDir(), "shared.db")
+	if err := os.WriteFile(shared, nil, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(context.Background(), shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if fi, _ := os.Stat(shared); fi.Mode().Perm() != 0o640 {
+		t.Errorf("an existing store's mode became %o, want 640 kept", fi.Mode().Perm())
+	}
+}
+
+type codedError int
+
+func (e codedError) Error() string { return "sqlite error" }
+func (e codedError) Code() int     { return int(e) }
+
+func TestBusy(t *testing.T) {
+	for _, tt := range []struct {
+		err  error
+		want bool
+	}{
+		{codedError(5), true},
+		{fmt.Errorf("open: %w", codedError(517)), true}, // SQLITE_BUSY_SNAPSHOT
+		{codedError(1), false},
+		{errors.New("database is locked"), false}, // by type, never by text
+		{nil, false},
+	} {
+		if got := busy(tt.err); got != tt.want {
+			t.Errorf("busy(%v) = %v, want %v", tt.err, got, tt.want)
+		}
+	}
+}
+
+// A prune that frees more than a quarter of the file runs VACUUM and says
+// how many bytes it gave back.
+func TestPruneVacuums(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "convo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	long := strings.Repeat("x", 4000)
+	for _, conv := range []string{"keep", "drop"} {
+		recs := make([]transcript.Record, 200)
+		for i := range recs {
+			recs[i] = transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[i%2], Contents: []string{long}}}
+		}
+		next := func() (transcript.Record, error) {
+			if len(recs) == 0 {
+				return transcript.Record{}, io.EOF
+			}
+			r := recs[0]
+			recs = recs[1:]
+			return r, nil
+		}
+		if _, err := s.Append(ctx, conv, transcript.NewIDs(), next); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := s.Prune(ctx, store.PruneOptions{Glob: "dr*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Deleted != 1 || !res.Vacuumed || res.FreedBytes < 200*4000/2 {
+		t.Fatalf("prune: %+v", res)
+	}
+}

@@ -1,0 +1,152 @@
+package sqlstore
+
+// Dump and Load: a conversation moved between stores exactly as stored
+// (convo copy), its counters, change sequences and export cursors included,
+// so that an incremental export from the new store sends nothing new.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/convo-cli/convo/pkg/store"
+)
+
+// Dump streams everything stored for conv from one snapshot.
+func (s *Store) Dump(ctx context.Context, conv string, fn func(store.Dumped) error) error {
+	return s.inSnapshot(ctx, func(tx conn) error {
+		c := store.DumpedConversation{ID: conv}
+		err := tx.QueryRowContext(ctx, `SELECT created, updated, next_pos, next_seq FROM conversations WHERE id = ?`, conv).
+			Scan(&c.Created, &c.Updated, &c.NextPos, &c.NextSeq)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("conversation %q: %w", conv, store.ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("dump %q: %w", conv, err)
+		}
+		if err := fn(store.Dumped{Conversation: &c}); err != nil {
+			return err
+		}
+		var r store.DumpedRecord
+		var body sql.RawBytes
+		if err := each(ctx, tx, `SELECT id, pos, sub, seq, role, created, body FROM records WHERE conversation = ? ORDER BY pos, sub`, conv,
+			[]any{&r.ID, &r.Pos, &r.Sub, &r.Seq, &r.Role, &r.Created, &body},
+			func() error { r.Body = body; return fn(store.Dumped{Record: &r}) }); err != nil {
+			return err
+		}
+		var a store.DumpedAbsorbed
+		if err := each(ctx, tx, `SELECT id, target FROM absorbed WHERE conversation = ? ORDER BY id`, conv,
+			[]any{&a.ID, &a.Target}, func() error { return fn(store.Dumped{Absorbed: &a}) }); err != nil {
+			return err
+		}
+		var cur store.DumpedCursor
+		if err := each(ctx, tx, `SELECT sink, seq, held, updated FROM export_cursors WHERE conversation = ? ORDER BY sink`, conv,
+			[]any{&cur.Sink, &cur.Seq, &cur.Held, &cur.Updated}, func() error { return fn(store.Dumped{Cursor: &cur}) }); err != nil {
+			return err
+		}
+		var sc store.ConversationSchema
+		return each(ctx, tx, `SELECT name, body, updated FROM conversation_schemas WHERE conversation = ?`, conv,
+			[]any{&sc.Name, &sc.Body, &sc.Updated}, func() error { return fn(store.Dumped{Schema: &sc}) })
+	})
+}
+
+// each runs q with conv, scanning each row into dst and calling fn.
+func each(ctx context.Context, tx conn, q, conv string, dst []any, fn func() error) error {
+	rows, err := tx.QueryContext(ctx, q, conv)
+	if err != nil {
+		return fmt.Errorf("dump %q: %w", conv, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := rows.Scan(dst...); err != nil {
+			return fmt.Errorf("dump %q: %w", conv, err)
+		}
+		if err := fn(); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("dump %q: %w", conv, err)
+	}
+	return nil
+}
+
+// Load stores one conversation as Dump gave it, in one transaction: the
+// conversation's piece first, then the rest, until next returns io.EOF.
+func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumped, error)) error {
+	first, err := next()
+	if err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	c := first.Conversation
+	if c == nil {
+		return errors.New("load: the conversation must come first")
+	}
+	var records int
+	err = s.inTxOnce(ctx, func(tx conn) error {
+		exists, err := lockTx(ctx, tx, c.ID)
+		if err != nil {
+			return err
+		}
+		if exists {
+			if !replace {
+				return fmt.Errorf("conversation %q %w in %s; add --force to replace it", c.ID, store.ErrExists, s.Describe())
+			}
+			if _, err := deleteConversation(ctx, tx, c.ID); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM conversation_schemas WHERE conversation = ?`, c.ID); err != nil {
+				return fmt.Errorf("delete schema of %q: %w", c.ID, err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO conversations (id, created, updated, next_pos, next_seq) VALUES (?, ?, ?, ?, ?)`,
+			c.ID, c.Created, c.Updated, c.NextPos, c.NextSeq); err != nil {
+			return fmt.Errorf("create conversation %q: %w", c.ID, err)
+		}
+		ins, err := tx.PrepareContext(ctx, `INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return fmt.Errorf("prepare: %w", err)
+		}
+		defer ins.Close()
+		for {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			d, err := next()
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			switch {
+			case d.Record != nil:
+				r := d.Record
+				_, err = ins.ExecContext(ctx, c.ID, r.ID, r.Pos, r.Sub, r.Role, r.Created, r.Seq, string(r.Body))
+				records++
+			case d.Absorbed != nil:
+				_, err = tx.ExecContext(ctx, `INSERT INTO absorbed (conversation, id, target) VALUES (?, ?, ?)`,
+					c.ID, d.Absorbed.ID, d.Absorbed.Target)
+			case d.Cursor != nil:
+				k := d.Cursor
+				_, err = tx.ExecContext(ctx, `INSERT INTO export_cursors (conversation, sink, seq, held, updated) VALUES (?, ?, ?, ?, ?)`,
+					c.ID, k.Sink, k.Seq, k.Held, k.Updated)
+			case d.Schema != nil:
+				sc := d.Schema
+				_, err = tx.ExecContext(ctx, `INSERT INTO conversation_schemas (conversation, name, body, updated) VALUES (?, ?, ?, ?)`,
+					c.ID, sc.Name, string(sc.Body), sc.Updated)
+			default:
+				err = errors.New("a piece with nothing in it")
+			}
+			if err != nil {
+				return fmt.Errorf("load %q: %w", c.ID, err)
+			}
+		}
+	})
+	if err == nil {
+		s.log().Info("loaded conversation", "conversation", c.ID, "records", records, "replaced", replace)
+	}
+	return err
+}

@@ -1,0 +1,211 @@
+// Package sqlstore is the store's transactional logic over database/sql:
+// append with its merges, summaries, fork, rewind, prune, export cursors,
+// rate-limit slots and claims. What differs between databases (placeholders,
+// migrations, locking, a handful of statements) is a Dialect; the sqlite and
+// postgres packages provide one each and open a Store with it.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/convo-cli/convo/pkg/store"
+)
+
+// Dialect is what one database does its own way.
+type Dialect interface {
+	// Describe names the store for messages: "sqlite /path/convo.db".
+	Describe() string
+	// Rebind turns the engine's placeholders (? and ?N, as SQLite writes
+	// them) into the driver's.
+	Rebind(query string) string
+	// IDsIn is a subquery yielding the strings of the JSON array bound at
+	// param ("?2"), for "id IN (...)" without one variable per id.
+	IDsIn(param string) string
+	// Glob is a predicate matching col against the pattern bound at param;
+	// GlobArg turns a glob (* ? [set]) into what is bound there.
+	Glob(col, param string) string
+	GlobArg(pattern string) string
+	// ForUpdate is the suffix that locks the rows a SELECT reads until the
+	// transaction ends: "" where a write transaction already excludes every
+	// other writer.
+	ForUpdate() string
+	// SnapshotTx are the options of a read-only transaction that sees one
+	// snapshot across its statements.
+	SnapshotTx() *sql.TxOptions
+	// SerializeWrites asks the engine to queue this process's write
+	// transactions on a mutex (SQLite has one writer at a time anyway).
+	SerializeWrites() bool
+	// Retryable reports an error after which the whole transaction may run
+	// again: a serialization failure or a deadlock.
+	Retryable(err error) bool
+	// Compact gives free space back when more than a quarter is free.
+	Compact(ctx context.Context, db *sql.DB) (done bool, freed int64, err error)
+	// Check runs the database's own integrity check.
+	Check(ctx context.Context, db *sql.DB) error
+}
+
+// Store is a store.Store over a database/sql database.
+type Store struct {
+	db *sql.DB
+	d  Dialect
+	// writeMu queues this process's writers when the dialect asks for it.
+	writeMu sync.Mutex
+	// Now is the clock; tests replace it.
+	Now func() time.Time
+	// Logger, when set, hears what the store read and wrote (counts and
+	// ids, never message contents).
+	Logger *slog.Logger
+}
+
+var _ store.Store = (*Store)(nil)
+
+// New returns a Store over db, whose schema the dialect's package migrated.
+func New(db *sql.DB, d Dialect) *Store {
+	return &Store{db: db, d: d, Now: time.Now}
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// DB exposes the database for tests and benchmarks in other packages.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Describe names the store for messages.
+func (s *Store) Describe() string { return s.d.Describe() }
+
+// SetNow replaces the clock (the conformance suite's fake clocks).
+func (s *Store) SetNow(now func() time.Time) { s.Now = now }
+
+func (s *Store) nowMillis() int64 { return s.Now().UnixMilli() }
+
+var discard = slog.New(slog.DiscardHandler)
+
+// log returns the store's logger, or one that writes nothing.
+func (s *Store) log() *slog.Logger {
+	if s.Logger == nil {
+		return discard
+	}
+	return s.Logger
+}
+
+// querier is what *sql.DB and *sql.Tx both offer.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
+}
+
+// conn is a database or transaction speaking the engine's placeholders:
+// every statement is rebound to the dialect's on the way in.
+type conn struct {
+	q querier
+	d Dialect
+}
+
+func (c conn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return c.q.ExecContext(ctx, c.d.Rebind(query), args...)
+}
+
+func (c conn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return c.q.QueryContext(ctx, c.d.Rebind(query), args...)
+}
+
+func (c conn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return c.q.QueryRowContext(ctx, c.d.Rebind(query), args...)
+}
+
+func (c conn) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
+	return c.q.PrepareContext(ctx, c.d.Rebind(query))
+}
+
+// forUpdate is the dialect's row-lock suffix.
+func (c conn) forUpdate() string { return c.d.ForUpdate() }
+
+// conn returns the database outside any transaction.
+func (s *Store) conn() conn { return conn{s.db, s.d} }
+
+// maxAttempts bounds the runs of a transaction the database aborted as a
+// serialization failure or deadlock.
+const maxAttempts = 5
+
+// inTx runs fn in one write transaction, committing when fn returns nil and
+// rolling back otherwise. A transaction the database aborted for a
+// serialization failure or deadlock runs again: fn must be safe to repeat
+// (it is not when it consumes a stream; see inTxOnce).
+func (s *Store) inTx(ctx context.Context, fn func(conn) error) error {
+	var err error
+	for attempt := 1; ; attempt++ {
+		err = s.runTx(ctx, nil, fn)
+		if err == nil || !s.d.Retryable(err) || attempt == maxAttempts {
+			return err
+		}
+		s.log().Debug("transaction retried", "attempt", attempt, "error", err.Error())
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(attempt) * 5 * time.Millisecond):
+		}
+	}
+}
+
+// inTxOnce is inTx without the retry, for fn that reads a stream.
+func (s *Store) inTxOnce(ctx context.Context, fn func(conn) error) error {
+	return s.runTx(ctx, nil, fn)
+}
+
+// inSnapshot runs fn in a read-only transaction that sees one snapshot.
+func (s *Store) inSnapshot(ctx context.Context, fn func(conn) error) error {
+	return s.runTx(ctx, s.d.SnapshotTx(), fn)
+}
+
+func (s *Store) runTx(ctx context.Context, opts *sql.TxOptions, fn func(conn) error) error {
+	if opts == nil && s.d.SerializeWrites() {
+		s.writeMu.Lock()
+		defer s.writeMu.Unlock()
+	}
+	tx, err := s.db.BeginTx(ctx, opts)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(conn{tx, s.d}); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// IntegrityCheck runs the database's own check, then the store's: every
+// record belongs to a conversation whose counters are past it.
+func (s *Store) IntegrityCheck(ctx context.Context) error {
+	if err := s.d.Check(ctx, s.db); err != nil {
+		return err
+	}
+	var orphans, behind int64
+	err := s.conn().QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM records r WHERE NOT EXISTS (SELECT 1 FROM conversations c WHERE c.id = r.conversation)),
+		(SELECT count(*) FROM conversations c WHERE c.next_pos <= (SELECT coalesce(max(pos), 0) FROM records r WHERE r.conversation = c.id)
+			OR c.next_seq <= (SELECT coalesce(max(seq), 0) FROM records r WHERE r.conversation = c.id))`).Scan(&orphans, &behind)
+	if err != nil {
+		return fmt.Errorf("integrity check: %w", err)
+	}
+	if orphans > 0 || behind > 0 {
+		return fmt.Errorf("integrity check: %d record(s) without a conversation, %d conversation(s) with counters behind their records", orphans, behind)
+	}
+	return nil
+}
+
+// errNothing rolls back a transaction that changed nothing worth keeping.
+var errNothing = errors.New("nothing to write")
+
+// errDryRun rolls back a transaction that only looked.
+var errDryRun = errors.New("dry run")
