@@ -35,6 +35,8 @@ type providerOptions struct {
 	baseURL string
 	exec    string
 	timeout time.Duration
+	// limit, when set, is called before every request attempt (--rate).
+	limit func(context.Context) error
 }
 
 func (p *providerOptions) addFlags(cmd *cobra.Command, flag, def string) {
@@ -89,7 +91,7 @@ func (a *Factory) newSummarizer(p *providerOptions, counter *tokens.Counter) (su
 	if model == "" {
 		return nil, usageErrorf("--summarizer %s needs --model", p.name)
 	}
-	t, err := a.newTransport(p.name, p.baseURL, p.timeout, nil)
+	t, err := a.newTransport(p.name, p.baseURL, p.timeout, p.limit)
 	if err != nil {
 		return nil, err
 	}

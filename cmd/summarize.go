@@ -1,10 +1,13 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,6 +15,7 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 
 	"github.com/convo-cli/convo/pkg/format"
+	"github.com/convo-cli/convo/pkg/llm"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/summarize"
 	"github.com/convo-cli/convo/pkg/tokens"
@@ -29,6 +33,7 @@ type summarizeOptions struct {
 	templatePath, prompt, tokenizer string
 	rate                            string
 	wait                            func(context.Context) error // --rate, parsed
+	pace                            time.Duration               // --rate's interval between requests
 	provider                        providerOptions
 }
 
@@ -113,12 +118,43 @@ func (o *summarizeOptions) check() error {
 	limiter, err := parseRate(o.rate)
 	if limiter != nil {
 		o.wait = limiter.Wait
+		o.pace = time.Duration(float64(time.Second) / float64(limiter.Limit()))
 	}
 	return err
 }
 
+// shareRate makes --rate one rate for every process using the store, as
+// ask's is: each request (retries included, for a provider) reserves a slot
+// in the store first.
+func (o *summarizeOptions) shareRate(ctx context.Context) error {
+	if o.pace <= 0 || o.dryRun || (o.conversation == "" && !o.all) {
+		return nil
+	}
+	s, err := o.f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	// The key ask uses too: one provider's quota, whichever command spends it.
+	key := o.provider.name
+	if p, ok := format.Lookup(key); ok {
+		key += "/" + cmp.Or(o.provider.model, p.DefaultModel)
+	} else if o.provider.model != "" {
+		key += "/" + o.provider.model
+	}
+	limit := llm.SlotLimit(func(ctx context.Context) (time.Time, error) { return s.RateSlot(ctx, key, o.pace) }, o.f.Now)
+	if slices.Contains(ownSummarizers, o.provider.name) {
+		o.wait = limit
+	} else {
+		o.wait, o.provider.limit = nil, limit
+	}
+	return nil
+}
+
 func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 	f := o.f
+	if err := o.shareRate(ctx); err != nil {
+		return err
+	}
 	r, err := o.runner()
 	if err != nil {
 		return err
@@ -166,6 +202,9 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 	)
 	tally, err := summarize.All(ctx, s, r, summarize.AllOptions{
 		Jobs: o.jobs,
+		// Runners sharing the store (a CI matrix on one PostgreSQL) split
+		// the conversations between them by claims.
+		Claims: s, Owner: runnerID(f),
 		Start: func(total int) {
 			start = time.Now()
 			if f.IO.StderrIsTerminal() && !f.quiet && !o.dryRun {
@@ -194,8 +233,8 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 		return errors.Join(err, printErr)
 	}
 	if !o.dryRun {
-		f.warnf("summarize --all: %d conversations in %s: %d summarized, %d with nothing to cover, %d under the trigger, %d failed",
-			tally.Conversations, time.Since(start).Round(time.Millisecond), tally.Summarized, tally.Nothing, tally.NotDue, tally.Failed)
+		f.warnf("summarize --all: %d conversations in %s: %d summarized, %d with nothing to cover, %d under the trigger, %d held by other runners, %d failed",
+			tally.Conversations, time.Since(start).Round(time.Millisecond), tally.Summarized, tally.Nothing, tally.NotDue, tally.Held, tally.Failed)
 	}
 	return err
 }
@@ -248,4 +287,10 @@ func (o *summarizeOptions) runner() (*summarize.Runner, error) {
 		}
 	}
 	return r, nil
+}
+
+// runnerID names this process among the runners sharing a store.
+func runnerID(f *Factory) string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), f.IDs.New(f.nowMillis()))
 }

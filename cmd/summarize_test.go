@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/convo-cli/convo/internal/providertest"
 	"github.com/convo-cli/convo/pkg/store"
 )
 
@@ -182,7 +184,7 @@ func TestSummarizeRunAll(t *testing.T) {
 		t.Errorf("stdout %q", out)
 	}
 	if !strings.Contains(errOut.String(), "summarize --all: 3 conversations in ") ||
-		!strings.Contains(errOut.String(), ": 2 summarized, 1 with nothing to cover, 0 under the trigger, 0 failed") {
+		!strings.Contains(errOut.String(), ": 2 summarized, 1 with nothing to cover, 0 under the trigger, 0 held by other runners, 0 failed") {
 		t.Errorf("tally %q", errOut)
 	}
 	out.Reset()
@@ -210,7 +212,7 @@ func TestSummarizeRunAllFailures(t *testing.T) {
 			t.Errorf("stderr lacks %s's failure: %q", conv, errOut)
 		}
 	}
-	if out.Len() != 0 || !strings.Contains(errOut.String(), "0 summarized, 0 with nothing to cover, 0 under the trigger, 2 failed") {
+	if out.Len() != 0 || !strings.Contains(errOut.String(), "0 summarized, 0 with nothing to cover, 0 under the trigger, 0 held by other runners, 2 failed") {
 		t.Errorf("stdout %q, stderr %q", out, errOut)
 	}
 }
@@ -303,5 +305,28 @@ func TestAppendSummarizes(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "One more.") || !strings.Contains(errOut.String(), "the append is stored; summarizing after it failed") {
 		t.Errorf("stdout %q, stderr %q", out, errOut)
+	}
+}
+
+// TestSummarizeRateShared: with a store, --rate reserves its slots in the
+// store, under the key ask uses, once per request attempt: the retry of a
+// 500 takes a slot too. At 100/1s from a fixed clock, three attempts leave
+// the next free slot 30 ms on.
+func TestSummarizeRateShared(t *testing.T) {
+	srv := askEnv(t,
+		providertest.Step{Status: 500, Error: "busy"},
+		providertest.Step{Answer: &providertest.Answer{Text: "the gist"}})
+	f, _, _ := testFactory(t, "")
+	seedTrip(t, f, "a")
+	if err := summarizeTest(t, f, "-c", "a", "--keep-last", "1", "--summarizer", "openai", "--rate", "100/1s"); err != nil {
+		t.Fatal(err)
+	}
+	var next int64
+	if err := f.store.DB().QueryRow(`SELECT next FROM rate_limits WHERE key = 'openai/gpt-4o-mini'`).Scan(&next); err != nil {
+		t.Fatal(err)
+	}
+	attempts := len(srv.Requests())
+	if want := f.Now().Add(time.Duration(attempts) * 10 * time.Millisecond).UnixMicro(); attempts != 2 || next != want {
+		t.Errorf("%d attempts; next slot %d, want %d", attempts, next, want)
 	}
 }

@@ -457,3 +457,30 @@ func TestCallerTransportKept(t *testing.T) {
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// SlotLimit waits until the reserved slot starts, and not at all for a
+// slot that started already.
+func TestSlotLimit(t *testing.T) {
+	now := time.Unix(1000, 0)
+	for _, tt := range []struct {
+		slot    time.Time
+		waitMin time.Duration
+	}{
+		{now.Add(-time.Second), 0},
+		{now.Add(30 * time.Millisecond), 30 * time.Millisecond},
+	} {
+		calls := 0
+		limit := SlotLimit(func(context.Context) (time.Time, error) { calls++; return tt.slot, nil }, func() time.Time { return now })
+		start := time.Now()
+		if err := limit(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if waited := time.Since(start); waited < tt.waitMin || calls != 1 {
+			t.Errorf("slot %v: waited %v (want at least %v), %d reservations", tt.slot.Sub(now), waited, tt.waitMin, calls)
+		}
+	}
+	stop := errors.New("store gone")
+	if err := SlotLimit(func(context.Context) (time.Time, error) { return time.Time{}, stop }, time.Now)(context.Background()); !errors.Is(err, stop) {
+		t.Errorf("a failed reservation: %v", err)
+	}
+}

@@ -67,12 +67,13 @@ type Store interface {
 	// RateSlot reserves the next request slot of the limiter key, shared by
 	// every process using the store, and returns when it starts.
 	RateSlot(ctx context.Context, key string, interval time.Duration) (time.Time, error)
-	// Claim takes conv for owner until ttl from now, unless another owner
-	// holds an unexpired claim on it: then ok is false. Claiming again
-	// renews the claim.
-	Claim(ctx context.Context, conv, owner string, ttl time.Duration) (ok bool, err error)
-	// Release gives up owner's claim on conv.
-	Release(ctx context.Context, conv, owner string) error
+	// Claim takes conv for owner unless another process holds it (ok
+	// false), so that runners sharing the store work on each conversation
+	// once. The claim lasts until release is called, or its process dies:
+	// then others may take it at once (PostgreSQL: a row lock the server
+	// drops with the connection) or within ClaimLease (SQLite: a lease the
+	// holder renews while it works).
+	Claim(ctx context.Context, conv, owner string) (release func(), ok bool, err error)
 
 	// SetSchema stores conv's answer schema, creating conv when needed.
 	SetSchema(ctx context.Context, conv string, sc ConversationSchema) error
@@ -95,6 +96,10 @@ type Store interface {
 	Describe() string
 	Close() error
 }
+
+// ClaimLease is how long a claim outlives a killed holder where it is a
+// lease; a live holder renews it every third of that.
+const ClaimLease = 30 * time.Second
 
 var (
 	// ErrNotFound is a conversation or record that does not exist.

@@ -19,6 +19,17 @@ type AllOptions struct {
 	// Done, when set, is called as each conversation finishes, with its
 	// result or failure; calls never overlap.
 	Done func(Result, error)
+	// Claims, when set, makes runs that share the store split the work: a
+	// conversation is summarized only under a claim, as Owner, and one
+	// another runner holds is passed over, then tried once more at the end
+	// (its holder may have died).
+	Claims Claimer
+	Owner  string
+}
+
+// Claimer hands out claims on conversations; a store.Store is one.
+type Claimer interface {
+	Claim(ctx context.Context, conv, owner string) (release func(), ok bool, err error)
 }
 
 // Failure is one conversation that failed to summarize.
@@ -33,6 +44,7 @@ type Tally struct {
 	Summarized    int
 	Nothing       int // nothing to cover
 	NotDue        int // under the trigger
+	Held          int // claimed by another runner throughout
 	Failed        int
 	// Failures are the failed conversations, in the order they failed.
 	Failures []Failure
@@ -57,37 +69,54 @@ func All(ctx context.Context, s Store, r *Runner, opt AllOptions) (Tally, error)
 	if opt.Start != nil {
 		opt.Start(len(ids))
 	}
-	jobs := max(opt.Jobs, 1)
-	run := *r
-	run.slots = make(chan struct{}, jobs)
-	var (
-		mu    sync.Mutex
-		tally = Tally{Conversations: len(ids)}
-		work  = make(chan string)
-		wg    sync.WaitGroup
-	)
+	a := &allRun{s: s, opt: opt, jobs: max(opt.Jobs, 1), tally: Tally{Conversations: len(ids)}}
+	a.run = *r
+	a.run.slots = make(chan struct{}, a.jobs)
+	held := a.pass(ctx, ids, false)
+	if len(held) > 0 && ctx.Err() == nil {
+		// Their holders may have finished or died since: look once more.
+		a.pass(ctx, held, true)
+	}
+	if err := ctx.Err(); err != nil {
+		return a.tally, err
+	}
+	if a.tally.Failed > 0 {
+		return a.tally, fmt.Errorf("%d of %d conversations %w", a.tally.Failed, len(ids), ErrFailed)
+	}
+	return a.tally, nil
+}
+
+// allRun is one All: the runner its workers share and what they came to.
+type allRun struct {
+	s     Store
+	run   Runner
+	opt   AllOptions
+	jobs  int
+	mu    sync.Mutex
+	tally Tally
+}
+
+// pass summarizes ids with the worker pool and returns those another
+// runner held; on the last pass they count as Held instead.
+func (a *allRun) pass(ctx context.Context, ids []string, last bool) (held []string) {
+	work := make(chan string)
+	var wg sync.WaitGroup
 	// Twice as many workers as requests in flight: while half wait on the
 	// summarizer, the others read and write the store.
-	for range min(2*jobs, max(len(ids), 1)) {
+	for range min(2*a.jobs, max(len(ids), 1)) {
 		wg.Go(func() {
 			for conv := range work {
-				res, err := run.Run(ctx, s, conv)
-				mu.Lock()
+				res, ok, err := a.one(ctx, conv)
+				a.mu.Lock()
 				switch {
-				case err != nil:
-					tally.Failed++
-					tally.Failures = append(tally.Failures, Failure{Conversation: conv, Err: err})
-				case res.Skip == SkipNothing:
-					tally.Nothing++
-				case res.Skip == SkipTrigger:
-					tally.NotDue++
-				case res.Summary != nil:
-					tally.Summarized++
+				case !ok && last:
+					a.tally.Held++
+				case !ok:
+					held = append(held, conv)
+				default:
+					a.count(res, err)
 				}
-				if opt.Done != nil {
-					opt.Done(res, err)
-				}
-				mu.Unlock()
+				a.mu.Unlock()
 			}
 		})
 	}
@@ -99,11 +128,43 @@ func All(ctx context.Context, s Store, r *Runner, opt AllOptions) (Tally, error)
 	}
 	close(work)
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return tally, err
+	return held
+}
+
+// one summarizes conv, under a claim when the run has claims; ok is false
+// when another runner holds it.
+func (a *allRun) one(ctx context.Context, conv string) (res Result, ok bool, err error) {
+	if a.opt.Claims != nil {
+		release, ok, err := a.opt.Claims.Claim(ctx, conv, a.opt.Owner)
+		if err != nil {
+			return Result{Conversation: conv}, true, err
+		}
+		if !ok {
+			return Result{Conversation: conv}, false, nil
+		}
+		defer release()
 	}
-	if tally.Failed > 0 {
-		return tally, fmt.Errorf("%d of %d conversations %w", tally.Failed, len(ids), ErrFailed)
+	// Read under the claim: a conversation another runner summarized
+	// meanwhile is no longer due.
+	res, err = a.run.Run(ctx, a.s, conv)
+	res.Conversation = conv
+	return res, true, err
+}
+
+// count adds one finished conversation to the tally; the caller holds mu.
+func (a *allRun) count(res Result, err error) {
+	switch {
+	case err != nil:
+		a.tally.Failed++
+		a.tally.Failures = append(a.tally.Failures, Failure{Conversation: res.Conversation, Err: err})
+	case res.Skip == SkipNothing:
+		a.tally.Nothing++
+	case res.Skip == SkipTrigger:
+		a.tally.NotDue++
+	case res.Summary != nil:
+		a.tally.Summarized++
 	}
-	return tally, nil
+	if a.opt.Done != nil {
+		a.opt.Done(res, err)
+	}
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	syncatomic "sync/atomic"
 	"testing"
 
@@ -174,5 +176,51 @@ func TestAllCancelled(t *testing.T) {
 		if strings.Contains(dump(t, s, id), `"role":"summary"`) {
 			t.Errorf("%s: summary stored after cancel", id)
 		}
+	}
+}
+
+// claimer refuses the conversations another runner "holds": always, or
+// only on the first try (a holder that finished meanwhile).
+type claimer struct {
+	mu       sync.Mutex
+	always   map[string]bool
+	once     map[string]bool
+	tries    map[string]int
+	released int
+}
+
+func (c *claimer) Claim(_ context.Context, conv, owner string) (func(), bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tries[conv]++
+	if owner != "me" {
+		return nil, false, fmt.Errorf("owner %q", owner)
+	}
+	if c.always[conv] || (c.once[conv] && c.tries[conv] == 1) {
+		return nil, false, nil
+	}
+	return func() { c.mu.Lock(); c.released++; c.mu.Unlock() }, true, nil
+}
+
+// TestAllClaims: a conversation another runner holds is passed over, tried
+// once more at the end, and counted as held only when still held then;
+// every claim taken is released.
+func TestAllClaims(t *testing.T) {
+	s, _ := seedMany(t, 6, 6)
+	c := &claimer{always: map[string]bool{"c-01": true}, once: map[string]bool{"c-03": true}, tries: map[string]int{}}
+	var done []string
+	tally, err := All(context.Background(), s, newRunner(t, &fake{}), AllOptions{Jobs: 2, Claims: c, Owner: "me",
+		Done: func(res Result, err error) { done = append(done, res.Conversation) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tally.Held != 1 || tally.Summarized != 5 {
+		t.Fatalf("tally %+v, want 1 held and 5 summarized", tally)
+	}
+	if c.tries["c-01"] != 2 || c.tries["c-03"] != 2 || c.tries["c-00"] != 1 {
+		t.Errorf("claims tried %v: a held conversation is tried twice, others once", c.tries)
+	}
+	if c.released != 5 || slices.Contains(done, "c-01") {
+		t.Errorf("%d claims released, done %v", c.released, done)
 	}
 }

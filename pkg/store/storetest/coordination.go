@@ -106,3 +106,38 @@ func (x suite) TestConversationSchema(t *testing.T) {
 		t.Fatal("clear left the schema")
 	}
 }
+
+// TestClaims: a conversation claimed by one handle (as one process) is not
+// claimable by another until released; claims of different conversations
+// do not touch.
+func (x suite) TestClaims(t *testing.T) {
+	open := x.backend(t)
+	ctx := context.Background()
+	var h [2]store.Store
+	for i := range h {
+		s, err := open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		h[i] = s
+	}
+	release, ok, err := h[0].Claim(ctx, "c", "runner-0")
+	if err != nil || !ok {
+		t.Fatalf("first claim: ok %v, %v", ok, err)
+	}
+	if _, ok, err := h[1].Claim(ctx, "c", "runner-1"); err != nil || ok {
+		t.Fatalf("claim of a held conversation: ok %v, %v; want refused", ok, err)
+	}
+	other, ok, err := h[1].Claim(ctx, "d", "runner-1")
+	if err != nil || !ok {
+		t.Fatalf("claim of another conversation: ok %v, %v", ok, err)
+	}
+	other()
+	release()
+	again, ok, err := h[1].Claim(ctx, "c", "runner-1")
+	if err != nil || !ok {
+		t.Fatalf("claim after release: ok %v, %v", ok, err)
+	}
+	again()
+}
