@@ -3,14 +3,17 @@ package main
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/convo-cli/convo/cmd"
+	"github.com/convo-cli/convo/internal/pgtest"
 	"github.com/convo-cli/convo/internal/providertest"
 )
 
@@ -25,7 +28,29 @@ func TestMain(m *testing.M) {
 }
 
 func TestScript(t *testing.T) {
-	testscript.Run(t, testscript.Params{
+	testscript.Run(t, scriptParams(func(env *testscript.Env) (string, error) {
+		return env.WorkDir + "/convo.db", nil
+	}))
+}
+
+// TestScriptPostgres runs the same scripts with CONVO_DB on PostgreSQL, an
+// empty schema each; [postgres] is true in them. It skips, saying so,
+// without a server (CONVO_TEST_POSTGRES).
+func TestScriptPostgres(t *testing.T) {
+	server := pgtest.URL(t)
+	testscript.Run(t, scriptParams(func(env *testscript.Env) (string, error) {
+		u, drop, err := pgtest.NewSchema(server)
+		if err == nil {
+			env.Defer(drop)
+		}
+		return u, err
+	}))
+}
+
+// scriptParams are the scripts' settings with the store db gives each.
+func scriptParams(db func(*testscript.Env) (string, error)) testscript.Params {
+	var postgres bool
+	return testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
@@ -33,14 +58,25 @@ func TestScript(t *testing.T) {
 			"serve": serveCmd,
 			"post":  postCmd,
 		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "postgres" {
+				return postgres, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			// Every script gets its own store and no user config.
-			env.Setenv("CONVO_DB", env.WorkDir+"/convo.db")
+			store, err := db(env)
+			if err != nil {
+				return err
+			}
+			postgres = strings.HasPrefix(store, "postgres")
+			env.Setenv("CONVO_DB", store)
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
 			env.Setenv("XDG_DATA_HOME", env.WorkDir+"/.local/share")
 			return nil
 		},
-	})
+	}
 }
 
 // serveCmd is the script command "serve RESPONSE_FILE": the shared fake

@@ -71,7 +71,7 @@ func listRun(ctx context.Context, o *listOptions) error {
 	var infos []store.ConversationInfo
 	s, err := o.f.ReadStore(ctx)
 	if errors.Is(err, errNoStore) {
-		s = nil // a store never written to lists nothing
+		s, err = nil, nil // a store never written to lists nothing
 	} else if err != nil {
 		return err
 	}

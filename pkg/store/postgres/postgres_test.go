@@ -2,71 +2,24 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
-	"net/url"
-	"os"
 	"strings"
-	"sync/atomic"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/pgtest"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/storetest"
 )
 
-// serverURL is the PostgreSQL server the tests use (CONVO_TEST_POSTGRES);
-// without one they skip and say so. CI always sets it.
-func serverURL(t testing.TB) string {
-	u := os.Getenv("CONVO_TEST_POSTGRES")
-	if u == "" {
-		t.Skip("CONVO_TEST_POSTGRES is not set: no PostgreSQL server to test against (.ci/postgres.sh starts one)")
-	}
-	return u
-}
-
-var schemas atomic.Int64
-
-// freshSchema creates an empty schema for one test, dropped when it ends,
-// and returns a URL whose connections use it.
-func freshSchema(t testing.TB) string {
-	t.Helper()
-	base := serverURL(t)
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	name := fmt.Sprintf("convo_test_%d_%d", os.Getpid(), schemas.Add(1))
-	if _, err := admin.Exec("CREATE SCHEMA " + name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		db, err := sql.Open("pgx", base)
-		if err == nil {
-			db.Exec("DROP SCHEMA " + name + " CASCADE")
-			db.Close()
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", name)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
 func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t testing.TB) storetest.Opener {
-		dsn := freshSchema(t)
+		dsn := pgtest.Schema(t)
 		return func() (store.Store, error) { return Open(context.Background(), dsn) }
 	})
 }
 
 // Two runners starting at once on an empty database migrate it once.
 func TestMigrateConcurrently(t *testing.T) {
-	dsn := freshSchema(t)
+	dsn := pgtest.Schema(t)
 	errs := make(chan error, 4)
 	for range 4 {
 		go func() {
