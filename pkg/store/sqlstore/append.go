@@ -96,11 +96,12 @@ func (s *Store) Append(ctx context.Context, conv string, ids *transcript.IDs, ne
 		s.log().Info("append wrote nothing", "conversation", conv, "skipped", res.Skipped)
 		return store.AppendResult{Skipped: res.Skipped}, nil
 	}
-	if err == nil {
-		s.log().Info("appended", "conversation", conv, "inserted", res.Inserted, "merged", res.Merged,
-			"skipped", res.Skipped, "from_seq", res.FromSeq, "to_seq", res.ToSeq)
+	if err != nil {
+		return res, notStored(err)
 	}
-	return res, err
+	s.log().Info("appended", "conversation", conv, "inserted", res.Inserted, "merged", res.Merged,
+		"skipped", res.Skipped, "from_seq", res.FromSeq, "to_seq", res.ToSeq)
+	return res, nil
 }
 
 // writer holds one write transaction on one conversation and its counters.

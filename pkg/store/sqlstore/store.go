@@ -179,9 +179,28 @@ func (s *Store) runTx(ctx context.Context, opts *sql.TxOptions, fn func(conn) er
 		return err
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+		return &commitError{err}
 	}
 	return nil
+}
+
+// commitError is a commit that failed: with the connection lost during it,
+// the database may have stored the change or not.
+type commitError struct{ err error }
+
+func (e *commitError) Error() string {
+	return fmt.Sprintf("commit: %v (the store may or may not hold the change)", e.err)
+}
+func (e *commitError) Unwrap() error { return e.err }
+
+// notStored says of a failed write that nothing of it was stored, which
+// holds for every failure but a commit's.
+func notStored(err error) error {
+	var c *commitError
+	if err == nil || errors.As(err, &c) {
+		return err
+	}
+	return fmt.Errorf("%w (nothing of it was stored)", err)
 }
 
 // IntegrityCheck runs the database's own check, then the store's: every
