@@ -5,15 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/summarize"
-	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -31,9 +28,9 @@ type appendOptions struct {
 	from            string
 	allowIncomplete bool
 	summarizeIfOver int
-	summarizer      string
-	keepLast        int
-	texts           []string // the TEXT arguments
+	summarizeEvery  int
+	policy          summarizeOptions // the summary --summarize-* makes
+	texts           []string         // the TEXT arguments
 
 	// Set by the checks, without --from.
 	an  *transcript.Annotation // what --timing and --aux set
@@ -43,7 +40,7 @@ type appendOptions struct {
 // newCmdAppend builds `convo append`. runF replaces appendRun in tests
 // that check flag parsing alone.
 func newCmdAppend(f *Factory, runF func(context.Context, *appendOptions) error) *cobra.Command {
-	o := &appendOptions{f: f}
+	o := &appendOptions{f: f, policy: summarizeOptions{f: f}}
 	cmd := &cobra.Command{
 		Use:   "append [-c ID] [--role R] [TEXT...]",
 		Short: "Append a message, or the records read on stdin, keeping the transcript valid",
@@ -83,8 +80,8 @@ every message appended.`,
 	fl.StringVar(&o.name, "name", "", "with --role tool: the tool's name")
 	fl.BoolVar(&o.isError, "is-error", false, "with --role tool: the tool failed")
 	fl.IntVar(&o.summarizeIfOver, "summarize-if-over", 0, "after appending, summarize when the LLM view holds more tokens than this (a failure is reported, the append kept)")
-	fl.StringVar(&o.summarizer, "summarizer", "extractive", "with --summarize-if-over: "+strings.Join(ownSummarizers, ", ")+", or a provider: "+format.NameList(format.CanCall))
-	fl.IntVar(&o.keepLast, "keep-last", 4, "with --summarize-if-over: turns kept verbatim")
+	fl.IntVar(&o.summarizeEvery, "summarize-every", 0, "after appending, summarize when this many records stand after the latest summary (with --summarize-if-over: when both hold)")
+	o.policy.addPolicyFlags(cmd, "with --summarize-*: ")
 	fl.StringVar(&o.from, "from", "", "read a provider's response body on stdin as the assistant's answer: "+format.NameList(format.CanParse))
 	fl.BoolVar(&o.allowIncomplete, "allow-incomplete", false, "with --from: append an answer cut short (output limit, safety filter) instead of failing")
 	return cmd
@@ -97,6 +94,12 @@ func (o *appendOptions) check() error {
 		if err := checkConversationID(o.conversation); err != nil {
 			return err
 		}
+	}
+	if o.summarizeIfOver < 0 || o.summarizeEvery < 0 {
+		return usageErrorf("--summarize-if-over and --summarize-every must be 0 (off) or more")
+	}
+	if err := o.policy.checkPolicy(); err != nil {
+		return err
 	}
 	var err error
 	if o.an, err = annotationFlags(o.timing, o.aux, nil, o.f.nowMillis()); err != nil {
@@ -198,21 +201,20 @@ func (a *Factory) appendStored(ctx context.Context, o *appendOptions, next func(
 			return errors.Join(err, enc.Flush())
 		}
 	}
-	if o.summarizeIfOver > 0 && res.ToSeq > 0 {
+	if (o.summarizeIfOver > 0 || o.summarizeEvery > 0) && res.ToSeq > 0 {
 		a.autoSummarize(ctx, s, o, enc)
 	}
 	return enc.Flush()
 }
 
-// autoSummarize runs summarize --if-over after an append, as the reference
-// memory service's strategy did: the same Runner as summarize -c. A failure
-// is reported and the append is kept.
+// autoSummarize runs summarize --if-over/--every after an append, as the
+// reference memory service's strategy (seed 004) did: the same Runner as
+// summarize -c, shaped by the same flags. A failure is reported and the
+// append is kept.
 func (a *Factory) autoSummarize(ctx context.Context, s store.Store, o *appendOptions, enc *transcript.Encoder) {
-	r, err := (&summarizeOptions{
-		f: a, keepLast: o.keepLast, ifOver: o.summarizeIfOver, tokenizer: tokens.Default,
-		maxTokens: summarize.DefaultMaxSummaryTokens, ledgerSize: summarize.DefaultLedgerSize,
-		provider: providerOptions{name: o.summarizer, model: a.cfg.GetString("model"), timeout: 2 * time.Minute},
-	}).runner()
+	p := o.policy
+	p.conversation, p.ifOver, p.every = o.conversation, o.summarizeIfOver, o.summarizeEvery
+	r, err := p.runner()
 	if err == nil {
 		var res summarize.Result
 		if res, err = r.Run(ctx, s, o.conversation); err == nil && res.Summary != nil && !a.quiet {

@@ -75,21 +75,29 @@ transcript with the summary placed on stdout.`,
 	f.conversationFlag(cmd, &o.conversation, "conversation to summarize")
 	fl := cmd.Flags()
 	fl.BoolVar(&o.all, "all", false, "every stored conversation whose trigger fires")
-	fl.IntVar(&o.keepLast, "keep-last", 4, "turns kept verbatim")
 	fl.IntVar(&o.ifOver, "if-over", 0, "only when the LLM view holds more than this many tokens")
 	fl.IntVar(&o.every, "every", 0, "only when this many records stand after the latest summary")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "print the text the summarizer would receive; write nothing")
 	fl.StringVar(&o.templatePath, "template", "", "Go text/template FILE shaping that text (fields: .Previous, .PreviousRecord, .Records)")
-	fl.StringVar(&o.prompt, "prompt", "", "instruction given to the summarizer: TEXT or @FILE")
-	fl.StringVar(&o.tokenizer, "tokenizer", tokens.Default, "token encoding: o200k_base or cl100k_base")
-	fl.IntVar(&o.maxTokens, "max-summary-tokens", summarize.DefaultMaxSummaryTokens, "bound on the summary's length")
-	fl.Float64Var(&o.ratio, "summary-ratio", 0, "bound the summary by this share of the tokens it stands for (0 to 1), up to --max-summary-tokens: it grows with the conversation")
-	fl.IntVar(&o.ledgerSize, "ledger-size", summarize.DefaultLedgerSize, "bound on the facts carried verbatim from summary to summary")
-	fl.BoolVar(&o.deleteOriginals, "delete-originals", false, "delete the covered records, in the transaction that stores the summary")
 	fl.IntVarP(&o.jobs, "jobs", "j", 4, "with --all: conversations summarized at once")
 	fl.StringVar(&o.rate, "rate", "", "at most N summarizer requests per PERIOD, e.g. 60/m (delayed, never failed)")
-	o.provider.addFlags(cmd, "summarizer", "extractive")
+	o.addPolicyFlags(cmd, "")
 	return cmd
+}
+
+// addPolicyFlags adds the flags that shape a summary, which summarize and
+// append (for --summarize-if-over and --summarize-every) share; append
+// notes its use in each flag's help.
+func (o *summarizeOptions) addPolicyFlags(cmd *cobra.Command, note string) {
+	fl := cmd.Flags()
+	fl.IntVar(&o.keepLast, "keep-last", 4, note+"turns kept verbatim")
+	fl.StringVar(&o.prompt, "prompt", "", note+"instruction given to the summarizer: TEXT or @FILE")
+	fl.StringVar(&o.tokenizer, "tokenizer", tokens.Default, note+"token encoding: o200k_base or cl100k_base")
+	fl.IntVar(&o.maxTokens, "max-summary-tokens", summarize.DefaultMaxSummaryTokens, note+"bound on the summary's length")
+	fl.Float64Var(&o.ratio, "summary-ratio", 0, note+"bound the summary by this share of the tokens it stands for (0 to 1), up to --max-summary-tokens: it grows with the conversation")
+	fl.IntVar(&o.ledgerSize, "ledger-size", summarize.DefaultLedgerSize, note+"bound on the facts carried verbatim from summary to summary")
+	fl.BoolVar(&o.deleteOriginals, "delete-originals", false, note+"delete the covered records, in the transaction that stores the summary")
+	o.provider.addFlags(cmd, "summarizer", "extractive")
 }
 
 // check refuses flag values that cannot work, before anything is opened.
@@ -103,17 +111,14 @@ func (o *summarizeOptions) check() error {
 	if err := checkConversationID(o.conversation); err != nil {
 		return err
 	}
-	if o.keepLast < 0 || o.jobs < 1 || o.maxTokens < 1 {
-		return usageErrorf("--keep-last must be 0 or more, -j and --max-summary-tokens 1 or more")
-	}
-	if !(o.ratio >= 0 && o.ratio <= 1) { // NaN fails both
-		return usageErrorf("--summary-ratio must be between 0 and 1, got %g", o.ratio)
+	if o.jobs < 1 {
+		return usageErrorf("-j must be 1 or more")
 	}
 	if o.ifOver < 0 || o.every < 0 {
 		return usageErrorf("--if-over and --every must be 0 (off) or more")
 	}
-	if o.provider.timeout <= 0 {
-		return usageErrorf("--timeout %s: want a positive duration", o.provider.timeout)
+	if err := o.checkPolicy(); err != nil {
+		return err
 	}
 	limiter, err := parseRate(o.rate)
 	if limiter != nil {
@@ -121,6 +126,20 @@ func (o *summarizeOptions) check() error {
 		o.pace = time.Duration(float64(time.Second) / float64(limiter.Limit()))
 	}
 	return err
+}
+
+// checkPolicy refuses values of the policy flags that cannot work.
+func (o *summarizeOptions) checkPolicy() error {
+	if o.keepLast < 0 || o.maxTokens < 1 || o.ledgerSize < 0 {
+		return usageErrorf("--keep-last and --ledger-size must be 0 or more, --max-summary-tokens 1 or more")
+	}
+	if !(o.ratio >= 0 && o.ratio <= 1) { // NaN fails both
+		return usageErrorf("--summary-ratio must be between 0 and 1, got %g", o.ratio)
+	}
+	if o.provider.timeout <= 0 {
+		return usageErrorf("--timeout %s: want a positive duration", o.provider.timeout)
+	}
+	return nil
 }
 
 // shareRate makes --rate one rate for every process using the store, as
