@@ -200,3 +200,7 @@ func (*dialect) Compact(context.Context, *sql.DB) (bool, int64, error) { return 
 // Check has nothing of PostgreSQL's own to run: the engine checks the
 // store's invariants.
 func (*dialect) Check(ctx context.Context, db *sql.DB) error { return db.PingContext(ctx) }
+
+// InsertBatch: a round trip per 256 records, binding 1,537 of the 65,535
+// variables a statement may have.
+func (*dialect) InsertBatch() int { return 256 }

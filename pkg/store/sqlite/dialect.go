@@ -64,3 +64,6 @@ func (dialect) Compact(ctx context.Context, db *sql.DB) (bool, int64, error) {
 	}
 	return true, (total - after) * size, nil
 }
+
+// InsertBatch: in process, one prepared row at a time is fastest.
+func (dialect) InsertBatch() int { return 1 }

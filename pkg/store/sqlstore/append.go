@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -105,6 +106,10 @@ func (s *Store) Append(ctx context.Context, conv string, ids *transcript.IDs, ne
 }
 
 // writer holds one write transaction on one conversation and its counters.
+// New records wait in pending and go in the dialect's InsertBatch at a time,
+// one statement each: a round trip per record is what a networked database
+// cannot afford (SQLite, in process, is fastest one by one). A merge into a
+// pending record changes it there.
 type writer struct {
 	tx       conn
 	s        *Store
@@ -112,10 +117,35 @@ type writer struct {
 	pos, seq int64
 	buf      []byte
 	stmts    map[string]*sql.Stmt // prepared on first use, for this transaction
+	pending  []pendingRow
+	queued   map[string]int // id -> index in pending
+	args     []any
+	batch    int    // records per INSERT
+	full     string // the INSERT of a full batch
+}
+
+// pendingRow is a record inserted but not yet sent.
+type pendingRow struct {
+	id, role, body    string
+	pos, created, seq int64
+}
+
+// insertValues is the INSERT of n records, each binding 6 variables after
+// the conversation's ?1.
+func insertValues(n int) string {
+	var q strings.Builder
+	q.WriteString(`INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES `)
+	for i := range n {
+		if i > 0 {
+			q.WriteByte(',')
+		}
+		k := 1 + 6*i
+		fmt.Fprintf(&q, "(?1, ?%d, ?%d, 0, ?%d, ?%d, ?%d, ?%d)", k+1, k+2, k+3, k+4, k+5, k+6)
+	}
+	return q.String()
 }
 
 const (
-	sqlInsert = `INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES (?, ?, ?, 0, ?, ?, ?, ?)`
 	sqlUpdate = `UPDATE records SET body = ?, seq = ? WHERE conversation = ? AND id = ?`
 	sqlAbsorb = `INSERT INTO absorbed (conversation, id, target) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`
 	sqlLookup = `SELECT 1 FROM records WHERE conversation = ?1 AND id = ?2
@@ -129,7 +159,7 @@ func (s *Store) newWriter(ctx context.Context, tx conn, conv string) (*writer, e
 		conv, now); err != nil {
 		return nil, fmt.Errorf("create conversation: %w", err)
 	}
-	w := &writer{tx: tx, s: s, conv: conv}
+	w := &writer{tx: tx, s: s, conv: conv, batch: max(s.d.InsertBatch(), 1)}
 	if err := tx.QueryRowContext(ctx, `SELECT next_pos, next_seq FROM conversations WHERE id = ?`+tx.forUpdate(), conv).
 		Scan(&w.pos, &w.seq); err != nil {
 		return nil, fmt.Errorf("read conversation: %w", err)
@@ -190,6 +220,9 @@ func (w *writer) openRecord(ctx context.Context) (*transcript.Record, error) {
 }
 
 func (w *writer) known(ctx context.Context, id string) (bool, error) {
+	if _, ok := w.queued[id]; ok {
+		return true, nil
+	}
 	var one int
 	st, err := w.stmt(ctx, sqlLookup)
 	if err != nil {
@@ -207,16 +240,56 @@ func (w *writer) known(ctx context.Context, id string) (bool, error) {
 
 func (w *writer) insert(ctx context.Context, r *transcript.Record) error {
 	w.buf = transcript.AppendJSON(w.buf[:0], r)
-	if err := w.exec(ctx, sqlInsert, w.conv, r.ID, w.pos, string(r.Message.Role), r.Metadata.Timing.Creation, w.seq, string(w.buf)); err != nil {
-		return fmt.Errorf("insert record %s: %w", r.ID, err)
+	if w.queued == nil {
+		w.queued = map[string]int{}
 	}
+	w.queued[r.ID] = len(w.pending)
+	w.pending = append(w.pending, pendingRow{id: r.ID, role: string(r.Message.Role), body: string(w.buf),
+		pos: w.pos, created: r.Metadata.Timing.Creation, seq: w.seq})
 	w.pos++
 	w.seq++
+	if len(w.pending) >= w.batch {
+		return w.flush(ctx)
+	}
+	return nil
+}
+
+// flush inserts the pending records.
+func (w *writer) flush(ctx context.Context) error {
+	if len(w.pending) == 0 {
+		return nil
+	}
+	w.args = append(w.args[:0], w.conv)
+	for _, p := range w.pending {
+		w.args = append(w.args, p.id, p.pos, p.role, p.created, p.seq, p.body)
+	}
+	// A full batch's statement is prepared once per transaction; the last,
+	// shorter one runs once.
+	var err error
+	if len(w.pending) == w.batch {
+		if w.full == "" {
+			w.full = insertValues(w.batch)
+		}
+		err = w.exec(ctx, w.full, w.args...)
+	} else {
+		_, err = w.tx.ExecContext(ctx, insertValues(len(w.pending)), w.args...)
+	}
+	if err != nil {
+		return fmt.Errorf("insert records %s to %s: %w", w.pending[0].id, w.pending[len(w.pending)-1].id, err)
+	}
+	w.pending = w.pending[:0]
+	clear(w.queued)
 	return nil
 }
 
 func (w *writer) update(ctx context.Context, r *transcript.Record) error {
 	w.buf = transcript.AppendJSON(w.buf[:0], r)
+	if i, ok := w.queued[r.ID]; ok {
+		// Not sent yet: it goes in once, as merged, with the merge's sequence.
+		w.pending[i].body, w.pending[i].seq = string(w.buf), w.seq
+		w.seq++
+		return nil
+	}
 	if err := w.exec(ctx, sqlUpdate, string(w.buf), w.seq, w.conv, r.ID); err != nil {
 		return fmt.Errorf("update record %s: %w", r.ID, err)
 	}
@@ -224,8 +297,12 @@ func (w *writer) update(ctx context.Context, r *transcript.Record) error {
 	return nil
 }
 
-// finish stores the counters; call it last in the transaction.
+// finish sends the pending records and stores the counters; call it last
+// in the transaction.
 func (w *writer) finish(ctx context.Context) error {
+	if err := w.flush(ctx); err != nil {
+		return err
+	}
 	_, err := w.tx.ExecContext(ctx, `UPDATE conversations SET next_pos = ?, next_seq = ?, updated = ? WHERE id = ?`,
 		w.pos, w.seq, w.s.nowMillis(), w.conv)
 	if err != nil {

@@ -38,6 +38,8 @@ type Dialect interface {
 	// SnapshotTx are the options of a read-only transaction that sees one
 	// snapshot across its statements.
 	SnapshotTx() *sql.TxOptions
+	// InsertBatch is how many records one INSERT statement carries.
+	InsertBatch() int
 	// SerializeWrites asks the engine to queue this process's write
 	// transactions on a mutex (SQLite has one writer at a time anyway).
 	SerializeWrites() bool
