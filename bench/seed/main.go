@@ -8,18 +8,27 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"strings"
 
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/store/postgres"
 	"github.com/convo-cli/convo/pkg/store/sqlite"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 func main() {
-	db := flag.String("db", "", "store file")
+	db := flag.String("db", "", "store: a SQLite file or a postgres:// URL")
 	n := flag.Int("n", 1000, "conversations")
 	turns := flag.Int("turns", 20, "records per conversation")
 	flag.Parse()
 	ctx := context.Background()
-	s, err := sqlite.Open(ctx, *db)
+	var s store.Store
+	var err error
+	if strings.HasPrefix(*db, "postgres") {
+		s, err = postgres.Open(ctx, *db)
+	} else {
+		s, err = sqlite.Open(ctx, *db)
+	}
 	if err != nil {
 		log.Fatal(err)
 	}

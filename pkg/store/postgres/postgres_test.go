@@ -88,3 +88,10 @@ func TestDescribeRedactsPassword(t *testing.T) {
 		t.Fatalf("redact kept the password: %s", got)
 	}
 }
+
+func BenchmarkConcurrentAppend(b *testing.B) {
+	storetest.BenchmarkConcurrentAppend(b, func(t testing.TB) storetest.Opener {
+		dsn := pgtest.Schema(t)
+		return func() (store.Store, error) { return Open(context.Background(), dsn) }
+	})
+}

@@ -143,3 +143,10 @@ func TestPruneVacuums(t *testing.T) {
 		t.Fatalf("prune: %+v", res)
 	}
 }
+
+func BenchmarkConcurrentAppend(b *testing.B) {
+	storetest.BenchmarkConcurrentAppend(b, func(t testing.TB) storetest.Opener {
+		path := filepath.Join(t.TempDir(), "convo.db")
+		return func() (store.Store, error) { return Open(context.Background(), path) }
+	})
+}
