@@ -21,6 +21,11 @@ type Store interface {
 	// applying the rules of SPEC section 2. A record whose id the
 	// conversation already holds (or absorbed in a merge) is skipped.
 	Append(ctx context.Context, conv string, ids *transcript.IDs, next func() (transcript.Record, error)) (AppendResult, error)
+	// AppendAfter is Append on the condition that last is still conv's last
+	// record (Last{} for an empty or missing conversation): a call that read
+	// the conversation, then waited on a provider, writes only if no other
+	// writer changed its end meanwhile; otherwise ErrConflict, nothing written.
+	AppendAfter(ctx context.Context, conv string, last Last, ids *transcript.IDs, next func() (transcript.Record, error)) (AppendResult, error)
 	// Read calls fn for each record of conv opt selects, in transcript order,
 	// streaming. A missing conversation is ErrNotFound (wrapped).
 	Read(ctx context.Context, conv string, opt ReadOptions, fn func(Row) error) error
@@ -130,6 +135,13 @@ const (
 type AppendResult struct {
 	FromSeq, ToSeq            int64
 	Inserted, Merged, Skipped int
+}
+
+// Last is a conversation's last record as a read found it: its id and
+// change sequence (a merge into it changes the sequence).
+type Last struct {
+	ID  string
+	Seq int64
 }
 
 // Row is one stored record as read. Body is the canonical JSON record; it is

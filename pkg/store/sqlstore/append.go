@@ -17,6 +17,16 @@ import (
 // transaction: if next or a write fails, nothing is kept. A record whose id
 // the conversation already holds (or absorbed in a merge) is skipped.
 func (s *Store) Append(ctx context.Context, conv string, ids *transcript.IDs, next func() (transcript.Record, error)) (store.AppendResult, error) {
+	return s.appendIf(ctx, conv, nil, ids, next)
+}
+
+// AppendAfter is Append on the condition that last is still conv's last
+// record; otherwise it is store.ErrConflict and nothing is written.
+func (s *Store) AppendAfter(ctx context.Context, conv string, last store.Last, ids *transcript.IDs, next func() (transcript.Record, error)) (store.AppendResult, error) {
+	return s.appendIf(ctx, conv, &last, ids, next)
+}
+
+func (s *Store) appendIf(ctx context.Context, conv string, last *store.Last, ids *transcript.IDs, next func() (transcript.Record, error)) (store.AppendResult, error) {
 	var res store.AppendResult
 	// Once: next consumes the caller's stream, which cannot be read twice.
 	err := s.inTxOnce(ctx, func(tx conn) error {
@@ -25,6 +35,11 @@ func (s *Store) Append(ctx context.Context, conv string, ids *transcript.IDs, ne
 			return err
 		}
 		defer w.close()
+		if last != nil {
+			if err := checkLast(ctx, tx, conv, *last); err != nil {
+				return err
+			}
+		}
 		res.FromSeq = w.seq - 1
 		open, err := w.openRecord(ctx)
 		if err != nil {
@@ -307,6 +322,24 @@ func (w *writer) finish(ctx context.Context) error {
 		w.pos, w.seq, w.s.nowMillis(), w.conv)
 	if err != nil {
 		return fmt.Errorf("update conversation: %w", err)
+	}
+	return nil
+}
+
+// checkLast fails with store.ErrConflict unless conv's last record is last.
+func checkLast(ctx context.Context, tx conn, conv string, last store.Last) error {
+	var now store.Last
+	err := tx.QueryRowContext(ctx, `SELECT id, seq FROM records WHERE conversation = ? ORDER BY pos DESC, sub DESC LIMIT 1`, conv).
+		Scan(&now.ID, &now.Seq)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("read the last record: %w", err)
+	}
+	if now != last {
+		what := "a record was appended or merged into"
+		if now.ID == "" {
+			what = "the conversation was cleared or rewound"
+		}
+		return fmt.Errorf("%w: %s by another writer", store.ErrConflict, what)
 	}
 	return nil
 }

@@ -308,3 +308,49 @@ func (x suite) TestConcurrentWriters(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestAppendAfter: an append conditioned on the last record writes when it
+// is still last, and is ErrConflict, writing nothing, when another writer
+// appended, merged into it or cleared the conversation meanwhile.
+func (x suite) TestAppendAfter(t *testing.T) {
+	s := x.open(t)
+	ctx := context.Background()
+	ids := transcript.NewIDs()
+	if _, err := s.AppendAfter(ctx, "c", store.Last{}, ids, feed(msg("user", "first"))); err != nil {
+		t.Fatalf("into a new conversation: %v", err)
+	}
+	last := func() store.Last {
+		var l store.Last
+		s.Read(ctx, "c", store.ReadOptions{}, func(r store.Row) error {
+			var rec struct{ ID string }
+			json.Unmarshal(r.Body, &rec)
+			l = store.Last{ID: rec.ID, Seq: r.Seq}
+			return nil
+		})
+		return l
+	}
+	before := last()
+	// Another writer merges into the last record: its sequence moves.
+	if _, err := s.Append(ctx, "c", ids, feed(msg("user", "more"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AppendAfter(ctx, "c", before, ids, feed(msg("user", "q"), msg("assistant", "a"))); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("after a merge: %v, want ErrConflict", err)
+	}
+	if got := contents(readAll(t, s, "c", store.ReadOptions{})); got != "user:first+more" {
+		t.Fatalf("a refused append wrote: %s", got)
+	}
+	now := last()
+	if _, err := s.AppendAfter(ctx, "c", now, ids, feed(msg("assistant", "a"))); err != nil {
+		t.Fatalf("with the last record unchanged: %v", err)
+	}
+	if _, err := s.AppendAfter(ctx, "c", now, ids, feed(msg("user", "again"))); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("after an insert: %v, want ErrConflict", err)
+	}
+	if _, err := s.Clear(ctx, "c"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AppendAfter(ctx, "c", now, ids, feed(msg("user", "again"))); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("after a clear: %v, want ErrConflict", err)
+	}
+}
