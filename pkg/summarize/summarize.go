@@ -222,12 +222,27 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 		"coveredFrom":   p.Covered[0].Metadata.Timing.Creation,
 		"coveredTo":     p.Covered[len(p.Covered)-1].Metadata.Timing.Creation,
 	}
+	// The ids of the first and last original records the summary stands
+	// for, carried from summary to summary: they survive the deletion of
+	// the originals and of the previous summary (--delete-originals), which
+	// summaryIds names.
+	if first, last := originalIDs(p.Covered); first != "" {
+		aux["coveredFromId"], aux["coveredToId"] = first, last
+	}
 	if out.Model != "" {
 		aux["model"] = out.Model
 	}
 	if p.Previous != nil {
 		aux["previousSummary"] = p.Previous.ID
 		aux["coveredFrom"] = min(p.Covered[0].Metadata.Timing.Creation, previousFrom(p.Previous))
+		var fromID string
+		if raw, ok := p.Previous.Metadata.Aux["coveredFromId"]; ok && json.Unmarshal(raw, &fromID) == nil && fromID != "" {
+			aux["coveredFromId"] = fromID
+			if _, ok := aux["coveredToId"]; !ok { // it covers only the previous summary
+				json.Unmarshal(p.Previous.Metadata.Aux["coveredToId"], &fromID)
+				aux["coveredToId"] = fromID
+			}
+		}
 	}
 	if len(ledger) > 0 {
 		aux["ledger"] = ledger
@@ -283,6 +298,21 @@ func previousCovered(prev *transcript.Record, counter *tokens.Counter) int {
 		return n
 	}
 	return counter.Record(prev)
+}
+
+// originalIDs returns the ids of the first and last covered records that
+// are not summaries ("" when there is none).
+func originalIDs(covered []transcript.Record) (first, last string) {
+	for _, r := range covered {
+		if r.Message.Role == transcript.RoleSummary {
+			continue
+		}
+		if first == "" {
+			first = r.ID
+		}
+		last = r.ID
+	}
+	return first, last
 }
 
 func previousFrom(prev *transcript.Record) int64 {

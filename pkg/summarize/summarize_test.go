@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -284,5 +285,46 @@ func BenchmarkExtractive(b *testing.B) {
 		if _, err := ex.Summarize(context.Background(), in); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestProvenanceSurvivesDeleteOriginals: with --delete-originals, a second
+// summary covers the first (deleted with the originals it stood for); its
+// coveredFromId still names the conversation's very first record, and
+// coveredToId the last original it covers.
+func TestProvenanceSurvivesDeleteOriginals(t *testing.T) {
+	s := openStore(t)
+	seed(t, s, "p", 10)
+	var ids []string
+	s.Read(context.Background(), "p", store.ReadOptions{}, func(r store.Row) error {
+		var rec struct{ ID string }
+		json.Unmarshal(r.Body, &rec)
+		ids = append(ids, rec.ID)
+		return nil
+	})
+	r := newRunner(t, &fake{})
+	r.DeleteOriginals = true
+	first, err := r.Run(context.Background(), s, "p")
+	if err != nil || first.Summary == nil {
+		t.Fatalf("first summary: %v", err)
+	}
+	seed(t, s, "p", 6)
+	second, err := r.Run(context.Background(), s, "p")
+	if err != nil || second.Summary == nil {
+		t.Fatalf("second summary: %v", err)
+	}
+	aux := second.Summary.Metadata.Aux
+	var from, to string
+	json.Unmarshal(aux["coveredFromId"], &from)
+	json.Unmarshal(aux["coveredToId"], &to)
+	if from != ids[0] {
+		t.Errorf("coveredFromId %q, want the first record %q (deleted by the first summary)", from, ids[0])
+	}
+	covered := second.Summary.Metadata.SummaryIDs
+	if !slices.Contains(covered, first.Summary.ID) || to != covered[len(covered)-1] {
+		t.Errorf("summaryIds %v, coveredToId %q: want the first summary covered and the last original named", covered, to)
+	}
+	if strings.Contains(dump(t, s, "p"), `"id":"`+ids[0]+`"`) {
+		t.Error("the first record was not deleted")
 	}
 }

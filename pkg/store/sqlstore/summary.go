@@ -31,6 +31,10 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 		defer w.close()
 		var pos int64
 		err = tx.QueryRowContext(ctx, `SELECT pos FROM records WHERE conversation = ? AND id = ?`, conv, anchorID).Scan(&pos)
+		if errors.Is(err, sql.ErrNoRows) && sw.Check {
+			// Planned on a record another writer removed since: a conflict.
+			return fmt.Errorf("%w: the summary's anchor %s was removed", store.ErrConflict, anchorID)
+		}
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("summary anchor %s in conversation %q: %w", anchorID, conv, store.ErrNotFound)
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"testing"
+	"time"
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -69,5 +70,31 @@ func (x suite) TestWriteSummaryCoversManyRecords(t *testing.T) {
 	recs := readAll(t, s, "long", store.ReadOptions{FromLatestSummary: true})
 	if len(recs) != 3 || recs[0].Message.Role != transcript.RoleSummary {
 		t.Fatalf("after the summary the view starts with %d records, first %s", len(recs), recs[0].Message.Role)
+	}
+}
+
+// TestWriteSummaryAnchorGone: a planned summary whose anchor another writer
+// removed meanwhile (a rewind) is a conflict, not a missing record; an
+// unplanned one is still not found.
+func (x suite) TestWriteSummaryAnchorGone(t *testing.T) {
+	s := x.open(t)
+	ctx := context.Background()
+	ids := transcript.NewIDs()
+	if _, err := s.Append(ctx, "c", ids, feed(msg("user", "a"), msg("assistant", "b"), msg("user", "c"), msg("assistant", "d"))); err != nil {
+		t.Fatal(err)
+	}
+	recs := readAll(t, s, "c", store.ReadOptions{})
+	if _, err := s.Rewind(ctx, "c", recs[0].ID, store.RewindOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UnixMilli()
+	sum := transcript.Record{ID: ids.New(now), Message: transcript.Message{Role: transcript.RoleSummary, Contents: []string{"gist"}},
+		Metadata: transcript.Metadata{SummaryIDs: []string{recs[0].ID, recs[1].ID}, Timing: transcript.Timing{Creation: now}}}
+	err := s.WriteSummary(ctx, "c", store.SummaryWrite{Anchor: recs[1].ID, Summary: &sum, Check: true, ReadSeq: 1 << 40})
+	if !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("planned on a removed anchor: %v, want ErrConflict", err)
+	}
+	if err := s.WriteSummary(ctx, "c", store.SummaryWrite{Anchor: recs[1].ID, Summary: &sum}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("unplanned, on a removed anchor: %v, want ErrNotFound", err)
 	}
 }
