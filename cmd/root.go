@@ -106,6 +106,7 @@ stdin and writes to stdout, touching no file.`,
 		newCmdFork(a, nil),
 		newCmdRewind(a, nil),
 		newCmdPrune(a, nil),
+		newCmdCopy(a, nil),
 	)
 	return root
 }

@@ -1,0 +1,156 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/convo-cli/convo/pkg/store"
+)
+
+// copyOptions are the flags of `convo copy`.
+type copyOptions struct {
+	f            *Factory
+	to           string // the target store, as --db takes it
+	conversation string
+	all, force   bool
+}
+
+// newCmdCopy builds `convo copy`. runF replaces copyRun in tests that check
+// flag parsing alone.
+func newCmdCopy(f *Factory, runF func(context.Context, *copyOptions) error) *cobra.Command {
+	o := &copyOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "copy --to STORE -c ID | --all [--force]",
+		Short: "Copy conversations into another store, exactly as stored",
+		Long: `Copy a conversation (-c) or every conversation (--all) of the --db store into
+the store STORE names (` + storeSchemes + `), byte
+for byte: ids, records, metadata, summaries, merged ids, change sequences,
+export cursors and answer schemas, so an incremental export from the new
+store sends nothing the old one had sent. Each conversation is copied in one
+transaction. SQLite to PostgreSQL and back: moving a team onto PostgreSQL is
+this one command. The target is created when needed; the source never is.
+
+A conversation that already exists in the target is an error (exit 1) unless
+--force, which replaces it. With --all the others are still copied, each
+refusal is said on stderr, and the exit status is 1 at the end.`,
+		Example: `  convo copy --all --to postgres://convo@db.internal/convo
+  convo --db postgres://convo@db.internal/convo copy -c demo --to ./demo.db --force`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch {
+			case o.conversation != "" && o.all:
+				return usageErrorf("give -c or --all, not both")
+			case o.conversation == "" && !o.all:
+				return usageErrorf("missing -c ID or --all: what to copy")
+			}
+			if o.conversation != "" {
+				if err := checkConversationID(o.conversation); err != nil {
+					return err
+				}
+			}
+			if err := checkStoreSpec("--to", o.to); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return copyRun(cmd.Context(), o)
+		},
+	}
+	f.conversationFlag(cmd, &o.conversation, "conversation to copy")
+	fl := cmd.Flags()
+	fl.StringVar(&o.to, "to", "", "the store to copy into: "+storeSchemes)
+	fl.BoolVar(&o.all, "all", false, "copy every conversation")
+	fl.BoolVar(&o.force, "force", false, "replace conversations that exist in the target")
+	return cmd
+}
+
+// checkStoreSpec refuses, naming flag, a STORE that openStore would refuse
+// for its form alone, before any store is opened.
+func checkStoreSpec(flag, spec string) error {
+	switch {
+	case spec == "":
+		return usageErrorf("missing %s STORE: %s", flag, storeSchemes)
+	case strings.HasPrefix(spec, "postgres://"), strings.HasPrefix(spec, "postgresql://"):
+		return nil
+	case strings.HasPrefix(spec, "file:"):
+		if strings.TrimPrefix(strings.TrimPrefix(spec, "file:"), "//") == "" {
+			return usageErrorf("%s file: names no file", flag)
+		}
+	case schemeRE.MatchString(spec):
+		scheme, _, _ := strings.Cut(spec, ":")
+		return usageErrorf("%s: unsupported store %q: use %s", flag, scheme+":", storeSchemes)
+	}
+	return nil
+}
+
+func copyRun(ctx context.Context, o *copyOptions) error {
+	f := o.f
+	src, err := f.ReadStore(ctx)
+	if err != nil {
+		return err
+	}
+	if sameStore(f.db, o.to) {
+		return usageErrorf("--to names the store copied from (%s)", src.Describe())
+	}
+	dst, err := openStore(ctx, o.to, true)
+	if err != nil {
+		return err
+	}
+	dst.Now = f.Now
+	dst.Logger = f.logger()
+	defer dst.Close()
+
+	if !o.all {
+		n, err := store.Copy(ctx, src, dst, o.conversation, o.force)
+		if err != nil {
+			return err
+		}
+		f.warnf("copied 1 conversation (%d record(s)) to %s", n, dst.Describe())
+		return nil
+	}
+	tally, err := store.CopyAll(ctx, src, dst, o.force, func(conv string, n int, err error) {
+		if err != nil {
+			fmt.Fprintf(f.IO.ErrOut, "convo: not copied: %s\n", errorMessage(err))
+			return
+		}
+		f.warnf("copied %q (%d record(s))", conv, n)
+	})
+	if tally.Copied > 0 || err == nil {
+		f.warnf("copied %d conversation(s) (%d record(s)) to %s", tally.Copied, tally.Records, dst.Describe())
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		// Not "nothing was written": the conversations said copied are.
+		return fmt.Errorf("interrupted; the conversations said copied above are in %s, the others not", dst.Describe())
+	case err != nil:
+		return err
+	case tally.Failed > 0:
+		return fmt.Errorf("%d of %d conversation(s) not copied (see above)", tally.Failed, tally.Failed+tally.Copied)
+	}
+	return nil
+}
+
+// sameStore reports whether the target spec names the source store: copying
+// a store onto itself would only refuse, or with --force rewrite, every
+// conversation while reading it.
+func sameStore(dbSpec, to string) bool {
+	if dbSpec == "" {
+		dbSpec = defaultDBPath()
+	}
+	isPG := func(s string) bool {
+		return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+	}
+	if isPG(dbSpec) || isPG(to) {
+		return dbSpec == to
+	}
+	path := func(s string) string { return strings.TrimPrefix(strings.TrimPrefix(s, "file:"), "//") }
+	a, errA := os.Stat(path(dbSpec))
+	b, errB := os.Stat(path(to))
+	return errA == nil && errB == nil && os.SameFile(a, b)
+}
