@@ -3,6 +3,7 @@ package transcript
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/oklog/ulid/v2"
 )
@@ -80,6 +81,43 @@ func Validate(r *Record) error {
 	}
 	if r.Metadata.Timing.Creation < 0 {
 		return fieldErr("metadata.timing.creation", "negative time")
+	}
+	return validUTF8(r)
+}
+
+// validUTF8 checks every text of r: a stored record that is not valid UTF-8
+// makes every later get and export print invalid JSON.
+func validUTF8(r *Record) error {
+	m := &r.Message
+	check := func(field, s string) error {
+		if utf8.ValidString(s) {
+			return nil
+		}
+		return fieldErr(field, "invalid UTF-8 at byte %d", invalidUTF8At([]byte(s))+1)
+	}
+	if err := check("conversation", r.Conversation); err != nil {
+		return err
+	}
+	for i, c := range m.Contents {
+		if err := check(fmt.Sprintf("message.contents[%d]", i), c); err != nil {
+			return err
+		}
+	}
+	for i, c := range m.ToolCalls {
+		if err := check(fmt.Sprintf("message.tool_calls[%d]", i), c.ID+c.Name+c.Arguments); err != nil {
+			return err
+		}
+	}
+	if err := check("message.tool_call_id", m.ToolCallID); err != nil {
+		return err
+	}
+	if err := check("message.name", m.Name); err != nil {
+		return err
+	}
+	for k, v := range r.Metadata.Aux {
+		if err := check("metadata.aux."+strings.ToValidUTF8(k, "\ufffd"), k+string(v)); err != nil {
+			return err
+		}
 	}
 	return nil
 }
