@@ -1,12 +1,15 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/convo-cli/convo/pkg/format"
+	"github.com/convo-cli/convo/pkg/llm"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -34,7 +37,15 @@ func (a *Factory) runAppendFrom(ctx context.Context, o *appendOptions, args []st
 	if err != nil {
 		return err
 	}
-	body, err := format.ReadResponse(a.IO.In)
+	// The body may echo a key (an error body answering a bad one, pasted
+	// from curl): every key convo knows is hidden before anything is read,
+	// so no error, note or record can show it.
+	raw, err := io.ReadAll(io.LimitReader(a.IO.In, format.MaxResponseBytes+1))
+	if err != nil {
+		return fmt.Errorf("read stdin: %w", err)
+	}
+	raw = llm.NewRedactor(llm.KnownKeys(a.getenv)...).Bytes(raw)
+	body, err := format.ReadResponse(bytes.NewReader(raw))
 	if err != nil {
 		return err
 	}
