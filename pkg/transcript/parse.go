@@ -68,11 +68,16 @@ func parseAny(line []byte) (Record, error) {
 	if err := json.Unmarshal(line, &w); err != nil {
 		return Record{}, jsonError(line, err)
 	}
+	if err := checkStrict(line); err != nil {
+		return Record{}, err
+	}
 	rec, err := w.normalize()
 	if err != nil {
 		return Record{}, err
 	}
-	if err := Validate(&rec); err != nil {
+	// A summary without summaryIds may still be read and rendered; the
+	// append Decoder refuses to store one.
+	if err := validate(&rec, false); err != nil {
 		return Record{}, err
 	}
 	return rec, nil
@@ -300,6 +305,20 @@ func argumentsText(raw json.RawMessage) (string, error) {
 		return unquote(raw)
 	}
 	return string(raw), nil
+}
+
+// checkArguments refuses arguments that are neither empty nor a JSON
+// object: stored, they would make render fail for every provider that
+// sends arguments as an object (Decoder.CheckAppend).
+func checkArguments(a string) error {
+	t := strings.TrimSpace(a)
+	if t == "" {
+		return nil
+	}
+	if t[0] != '{' || !json.Valid([]byte(t)) {
+		return fmt.Errorf("want a JSON object (as a string or as it is), got %s", abbreviate([]byte(a)))
+	}
+	return nil
 }
 
 // unquote decodes a JSON string that json.Unmarshal has already checked;

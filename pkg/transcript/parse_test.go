@@ -71,6 +71,16 @@ func TestParseLineRejects(t *testing.T) {
 		{"summaryIds off a summary", `{"message":{"role":"user","contents":["x"]},"metadata":{"summaryIds":["01JRZJ166J2WRMF990535EVSQS"]}}`, "only summary records"},
 		{"role beside message", `{"role":"user","message":{"role":"user","contents":["x"]}}`, "give the role inside message"},
 		{"long conversation", `{"conversation":"` + strings.Repeat("c", 257) + `","role":"user","content":"x"}`, "conversation: longer than 256 bytes"},
+		// Nothing read is changed silently (issue 12): the last of two keys
+		// would win, a lone surrogate would become U+FFFD.
+		{"duplicate key", `{"role":"user","role":"assistant","content":"x"}`, `role: key given twice`},
+		{"duplicate key in another case", `{"message":{"role":"user","contents":["x"],"Contents":["y"]}}`, `message.Contents: key given twice`},
+		{"duplicate aux key", `{"message":{"role":"user","contents":["x"]},"metadata":{"aux":{"k":{"a":1,"a":2}}}}`, `metadata.aux.k.a: key given twice`},
+		{"duplicate timing key", `{"message":{"role":"user","contents":["x"]},"metadata":{"timing":{"creation":1,"creation":2}}}`, `metadata.timing.creation: key given twice`},
+		{"lone high surrogate", `{"role":"user","content":"a\ud800b"}`, `content: lone UTF-16 surrogate \ud800`},
+		{"lone low surrogate", `{"role":"user","contents":["ok","\udc00"]}`, `contents[1]: lone UTF-16 surrogate \udc00`},
+		{"high surrogate before a letter", `{"role":"user","content":"\ud83d\u0041"}`, `lone UTF-16 surrogate \ud83d`},
+		{"surrogate in aux", `{"message":{"role":"user","contents":["x"]},"metadata":{"aux":{"k":"\uDFFF"}}}`, `metadata.aux.k: lone UTF-16 surrogate`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,6 +93,24 @@ func TestParseLineRejects(t *testing.T) {
 				t.Fatalf("err = %q, want it to contain %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestParseLineStrictAccepts: what the strict checks must leave alone.
+func TestParseLineStrictAccepts(t *testing.T) {
+	for _, in := range []string{
+		`{"role":"user","content":"\ud83d\ude00 a pair is one character"}`,
+		`{"message":{"role":"user","contents":["x"]},"metadata":{"aux":{"A":1,"a":2}}}`,
+		`{"message":{"role":"user","contents":["x"]},"metadata":{"aux":{"k":[{"a":1},{"a":2}]}}}`,
+		`{"role":"assistant","tool_calls":[{"id":"a","name":"f","arguments":" {\"x\": [1, 2]} "}]}`,
+		`{"role":"assistant","tool_calls":[{"id":"a","name":"f","arguments":{"x":1}}]}`,
+		`{"role":"assistant","tool_calls":[{"id":"a","name":"f","arguments":""}]}`,
+		`{"role":"user","content":"key \"role\" twice: \"role\""}`,
+		`{"message":{"role":"summary","contents":["s"]}}`, // read for render; an append refuses it
+	} {
+		if _, err := ParseLine([]byte(in)); err != nil {
+			t.Errorf("%s: %v", in, err)
+		}
 	}
 }
 

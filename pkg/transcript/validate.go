@@ -10,7 +10,11 @@ import (
 
 // Validate checks the invariants of a record, whatever form it came in.
 // An unset id, conversation or creation time is allowed: the appender sets them.
-func Validate(r *Record) error {
+func Validate(r *Record) error { return validate(r, true) }
+
+// validate is Validate; without summaryIDs a summary may lack them, as one
+// read to be rendered may.
+func validate(r *Record, summaryIDs bool) error {
 	m := &r.Message
 	if r.ID != "" {
 		if _, err := ulid.ParseStrict(r.ID); err != nil || len(r.ID) != ulid.EncodedSize {
@@ -36,6 +40,11 @@ func Validate(r *Record) error {
 	}
 	if m.Role == RoleSummary && len(m.Contents) != 1 {
 		return fieldErr("message.contents", "a summary holds exactly one content string, got %d", len(m.Contents))
+	}
+	if summaryIDs {
+		if err := checkSummaryIDs(r); err != nil {
+			return err
+		}
 	}
 	if len(m.ToolCalls) > 0 && m.Role != RoleAssistant {
 		return fieldErr("message.tool_calls", "only assistant records carry tool calls")
@@ -118,6 +127,15 @@ func validUTF8(r *Record) error {
 		if err := check("metadata.aux."+strings.ToValidUTF8(k, "\ufffd"), k+string(v)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkSummaryIDs: a summary says which records it replaces (SPEC section
+// 1; the record schema requires it).
+func checkSummaryIDs(r *Record) error {
+	if r.Message.Role == RoleSummary && len(r.Metadata.SummaryIDs) == 0 {
+		return fieldErr("metadata.summaryIds", "a summary record needs the ids of the records it replaces")
 	}
 	return nil
 }
