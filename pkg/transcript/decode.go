@@ -102,7 +102,11 @@ func (d *Decoder) Next() (Record, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		rec, err := ParseLine(line)
+		var note func(string)
+		if d.Warn != nil {
+			note = func(msg string) { d.Warn(d.line, msg) }
+		}
+		rec, err := parseLine(line, note)
 		if err == nil {
 			err = d.check(&rec)
 		}

@@ -162,3 +162,51 @@ func TestDecoderMovesConversation(t *testing.T) {
 		t.Errorf("notes %q, want %q", notes, want)
 	}
 }
+
+// TestDecoderOpenAIImport: OpenAI chat messages that carry what a record
+// cannot hold are read, the change said on Warn with the line: a name on
+// a user or assistant message is dropped, a media part becomes a
+// placeholder text naming it.
+func TestDecoderOpenAIImport(t *testing.T) {
+	in := `{"role":"user","name":"alice","content":"Hi"}
+{"role":"assistant","name":"bot","content":"Hello"}
+{"role":"user","content":[{"type":"text","text":"What is this?"},{"type":"image_url","image_url":{"url":"https://example.com/a.png"}}]}
+{"role":"user","content":[{"type":"input_audio","input_audio":{"data":"AAA=","format":"wav"}}]}
+{"role":"tool","tool_call_id":"c1","name":"calc","content":"4"}`
+	d := NewDecoder(strings.NewReader(in))
+	var notes []string
+	d.Warn = func(line int, msg string) { notes = append(notes, fmt.Sprintf("line %d: %s", line, msg)) }
+	var got []string
+	for {
+		r, err := d.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Validate(&r); err != nil {
+			t.Errorf("%s: %v", AppendJSON(nil, &r), err)
+		}
+		got = append(got, fmt.Sprintf("%s %q %q", r.Message.Role, r.Message.Contents, r.Message.Name))
+	}
+	want := []string{
+		`user ["Hi"] ""`,
+		`assistant ["Hello"] ""`,
+		`user ["What is this?" "[image_url part dropped]"] ""`,
+		`user ["[input_audio part dropped]"] ""`,
+		`tool ["4"] "calc"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("records\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	wantNotes := []string{
+		`line 1: name "alice" dropped from the user message: only tool records carry a name`,
+		`line 2: name "bot" dropped from the assistant message: only tool records carry a name`,
+		`line 3: content[1]: image_url part replaced by the text "[image_url part dropped]": a record holds text only`,
+		`line 4: content[0]: input_audio part replaced by the text "[input_audio part dropped]": a record holds text only`,
+	}
+	if strings.Join(notes, "\n") != strings.Join(wantNotes, "\n") {
+		t.Errorf("notes\n%s\nwant\n%s", strings.Join(notes, "\n"), strings.Join(wantNotes, "\n"))
+	}
+}

@@ -63,7 +63,10 @@ func TestParseLineRejects(t *testing.T) {
 		{"NUL byte", "{\"role\":\"user\",\"content\":\"a\x00\"}", "NUL byte at column 28"},
 		{"escaped NUL", `{"role":"user","content":"a\u0000"}`, "contains a NUL character"},
 		{"invalid UTF-8", "{\"role\":\"user\",\"content\":\"\xff\"}", "invalid UTF-8 at column 27"},
-		{"image part", `{"role":"user","content":[{"type":"image_url","image_url":{"url":"x"}}]}`, "content[0]: only text parts"},
+		{"unknown part", `{"role":"user","content":[{"type":"hologram","hologram":{"url":"x"}}]}`, "content[0]: only text parts"},
+		{"an openai response body", `{"id":"chatcmpl-1","object":"chat.completion","choices":[{"message":{"role":"assistant","content":"Hi"}}]}`, "a whole openai response body, not a message: append it with 'convo append --from openai'"},
+		{"a gemini response body", `{"candidates":[{"content":{"role":"model","parts":[{"text":"Hi"}]}}]}`, "convo append --from gemini"},
+		{"an anthropic response body", `{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"Hi"}],"stop_reason":"end_turn"}`, "convo append --from anthropic"},
 		{"unknown timing key", `{"message":{"role":"user","contents":["x"]},"metadata":{"timing":{"nope":1}}}`, "metadata.timing.nope: unknown timing key"},
 		{"fractional timing", `{"message":{"role":"user","contents":["x"]},"metadata":{"timing":{"creation":1.5}}}`, "metadata.timing.creation: want whole milliseconds"},
 		{"aux not an object", `{"message":{"role":"user","contents":["x"]},"metadata":{"aux":[1]}}`, "metadata.aux: want a JSON object"},
@@ -129,7 +132,7 @@ func FuzzParseLine(f *testing.F) {
 	f.Add([]byte(`{"role":"assistant","content":"a \"quoted\" word"}  `))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		if fast, ok := parseBare(line); ok {
-			slow, err := parseAny(line)
+			slow, err := parseAny(line, nil)
 			if err != nil || !bytes.Equal(AppendJSON(nil, &fast), AppendJSON(nil, &slow)) {
 				t.Fatalf("fast path disagrees on %q: %s vs %s (%v)", line, AppendJSON(nil, &fast), AppendJSON(nil, &slow), err)
 			}
