@@ -133,16 +133,19 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 		return f.runAppendFrom(ctx, o, o.texts)
 	}
 	if o.conversation == "" {
-		var in io.Reader
+		var in *transcript.Decoder
 		if !f.IO.StdinIsTerminal() {
-			in = f.IO.In
+			in, _ = f.appendDecoder(ctx, "") // no store: no error
 		}
 		return transcript.AppendStream(in, f.IO.Out, o.add, o.an, f.IDs, f.nowMillis)
 	}
 	if o.add != nil {
 		return f.appendStored(ctx, o, oneRecord(*o.add))
 	}
-	dec := transcript.NewDecoder(f.IO.In)
+	dec, err := f.appendDecoder(ctx, o.conversation)
+	if err != nil {
+		return err
+	}
 	if f.IO.StdinIsFile() {
 		// A file cannot stall, so it streams inside the transaction (a bad
 		// line still rolls the whole append back).

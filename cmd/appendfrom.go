@@ -1,12 +1,16 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/convo-cli/convo/pkg/format"
+	"github.com/convo-cli/convo/pkg/llm"
+	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -34,7 +38,15 @@ func (a *Factory) runAppendFrom(ctx context.Context, o *appendOptions, args []st
 	if err != nil {
 		return err
 	}
-	body, err := format.ReadResponse(a.IO.In)
+	// The body may echo a key (an error body answering a bad one, pasted
+	// from curl): every key convo knows is hidden before anything is read,
+	// so no error, note or record can show it.
+	raw, err := io.ReadAll(io.LimitReader(a.IO.In, format.MaxResponseBytes+1))
+	if err != nil {
+		return fmt.Errorf("read stdin: %w", err)
+	}
+	raw = llm.NewRedactor(llm.KnownKeys(a.getenv)...).Bytes(raw)
+	body, err := format.ReadResponse(bytes.NewReader(raw))
 	if err != nil {
 		return err
 	}
@@ -68,4 +80,41 @@ func (a *Factory) runAppendFrom(ctx context.Context, o *appendOptions, args []st
 		return errors.Join(enc.Encode(&rec), enc.Flush())
 	}
 	return a.appendStored(ctx, o, oneRecord(rec))
+}
+
+// appendTail is how many stored records appendDecoder reads to judge the
+// tool results of an append: enough for any real run of calls and results,
+// few enough that a long conversation is not read whole on every append.
+const appendTail = 64
+
+// appendDecoder reads append's stdin (the records and messages of a plain
+// append; it lives here beside --from's reading) with the checks of an
+// append: with conv, records moved into conv (said on stderr, as every
+// change reading makes), and tool results judged against the last stored
+// records as well as the lines before them.
+func (a *Factory) appendDecoder(ctx context.Context, conv string) (*transcript.Decoder, error) {
+	dec := transcript.NewDecoder(a.IO.In)
+	dec.Warn = func(line int, msg string) { a.warnf("line %d: %s", line, msg) }
+	if conv == "" {
+		return dec, nil
+	}
+	dec.Conversation = conv
+	s, err := a.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var before []transcript.Record
+	err = s.Read(ctx, conv, store.ReadOptions{Limit: appendTail}, func(row store.Row) error {
+		var r transcript.Record
+		if err := transcript.DecodeStored(row.Body, &r); err != nil {
+			return err
+		}
+		before = append(before, r)
+		return nil
+	})
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	dec.CheckAppend(before, len(before) < appendTail)
+	return dec, nil
 }

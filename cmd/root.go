@@ -77,8 +77,11 @@ stdin and writes to stdout, touching no file.`,
 		SilenceErrors:     true,
 		SilenceUsage:      true,
 		DisableAutoGenTag: true,
-		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			if err := a.loadConfig(cmd, configPath); err != nil {
+				return err
+			}
+			if err := checkUTF8(cmd, args); err != nil {
 				return err
 			}
 			return a.startLogging(cmd)

@@ -98,7 +98,7 @@ func TestShowRun(t *testing.T) {
 
 func TestShowToolsAndMetadata(t *testing.T) {
 	f := appendTo(t, "tools",
-		`{"role":"assistant","tool_calls":[{"id":"c1","name":"get_weather","arguments":"{\"city\":\"Paris\"}"}]}`,
+		`{"role":"assistant","tool_calls":[{"id":"c1","name":"get_weather","arguments":"{\"city\":\"Paris\"}"},{"id":"c2","name":"now","arguments":""}]}`,
 		`{"role":"tool","tool_call_id":"c1","name":"get_weather","is_error":true,"content":"timeout"}`,
 		`{"role":"tool","tool_call_id":"c2","content":"ok"}`,
 		`{"role":"assistant","content":"Done.","metadata":{"timing":{"creation":7,"llmEnd":9},"aux":{"k":{"a":1}}}}`,
@@ -109,7 +109,7 @@ func TestShowToolsAndMetadata(t *testing.T) {
 	}
 	for _, re := range []string{
 		`(?m)^0    \* - \[user\] \{"\.\.\."\} -- [0-9A-Z]{26} \{attribute=\[fake\], timing=\{creation=1744815823058\}\}$`,
-		`(?m)^1        \[assistant\] \{get_weather#c1\(\{"city":"Paris"\}\)\} -- `,
+		`(?m)^1        \[assistant\] \{get_weather#c1\(\{"city":"Paris"\}\) now#c2\(\)\} -- `,
 		`(?m)^2        \[tool\] \{"timeout"\} answers c1 \(get_weather\) error -- `,
 		`(?m)^3        \[tool\] \{"ok"\} answers c2 -- `,
 		`(?m)^4        \[assistant\] \{"Done\."\} -- [0-9A-Z]{26} \{timing=\{creation=7, llmEnd=9\}, aux=\{"k":\{"a":1\}\}\}$`,

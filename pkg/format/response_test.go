@@ -356,3 +356,20 @@ func FuzzErrorMessage(f *testing.F) {
 		}
 	})
 }
+
+// TestParseResponseInvalidUTF8: a body that is not UTF-8 is refused, not
+// read with the bad bytes turned into U+FFFD; ask and summarize see it as
+// the provider's failure.
+func TestParseResponseInvalidUTF8(t *testing.T) {
+	body := []byte("{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"caf\xe9\"},\"finish_reason\":\"stop\"}]}")
+	_, err := ParseResponse("openai", body, nil)
+	var ie *transcript.InputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "invalid UTF-8 at byte 58") {
+		t.Errorf("ParseResponse: %v", err)
+	}
+	_, err = ParseReply("openai", body, nil)
+	var pe *ProviderError
+	if !errors.As(err, &pe) || errors.As(err, &ie) || !strings.Contains(err.Error(), "invalid UTF-8") {
+		t.Errorf("ParseReply: %v", err)
+	}
+}

@@ -64,7 +64,7 @@ func newGemini(p format.Provider, opts Options) (Transport, error) {
 	if err != nil {
 		// The SDK's message may print its whole config, key included.
 		msg, _, _ := strings.Cut(err.Error(), "ClientConfig:")
-		return nil, fmt.Errorf("gemini: %s", redact(strings.TrimSpace(msg), opts.APIKey))
+		return nil, fmt.Errorf("gemini: %s", opts.redactor().String(strings.TrimSpace(msg)))
 	}
 	return &gemini{opts: opts, client: client}, nil
 }
@@ -80,7 +80,7 @@ func (c *gemini) Send(ctx context.Context, call Call) (Reply, error) {
 	// One request per attempt, so that the reply is the body of the answer
 	// and the retry policy alone decides what is sent again.
 	config := &genai.GenerateContentConfig{AutomaticContinuation: &noContinuation}
-	return c.opts.send(ctx, "gemini", c.opts.APIKey, call, func(ctx context.Context, onText func(string), progress func()) ([]byte, error) {
+	return c.opts.send(ctx, "gemini", call, func(ctx context.Context, onText func(string), progress func()) ([]byte, error) {
 		rec := &capture{progress: progress, send: call.Body}
 		ctx = context.WithValue(ctx, captureKey{}, rec)
 		if onText == nil {

@@ -40,7 +40,7 @@ func (t *httpTransport) Name() string { return t.name }
 // Send implements Transport.
 func (t *httpTransport) Send(ctx context.Context, c Call) (Reply, error) {
 	hc := t.opts.httpClient()
-	return t.opts.send(ctx, t.name, t.opts.APIKey, c, func(ctx context.Context, onText func(string), progress func()) ([]byte, error) {
+	return t.opts.send(ctx, t.name, c, func(ctx context.Context, onText func(string), progress func()) ([]byte, error) {
 		if onText == nil {
 			return post(ctx, hc, t.name, t.url, "application/json", t.header, c.Body)
 		}

@@ -16,14 +16,12 @@
 package llm
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/convo-cli/convo/pkg/format"
@@ -71,6 +69,10 @@ type SleepFunc func(ctx context.Context, d time.Duration) error
 // here.
 type Options struct {
 	APIKey string
+	// Secrets are other keys to hide wherever the provider might echo
+	// them (FromEnv sets every key variable of the registry); APIKey is
+	// always hidden.
+	Secrets []string
 	// BaseURL replaces the provider's endpoint root (format.Provider.BaseURL):
 	// for openai the part before /chat/completions, for anthropic the part
 	// before /v1/messages, for gemini the part before /v1beta/models/...,
@@ -137,8 +139,9 @@ func New(provider string, opts Options) (Transport, error) {
 // FromEnv reads the key and endpoint of provider through getenv (os.Getenv,
 // or a lookup in the config file), under the names the registry gives:
 // GEMINI_API_KEY and GOOGLE_GEMINI_BASE_URL, OPENAI_API_KEY and
-// OPENAI_BASE_URL, ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL, OLLAMA_HOST.
-// Other fields are left for the caller.
+// OPENAI_BASE_URL, ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL, OLLAMA_HOST;
+// every provider's key goes to Secrets, so that none is ever shown. Other
+// fields are left for the caller.
 func FromEnv(provider string, getenv func(string) string) Options {
 	p, _ := format.Lookup(provider)
 	var o Options
@@ -148,6 +151,7 @@ func FromEnv(provider string, getenv func(string) string) Options {
 	if p.KeyEnv != "" {
 		o.APIKey = getenv(p.KeyEnv)
 	}
+	o.Secrets = KnownKeys(getenv)
 	return o
 }
 
@@ -172,27 +176,7 @@ func baseURL(p format.Provider, opts Options) (string, error) {
 	return base, nil
 }
 
-// redact removes key from s: a provider may echo the key back in an error
-// body, and that text ends up in errors and replies.
-func redact(s, key string) string {
-	if key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, key, "[REDACTED]")
-}
-
-func redactBytes(b []byte, key string) []byte {
-	if key == "" {
-		return b
-	}
-	return bytes.ReplaceAll(b, []byte(key), []byte("[REDACTED]"))
-}
-
-// redactErr keeps err when its text is clean and otherwise replaces it with
-// a plain error of the redacted text: losing its type is the lesser harm.
-func redactErr(err error, key string) error {
-	if err == nil || key == "" || !strings.Contains(err.Error(), key) {
-		return err
-	}
-	return errors.New(redact(err.Error(), key))
+// redactor hides the options' key and every other secret they name.
+func (o Options) redactor() Redactor {
+	return NewRedactor(append([]string{o.APIKey}, o.Secrets...)...)
 }

@@ -82,8 +82,8 @@ func Sleep(ctx context.Context, d time.Duration) error {
 // run makes one logical call under the options' timeout and retry policy.
 // call is one attempt; it returns a *format.ProviderError for a failure it
 // understood (an HTTP status, a bad stream), or a transport error that run
-// classifies. key is redacted from whatever error comes out.
-func (o Options) run(ctx context.Context, provider, key string, call func(context.Context) ([]byte, error)) ([]byte, error) {
+// classifies. red hides the keys in whatever error comes out.
+func (o Options) run(ctx context.Context, provider string, red Redactor, call func(context.Context) ([]byte, error)) ([]byte, error) {
 	p := o.Retry.withDefaults()
 	sleep := o.Sleep
 	if sleep == nil {
@@ -111,8 +111,8 @@ func (o Options) run(ctx context.Context, provider, key string, call func(contex
 			e = transportError(provider, err, timeout)
 		}
 		e.Attempts = attempt
-		e.Message = redact(e.Message, key)
-		e.Err = redactErr(e.Err, key)
+		e.Message = red.String(e.Message)
+		e.Err = red.Error(e.Err)
 		if !e.Retryable || attempt >= p.MaxAttempts {
 			return nil, e
 		}

@@ -131,7 +131,7 @@ func TestRun(t *testing.T) {
 			sl := &sleeps{}
 			o := Options{Sleep: sl.sleep}
 			n := 0
-			_, err := o.run(context.Background(), "p", "", func(context.Context) ([]byte, error) {
+			_, err := o.run(context.Background(), "p", Redactor{}, func(context.Context) ([]byte, error) {
 				n++
 				return nil, tc.script[n-1]()
 			})

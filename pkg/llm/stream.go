@@ -21,23 +21,24 @@ import (
 // Options.Timeout bounds a whole attempt of a call that does not stream. A
 // stream may rightly take longer than that to finish, so for a streaming
 // attempt Timeout bounds the wait for the response and every silence in it.
-func (o Options) send(ctx context.Context, provider, key string, c Call,
+func (o Options) send(ctx context.Context, provider string, c Call,
 	attempt func(ctx context.Context, onText func(string), progress func()) ([]byte, error)) (Reply, error) {
 	var onText func(string)
 	delivered := false
-	red := &textRedactor{key: key, out: c.OnText}
+	red := o.redactor()
+	text := &textRedactor{red: red, out: c.OnText}
 	idle := o.timeout()
 	run := o
 	if c.OnText != nil {
 		onText = func(s string) {
 			if s != "" {
 				delivered = true
-				red.write(s)
+				text.write(s)
 			}
 		}
 		run.Timeout = streamTimeout
 	}
-	body, err := run.run(ctx, provider, key, func(actx context.Context) ([]byte, error) {
+	body, err := run.run(ctx, provider, red, func(actx context.Context) ([]byte, error) {
 		progress := func() {}
 		if onText != nil {
 			wctx, cancel := context.WithCancelCause(actx)
@@ -57,12 +58,12 @@ func (o Options) send(ctx context.Context, provider, key string, c Call,
 			}
 			return nil, err
 		}
-		return redactBytes(body, key), nil
+		return red.Bytes(body), nil
 	})
 	if err != nil {
 		return Reply{}, err
 	}
-	red.flush()
+	text.flush()
 	return Reply{Body: body, Streamed: c.OnText != nil}, nil
 }
 
@@ -102,22 +103,29 @@ func streamBroken(provider string, err error, timeout time.Duration) error {
 	return e
 }
 
-// textRedactor passes streamed text on with the key replaced, holding back
-// the last len(key)-1 bytes until more text (or the end) shows they do not
-// start the key.
+// textRedactor passes streamed text on with the keys replaced, holding
+// back the last len(key)-1 bytes until more text (or the end) shows they do
+// not start a key, and from a backslash on, as many bytes as a key takes
+// escaped: streamed text is decoded already, so an escaped key is rare and
+// ordinary text is not held up for it.
 type textRedactor struct {
-	key     string
+	red     Redactor
 	out     func(string)
 	pending string
 }
 
 func (r *textRedactor) write(s string) {
-	if r.key == "" {
+	if r.red.maxLen() == 0 {
 		r.out(s)
 		return
 	}
-	r.pending = redact(r.pending+s, r.key)
-	if n := len(r.pending) - (len(r.key) - 1); n > 0 {
+	r.pending = r.red.String(r.pending + s)
+	n := len(r.pending) - (len(r.red.keys[0]) - 1)
+	tail := max(0, len(r.pending)-r.red.maxLen())
+	if i := strings.IndexByte(r.pending[tail:], '\\'); i >= 0 {
+		n = min(n, tail+i)
+	}
+	if n > 0 {
 		r.out(r.pending[:n])
 		r.pending = r.pending[n:]
 	}

@@ -411,7 +411,7 @@ func TestStreamTimeout(t *testing.T) {
 
 func TestTextRedactor(t *testing.T) {
 	var out strings.Builder
-	r := &textRedactor{key: "sk-SECRET", out: func(s string) { out.WriteString(s) }}
+	r := &textRedactor{red: NewRedactor("sk-SECRET"), out: func(s string) { out.WriteString(s) }}
 	for _, p := range []string{"the key is sk-SE", "CRET and again sk-", "SECRET", "; bye sk-S"} {
 		r.write(p)
 	}

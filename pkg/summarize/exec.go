@@ -13,6 +13,9 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // DefaultExecTimeout bounds a command when Exec.Timeout is zero.
@@ -67,6 +70,20 @@ func (e *Exec) Summarize(ctx context.Context, in Input) (Output, error) {
 	text := strings.TrimSpace(stdout.String())
 	if text == "" {
 		return Output{}, fmt.Errorf("%w: %s", ErrExec, withTail("empty answer", stderr))
+	}
+	if !utf8.ValidString(text) {
+		// Stored, it would make every later get and export print invalid
+		// JSON: bad input, not a failure to retry.
+		bad := 0
+		for bad < len(text) {
+			r, size := utf8.DecodeRuneInString(text[bad:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			bad += size
+		}
+		return Output{}, fmt.Errorf("%w: %w", ErrExec, &transcript.InputError{
+			Err: fmt.Errorf("the command's output is not valid UTF-8 (at byte %d)", bad+1)})
 	}
 	return Output{Text: text, Model: e.Model}, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 func TestExec(t *testing.T) {
@@ -54,6 +56,17 @@ func TestExec(t *testing.T) {
 				t.Errorf("err = %v: a timeout of the command is no deadline of the caller", err)
 			}
 		})
+	}
+}
+
+// TestExecInvalidUTF8: output that is not UTF-8 is bad input (exit 3), never
+// a summary: stored, it would break every later get and export.
+func TestExecInvalidUTF8(t *testing.T) {
+	e := &Exec{Command: `printf 'fine \377 text'`}
+	_, err := e.Summarize(context.Background(), Input{Text: "x"})
+	var ie *transcript.InputError
+	if !errors.Is(err, ErrExec) || !errors.As(err, &ie) || !strings.Contains(err.Error(), "not valid UTF-8 (at byte 6)") {
+		t.Errorf("err = %v", err)
 	}
 }
 

@@ -49,6 +49,39 @@ type Decoder struct {
 	r    *bufio.Reader
 	line int
 	buf  []byte
+
+	// Conversation, when set, is the conversation of every record read: a
+	// record naming another is moved into it, and Warn told (once for each
+	// other conversation), or refused when Warn is nil.
+	Conversation string
+	// Warn, when set, hears each change reading makes to what a line says,
+	// so that nothing changes silently.
+	Warn  func(line int, msg string)
+	moved map[string]bool
+	// sameConversation: the first record naming a conversation sets
+	// Conversation (a transcript on stdin is one conversation).
+	sameConversation bool
+	// appending: see CheckAppend.
+	appending bool
+	tools     toolResults
+}
+
+// CheckAppend makes d refuse what an append must not store, though a
+// transform may read it (render takes a summary without ids, export keeps
+// arguments byte for byte): a summary record without summaryIds, tool call
+// arguments that are no JSON object, and a tool result that answers no
+// open tool call of the assistant record before it, all of which render
+// or the record schema would refuse. before are the last records of the transcript appended to,
+// oldest first; whole says they are all of it (or start at its latest
+// summary). When they are neither and hold no assistant record, a tool
+// result before the input's first assistant record cannot be judged and is
+// taken as it is.
+func (d *Decoder) CheckAppend(before []Record, whole bool) {
+	d.appending = true
+	d.tools = toolResults{known: whole}
+	for i := range before {
+		d.tools.observe(&before[i])
+	}
 }
 
 // NewDecoder returns a Decoder reading from r.
@@ -69,7 +102,14 @@ func (d *Decoder) Next() (Record, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		rec, err := ParseLine(line)
+		var note func(string)
+		if d.Warn != nil {
+			note = func(msg string) { d.Warn(d.line, msg) }
+		}
+		rec, err := parseLine(line, note)
+		if err == nil {
+			err = d.check(&rec)
+		}
 		if err != nil {
 			var ie *InputError
 			if errors.As(err, &ie) {
@@ -79,6 +119,85 @@ func (d *Decoder) Next() (Record, error) {
 		}
 		return rec, nil
 	}
+}
+
+// check applies the checks the caller asked for to a record read.
+func (d *Decoder) check(r *Record) error {
+	if c := r.Conversation; c != "" {
+		if d.Conversation == "" && d.sameConversation {
+			d.Conversation = c
+		}
+		if d.Conversation != "" && c != d.Conversation {
+			if d.Warn == nil {
+				return fieldErr("conversation", "the record belongs to %q, not to %q", c, d.Conversation)
+			}
+			if !d.moved[c] {
+				if d.moved == nil {
+					d.moved = map[string]bool{}
+				}
+				d.moved[c] = true
+				d.Warn(d.line, fmt.Sprintf("conversation %q moved into %q, as every later record of %q", c, d.Conversation, c))
+			}
+			r.Conversation = d.Conversation
+		}
+	}
+	if !d.appending {
+		return nil
+	}
+	if err := checkSummaryIDs(r); err != nil {
+		return err
+	}
+	for i, c := range r.Message.ToolCalls {
+		if err := checkArguments(c.Arguments); err != nil {
+			return fieldErr(fmt.Sprintf("message.tool_calls[%d].arguments", i), "%v", err)
+		}
+	}
+	if err := d.tools.check(r); err != nil {
+		return err
+	}
+	d.tools.observe(r)
+	return nil
+}
+
+// toolResults follows, record by record, which tool calls of the latest
+// assistant record are still unanswered, as render pairs results with
+// calls: a result answers a call of the assistant record before it
+// (consecutive assistant records merge into one), once.
+type toolResults struct {
+	known         bool            // open holds every unanswered call
+	open          map[string]bool // the calls awaiting a result
+	lastAssistant bool            // the last record (system aside) was an assistant's
+}
+
+func (t *toolResults) observe(r *Record) {
+	m := &r.Message
+	switch m.Role {
+	case RoleSystem:
+		return
+	case RoleSummary:
+		t.known, t.open = true, nil
+	case RoleAssistant:
+		if !t.lastAssistant {
+			t.open = nil
+		}
+		for _, c := range m.ToolCalls {
+			if t.open == nil {
+				t.open = map[string]bool{}
+			}
+			t.open[c.ID] = true
+		}
+		t.known = true
+	case RoleTool:
+		delete(t.open, m.ToolCallID)
+	}
+	t.lastAssistant = m.Role == RoleAssistant
+}
+
+func (t *toolResults) check(r *Record) error {
+	if r.Message.Role != RoleTool || !t.known || t.open[r.Message.ToolCallID] {
+		return nil
+	}
+	return fieldErr("message.tool_call_id", "%q answers no unanswered tool call of the assistant record before it; render would refuse it", r.Message.ToolCallID)
 }
 
 // readLine returns the next line without its newline; the slice is valid

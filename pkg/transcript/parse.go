@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -17,6 +18,11 @@ type wireRecord struct {
 	Message      *wireMessage  `json:"message"`
 	Metadata     *wireMetadata `json:"metadata"`
 	wireMessage
+	// Fields of whole response bodies, only to say so (responseHint).
+	Choices    json.RawMessage `json:"choices"`
+	Candidates json.RawMessage `json:"candidates"`
+	StopReason json.RawMessage `json:"stop_reason"`
+	BedrockOut json.RawMessage `json:"stopReason"`
 }
 
 type wireMessage struct {
@@ -48,8 +54,13 @@ type wireMetadata struct {
 }
 
 // ParseLine parses one line of input into a canonical record. Errors are
-// *InputError with the field at fault and Line unset.
-func ParseLine(line []byte) (Record, error) {
+// *InputError with the field at fault and Line unset. What reading changes
+// (a part it cannot keep, a name it drops) is not said: a Decoder with Warn
+// set says it.
+func ParseLine(line []byte) (Record, error) { return parseLine(line, nil) }
+
+// parseLine is ParseLine telling note (when not nil) each change it makes.
+func parseLine(line []byte, note func(string)) (Record, error) {
 	if i := bytes.IndexByte(line, 0); i >= 0 {
 		return Record{}, &InputError{Err: fmt.Errorf("NUL byte at column %d", i+1)}
 	}
@@ -59,20 +70,28 @@ func ParseLine(line []byte) (Record, error) {
 	if rec, ok := parseBare(line); ok {
 		return rec, nil
 	}
-	return parseAny(line)
+	return parseAny(line, note)
 }
 
 // parseAny reads every accepted form through encoding/json.
-func parseAny(line []byte) (Record, error) {
+func parseAny(line []byte, note func(string)) (Record, error) {
 	var w wireRecord
 	if err := json.Unmarshal(line, &w); err != nil {
 		return Record{}, jsonError(line, err)
 	}
-	rec, err := w.normalize()
+	if err := checkStrict(line); err != nil {
+		return Record{}, err
+	}
+	if note == nil {
+		note = func(string) {}
+	}
+	rec, err := w.normalize(note)
 	if err != nil {
 		return Record{}, err
 	}
-	if err := Validate(&rec); err != nil {
+	// A summary without summaryIds may still be read and rendered; the
+	// append Decoder refuses to store one.
+	if err := validate(&rec, false); err != nil {
 		return Record{}, err
 	}
 	return rec, nil
@@ -155,8 +174,27 @@ func typeName(goType string) string {
 	return goType
 }
 
-func (w *wireRecord) normalize() (Record, error) {
+// responseHint names the provider whose whole response body line seems to
+// be, "" for none.
+func (w *wireRecord) responseHint() string {
+	switch {
+	case w.Choices != nil:
+		return "openai"
+	case w.Candidates != nil:
+		return "gemini"
+	case w.StopReason != nil:
+		return "anthropic"
+	case w.BedrockOut != nil:
+		return "bedrock"
+	}
+	return ""
+}
+
+func (w *wireRecord) normalize(note func(string)) (Record, error) {
 	var rec Record
+	if p := w.responseHint(); p != "" && w.Message == nil {
+		return rec, &InputError{Err: fmt.Errorf("a whole %s response body, not a message: append it with 'convo append --from %s'", p, p)}
+	}
 	msg, prefix := &w.wireMessage, ""
 	if w.Message != nil {
 		if w.wireMessage.Role != nil {
@@ -188,7 +226,7 @@ func (w *wireRecord) normalize() (Record, error) {
 	case msg.Contents != nil:
 		rec.Message.Contents = msg.Contents
 	case msg.Content != nil:
-		cs, err := contentStrings(msg.Content)
+		cs, err := contentStrings(msg.Content, prefix+"content", note)
 		if err != nil {
 			err.Field = prefix + "content" + err.Field
 			return rec, err
@@ -222,6 +260,12 @@ func (w *wireRecord) normalize() (Record, error) {
 	rec.Message.ToolCallID = msg.ToolCallID
 	rec.Message.Name = msg.Name
 	rec.Message.IsError = msg.IsError
+	if role != RoleTool && msg.Name != "" {
+		// OpenAI's participant name: valid there, but a record carries a
+		// name only as a tool's.
+		note(fmt.Sprintf("%sname %q dropped from the %s message: only tool records carry a name", prefix, msg.Name, role))
+		rec.Message.Name = ""
+	}
 
 	if md := w.Metadata; md != nil {
 		rec.Metadata.Attribute = md.Attribute
@@ -247,8 +291,10 @@ func (w *wireRecord) normalize() (Record, error) {
 }
 
 // contentStrings reads an OpenAI-style content: a string, null, or a list of
-// text parts ({"type":"text","text":"..."}) or plain strings.
-func contentStrings(raw json.RawMessage) ([]string, *InputError) {
+// text parts ({"type":"text","text":"..."}) or plain strings. A media part
+// (mediaParts) becomes a placeholder text naming it, told to note; field
+// names the content for the note.
+func contentStrings(raw json.RawMessage, field string, note func(string)) ([]string, *InputError) {
 	raw = bytes.TrimSpace(raw)
 	switch {
 	case string(raw) == "null":
@@ -278,8 +324,15 @@ func contentStrings(raw json.RawMessage) ([]string, *InputError) {
 				Type string  `json:"type"`
 				Text *string `json:"text"`
 			}
-			if err := json.Unmarshal(p, &part); err != nil || part.Text == nil || (part.Type != "text" && part.Type != "") {
-				return nil, &InputError{Field: fmt.Sprintf("[%d]", i), Err: fmt.Errorf("only text parts are supported (got %s)", abbreviate(p))}
+			err := json.Unmarshal(p, &part)
+			if err == nil && slices.Contains(mediaParts, part.Type) {
+				text := "[" + part.Type + " part dropped]"
+				note(fmt.Sprintf("%s[%d]: %s part replaced by the text %q: a record holds text only", field, i, part.Type, text))
+				out = append(out, text)
+				continue
+			}
+			if err != nil || part.Text == nil || (part.Type != "text" && part.Type != "") {
+				return nil, &InputError{Field: fmt.Sprintf("[%d]", i), Err: fmt.Errorf("only text parts are supported, and %s as a placeholder (got %s)", strings.Join(mediaParts, ", "), abbreviate(p))}
 			}
 			out = append(out, *part.Text)
 		}
@@ -287,6 +340,11 @@ func contentStrings(raw json.RawMessage) ([]string, *InputError) {
 	}
 	return nil, &InputError{Err: fmt.Errorf("want a string or a list of text parts, got %s", abbreviate(raw))}
 }
+
+// mediaParts are the OpenAI chat content parts a record cannot hold: each
+// is kept as a placeholder text that names it, so the turn still reads as
+// it went and nothing is dropped unseen.
+var mediaParts = []string{"image_url", "input_audio", "file"}
 
 // argumentsText returns tool call arguments as a JSON text: a JSON string is
 // taken as the text itself (OpenAI), anything else (an object, as Ollama
@@ -300,6 +358,20 @@ func argumentsText(raw json.RawMessage) (string, error) {
 		return unquote(raw)
 	}
 	return string(raw), nil
+}
+
+// checkArguments refuses arguments that are neither empty nor a JSON
+// object: stored, they would make render fail for every provider that
+// sends arguments as an object (Decoder.CheckAppend).
+func checkArguments(a string) error {
+	t := strings.TrimSpace(a)
+	if t == "" {
+		return nil
+	}
+	if t[0] != '{' || !json.Valid([]byte(t)) {
+		return fmt.Errorf("want a JSON object (as a string or as it is), got %s", abbreviate([]byte(a)))
+	}
+	return nil
 }
 
 // unquote decodes a JSON string that json.Unmarshal has already checked;

@@ -63,7 +63,10 @@ func TestParseLineRejects(t *testing.T) {
 		{"NUL byte", "{\"role\":\"user\",\"content\":\"a\x00\"}", "NUL byte at column 28"},
 		{"escaped NUL", `{"role":"user","content":"a\u0000"}`, "contains a NUL character"},
 		{"invalid UTF-8", "{\"role\":\"user\",\"content\":\"\xff\"}", "invalid UTF-8 at column 27"},
-		{"image part", `{"role":"user","content":[{"type":"image_url","image_url":{"url":"x"}}]}`, "content[0]: only text parts"},
+		{"unknown part", `{"role":"user","content":[{"type":"hologram","hologram":{"url":"x"}}]}`, "content[0]: only text parts"},
+		{"an openai response body", `{"id":"chatcmpl-1","object":"chat.completion","choices":[{"message":{"role":"assistant","content":"Hi"}}]}`, "a whole openai response body, not a message: append it with 'convo append --from openai'"},
+		{"a gemini response body", `{"candidates":[{"content":{"role":"model","parts":[{"text":"Hi"}]}}]}`, "convo append --from gemini"},
+		{"an anthropic response body", `{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"Hi"}],"stop_reason":"end_turn"}`, "convo append --from anthropic"},
 		{"unknown timing key", `{"message":{"role":"user","contents":["x"]},"metadata":{"timing":{"nope":1}}}`, "metadata.timing.nope: unknown timing key"},
 		{"fractional timing", `{"message":{"role":"user","contents":["x"]},"metadata":{"timing":{"creation":1.5}}}`, "metadata.timing.creation: want whole milliseconds"},
 		{"aux not an object", `{"message":{"role":"user","contents":["x"]},"metadata":{"aux":[1]}}`, "metadata.aux: want a JSON object"},
@@ -71,6 +74,16 @@ func TestParseLineRejects(t *testing.T) {
 		{"summaryIds off a summary", `{"message":{"role":"user","contents":["x"]},"metadata":{"summaryIds":["01JRZJ166J2WRMF990535EVSQS"]}}`, "only summary records"},
 		{"role beside message", `{"role":"user","message":{"role":"user","contents":["x"]}}`, "give the role inside message"},
 		{"long conversation", `{"conversation":"` + strings.Repeat("c", 257) + `","role":"user","content":"x"}`, "conversation: longer than 256 bytes"},
+		// Nothing read is changed silently (issue 12): the last of two keys
+		// would win, a lone surrogate would become U+FFFD.
+		{"duplicate key", `{"role":"user","role":"assistant","content":"x"}`, `role: key given twice`},
+		{"duplicate key in another case", `{"message":{"role":"user","contents":["x"],"Contents":["y"]}}`, `message.Contents: key given twice`},
+		{"duplicate aux key", `{"message":{"role":"user","contents":["x"]},"metadata":{"aux":{"k":{"a":1,"a":2}}}}`, `metadata.aux.k.a: key given twice`},
+		{"duplicate timing key", `{"message":{"role":"user","contents":["x"]},"metadata":{"timing":{"creation":1,"creation":2}}}`, `metadata.timing.creation: key given twice`},
+		{"lone high surrogate", `{"role":"user","content":"a\ud800b"}`, `content: lone UTF-16 surrogate \ud800`},
+		{"lone low surrogate", `{"role":"user","contents":["ok","\udc00"]}`, `contents[1]: lone UTF-16 surrogate \udc00`},
+		{"high surrogate before a letter", `{"role":"user","content":"\ud83d\u0041"}`, `lone UTF-16 surrogate \ud83d`},
+		{"surrogate in aux", `{"message":{"role":"user","contents":["x"]},"metadata":{"aux":{"k":"\uDFFF"}}}`, `metadata.aux.k: lone UTF-16 surrogate`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,6 +96,24 @@ func TestParseLineRejects(t *testing.T) {
 				t.Fatalf("err = %q, want it to contain %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestParseLineStrictAccepts: what the strict checks must leave alone.
+func TestParseLineStrictAccepts(t *testing.T) {
+	for _, in := range []string{
+		`{"role":"user","content":"\ud83d\ude00 a pair is one character"}`,
+		`{"message":{"role":"user","contents":["x"]},"metadata":{"aux":{"A":1,"a":2}}}`,
+		`{"message":{"role":"user","contents":["x"]},"metadata":{"aux":{"k":[{"a":1},{"a":2}]}}}`,
+		`{"role":"assistant","tool_calls":[{"id":"a","name":"f","arguments":" {\"x\": [1, 2]} "}]}`,
+		`{"role":"assistant","tool_calls":[{"id":"a","name":"f","arguments":{"x":1}}]}`,
+		`{"role":"assistant","tool_calls":[{"id":"a","name":"f","arguments":""}]}`,
+		`{"role":"user","content":"key \"role\" twice: \"role\""}`,
+		`{"message":{"role":"summary","contents":["s"]}}`, // read for render; an append refuses it
+	} {
+		if _, err := ParseLine([]byte(in)); err != nil {
+			t.Errorf("%s: %v", in, err)
+		}
 	}
 }
 
@@ -101,7 +132,7 @@ func FuzzParseLine(f *testing.F) {
 	f.Add([]byte(`{"role":"assistant","content":"a \"quoted\" word"}  `))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		if fast, ok := parseBare(line); ok {
-			slow, err := parseAny(line)
+			slow, err := parseAny(line, nil)
 			if err != nil || !bytes.Equal(AppendJSON(nil, &fast), AppendJSON(nil, &slow)) {
 				t.Fatalf("fast path disagrees on %q: %s vs %s (%v)", line, AppendJSON(nil, &fast), AppendJSON(nil, &slow), err)
 			}

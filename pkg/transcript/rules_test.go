@@ -18,6 +18,13 @@ func msg(role Role, contents ...string) Record {
 	return Record{Message: Message{Role: role, Contents: contents}}
 }
 
+// summaryOf is a summary record replacing ids.
+func summaryOf(text string, ids ...string) Record {
+	r := msg(RoleSummary, text)
+	r.Metadata.SummaryIDs = ids
+	return r
+}
+
 // replay appends recs in order and returns the resulting transcript.
 func replay(t *testing.T, recs ...Record) []Record {
 	t.Helper()
@@ -144,7 +151,7 @@ func TestAppenderRules(t *testing.T) {
 			[]shape{{RoleUser, "q", ""}, {RoleAssistant, "", ""}, {RoleTool, "result", ""}, {RoleTool, "result", ""}}},
 		{"assistant after tool does not merge", []Record{msg(RoleUser, "q"), call("c1"), tool("c1"), msg(RoleAssistant, "done")},
 			[]shape{{RoleUser, "q", ""}, {RoleAssistant, "", ""}, {RoleTool, "result", ""}, {RoleAssistant, "done", ""}}},
-		{"summary at the end resets: fake after it", []Record{msg(RoleUser, "q"), msg(RoleAssistant, "a"), msg(RoleSummary, "s"), msg(RoleAssistant, "b")},
+		{"summary at the end resets: fake after it", []Record{msg(RoleUser, "q"), msg(RoleAssistant, "a"), summaryOf("s", "01JRZJ166J2WRMF990535EVSQS"), msg(RoleAssistant, "b")},
 			[]shape{{RoleUser, "q", ""}, {RoleAssistant, "a", ""}, {RoleSummary, "s", ""}, {RoleUser, "...", "fake"}, {RoleAssistant, "b", ""}}},
 		{"merging keeps tool calls", []Record{msg(RoleUser, "q"), msg(RoleAssistant, "a"), call("c1")},
 			[]shape{{RoleUser, "q", ""}, {RoleAssistant, "a", "merged"}}},
@@ -273,7 +280,7 @@ func TestAppendStream(t *testing.T) {
 	an := &Annotation{Timing: map[string]int64{"playEnd": 9}}
 	var out strings.Builder
 	add := msg(RoleUser, "again")
-	if err := AppendStream(strings.NewReader(in), &out, &add, an, NewIDs(), fixedClock(100)); err != nil {
+	if err := AppendStream(NewDecoder(strings.NewReader(in)), &out, &add, an, NewIDs(), fixedClock(100)); err != nil {
 		t.Fatal(err)
 	}
 	var got []shape
@@ -290,7 +297,7 @@ func TestAppendStream(t *testing.T) {
 	}
 
 	out.Reset()
-	if err := AppendStream(strings.NewReader(in), &out, nil, an, NewIDs(), fixedClock(100)); err != nil {
+	if err := AppendStream(NewDecoder(strings.NewReader(in)), &out, nil, an, NewIDs(), fixedClock(100)); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Count(out.String(), `"playEnd":9`) != 2 {
@@ -300,7 +307,7 @@ func TestAppendStream(t *testing.T) {
 	if err := AppendStream(nil, &out, &add, nil, NewIDs(), fixedClock(100)); err != nil || strings.Count(out.String(), "\n") != 1 {
 		t.Errorf("no stdin: %v\n%s", err, out.String())
 	}
-	err := AppendStream(strings.NewReader("{\n"), &out, nil, nil, NewIDs(), fixedClock(100))
+	err := AppendStream(NewDecoder(strings.NewReader("{\n")), &out, nil, nil, NewIDs(), fixedClock(100))
 	var ie *InputError
 	if !errors.As(err, &ie) || ie.Line != 1 {
 		t.Errorf("bad line: %v", err)

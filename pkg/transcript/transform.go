@@ -119,17 +119,20 @@ func (w *Rewriter) Close() error {
 // AppendStream is append without a store: the transcript read from in (nil:
 // none), then add when it is not nil, written to out with the rules
 // applied. Without add, an (when not nil) annotates each record read; with
-// it, an is the caller's to apply to add.
-func AppendStream(in io.Reader, out io.Writer, add *Record, an *Annotation, ids *IDs, now func() int64) error {
+// it, an is the caller's to apply to add. in reads with the checks of an
+// append (Decoder.CheckAppend), of one conversation.
+func AppendStream(in *Decoder, out io.Writer, add *Record, an *Annotation, ids *IDs, now func() int64) error {
 	enc := NewEncoder(out)
 	rw := NewRewriter(enc, "", ids, now)
 	if in != nil {
+		in.CheckAppend(nil, true)
+		in.sameConversation = true
 		var edit func(*Record)
 		if add == nil && an != nil && !an.Empty() {
 			// ParseAnnotation checked the keys: Apply cannot fail.
 			edit = func(r *Record) { _ = an.Apply(r) }
 		}
-		if err := rw.Copy(NewDecoder(in), edit); err != nil {
+		if err := rw.Copy(in, edit); err != nil {
 			return err
 		}
 	}

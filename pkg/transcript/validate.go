@@ -3,13 +3,18 @@ package transcript
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/oklog/ulid/v2"
 )
 
 // Validate checks the invariants of a record, whatever form it came in.
 // An unset id, conversation or creation time is allowed: the appender sets them.
-func Validate(r *Record) error {
+func Validate(r *Record) error { return validate(r, true) }
+
+// validate is Validate; without summaryIDs a summary may lack them, as one
+// read to be rendered may.
+func validate(r *Record, summaryIDs bool) error {
 	m := &r.Message
 	if r.ID != "" {
 		if _, err := ulid.ParseStrict(r.ID); err != nil || len(r.ID) != ulid.EncodedSize {
@@ -35,6 +40,11 @@ func Validate(r *Record) error {
 	}
 	if m.Role == RoleSummary && len(m.Contents) != 1 {
 		return fieldErr("message.contents", "a summary holds exactly one content string, got %d", len(m.Contents))
+	}
+	if summaryIDs {
+		if err := checkSummaryIDs(r); err != nil {
+			return err
+		}
 	}
 	if len(m.ToolCalls) > 0 && m.Role != RoleAssistant {
 		return fieldErr("message.tool_calls", "only assistant records carry tool calls")
@@ -80,6 +90,52 @@ func Validate(r *Record) error {
 	}
 	if r.Metadata.Timing.Creation < 0 {
 		return fieldErr("metadata.timing.creation", "negative time")
+	}
+	return validUTF8(r)
+}
+
+// validUTF8 checks every text of r: a stored record that is not valid UTF-8
+// makes every later get and export print invalid JSON.
+func validUTF8(r *Record) error {
+	m := &r.Message
+	check := func(field, s string) error {
+		if utf8.ValidString(s) {
+			return nil
+		}
+		return fieldErr(field, "invalid UTF-8 at byte %d", invalidUTF8At([]byte(s))+1)
+	}
+	if err := check("conversation", r.Conversation); err != nil {
+		return err
+	}
+	for i, c := range m.Contents {
+		if err := check(fmt.Sprintf("message.contents[%d]", i), c); err != nil {
+			return err
+		}
+	}
+	for i, c := range m.ToolCalls {
+		if err := check(fmt.Sprintf("message.tool_calls[%d]", i), c.ID+c.Name+c.Arguments); err != nil {
+			return err
+		}
+	}
+	if err := check("message.tool_call_id", m.ToolCallID); err != nil {
+		return err
+	}
+	if err := check("message.name", m.Name); err != nil {
+		return err
+	}
+	for k, v := range r.Metadata.Aux {
+		if err := check("metadata.aux."+strings.ToValidUTF8(k, "\ufffd"), k+string(v)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkSummaryIDs: a summary says which records it replaces (SPEC section
+// 1; the record schema requires it).
+func checkSummaryIDs(r *Record) error {
+	if r.Message.Role == RoleSummary && len(r.Metadata.SummaryIDs) == 0 {
+		return fieldErr("metadata.summaryIds", "a summary record needs the ids of the records it replaces")
 	}
 	return nil
 }
