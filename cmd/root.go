@@ -42,6 +42,7 @@ func Main() int {
 func Run(ctx context.Context, args []string, io *IOStreams) int {
 	app := &Factory{IO: io, Now: time.Now, IDs: transcript.NewIDs()}
 	root := app.newRootCmd()
+	typeUsageErrors(root)
 	root.SetArgs(args)
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
@@ -74,6 +75,11 @@ stdin and writes to stdout, touching no file.`,
 		SilenceErrors:     true,
 		SilenceUsage:      true,
 		DisableAutoGenTag: true,
+		// With Args set, cobra leaves unknown commands to it; RunE makes the
+		// root runnable so that Args is checked at all.
+		Args:                       unknownCommand,
+		SuggestionsMinimumDistance: 2,
+		RunE:                       func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.loadConfig(cmd, configPath); err != nil {
 				return err
@@ -86,7 +92,7 @@ stdin and writes to stdout, touching no file.`,
 	pf.StringVar(&configPath, "config", "", "config file (default $XDG_CONFIG_HOME/convo/config.yaml)")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print no notes on stderr and no records on stdout after a write")
 	a.logOpts.addFlags(pf)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 
 	root.AddCommand(
 		newCmdAppend(a, nil),

@@ -1,0 +1,57 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/convo-cli/convo/internal/providertest"
+)
+
+// Exit codes come from an error's type, never from its text: an error that
+// merely reads like a usage error is a runtime failure.
+func TestExitCodeByType(t *testing.T) {
+	for _, err := range []error{
+		errors.New("gemini: 400 Bad Request: Request contains an invalid argument."),
+		errors.New("unknown flag: --nothing"),
+		fmt.Errorf("provider says: %w", errors.New("accepts 1 arg(s), received 2")),
+	} {
+		if got := exitCode(err); got != ExitFailure {
+			t.Errorf("exitCode(%q) = %d, want %d", err, got, ExitFailure)
+		}
+	}
+}
+
+// A provider's 400 whose message reads like cobra's "invalid argument" is a
+// provider failure: exit 1 and no usage hint. Cobra's own usage errors,
+// typed where they arise, are exit 2 with the hint.
+func TestExitCodesThroughRun(t *testing.T) {
+	askEnv(t, providertest.Step{Status: 400, Error: "Request contains an invalid argument."})
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	db := filepath.Join(t.TempDir(), "convo.db")
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"ask", "-c", "c", "--provider", "openai", "Hi"}, ExitFailure, "Request contains an invalid argument."},
+		{[]string{"nosuchcommand"}, ExitUsage, `unknown command "nosuchcommand" for "convo"`},
+		{[]string{"apend", "-c", "c", "x"}, ExitUsage, "Did you mean this?"},
+		{[]string{"get", "-c", "c", "--bogus"}, ExitUsage, "unknown flag: --bogus"},
+		{[]string{"get", "-c", "c", "--limit", "many"}, ExitUsage, `invalid argument "many" for "--limit"`},
+		{[]string{"get", "-c"}, ExitUsage, "flag needs an argument"},
+		{[]string{"get", "-c", "c", "extra"}, ExitUsage, `unexpected argument "extra"`},
+		{[]string{"schema", "set", "-c", "c"}, ExitUsage, "want one FILE argument"},
+		{[]string{"completion", "bash", "extra"}, ExitUsage, `unknown command "extra"`},
+	} {
+		io, _, errOut := Test("")
+		code := Run(context.Background(), append([]string{"--db", db}, tc.args...), io)
+		hint := strings.Contains(errOut.String(), "Run 'convo --help'")
+		if code != tc.code || !strings.Contains(errOut.String(), tc.stderr) || hint != (tc.code == ExitUsage) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q, the usage hint only with exit 2", tc.args, code, errOut, tc.code, tc.stderr)
+		}
+	}
+}
