@@ -64,3 +64,41 @@ func waitDrained(t *testing.T, w *os.File) {
 	}
 	t.Fatal("the reader never read its stdin")
 }
+
+// TestCommittedOutputLost: an append whose stdout is a pipe with no reader
+// left, or a full disk, stores the record once and exits 0, saying on
+// stderr that the output was not delivered; it is not killed by SIGPIPE.
+// A read whose output is lost exits 141, as a death by SIGPIPE would.
+func TestCommittedOutputLost(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "convo.db")
+	closedPipe := func() *os.File {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		t.Cleanup(func() { w.Close() })
+		return w
+	}
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer full.Close()
+	for _, out := range []*os.File{closedPipe(), full} {
+		c := convoCmd(t, db, "append", "-c", "x", "hi")
+		var stderr strings.Builder
+		c.Stdout, c.Stderr = out, &stderr
+		if err := c.Run(); err != nil || !strings.Contains(stderr.String(), "output was not delivered") {
+			t.Errorf("append with stdout %s: %v, stderr %q; want exit 0 and a note", out.Name(), err, stderr.String())
+		}
+	}
+	if got := dump(t, db, "x"); strings.Count(got, "\n") != 1 || !strings.Contains(got, `"contents":["hi","hi"]`) {
+		t.Errorf("stored %s; want the two appends, each once, merged", got)
+	}
+	c := convoCmd(t, db, "get", "-c", "x")
+	c.Stdout = closedPipe()
+	if err := c.Run(); c.ProcessState.ExitCode() != 141 {
+		t.Errorf("get with a closed stdout: %v, want exit 141", err)
+	}
+}

@@ -189,19 +189,21 @@ func (a *Factory) appendStored(ctx context.Context, o *appendOptions, next func(
 	if res.Skipped > 0 {
 		a.warnf("%d record(s) already stored, skipped", res.Skipped)
 	}
+	// The append is committed: from here on a failure loses only the
+	// report of it.
 	enc := transcript.NewEncoder(a.IO.Out)
 	if !a.quiet && res.ToSeq > 0 {
 		err = s.Read(ctx, o.conversation, store.ReadOptions{AfterSeq: res.FromSeq, UpToSeq: res.ToSeq}, func(r store.Row) error {
 			return enc.WriteLine(r.Body)
 		})
 		if err != nil {
-			return errors.Join(err, enc.Flush())
+			return afterCommit(errors.Join(err, enc.Flush()))
 		}
 	}
 	if o.summarizeIfOver > 0 && res.ToSeq > 0 {
 		a.autoSummarize(ctx, s, o, enc)
 	}
-	return enc.Flush()
+	return afterCommit(enc.Flush())
 }
 
 // autoSummarize runs summarize --if-over after an append, as the reference

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -20,6 +21,10 @@ const (
 	ExitUsage    = 2 // unknown flag, missing -c, bad flag value
 	ExitInput    = 3 // invalid input; the message names the line
 	ExitNotFound = 4 // no such conversation
+	// ExitBrokenPipe: stdout's reader went away and nothing was stored;
+	// the status of a death by SIGPIPE (git log | head), without the
+	// death.
+	ExitBrokenPipe = 128 + 13
 )
 
 // usageError is a mistake in how convo was called.
@@ -32,12 +37,37 @@ func usageErrorf(format string, args ...any) error {
 	return &usageError{fmt.Errorf(format, args...)}
 }
 
+// undeliveredError is a failure after the command's change committed,
+// most often of the output that reports it (stdout closed or full): the
+// change stands. It is exit 0, so that a script that retries what failed
+// does not store the change twice. Never join it with another error: that
+// one would lose its exit code.
+type undeliveredError struct{ err error }
+
+func (e *undeliveredError) Error() string {
+	return "the change is stored, but its output was not delivered: " + e.err.Error()
+}
+func (e *undeliveredError) Unwrap() error { return e.err }
+
+// afterCommit marks err, a failure after the change committed, as
+// undelivered output; nil stays nil.
+func afterCommit(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &undeliveredError{err}
+}
+
 // exitCode maps an error to the process status.
 func exitCode(err error) int {
 	var ue *usageError
 	var ie *transcript.InputError
+	var de *undeliveredError
+	var oe *outputError
 	switch {
 	case err == nil:
+		return ExitOK
+	case errors.As(err, &de):
 		return ExitOK
 	case errors.As(err, &ue):
 		return ExitUsage
@@ -45,6 +75,8 @@ func exitCode(err error) int {
 		return ExitInput
 	case errors.Is(err, store.ErrNotFound):
 		return ExitNotFound
+	case errors.As(err, &oe) && errors.Is(oe, syscall.EPIPE):
+		return ExitBrokenPipe
 	}
 	return ExitFailure
 }

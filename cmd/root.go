@@ -29,6 +29,7 @@ var version = ""
 func Main() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	handleSIGPIPE()
 	// CONVO_CPUPROFILE=FILE writes a CPU profile of the run, for make bench work.
 	if path := os.Getenv("CONVO_CPUPROFILE"); path != "" {
 		if f, err := os.Create(path); err == nil && pprof.StartCPUProfile(f) == nil {
@@ -40,6 +41,7 @@ func Main() int {
 
 // Run runs convo with args on the given streams.
 func Run(ctx context.Context, args []string, io *IOStreams) int {
+	io = io.typedOut()
 	app := &Factory{IO: io, Now: time.Now, IDs: transcript.NewIDs()}
 	root := app.newRootCmd()
 	typeUsageErrors(root)
@@ -52,8 +54,10 @@ func Run(ctx context.Context, args []string, io *IOStreams) int {
 		err = cerr
 	}
 	if err != nil {
-		fmt.Fprintf(io.ErrOut, "convo: %s\n", errorMessage(err))
 		code := exitCode(err)
+		if code != ExitBrokenPipe { // as quiet as the death by SIGPIPE it stands for
+			fmt.Fprintf(io.ErrOut, "convo: %s\n", errorMessage(err))
+		}
 		if code == ExitUsage {
 			fmt.Fprintln(io.ErrOut, "Run 'convo --help' for usage.")
 		}

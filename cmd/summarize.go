@@ -147,7 +147,11 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 	if res.Skip != "" && !o.dryRun {
 		f.warnf(note, res.Skip)
 	}
-	return errors.Join(printResult(o, enc, res), enc.Flush())
+	err = errors.Join(printResult(o, enc, res), enc.Flush())
+	if res.Summary != nil { // stored
+		return afterCommit(err)
+	}
+	return err
 }
 
 // summarizeAll runs --all with a progress bar on a terminal's stderr,
@@ -190,14 +194,24 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 	if progress != nil {
 		progress.Wait()
 	}
-	if printErr = errors.Join(printErr, enc.Flush()); start.IsZero() || printErr != nil {
-		return errors.Join(err, printErr)
+	printErr = errors.Join(printErr, enc.Flush())
+	if start.IsZero() { // the listing failed: nothing was summarized
+		return err
 	}
 	if !o.dryRun {
 		f.warnf("summarize --all: %d conversations in %s: %d summarized, %d with nothing to cover, %d under the trigger, %d failed",
 			tally.Conversations, time.Since(start).Round(time.Millisecond), tally.Summarized, tally.Nothing, tally.NotDue, tally.Failed)
 	}
-	return err
+	switch {
+	case err != nil:
+		if printErr != nil {
+			fmt.Fprintf(f.IO.ErrOut, "convo: the summaries stored were not all printed: %s\n", errorMessage(printErr))
+		}
+		return err
+	case tally.Summarized > 0:
+		return afterCommit(printErr)
+	}
+	return printErr
 }
 
 // printResult prints the summary stored (unless --quiet) or the text a dry
