@@ -77,7 +77,9 @@ nothing is stored.
 --keep-raw DIR writes the response body of every answer received, stored or
 not (cut short, invalid), to DIR/<conversation>/<agent>_<UTC time>.json (a
 streamed answer as the body it would have had without streaming), never with
-a key or header in it.
+a key or header in it. Names are escaped to one file name each, and one too
+long for a file system is cut and ends in ~ and a hash of the whole. A body
+that cannot be written is reported on stderr; the answer is stored anyway.
 
 --rate N/PERIOD spaces the requests to one provider and model evenly, shared
 by every convo process on the same store: requests wait, they never fail.
@@ -230,6 +232,11 @@ func askRun(ctx context.Context, o *askOptions) error {
 	res, err := (&ask.Asker{IDs: f.IDs, Now: f.Now}).Run(ctx, s, t, turn)
 	if last != '\n' && outErr == nil {
 		_, outErr = io.WriteString(out, "\n")
+	}
+	if res.RawErr != nil {
+		// Reported, not failed: the answer is stored, and a retry would
+		// pay for it, and store it, twice.
+		fmt.Fprintf(f.IO.ErrOut, "convo: %s\n", errorMessage(res.RawErr))
 	}
 	var re *ask.RequestError
 	if errors.As(err, &re) {
