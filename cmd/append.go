@@ -135,6 +135,9 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 		var in io.Reader
 		if !f.IO.StdinIsTerminal() {
 			in = f.IO.In
+		} else if f.IO.StderrIsTerminal() {
+			// A person who meant to store: say that nothing is.
+			f.warnf("no -c: nothing is stored, the record is only printed (append -c ID stores it)")
 		}
 		return transcript.AppendStream(in, f.IO.Out, o.add, o.an, f.IDs, f.nowMillis)
 	}

@@ -55,3 +55,48 @@ func TestExitCodesThroughRun(t *testing.T) {
 		}
 	}
 }
+
+// -c "" (an unset shell variable) is a usage error on every command that
+// takes -c, not a quiet switch to the pure transform, and nothing is
+// stored or printed.
+func TestEmptyConversationFlag(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	db := filepath.Join(t.TempDir(), "convo.db")
+	for _, args := range [][]string{
+		{"append", "-c", "", "hi"},
+		{"append", "--conversation=", "hi"},
+		{"annotate", "-c", "", "--id", "last", "--aux", "k=1"},
+		{"ask", "-c", "", "--provider", "openai", "hi"},
+		{"clear", "-c", "", "--yes"},
+		{"export", "-c", ""},
+		{"fork", "-c", "", "--to", "b"},
+		{"get", "-c", ""},
+		{"render", "-c", "", "--provider", "openai"},
+		{"rewind", "-c", "", "--to", "last"},
+		{"schema", "show", "-c", ""},
+		{"show", "-c", ""},
+		{"summarize", "-c", ""},
+	} {
+		io, out, errOut := Test(`{"role":"user","content":"from stdin"}` + "\n")
+		code := Run(context.Background(), append([]string{"--db", db}, args...), io)
+		if code != ExitUsage || out.Len() != 0 || !strings.Contains(errOut.String(), "-c/--conversation is empty") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2", args, code, out, errOut)
+		}
+	}
+}
+
+// append without -c at a terminal says that nothing is stored; in a pipe
+// it is the transform, silently.
+func TestAppendTransformNote(t *testing.T) {
+	for _, tty := range []bool{true, false} {
+		f, out, errOut := testFactory(t, "")
+		f.IO.stdinTTY, f.IO.stderrTTY = tty, tty
+		if err := runCmd(t, f, "append", "hi"); err != nil {
+			t.Fatal(err)
+		}
+		noted := strings.Contains(errOut.String(), "nothing is stored")
+		if noted != tty || !strings.Contains(out.String(), `"contents":["hi"]`) {
+			t.Errorf("terminal %v: stdout %q, stderr %q", tty, out, errOut)
+		}
+	}
+}

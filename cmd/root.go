@@ -88,6 +88,9 @@ stdin and writes to stdout, touching no file.`,
 			if err := a.loadConfig(cmd, configPath); err != nil {
 				return err
 			}
+			if err := checkEmptyConversation(cmd); err != nil {
+				return err
+			}
 			return a.startLogging(cmd)
 		},
 	}
@@ -207,6 +210,16 @@ func (a *Factory) conversationFlag(cmd *cobra.Command, target *string, usage str
 		}
 		return ids, cobra.ShellCompDirectiveNoFileComp
 	})
+}
+
+// checkEmptyConversation refuses a -c given empty, as an unset shell
+// variable gives it (-c "$CONV"): without the check, a command that also
+// works without -c would quietly become a pure transform and store nothing.
+func checkEmptyConversation(cmd *cobra.Command) error {
+	if f := cmd.Flags().Lookup("conversation"); f != nil && f.Changed && f.Value.String() == "" {
+		return usageErrorf("-c/--conversation is empty: give a conversation id (an unset shell variable?)")
+	}
+	return nil
 }
 
 // requireConversation checks -c for commands that need a stored conversation.
