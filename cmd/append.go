@@ -100,6 +100,12 @@ func (o *appendOptions) check() error {
 			return err
 		}
 	}
+	switch {
+	case o.summarizeIfOver < 0:
+		return usageErrorf("--summarize-if-over %d: want 0 (off) or more tokens", o.summarizeIfOver)
+	case o.keepLast < 0:
+		return usageErrorf("--keep-last %d: want 0 or more turns", o.keepLast)
+	}
 	var err error
 	if o.an, err = annotationFlags(o.timing, o.aux, nil, o.f.nowMillis()); err != nil {
 		return err

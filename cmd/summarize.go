@@ -98,8 +98,15 @@ func (o *summarizeOptions) check() error {
 	if err := checkConversationID(o.conversation); err != nil {
 		return err
 	}
-	if o.keepLast < 0 || o.jobs < 1 || o.maxTokens < 1 {
-		return usageErrorf("--keep-last must be 0 or more, -j and --max-summary-tokens 1 or more")
+	switch {
+	case o.keepLast < 0:
+		return usageErrorf("--keep-last %d: want 0 or more turns", o.keepLast)
+	case o.jobs < 1:
+		return usageErrorf("-j/--jobs %d: want 1 or more", o.jobs)
+	case o.maxTokens < 1:
+		return usageErrorf("--max-summary-tokens %d: want 1 or more", o.maxTokens)
+	case o.ledgerSize < 1:
+		return usageErrorf("--ledger-size %d: want 1 or more", o.ledgerSize)
 	}
 	if !(o.ratio >= 0 && o.ratio <= 1) { // NaN fails both
 		return usageErrorf("--summary-ratio must be between 0 and 1, got %g", o.ratio)

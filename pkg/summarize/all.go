@@ -57,7 +57,9 @@ func All(ctx context.Context, s Store, r *Runner, opt AllOptions) (Tally, error)
 	if opt.Start != nil {
 		opt.Start(len(ids))
 	}
-	jobs := max(opt.Jobs, 1)
+	// No more requests in flight than conversations: more would be idle,
+	// and 2*jobs below must not overflow (-j 9223372036854775807).
+	jobs := min(max(opt.Jobs, 1), max(len(ids), 1))
 	run := *r
 	run.slots = make(chan struct{}, jobs)
 	var (
@@ -91,11 +93,13 @@ func All(ctx context.Context, s Store, r *Runner, opt AllOptions) (Tally, error)
 			}
 		})
 	}
+feed:
 	for _, id := range ids {
-		if ctx.Err() != nil {
-			break
+		select {
+		case work <- id:
+		case <-ctx.Done():
+			break feed
 		}
-		work <- id
 	}
 	close(work)
 	wg.Wait()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	syncatomic "sync/atomic"
@@ -174,5 +175,16 @@ func TestAllCancelled(t *testing.T) {
 		if strings.Contains(dump(t, s, id), `"role":"summary"`) {
 			t.Errorf("%s: summary stored after cancel", id)
 		}
+	}
+}
+
+// TestAllHugeJobs: -j past the number of conversations, up to the largest
+// int, summarizes them all (2*Jobs workers once overflowed to none, and
+// All waited forever).
+func TestAllHugeJobs(t *testing.T) {
+	s, _ := seedMany(t, 3, 6)
+	tally, err := All(context.Background(), s, newRunner(t, &fake{}), AllOptions{Jobs: math.MaxInt})
+	if err != nil || tally.Summarized != 3 {
+		t.Fatalf("tally %+v, err %v", tally, err)
 	}
 }
