@@ -21,6 +21,8 @@ const (
 	ExitUsage    = 2 // unknown flag, missing -c, bad flag value
 	ExitInput    = 3 // invalid input; the message names the line
 	ExitNotFound = 4 // no such conversation
+	// A command stopped by a signal exits 128 + its number: 130 for
+	// SIGINT, 143 for SIGTERM (see interruptedError).
 	// ExitBrokenPipe: stdout's reader went away and nothing was stored;
 	// the status of a death by SIGPIPE (git log | head), without the
 	// death.
@@ -64,11 +66,14 @@ func exitCode(err error) int {
 	var ie *transcript.InputError
 	var de *undeliveredError
 	var oe *outputError
+	var sig *interruptedError
 	switch {
 	case err == nil:
 		return ExitOK
 	case errors.As(err, &de):
 		return ExitOK
+	case errors.As(err, &sig):
+		return 128 + int(sig.sig)
 	case errors.As(err, &ue):
 		return ExitUsage
 	case errors.As(err, &ie):
@@ -132,10 +137,23 @@ func unknownCommand(cmd *cobra.Command, args []string) error {
 	return &usageError{errors.New(msg)}
 }
 
-// errorMessage is what the user reads on stderr.
+// errorMessage is what the user reads on stderr. An interrupted command
+// says what it stored: nothing, unless a partialError says otherwise.
 func errorMessage(err error) string {
-	if errors.Is(err, context.Canceled) {
-		return "interrupted; nothing was written"
+	var ie *interruptedError
+	if !errors.As(err, &ie) {
+		if errors.Is(err, context.Canceled) {
+			return "interrupted; nothing was written"
+		}
+		return err.Error()
 	}
-	return err.Error()
+	what := "nothing was written"
+	var pe *partialError
+	if errors.As(err, &pe) {
+		what = pe.stored
+	}
+	if !errors.Is(err, context.Canceled) { // a failure of its own
+		what += " (" + err.Error() + ")"
+	}
+	return signalName(ie.sig) + "; " + what
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/convo-cli/convo/internal/providertest"
@@ -98,5 +99,31 @@ func TestAppendTransformNote(t *testing.T) {
 		if noted != tty || !strings.Contains(out.String(), `"contents":["hi"]`) {
 			t.Errorf("terminal %v: stdout %q, stderr %q", tty, out, errOut)
 		}
+	}
+}
+
+// A command a signal stopped exits 128 + the signal's number and says
+// that nothing was written.
+func TestInterruptedExit(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	db := filepath.Join(t.TempDir(), "convo.db")
+	for _, tc := range []struct {
+		sig    syscall.Signal
+		code   int
+		stderr string
+	}{
+		{syscall.SIGINT, 130, "convo: interrupted; nothing was written\n"},
+		{syscall.SIGTERM, 143, "convo: terminated; nothing was written\n"},
+	} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(&signalCause{tc.sig})
+		io, _, errOut := Test("")
+		if code := Run(ctx, []string{"--db", db, "append", "-c", "x", "hi"}, io); code != tc.code || errOut.String() != tc.stderr {
+			t.Errorf("%v: exit %d, stderr %q; want %d, %q", tc.sig, code, errOut, tc.code, tc.stderr)
+		}
+	}
+	io, out, _ := Test("")
+	if code := Run(context.Background(), []string{"--db", db, "get", "-c", "x"}, io); code != ExitNotFound {
+		t.Errorf("stored after the signal: %s", out)
 	}
 }

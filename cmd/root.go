@@ -6,12 +6,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -27,7 +25,7 @@ var version = ""
 // Main runs convo with the process's arguments and streams and returns the
 // exit status.
 func Main() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := onInterrupt(os.Stderr)
 	defer stop()
 	handleSIGPIPE()
 	// CONVO_CPUPROFILE=FILE writes a CPU profile of the run, for make bench work.
@@ -53,6 +51,7 @@ func Run(ctx context.Context, args []string, io *IOStreams) int {
 	if cerr := app.close(); err == nil && cerr != nil {
 		err = cerr
 	}
+	err = interrupted(ctx, err)
 	if err != nil {
 		code := exitCode(err)
 		if code != ExitBrokenPipe { // as quiet as the death by SIGPIPE it stands for

@@ -188,7 +188,9 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 			}
 		},
 		Done: func(res summarize.Result, err error) {
-			if err != nil {
+			cancelled := err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled)
+			if err != nil && !cancelled { // the interruption is said once, at the end
+
 				fmt.Fprintf(f.IO.ErrOut, "convo: summarize %s: %s\n", res.Conversation, errorMessage(err))
 			} else if printErr == nil {
 				printErr = printResult(o, enc, res)
@@ -206,13 +208,21 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 		return err
 	}
 	if !o.dryRun {
-		f.warnf("summarize --all: %d conversations in %s: %d summarized, %d with nothing to cover, %d under the trigger, %d failed",
-			tally.Conversations, time.Since(start).Round(time.Millisecond), tally.Summarized, tally.Nothing, tally.NotDue, tally.Failed)
+		stopped := ""
+		if tally.Interrupted > 0 {
+			stopped = fmt.Sprintf(", %d stopped midway", tally.Interrupted)
+		}
+		f.warnf("summarize --all: %d conversations in %s: %d summarized, %d with nothing to cover, %d under the trigger, %d failed%s",
+			tally.Conversations, time.Since(start).Round(time.Millisecond), tally.Summarized, tally.Nothing, tally.NotDue, tally.Failed, stopped)
 	}
 	switch {
 	case err != nil:
 		if printErr != nil {
 			fmt.Fprintf(f.IO.ErrOut, "convo: the summaries stored were not all printed: %s\n", errorMessage(printErr))
+		}
+		if ctx.Err() != nil && tally.Summarized > 0 {
+			// Each conversation is its own transaction: say what stands.
+			return &partialError{err, fmt.Sprintf("%d summaries were stored before that; the other conversations are as they were", tally.Summarized)}
 		}
 		return err
 	case tally.Summarized > 0:

@@ -34,6 +34,9 @@ type Tally struct {
 	Nothing       int // nothing to cover
 	NotDue        int // under the trigger
 	Failed        int
+	// Interrupted counts the conversations ctx's end stopped midway: left
+	// as they were, neither failed nor summarized.
+	Interrupted int
 	// Failures are the failed conversations, in the order they failed.
 	Failures []Failure
 }
@@ -76,6 +79,8 @@ func All(ctx context.Context, s Store, r *Runner, opt AllOptions) (Tally, error)
 				res, err := run.Run(ctx, s, conv)
 				mu.Lock()
 				switch {
+				case err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled):
+					tally.Interrupted++
 				case err != nil:
 					tally.Failed++
 					tally.Failures = append(tally.Failures, Failure{Conversation: conv, Err: err})
