@@ -104,6 +104,18 @@ func TestCommittedOutputLost(t *testing.T) {
 	if err := c.Run(); c.ProcessState.ExitCode() != 141 {
 		t.Errorf("get with a closed stdout: %v, want exit 141", err)
 	}
+	// fork and clear report on stderr only: its reader gone, they still
+	// exit 0 (SIGPIPE on stderr killed them after the commit).
+	for _, args := range [][]string{{"fork", "-c", "x", "--to", "y"}, {"clear", "-c", "y", "--yes"}} {
+		c := convoCmd(t, db, args...)
+		c.Stderr = closedPipe()
+		if err := c.Run(); err != nil {
+			t.Errorf("%v with a closed stderr: %v, want exit 0", args, err)
+		}
+	}
+	if out, err := convoCmd(t, db, "get", "-c", "y").CombinedOutput(); err == nil {
+		t.Errorf("y still stored after clear: %s", out)
+	}
 }
 
 // tripLines is a conversation with turns enough to summarize.
