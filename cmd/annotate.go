@@ -74,5 +74,5 @@ func annotateRun(ctx context.Context, o *annotateOptions) error {
 		return err
 	}
 	enc := transcript.NewEncoder(o.f.IO.Out)
-	return errors.Join(enc.WriteLine(body), enc.Flush())
+	return afterCommit(errors.Join(enc.WriteLine(body), enc.Flush()))
 }

@@ -2,10 +2,12 @@ package cmd
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 
+	"github.com/oklog/ulid/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/pkg/format"
@@ -95,8 +97,11 @@ func (o *appendOptions) check() error {
 			return err
 		}
 	}
-	if o.summarizeIfOver < 0 || o.summarizeEvery < 0 {
-		return usageErrorf("--summarize-if-over and --summarize-every must be 0 (off) or more")
+	switch {
+	case o.summarizeIfOver < 0:
+		return usageErrorf("--summarize-if-over %d: want 0 (off) or more tokens", o.summarizeIfOver)
+	case o.summarizeEvery < 0:
+		return usageErrorf("--summarize-every %d: want 0 (off) or more records", o.summarizeEvery)
 	}
 	if err := o.policy.checkPolicy(); err != nil {
 		return err
@@ -136,6 +141,9 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 		var in *transcript.Decoder
 		if !f.IO.StdinIsTerminal() {
 			in, _ = f.appendDecoder(ctx, "") // no store: no error
+		} else if f.IO.StderrIsTerminal() {
+			// A person who meant to store: say that nothing is.
+			f.warnf("no -c: nothing is stored, the record is only printed (append -c ID stores it)")
 		}
 		return transcript.AppendStream(in, f.IO.Out, o.add, o.an, f.IDs, f.nowMillis)
 	}
@@ -167,6 +175,22 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 	return f.appendStored(ctx, o, staged.Next)
 }
 
+// answerID is the id of an answer read from a provider's response body
+// (append --from): derived from the provider and its response id, so that
+// the same response appended twice, by a retried script, is stored once
+// (the store skips a known id). Its time part is zero: it tells nothing of
+// when the answer came. A response without an id ("" here: ollama's) gets
+// one on append, as any record does.
+func answerID(provider, responseID string) string {
+	if responseID == "" {
+		return ""
+	}
+	h := sha256.Sum256([]byte(provider + "\x00" + responseID))
+	var id ulid.ULID
+	copy(id[6:], h[:10]) // bytes 0-5 are the time
+	return id.String()
+}
+
 // oneRecord yields r, then io.EOF.
 func oneRecord(r transcript.Record) func() (transcript.Record, error) {
 	done := false
@@ -195,19 +219,21 @@ func (a *Factory) appendStored(ctx context.Context, o *appendOptions, next func(
 	if res.Skipped > 0 {
 		a.warnf("%d record(s) already stored, skipped", res.Skipped)
 	}
+	// The append is committed: from here on a failure loses only the
+	// report of it.
 	enc := transcript.NewEncoder(a.IO.Out)
 	if !a.quiet && res.ToSeq > 0 {
 		err = s.Read(ctx, o.conversation, store.ReadOptions{AfterSeq: res.FromSeq, UpToSeq: res.ToSeq}, func(r store.Row) error {
 			return enc.WriteLine(r.Body)
 		})
 		if err != nil {
-			return errors.Join(err, enc.Flush())
+			return afterCommit(errors.Join(err, enc.Flush()))
 		}
 	}
 	if (o.summarizeIfOver > 0 || o.summarizeEvery > 0) && res.ToSeq > 0 {
 		a.autoSummarize(ctx, s, o, enc)
 	}
-	return enc.Flush()
+	return afterCommit(enc.Flush())
 }
 
 // autoSummarize runs summarize --if-over/--every after an append, as the

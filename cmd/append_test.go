@@ -239,3 +239,31 @@ func TestOneRecord(t *testing.T) {
 		t.Fatal("second call yielded again")
 	}
 }
+
+// The same provider response appended twice (a retried script) is stored
+// once: the answer's id derives from the response id, and a known id is
+// skipped. Another response is another answer (merged, as two assistant
+// records in a row are).
+func TestAppendFromTwice(t *testing.T) {
+	body := `{"id":"chatcmpl-1","model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":"Hi!"},"finish_reason":"stop"}]}`
+	f, out, errOut := testFactory(t, "")
+	if err := runCmd(t, f, "append", "-c", "demo", "Hello"); err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range []string{body, body, strings.Replace(body, "chatcmpl-1", "chatcmpl-2", 1)} {
+		f.IO.In = strings.NewReader(b)
+		if err := appendRun(context.Background(), appendOpts(t, f, "-c", "demo", "--from", "openai")); err != nil {
+			t.Fatalf("append %d: %v", i, err)
+		}
+		if i == 1 && !strings.Contains(errOut.String(), "1 record(s) already stored, skipped") {
+			t.Errorf("second append of the same response: stderr %q", errOut)
+		}
+	}
+	out.Reset()
+	if err := runCmd(t, f, "get", "-c", "demo"); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); strings.Count(got, "\n") != 2 || !strings.Contains(got, `"contents":["Hi!","Hi!"]`) {
+		t.Errorf("stored:\n%s\nwant the user message and one answer per response id", got)
+	}
+}

@@ -64,6 +64,7 @@ func (a *Factory) runAppendFrom(ctx context.Context, o *appendOptions, args []st
 		return err
 	}
 	rec := ans.Record
+	rec.ID = answerID(o.from, ans.ResponseID)
 	// The body arrived when the call ended; --timing may say otherwise.
 	_ = rec.Metadata.Timing.Set("llmEnd", now)
 	_ = an.Apply(&rec) // annotationFlags checked the keys

@@ -77,7 +77,9 @@ nothing is stored.
 --keep-raw DIR writes the response body of every answer received, stored or
 not (cut short, invalid), to DIR/<conversation>/<agent>_<UTC time>.json (a
 streamed answer as the body it would have had without streaming), never with
-a key or header in it.
+a key or header in it. Names are escaped to one file name each, and one too
+long for a file system is cut and ends in ~ and a hash of the whole. A body
+that cannot be written is reported on stderr; the answer is stored anyway.
 
 --rate N/PERIOD spaces the requests to one provider and model evenly, shared
 by every convo process on the same store: requests wait, they never fail.
@@ -216,12 +218,25 @@ func askRun(ctx context.Context, o *askOptions) error {
 	if o.json {
 		out = f.IO.ErrOut // stdout is the record's
 	}
+	// A reader that goes away while the answer streams does not stop it
+	// being stored: the answer is paid for. outErr says it was lost.
+	var outErr error
 	if o.stream {
-		turn.OnText = func(text string) { streamed, last = true, text[len(text)-1]; io.WriteString(out, text) }
+		turn.OnText = func(text string) {
+			streamed, last = true, text[len(text)-1]
+			if _, err := io.WriteString(out, text); outErr == nil {
+				outErr = err
+			}
+		}
 	}
 	res, err := (&ask.Asker{IDs: f.IDs, Now: f.Now}).Run(ctx, s, t, turn)
-	if last != '\n' {
-		io.WriteString(out, "\n")
+	if last != '\n' && outErr == nil {
+		_, outErr = io.WriteString(out, "\n")
+	}
+	if res.RawErr != nil {
+		// Reported, not failed: the answer is stored, and a retry would
+		// pay for it, and store it, twice.
+		fmt.Fprintf(f.IO.ErrOut, "convo: %s\n", errorMessage(res.RawErr))
 	}
 	var re *ask.RequestError
 	if errors.As(err, &re) {
@@ -230,15 +245,17 @@ func askRun(ctx context.Context, o *askOptions) error {
 	if err != nil {
 		return err
 	}
+	// The turn is stored: from here on a failure loses only its report.
 	f.logger().Info("asked", "conversation", o.conversation, "provider", o.provider, "model", o.model, "answer", res.Answer.ID,
 		"tool_calls", len(res.Answer.Message.ToolCalls), "ms", res.LLMEnd-res.LLMStart, "streamed", o.stream)
-	if err := printAnswer(o, &res.Answer, streamed); err != nil {
-		return err
+	if err := printAnswer(o, &res.Answer, streamed); outErr == nil {
+		outErr = err
 	}
 	if res.Invalid != nil {
-		return fmt.Errorf("%w\nstored anyway (--keep-invalid)", res.Invalid)
+		// Exit 3 stands: the answer does not match; the output is second.
+		return errors.Join(fmt.Errorf("%w\nstored anyway (--keep-invalid)", res.Invalid), outErr)
 	}
-	return nil
+	return afterCommit(outErr)
 }
 
 // askContents is the new user message: the arguments, or stdin with -;

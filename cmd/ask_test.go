@@ -236,6 +236,16 @@ func TestAskRunKeepRaw(t *testing.T) {
 		entries, _ := os.ReadDir(filepath.Join(dir, "c"))
 		t.Errorf("raw files %v", entries)
 	}
+
+	// An archive that cannot be written is reported; the answer is
+	// printed and stored, and the exit is 0.
+	file := writeTemp(t, "file", "")
+	_, out, errOut := testFactory(t, "")
+	f.IO.Out, f.IO.ErrOut = out, errOut
+	err := askTest(t, f, "--keep-raw", file, "Again")
+	if err != nil || out.String() != "OK.\n" || !strings.Contains(errOut.String(), "convo: --keep-raw: the response body was not kept: ") {
+		t.Fatalf("%v: stdout %q, stderr %q", err, out, errOut)
+	}
 }
 
 // Through Run, as the binary runs: each failure is one "convo: " line on

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -18,6 +21,12 @@ const (
 	ExitUsage    = 2 // unknown flag, missing -c, bad flag value
 	ExitInput    = 3 // invalid input; the message names the line
 	ExitNotFound = 4 // no such conversation
+	// A command stopped by a signal exits 128 + its number: 130 for
+	// SIGINT, 143 for SIGTERM (see interruptedError).
+	// ExitBrokenPipe: stdout's reader went away and nothing was stored;
+	// the status of a death by SIGPIPE (git log | head), without the
+	// death.
+	ExitBrokenPipe = 128 + 13
 )
 
 // usageError is a mistake in how convo was called.
@@ -30,41 +39,121 @@ func usageErrorf(format string, args ...any) error {
 	return &usageError{fmt.Errorf(format, args...)}
 }
 
+// undeliveredError is a failure after the command's change committed,
+// most often of the output that reports it (stdout closed or full): the
+// change stands. It is exit 0, so that a script that retries what failed
+// does not store the change twice. Never join it with another error: that
+// one would lose its exit code.
+type undeliveredError struct{ err error }
+
+func (e *undeliveredError) Error() string {
+	return "the change is stored, but its output was not delivered: " + e.err.Error()
+}
+func (e *undeliveredError) Unwrap() error { return e.err }
+
+// afterCommit marks err, a failure after the change committed, as
+// undelivered output; nil stays nil.
+func afterCommit(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &undeliveredError{err}
+}
+
 // exitCode maps an error to the process status.
 func exitCode(err error) int {
 	var ue *usageError
 	var ie *transcript.InputError
+	var de *undeliveredError
+	var oe *outputError
+	var sig *interruptedError
 	switch {
 	case err == nil:
 		return ExitOK
+	case errors.As(err, &de):
+		return ExitOK
+	case errors.As(err, &sig):
+		return 128 + int(sig.sig)
 	case errors.As(err, &ue):
 		return ExitUsage
 	case errors.As(err, &ie):
 		return ExitInput
 	case errors.Is(err, store.ErrNotFound):
 		return ExitNotFound
-	case isCobraUsage(err):
-		return ExitUsage
+	case errors.As(err, &oe) && errors.Is(oe, syscall.EPIPE):
+		return ExitBrokenPipe
 	}
 	return ExitFailure
 }
 
-// isCobraUsage recognises the errors cobra itself returns for a bad command
-// line; it does not type them.
-func isCobraUsage(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "required flag"} {
-		if strings.HasPrefix(msg, p) || strings.Contains(msg, " "+p) {
-			return true
+// typeUsageErrors makes every error cobra itself finds in a command line a
+// usageError where it arises: flag errors through the root's
+// FlagErrorFunc (set in newRootCmd), argument errors by wrapping each
+// command's Args, cobra's own commands (completion) included. exitCode
+// then never reads an error's text.
+func typeUsageErrors(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if args := c.Args; args != nil {
+			c.Args = func(cmd *cobra.Command, a []string) error {
+				var ue *usageError
+				if err := args(cmd, a); err != nil && !errors.As(err, &ue) {
+					return &usageError{err}
+				} else {
+					return err
+				}
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
 		}
 	}
-	return false
+	walk(root)
 }
 
-// errorMessage is what the user reads on stderr.
-func errorMessage(err error) string {
-	if errors.Is(err, context.Canceled) {
-		return "interrupted; nothing was written"
+// flagError is every command's FlagErrorFunc (the root's, inherited): a
+// flag cobra could not parse is a usage error.
+func flagError(cmd *cobra.Command, err error) error {
+	if !cmd.HasParent() && cmd.HasSubCommands() && cmd.Flags().NArg() > 0 {
+		// convo apend -c x: the root parsed the subcommand's flags because
+		// no command matched; that is the mistake to name.
+		return unknownCommand(cmd, cmd.Flags().Args())
 	}
-	return err.Error()
+	return &usageError{err}
+}
+
+// unknownCommand is the root's Args: a first argument that names no
+// command. (Cobra's own check runs only when Args is unset, and returns an
+// untyped error.)
+func unknownCommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
+	}
+	return &usageError{errors.New(msg)}
+}
+
+// errorMessage is what the user reads on stderr. An interrupted command
+// says what it stored: nothing, unless a partialError says otherwise.
+func errorMessage(err error) string {
+	var ie *interruptedError
+	if !errors.As(err, &ie) {
+		if errors.Is(err, context.Canceled) {
+			return "interrupted; nothing was written"
+		}
+		return err.Error()
+	}
+	what := "nothing was written"
+	var pe *partialError
+	if errors.As(err, &pe) {
+		what = pe.stored
+	}
+	if !errors.Is(err, context.Canceled) { // a failure of its own
+		what += " (" + err.Error() + ")"
+	}
+	return signalName(ie.sig) + "; " + what
 }

@@ -55,6 +55,7 @@ func parseFlags[O any](t *testing.T, f *Factory, newCmd func(*Factory, func(cont
 		return nil
 	})
 	cmd.SetArgs(args)
+	cmd.SetFlagErrorFunc(flagError) // the root's, which Run's commands inherit
 	cmd.SetOut(f.IO.Out)
 	cmd.SetErr(f.IO.ErrOut)
 	err := cmd.Execute()

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"time"
 
@@ -51,7 +52,9 @@ func parseCutoff(flag, v string, now time.Time) (int64, error) {
 	}
 	if len(v) > 1 {
 		unit := map[byte]time.Duration{'d': 24 * time.Hour, 'w': 7 * 24 * time.Hour}[v[len(v)-1]]
-		if n, err := strconv.ParseFloat(v[:len(v)-1], 64); err == nil && unit > 0 && n >= 0 {
+		// NaN fails n >= 0; an age past what a Duration holds (292
+		// years) would wrap around.
+		if n, err := strconv.ParseFloat(v[:len(v)-1], 64); err == nil && unit > 0 && n >= 0 && n*float64(unit) < math.MaxInt64 {
 			return now.Add(-time.Duration(n * float64(unit))).UnixMilli(), nil
 		}
 	}

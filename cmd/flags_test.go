@@ -17,6 +17,7 @@ import (
 func execFlags(t *testing.T, cmd *cobra.Command, code int, text string, args ...string) {
 	t.Helper()
 	cmd.SetArgs(args)
+	cmd.SetFlagErrorFunc(flagError) // the root's, which Run's commands inherit
 	cmd.SetOut(io.Discard)
 	cmd.SetErr(io.Discard)
 	err := cmd.ExecuteContext(context.Background())

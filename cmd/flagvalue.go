@@ -32,6 +32,10 @@ func parseRate(v string) (*rate.Limiter, error) {
 	if err != nil || d <= 0 {
 		return nil, usageErrorf("--rate %q: bad period %q", v, per)
 	}
+	if d/time.Duration(count) == 0 {
+		// rate.Every(0) is no limit at all.
+		return nil, usageErrorf("--rate %q: more than one request a nanosecond", v)
+	}
 	return rate.NewLimiter(rate.Every(d/time.Duration(count)), 1), nil
 }
 

@@ -70,7 +70,11 @@ func pruneRun(ctx context.Context, o *pruneOptions) error {
 	if err != nil || (o.f.quiet && !o.dryRun) {
 		return err
 	}
-	return printPrune(o.f, res, o.dryRun)
+	err = printPrune(o.f, res, o.dryRun)
+	if !o.dryRun && res.Deleted+res.Trimmed > 0 {
+		return afterCommit(err)
+	}
+	return err
 }
 
 func printPrune(f *Factory, res store.PruneResult, dryRun bool) error {

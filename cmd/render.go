@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"math"
 	"strconv"
 	"strings"
 
@@ -173,7 +174,8 @@ func parseTemperature(v string) (*float64, error) {
 		return nil, nil
 	}
 	t, err := strconv.ParseFloat(v, 64)
-	if err != nil || t < 0 {
+	if err != nil || !(t >= 0) || math.IsInf(t, 1) { // NaN fails t >= 0
+
 		return nil, usageErrorf("--temperature %q: want a number of 0 or more", v)
 	}
 	return &t, nil

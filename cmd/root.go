@@ -6,12 +6,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -27,8 +25,9 @@ var version = ""
 // Main runs convo with the process's arguments and streams and returns the
 // exit status.
 func Main() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := onInterrupt(os.Stderr)
 	defer stop()
+	handleSIGPIPE()
 	// CONVO_CPUPROFILE=FILE writes a CPU profile of the run, for make bench work.
 	if path := os.Getenv("CONVO_CPUPROFILE"); path != "" {
 		if f, err := os.Create(path); err == nil && pprof.StartCPUProfile(f) == nil {
@@ -40,8 +39,10 @@ func Main() int {
 
 // Run runs convo with args on the given streams.
 func Run(ctx context.Context, args []string, io *IOStreams) int {
+	io = io.typedOut()
 	app := &Factory{IO: io, Now: time.Now, IDs: transcript.NewIDs()}
 	root := app.newRootCmd()
+	typeUsageErrors(root)
 	root.SetArgs(args)
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
@@ -53,9 +54,12 @@ func Run(ctx context.Context, args []string, io *IOStreams) int {
 	if cerr := app.close(); err == nil && cerr != nil {
 		err = cerr
 	}
+	err = interrupted(ctx, err)
 	if err != nil {
-		fmt.Fprintf(io.ErrOut, "convo: %s\n", errorMessage(err))
 		code := exitCode(err)
+		if code != ExitBrokenPipe { // as quiet as the death by SIGPIPE it stands for
+			fmt.Fprintf(io.ErrOut, "convo: %s\n", errorMessage(err))
+		}
 		if code == ExitUsage {
 			fmt.Fprintln(io.ErrOut, "Run 'convo --help' for usage.")
 		}
@@ -77,11 +81,19 @@ stdin and writes to stdout, touching no file.`,
 		SilenceErrors:     true,
 		SilenceUsage:      true,
 		DisableAutoGenTag: true,
+		// With Args set, cobra leaves unknown commands to it; RunE makes the
+		// root runnable so that Args is checked at all.
+		Args:                       unknownCommand,
+		SuggestionsMinimumDistance: 2,
+		RunE:                       func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			if err := a.loadConfig(cmd, configPath); err != nil {
 				return err
 			}
 			if err := checkUTF8(cmd, args); err != nil {
+				return err
+			}
+			if err := checkEmptyConversation(cmd); err != nil {
 				return err
 			}
 			return a.startLogging(cmd)
@@ -92,7 +104,7 @@ stdin and writes to stdout, touching no file.`,
 	pf.StringVar(&configPath, "config", "", "config file (default $XDG_CONFIG_HOME/convo/config.yaml)")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print no notes on stderr and no records on stdout after a write")
 	a.logOpts.addFlags(pf)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 
 	root.AddCommand(
 		newCmdAppend(a, nil),
@@ -204,6 +216,16 @@ func (a *Factory) conversationFlag(cmd *cobra.Command, target *string, usage str
 		}
 		return ids, cobra.ShellCompDirectiveNoFileComp
 	})
+}
+
+// checkEmptyConversation refuses a -c given empty, as an unset shell
+// variable gives it (-c "$CONV"): without the check, a command that also
+// works without -c would quietly become a pure transform and store nothing.
+func checkEmptyConversation(cmd *cobra.Command) error {
+	if f := cmd.Flags().Lookup("conversation"); f != nil && f.Changed && f.Value.String() == "" {
+		return usageErrorf("-c/--conversation is empty: give a conversation id (an unset shell variable?)")
+	}
+	return nil
 }
 
 // requireConversation checks -c for commands that need a stored conversation.

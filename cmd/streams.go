@@ -42,6 +42,32 @@ func Test(stdin string) (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
 	return &IOStreams{In: bytes.NewBufferString(stdin), Out: out, ErrOut: errOut}, out, errOut
 }
 
+// outputError is a write to stdout that failed: its reader went away
+// (EPIPE: SIGPIPE is handled, see Main) or it cannot take more (ENOSPC).
+type outputError struct{ err error }
+
+func (e *outputError) Error() string { return e.err.Error() }
+func (e *outputError) Unwrap() error { return e.err }
+
+// stdoutWriter types the write errors of stdout, so that exitCode can tell
+// a lost output from any other failure.
+type stdoutWriter struct{ w io.Writer }
+
+func (w stdoutWriter) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	if err != nil {
+		err = &outputError{err}
+	}
+	return n, err
+}
+
+// typedOut returns a copy of s whose Out types its write errors.
+func (s *IOStreams) typedOut() *IOStreams {
+	c := *s
+	c.Out = stdoutWriter{s.Out}
+	return &c
+}
+
 // StdinIsTerminal reports whether stdin is a person at a keyboard rather
 // than a pipe or file.
 func (s *IOStreams) StdinIsTerminal() bool { return s.stdinTTY }

@@ -112,7 +112,7 @@ func (o *summarizeOptions) check() error {
 		return err
 	}
 	if o.jobs < 1 {
-		return usageErrorf("-j must be 1 or more")
+		return usageErrorf("-j/--jobs %d: want 1 or more", o.jobs)
 	}
 	if o.ifOver < 0 || o.every < 0 {
 		return usageErrorf("--if-over and --every must be 0 (off) or more")
@@ -130,8 +130,13 @@ func (o *summarizeOptions) check() error {
 
 // checkPolicy refuses values of the policy flags that cannot work.
 func (o *summarizeOptions) checkPolicy() error {
-	if o.keepLast < 0 || o.maxTokens < 1 || o.ledgerSize < 0 {
-		return usageErrorf("--keep-last and --ledger-size must be 0 or more, --max-summary-tokens 1 or more")
+	switch {
+	case o.keepLast < 0:
+		return usageErrorf("--keep-last %d: want 0 or more turns", o.keepLast)
+	case o.maxTokens < 1:
+		return usageErrorf("--max-summary-tokens %d: want 1 or more", o.maxTokens)
+	case o.ledgerSize < 1:
+		return usageErrorf("--ledger-size %d: want 1 or more", o.ledgerSize)
 	}
 	if !(o.ratio >= 0 && o.ratio <= 1) { // NaN fails both
 		return usageErrorf("--summary-ratio must be between 0 and 1, got %g", o.ratio)
@@ -202,7 +207,11 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 	if res.Skip != "" && !o.dryRun {
 		f.warnf(note, res.Skip)
 	}
-	return errors.Join(printResult(o, enc, res), enc.Flush())
+	err = errors.Join(printResult(o, enc, res), enc.Flush())
+	if res.Summary != nil { // stored
+		return afterCommit(err)
+	}
+	return err
 }
 
 // summarizeAll runs --all with a progress bar on a terminal's stderr,
@@ -235,7 +244,9 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 			}
 		},
 		Done: func(res summarize.Result, err error) {
-			if err != nil {
+			cancelled := err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled)
+			if err != nil && !cancelled { // the interruption is said once, at the end
+
 				fmt.Fprintf(f.IO.ErrOut, "convo: summarize %s: %s\n", res.Conversation, errorMessage(err))
 			} else if printErr == nil {
 				printErr = printResult(o, enc, res)
@@ -248,14 +259,32 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 	if progress != nil {
 		progress.Wait()
 	}
-	if printErr = errors.Join(printErr, enc.Flush()); start.IsZero() || printErr != nil {
-		return errors.Join(err, printErr)
+	printErr = errors.Join(printErr, enc.Flush())
+	if start.IsZero() { // the listing failed: nothing was summarized
+		return err
 	}
 	if !o.dryRun {
-		f.warnf("summarize --all: %d conversations in %s: %d summarized, %d with nothing to cover, %d under the trigger, %d held by other runners, %d failed",
-			tally.Conversations, time.Since(start).Round(time.Millisecond), tally.Summarized, tally.Nothing, tally.NotDue, tally.Held, tally.Failed)
+		stopped := ""
+		if tally.Interrupted > 0 {
+			stopped = fmt.Sprintf(", %d stopped midway", tally.Interrupted)
+		}
+		f.warnf("summarize --all: %d conversations in %s: %d summarized, %d with nothing to cover, %d under the trigger, %d held by other runners, %d failed%s",
+			tally.Conversations, time.Since(start).Round(time.Millisecond), tally.Summarized, tally.Nothing, tally.NotDue, tally.Held, tally.Failed, stopped)
 	}
-	return err
+	switch {
+	case err != nil:
+		if printErr != nil {
+			fmt.Fprintf(f.IO.ErrOut, "convo: the summaries stored were not all printed: %s\n", errorMessage(printErr))
+		}
+		if ctx.Err() != nil && tally.Summarized > 0 {
+			// Each conversation is its own transaction: say what stands.
+			return &partialError{err, fmt.Sprintf("%d summaries were stored before that; the other conversations are as they were", tally.Summarized)}
+		}
+		return err
+	case tally.Summarized > 0:
+		return afterCommit(printErr)
+	}
+	return printErr
 }
 
 // printResult prints the summary stored (unless --quiet) or the text a dry

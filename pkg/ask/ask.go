@@ -69,7 +69,8 @@ type Turn struct {
 	Rate time.Duration
 	// KeepRaw, when set, is the directory every response body received is
 	// written under (see writeRaw), stored or not; Agent names the files
-	// ("" for PROVIDER-MODEL).
+	// ("" for PROVIDER-MODEL). A body that cannot be written is reported
+	// in Result.RawErr and changes nothing else.
 	KeepRaw, Agent string
 }
 
@@ -84,6 +85,9 @@ type Result struct {
 	// LLMStart and LLMEnd (ms) are when the call's first attempt began,
 	// after any rate wait, and when its answer arrived.
 	LLMStart, LLMEnd int64
+	// RawErr is why the response body could not be kept (Turn.KeepRaw).
+	// It never stops the turn: the answer was paid for.
+	RawErr error
 }
 
 // RequestError is a turn that cannot be asked as given: a request no
@@ -156,7 +160,7 @@ func (a *Asker) Run(ctx context.Context, s Store, t Transport, turn Turn) (Resul
 			agent = req.Provider + "-" + req.Model
 		}
 		if err := writeRaw(turn.KeepRaw, turn.Conversation, agent, a.Now(), reply.Body); err != nil {
-			return res, fmt.Errorf("--keep-raw: %w; nothing was stored", err)
+			res.RawErr = fmt.Errorf("--keep-raw: the response body was not kept: %w", err)
 		}
 	}
 

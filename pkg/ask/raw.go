@@ -1,6 +1,8 @@
 package ask
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"net/url"
 	"os"
@@ -40,7 +42,15 @@ func writeRaw(dir, conv, agent string, now time.Time, body []byte) error {
 	}
 }
 
-// pathElement escapes s into one safe file name: no separator, no . or ..
+// maxElement bounds an escaped name: a file system takes 255 bytes a name
+// (NAME_MAX), and a raw file's name adds its time and suffix to the agent.
+const maxElement = 200
+
+// pathElement escapes s into one safe file name: no separator, no . or ..,
+// at most maxElement bytes. A longer one (a 256-byte conversation id
+// escapes to up to 768) keeps its beginning, cut between escapes, and ends
+// in ~ and a hash of the whole of s: the same s always gets the same name,
+// and different ones different names.
 func pathElement(s string) string {
 	e := url.PathEscape(s)
 	e = strings.ReplaceAll(e, "\\", "%5C")
@@ -48,5 +58,14 @@ func pathElement(s string) string {
 	if strings.Trim(e, ".") == "" {
 		e = strings.ReplaceAll(e, ".", "%2E")
 	}
-	return e
+	if len(e) <= maxElement {
+		return e
+	}
+	sum := sha256.Sum256([]byte(s))
+	suffix := "~" + hex.EncodeToString(sum[:8])
+	cut := maxElement - len(suffix)
+	if i := strings.LastIndexByte(e[:cut], '%'); i >= cut-2 {
+		cut = i // not inside %XX
+	}
+	return e[:cut] + suffix
 }

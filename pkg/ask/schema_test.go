@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -182,14 +183,54 @@ func TestKeepRaw(t *testing.T) {
 	}
 }
 
+// An archive that cannot be written never costs the answer, which was
+// paid for: the turn is stored and Result.RawErr says what was not kept.
 func TestKeepRawUnwritable(t *testing.T) {
 	e := newEnv(t, providers[0], llm.Options{})
 	file := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(file, nil, 0o600)
 	turn := e.turn("Hi")
 	turn.KeepRaw = file // a file, not a directory
-	if _, err := e.run(turn); err == nil || !strings.Contains(err.Error(), "--keep-raw") || e.dump() != "" {
-		t.Fatalf("%v, stored %q", err, e.dump())
+	res, err := e.run(turn)
+	if err != nil || res.RawErr == nil || !strings.Contains(res.RawErr.Error(), "--keep-raw") || len(e.records()) != 2 {
+		t.Fatalf("%v, raw: %v, stored %q", err, res.RawErr, e.dump())
+	}
+}
+
+// A conversation id of 256 bytes (the most an id may have) escapes to more
+// than a file name may hold: its directory gets a shortened name with a
+// hash of the whole id, the same on every call, and the answer is kept.
+func TestKeepRawLongNames(t *testing.T) {
+	e := newEnv(t, providers[0], llm.Options{})
+	dir := t.TempDir()
+	long := strings.Repeat("é", 128) // 256 bytes, escaped to 768
+	for range 2 {
+		turn := e.turn("Hi")
+		turn.Conversation, turn.KeepRaw, turn.Agent = long, dir, strings.Repeat("agent/", 60)
+		res, err := e.run(turn)
+		if err != nil || res.RawErr != nil {
+			t.Fatalf("%v, raw: %v", err, res.RawErr)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+	if len(files) != 2 || filepath.Dir(files[0]) != filepath.Dir(files[1]) {
+		t.Fatalf("raw files %v, want 2 in one directory", files)
+	}
+}
+
+func TestPathElementLong(t *testing.T) {
+	a, b := strings.Repeat("x", 300)+"a", strings.Repeat("x", 300)+"b"
+	ea, eb := pathElement(a), pathElement(b)
+	if len(ea) > maxElement || len(eb) > maxElement || ea == eb || pathElement(a) != ea {
+		t.Errorf("pathElement: %q, %q: want distinct, stable, at most %d bytes", ea, eb, maxElement)
+	}
+	// A cut never splits an escape.
+	for n := range 3 {
+		e := pathElement(strings.Repeat("x", n) + strings.Repeat("é", 200))
+		i := strings.LastIndexByte(e, '~')
+		if _, err := url.PathUnescape(e[:max(i, 0)]); i < 0 || err != nil || len(e) > maxElement {
+			t.Errorf("pathElement(%d x, then é) = %q: cut in an escape, or too long", n, e)
+		}
 	}
 }
 

@@ -46,6 +46,9 @@ type Tally struct {
 	NotDue        int // under the trigger
 	Held          int // claimed by another runner throughout
 	Failed        int
+	// Interrupted counts the conversations ctx's end stopped midway: left
+	// as they were, neither failed nor summarized.
+	Interrupted int
 	// Failures are the failed conversations, in the order they failed.
 	Failures []Failure
 }
@@ -69,7 +72,10 @@ func All(ctx context.Context, s Store, r *Runner, opt AllOptions) (Tally, error)
 	if opt.Start != nil {
 		opt.Start(len(ids))
 	}
-	a := &allRun{s: s, opt: opt, jobs: max(opt.Jobs, 1), tally: Tally{Conversations: len(ids)}}
+	// No more requests in flight than conversations: more would be idle,
+	// and 2*jobs below must not overflow (-j 9223372036854775807).
+	jobs := min(max(opt.Jobs, 1), max(len(ids), 1))
+	a := &allRun{s: s, opt: opt, jobs: jobs, tally: Tally{Conversations: len(ids)}}
 	a.run = *r
 	a.run.slots = make(chan struct{}, a.jobs)
 	held := a.pass(ctx, ids, false)
@@ -114,17 +120,19 @@ func (a *allRun) pass(ctx context.Context, ids []string, last bool) (held []stri
 				case !ok:
 					held = append(held, conv)
 				default:
-					a.count(res, err)
+					a.count(ctx, res, err)
 				}
 				a.mu.Unlock()
 			}
 		})
 	}
+feed:
 	for _, id := range ids {
-		if ctx.Err() != nil {
-			break
+		select {
+		case work <- id:
+		case <-ctx.Done():
+			break feed
 		}
-		work <- id
 	}
 	close(work)
 	wg.Wait()
@@ -152,8 +160,10 @@ func (a *allRun) one(ctx context.Context, conv string) (res Result, ok bool, err
 }
 
 // count adds one finished conversation to the tally; the caller holds mu.
-func (a *allRun) count(res Result, err error) {
+func (a *allRun) count(ctx context.Context, res Result, err error) {
 	switch {
+	case err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled):
+		a.tally.Interrupted++
 	case err != nil:
 		a.tally.Failed++
 		a.tally.Failures = append(a.tally.Failures, Failure{Conversation: res.Conversation, Err: err})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -222,5 +223,16 @@ func TestAllClaims(t *testing.T) {
 	}
 	if c.released != 5 || slices.Contains(done, "c-01") {
 		t.Errorf("%d claims released, done %v", c.released, done)
+	}
+}
+
+// TestAllHugeJobs: -j past the number of conversations, up to the largest
+// int, summarizes them all (2*Jobs workers once overflowed to none, and
+// All waited forever).
+func TestAllHugeJobs(t *testing.T) {
+	s, _ := seedMany(t, 3, 6)
+	tally, err := All(context.Background(), s, newRunner(t, &fake{}), AllOptions{Jobs: math.MaxInt})
+	if err != nil || tally.Summarized != 3 {
+		t.Fatalf("tally %+v, err %v", tally, err)
 	}
 }
