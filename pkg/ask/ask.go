@@ -28,9 +28,10 @@ type Store interface {
 	// Schema returns the conversation's stored answer schema; ok is false
 	// when it has none.
 	Schema(ctx context.Context, conv string) (sc store.ConversationSchema, ok bool, err error)
-	// Append adds the records next yields to conv in one transaction,
-	// applying the transcript rules: all or nothing.
-	Append(ctx context.Context, conv string, ids *transcript.IDs, next func() (transcript.Record, error)) (store.AppendResult, error)
+	// AppendAfter adds the records next yields to conv in one transaction,
+	// applying the transcript rules, if last is still conv's last record:
+	// all or nothing, store.ErrConflict when another writer changed it.
+	AppendAfter(ctx context.Context, conv string, last store.Last, ids *transcript.IDs, next func() (transcript.Record, error)) (store.AppendResult, error)
 	// RateSlot reserves the next slot of the limiter key, shared by every
 	// process on the store, and says when it starts.
 	RateSlot(ctx context.Context, key string, interval time.Duration) (time.Time, error)
@@ -140,7 +141,7 @@ func (a *Asker) Run(ctx context.Context, s Store, t Transport, turn Turn) (Resul
 			Metadata:     transcript.Metadata{Timing: transcript.Timing{Creation: now}},
 		}
 	}
-	body, err := a.body(ctx, s, turn.Conversation, res.User, req)
+	body, end, err := a.body(ctx, s, turn.Conversation, res.User, req)
 	if err != nil {
 		return res, err
 	}
@@ -193,7 +194,13 @@ func (a *Asker) Run(ctx context.Context, s Store, t Transport, turn Turn) (Resul
 		recs = append(recs, *res.User)
 	}
 	recs = append(recs, *ans)
-	if _, err := s.Append(ctx, turn.Conversation, a.IDs, sliceRecords(recs)); err != nil {
+	// Stored as asked or not at all: had another writer appended while the
+	// provider answered, the question would merge into its message and the
+	// answer read as replying to both.
+	if _, err := s.AppendAfter(ctx, turn.Conversation, end, a.IDs, sliceRecords(recs)); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return res, fmt.Errorf("%w while the provider answered; the turn was not stored (ask again on the conversation as it is now)", err)
+		}
 		return res, err
 	}
 	return res, nil
@@ -202,26 +209,26 @@ func (a *Asker) Run(ctx context.Context, s Store, t Transport, turn Turn) (Resul
 // body renders the request body in one pass: the stored view, then the
 // new user message. Without one, the view must end with a message to
 // answer.
-func (a *Asker) body(ctx context.Context, s ViewStore, conv string, user *transcript.Record, req format.Request) ([]byte, error) {
+func (a *Asker) body(ctx context.Context, s ViewStore, conv string, user *transcript.Record, req format.Request) ([]byte, store.Last, error) {
 	var buf bytes.Buffer
-	r, last, err := openView(ctx, s, conv, &buf, req)
+	r, last, end, err := openView(ctx, s, conv, &buf, req)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return nil, err // a conversation not stored yet is an empty one
+		return nil, end, err // a conversation not stored yet is an empty one
 	}
 	switch {
 	case user != nil:
 		if err := r.Add(user); err != nil {
-			return nil, err
+			return nil, end, err
 		}
 	case last == "":
-		return nil, &RequestError{fmt.Errorf("nothing to ask: conversation %q has no message to answer; give TEXT or - to read it on stdin", conv)}
+		return nil, end, &RequestError{fmt.Errorf("nothing to ask: conversation %q has no message to answer; give TEXT or - to read it on stdin", conv)}
 	case last != transcript.RoleUser && last != transcript.RoleTool:
-		return nil, &RequestError{fmt.Errorf("nothing to ask: conversation %q ends with an answer; give TEXT or - to read it on stdin", conv)}
+		return nil, end, &RequestError{fmt.Errorf("nothing to ask: conversation %q ends with an answer; give TEXT or - to read it on stdin", conv)}
 	}
 	if err := r.Close(); err != nil {
-		return nil, err
+		return nil, end, err
 	}
-	return buf.Bytes(), nil
+	return buf.Bytes(), end, nil
 }
 
 // incompleteError is an answer cut short or refused, never stored.

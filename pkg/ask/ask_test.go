@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -12,6 +13,7 @@ import (
 	"github.com/convo-cli/convo/internal/providertest"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/llm"
+	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -334,5 +336,43 @@ func TestRunSystemOverride(t *testing.T) {
 	}
 	if !strings.Contains(e.dump(), "You are terse.") {
 		t.Error("the stored prompt is gone")
+	}
+}
+
+// interleaved is a transport during whose call another writer appends.
+type interleaved struct {
+	llm.Transport
+	during func()
+}
+
+func (t interleaved) Send(ctx context.Context, c llm.Call) (llm.Reply, error) {
+	t.during()
+	return t.Transport.Send(ctx, c)
+}
+
+// TestConcurrentWriterDuringCall: a user message another writer appends
+// while the provider answers is not merged with the question, nor answered
+// by the answer: the turn is not stored, the error says why (a conflict,
+// exit 1), and the other writer's message stands alone.
+func TestConcurrentWriterDuringCall(t *testing.T) {
+	e := newEnv(t, providers[0], llm.Options{}, providertest.Step{Answer: &providertest.Answer{Text: "Sunny."}})
+	e.seed()
+	tr := interleaved{e.tr, func() { e.appendJSONL(`{"role":"user","content":"a message from another writer"}` + "\n") }}
+	_, err := e.asker.Run(context.Background(), e.s, tr, e.turn("Weather in Lisbon?"))
+	if !errors.Is(err, store.ErrConflict) || !strings.Contains(err.Error(), "the turn was not stored") {
+		t.Fatalf("ask during another write: %v, want a conflict that says nothing was stored", err)
+	}
+	var got []string
+	e.s.Read(context.Background(), "c", store.ReadOptions{}, func(r store.Row) error {
+		got = append(got, string(r.Body))
+		return nil
+	})
+	last := got[len(got)-1]
+	if len(got) != 4 || !strings.Contains(last, `"contents":["a message from another writer"]`) {
+		t.Fatalf("stored after the conflict (%d records), last %s", len(got), last)
+	}
+	// Asked again on the conversation as it stands, the turn is stored.
+	if _, err := e.run(e.turn("Weather in Lisbon?")); err != nil {
+		t.Fatalf("asked again: %v", err)
 	}
 }

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // ReadMessage reads a new user message from r (ask -): the whole stream is
 // one content string, less its final line end. An empty message, a NUL
-// character or more than transcript.MaxLineBytes is a
+// character, invalid UTF-8 or more than transcript.MaxLineBytes is a
 // *transcript.InputError.
 func ReadMessage(r io.Reader) ([]string, error) {
 	b, err := io.ReadAll(io.LimitReader(r, transcript.MaxLineBytes+1))
@@ -26,6 +27,8 @@ func ReadMessage(r io.Reader) ([]string, error) {
 		err = errors.New("the message on stdin is empty")
 	case strings.IndexByte(text, 0) >= 0:
 		err = errors.New("the message on stdin contains a NUL character")
+	case !utf8.ValidString(text):
+		err = errors.New("the message on stdin is not valid UTF-8")
 	default:
 		return []string{text}, nil
 	}

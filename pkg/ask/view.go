@@ -26,7 +26,7 @@ type ViewStore interface {
 // system record), its latest summary (unless req.NoSummary) and the
 // records after it. A missing conversation is store.ErrNotFound (wrapped).
 func RenderView(ctx context.Context, s ViewStore, conv string, w io.Writer, req format.Request) error {
-	r, _, err := openView(ctx, s, conv, w, req)
+	r, _, _, err := openView(ctx, s, conv, w, req)
 	if err != nil {
 		return err
 	}
@@ -40,35 +40,45 @@ func RenderView(ctx context.Context, s ViewStore, conv string, w io.Writer, req 
 // the summary into req.Summary, streaming row by row in constant memory.
 // It returns the Renderer, open for more records, and the role of the last
 // message of the view ("" for none). With store.ErrNotFound the Renderer
-// is still usable: a conversation not stored yet has an empty view.
-func openView(ctx context.Context, s ViewStore, conv string, w io.Writer, req format.Request) (*format.Renderer, transcript.Role, error) {
+// is still usable: a conversation not stored yet has an empty view. end is
+// the conversation's last record as read, for a write that must find it
+// still last.
+func openView(ctx context.Context, s ViewStore, conv string, w io.Writer, req format.Request) (r *format.Renderer, last transcript.Role, end store.Last, err error) {
 	if req.System == nil {
 		raw, err := s.LatestSystem(ctx, conv)
 		if err != nil {
-			return nil, "", err
+			return nil, "", end, err
 		}
 		if raw != nil {
 			var sys transcript.Record
 			if err := transcript.DecodeStored(raw, &sys); err != nil {
-				return nil, "", fmt.Errorf("stored system record is corrupt: %w", err)
+				return nil, "", end, fmt.Errorf("stored system record is corrupt: %w", err)
 			}
 			req.System = sys.Message.Contents
 		}
 	}
-	r, err := format.NewRenderer(w, req)
+	r, err = format.NewRenderer(w, req)
 	if err != nil {
-		return nil, "", err
+		return nil, "", end, err
 	}
-	var last transcript.Role
 	var view transcript.ViewFilter
+	var endBody []byte // the last row's, copied into one reused buffer
 	err = r.AddRows(func(yield func(transcript.Role, []byte) error) error {
 		return s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
 			role := transcript.Role(row.Role)
 			if view.Add(role).Sent() {
 				last = role
 			}
+			endBody, end.Seq = append(endBody[:0], row.Body...), row.Seq
 			return yield(role, row.Body)
 		})
 	})
-	return r, last, err
+	if err == nil && endBody != nil {
+		var rec transcript.Record
+		if derr := transcript.DecodeStored(endBody, &rec); derr != nil {
+			return r, last, end, fmt.Errorf("stored record is corrupt: %w", derr)
+		}
+		end.ID = rec.ID
+	}
+	return r, last, end, err
 }
