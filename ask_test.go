@@ -66,7 +66,8 @@ func TestAskRateConcurrentProcesses(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for j := range each {
-				c := exec.Command("convo", "ask", "-c", "shared", "--provider", "openai", "--rate", "10/1s", fmt.Sprintf("p%d-q%d", i, j))
+				// A conversation each: asks into one conversation at once conflict.
+				c := exec.Command("convo", "ask", "-c", fmt.Sprintf("conv-%d", i), "--provider", "openai", "--rate", "10/1s", fmt.Sprintf("p%d-q%d", i, j))
 				c.Env = env
 				if out, err := c.CombinedOutput(); err != nil {
 					errs <- fmt.Errorf("process %d ask %d: %v: %s", i, j, err, out)
@@ -104,8 +105,10 @@ func TestAskRateConcurrentProcesses(t *testing.T) {
 	if slots := time.UnixMicro(next).Sub(start); slots < procs*each*interval-5*time.Millisecond {
 		t.Errorf("the limiter's next slot is %v after the start, want %d slots of %v at least", slots, procs*each, interval)
 	}
-	if n := strings.Count(dump(t, db, "shared"), "\n"); n != 2*procs*each {
-		t.Errorf("%d records stored, want %d", n, 2*procs*each)
+	for i := range procs {
+		if n := strings.Count(dump(t, db, fmt.Sprintf("conv-%d", i)), "\n"); n != 2*each {
+			t.Errorf("conv-%d: %d records stored, want %d", i, n, 2*each)
+		}
 	}
 }
 

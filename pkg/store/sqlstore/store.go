@@ -196,10 +196,10 @@ func (e *commitError) Error() string {
 func (e *commitError) Unwrap() error { return e.err }
 
 // notStored says of a failed write that nothing of it was stored, which
-// holds for every failure but a commit's.
+// holds for every failure but a commit's (a conflict says so itself).
 func notStored(err error) error {
 	var c *commitError
-	if err == nil || errors.As(err, &c) {
+	if err == nil || errors.As(err, &c) || errors.Is(err, store.ErrConflict) {
 		return err
 	}
 	return fmt.Errorf("%w (nothing of it was stored)", err)
