@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -28,7 +27,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestScript(t *testing.T) {
-	testscript.Run(t, scriptParams(func(env *testscript.Env) (string, error) {
+	testscript.Run(t, scriptParams(false, func(env *testscript.Env) (string, error) {
 		return env.WorkDir + "/convo.db", nil
 	}))
 }
@@ -38,7 +37,7 @@ func TestScript(t *testing.T) {
 // without a server (CONVO_TEST_POSTGRES).
 func TestScriptPostgres(t *testing.T) {
 	server := pgtest.URL(t)
-	testscript.Run(t, scriptParams(func(env *testscript.Env) (string, error) {
+	testscript.Run(t, scriptParams(true, func(env *testscript.Env) (string, error) {
 		u, drop, err := pgtest.NewSchema(server)
 		if err == nil {
 			env.Defer(drop)
@@ -47,9 +46,9 @@ func TestScriptPostgres(t *testing.T) {
 	}))
 }
 
-// scriptParams are the scripts' settings with the store db gives each.
-func scriptParams(db func(*testscript.Env) (string, error)) testscript.Params {
-	var postgres bool
+// scriptParams are the scripts' settings with the store db gives each;
+// postgres is the scripts' [postgres] condition.
+func scriptParams(postgres bool, db func(*testscript.Env) (string, error)) testscript.Params {
 	return testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -70,7 +69,6 @@ func scriptParams(db func(*testscript.Env) (string, error)) testscript.Params {
 			if err != nil {
 				return err
 			}
-			postgres = strings.HasPrefix(store, "postgres")
 			env.Setenv("CONVO_DB", store)
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
 			env.Setenv("XDG_DATA_HOME", env.WorkDir+"/.local/share")
