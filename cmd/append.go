@@ -148,6 +148,16 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 		return transcript.AppendStream(in, f.IO.Out, o.add, o.an, f.IDs, f.nowMillis)
 	}
 	if o.add != nil {
+		if o.add.Message.Role == transcript.RoleTool {
+			// The store must never hold what render refuses: an orphan result.
+			before, whole, err := f.storedTail(ctx, o.conversation)
+			if err != nil {
+				return err
+			}
+			if err := transcript.CheckToolResult(before, whole, o.add); err != nil {
+				return err
+			}
+		}
 		return f.appendStored(ctx, o, oneRecord(*o.add))
 	}
 	dec, err := f.appendDecoder(ctx, o.conversation)

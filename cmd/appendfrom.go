@@ -100,9 +100,20 @@ func (a *Factory) appendDecoder(ctx context.Context, conv string) (*transcript.D
 		return dec, nil
 	}
 	dec.Conversation = conv
-	s, err := a.Store(ctx)
+	before, whole, err := a.storedTail(ctx, conv)
 	if err != nil {
 		return nil, err
+	}
+	dec.CheckAppend(before, whole)
+	return dec, nil
+}
+
+// storedTail reads conv's last appendTail records, for the checks of what
+// an append adds after them; whole says they are all of it.
+func (a *Factory) storedTail(ctx context.Context, conv string) ([]transcript.Record, bool, error) {
+	s, err := a.Store(ctx)
+	if err != nil {
+		return nil, false, err
 	}
 	var before []transcript.Record
 	err = s.Read(ctx, conv, store.ReadOptions{Limit: appendTail}, func(row store.Row) error {
@@ -114,8 +125,7 @@ func (a *Factory) appendDecoder(ctx context.Context, conv string) (*transcript.D
 		return nil
 	})
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return nil, err
+		return nil, false, err
 	}
-	dec.CheckAppend(before, len(before) < appendTail)
-	return dec, nil
+	return before, len(before) < appendTail, nil
 }

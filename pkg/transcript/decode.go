@@ -193,6 +193,18 @@ func (t *toolResults) observe(r *Record) {
 	t.lastAssistant = m.Role == RoleAssistant
 }
 
+// CheckToolResult checks a tool result r to be appended after before (the
+// conversation's last records; whole when they are all of it), as
+// CheckAppend does for a decoder's: it must answer an unanswered call of
+// the assistant record before it.
+func CheckToolResult(before []Record, whole bool, r *Record) error {
+	t := toolResults{known: whole}
+	for i := range before {
+		t.observe(&before[i])
+	}
+	return t.check(r)
+}
+
 func (t *toolResults) check(r *Record) error {
 	if r.Message.Role != RoleTool || !t.known || t.open[r.Message.ToolCallID] {
 		return nil
