@@ -228,11 +228,8 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 		start    time.Time
 		printErr error // the first failure to print a summary (it is stored)
 	)
-	tally, err := summarize.All(ctx, s, r, summarize.AllOptions{
+	opts := summarize.AllOptions{
 		Jobs: o.jobs,
-		// Runners sharing the store (a CI matrix on one PostgreSQL) split
-		// the conversations between them by claims.
-		Claims: s, Owner: runnerID(f),
 		Start: func(total int) {
 			start = time.Now()
 			if f.IO.StderrIsTerminal() && !f.quiet && !o.dryRun {
@@ -246,7 +243,6 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 		Done: func(res summarize.Result, err error) {
 			cancelled := err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled)
 			if err != nil && !cancelled { // the interruption is said once, at the end
-
 				fmt.Fprintf(f.IO.ErrOut, "convo: summarize %s: %s\n", res.Conversation, errorMessage(err))
 			} else if printErr == nil {
 				printErr = printResult(o, enc, res)
@@ -255,7 +251,13 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 				bar.Increment()
 			}
 		},
-	})
+	}
+	if !o.dryRun {
+		// Runners sharing the store (a CI matrix on one PostgreSQL) split
+		// the conversations between them by claims; a dry run writes nothing.
+		opts.Claims, opts.Owner, opts.ClaimSince = s, runnerID(f), f.Now().UnixMilli()
+	}
+	tally, err := summarize.All(ctx, s, r, opts)
 	if progress != nil {
 		progress.Wait()
 	}

@@ -77,8 +77,12 @@ type Store interface {
 	// once. The claim lasts until release is called, or its process dies:
 	// then others may take it at once (PostgreSQL: a row lock the server
 	// drops with the connection) or within ClaimLease (SQLite: a lease the
-	// holder renews while it works).
-	Claim(ctx context.Context, conv, owner string) (release func(), ok bool, err error)
+	// holder renews while it works). A conversation whose last holder
+	// finished it at or after since (ms; 0: any time is too long ago) is
+	// refused too: runners sharing one pass skip what another already did.
+	// release(finished) gives the claim up, recording the time when the
+	// work was done.
+	Claim(ctx context.Context, conv, owner string, since int64) (release func(finished bool), ok bool, err error)
 
 	// SetSchema stores conv's answer schema, creating conv when needed.
 	SetSchema(ctx context.Context, conv string, sc ConversationSchema) error

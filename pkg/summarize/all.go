@@ -25,11 +25,14 @@ type AllOptions struct {
 	// (its holder may have died).
 	Claims Claimer
 	Owner  string
+	// ClaimSince is when this run began (ms, the store's clock): what
+	// another runner finished since is passed over without being read.
+	ClaimSince int64
 }
 
 // Claimer hands out claims on conversations; a store.Store is one.
 type Claimer interface {
-	Claim(ctx context.Context, conv, owner string) (release func(), ok bool, err error)
+	Claim(ctx context.Context, conv, owner string, since int64) (release func(finished bool), ok bool, err error)
 }
 
 // Failure is one conversation that failed to summarize.
@@ -143,14 +146,15 @@ feed:
 // when another runner holds it.
 func (a *allRun) one(ctx context.Context, conv string) (res Result, ok bool, err error) {
 	if a.opt.Claims != nil {
-		release, ok, err := a.opt.Claims.Claim(ctx, conv, a.opt.Owner)
+		release, ok, err := a.opt.Claims.Claim(ctx, conv, a.opt.Owner, a.opt.ClaimSince)
 		if err != nil {
 			return Result{Conversation: conv}, true, err
 		}
 		if !ok {
 			return Result{Conversation: conv}, false, nil
 		}
-		defer release()
+		// Finished unless it failed: a failure is for the others to retry.
+		defer func() { release(err == nil) }()
 	}
 	// Read under the claim: a conversation another runner summarized
 	// meanwhile is no longer due.

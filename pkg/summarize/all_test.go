@@ -190,7 +190,7 @@ type claimer struct {
 	released int
 }
 
-func (c *claimer) Claim(_ context.Context, conv, owner string) (func(), bool, error) {
+func (c *claimer) Claim(_ context.Context, conv, owner string, since int64) (func(bool), bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.tries[conv]++
@@ -200,7 +200,13 @@ func (c *claimer) Claim(_ context.Context, conv, owner string) (func(), bool, er
 	if c.always[conv] || (c.once[conv] && c.tries[conv] == 1) {
 		return nil, false, nil
 	}
-	return func() { c.mu.Lock(); c.released++; c.mu.Unlock() }, true, nil
+	return func(finished bool) {
+		c.mu.Lock()
+		if finished {
+			c.released++
+		}
+		c.mu.Unlock()
+	}, true, nil
 }
 
 // TestAllClaims: a conversation another runner holds is passed over, tried

@@ -54,11 +54,11 @@ func (s *Store) RateSlot(ctx context.Context, key string, interval time.Duration
 // closes and the server drops the lock at once. Elsewhere it is a lease row
 // renewed every third of store.ClaimLease while held: one statement takes
 // it, so two workers racing cannot both win.
-func (s *Store) Claim(ctx context.Context, conv, owner string) (func(), bool, error) {
+func (s *Store) Claim(ctx context.Context, conv, owner string, since int64) (func(bool), bool, error) {
 	if s.d.ForUpdate() != "" {
-		return s.claimLock(ctx, conv)
+		return s.claimLock(ctx, conv, since)
 	}
-	ok, err := s.lease(ctx, conv, owner)
+	ok, err := s.lease(ctx, conv, owner, since)
 	if err != nil || !ok {
 		return nil, ok, err
 	}
@@ -73,17 +73,21 @@ func (s *Store) Claim(ctx context.Context, conv, owner string) (func(), bool, er
 			case <-stop:
 				return
 			case <-t.C:
-				if _, err := s.lease(context.WithoutCancel(ctx), conv, owner); err != nil {
+				if _, err := s.lease(context.WithoutCancel(ctx), conv, owner, 0); err != nil {
 					s.log().Warn("claim not renewed", "conversation", conv, "error", err.Error())
 				}
 			}
 		}
 	}()
-	release := func() {
+	release := func(finished bool) {
 		close(stop)
 		<-done
+		q, args := `UPDATE claims SET owner = '', expires = 0 WHERE conversation = ? AND owner = ?`, []any{conv, owner}
+		if finished {
+			q, args = `UPDATE claims SET owner = '', expires = 0, finished = ? WHERE conversation = ? AND owner = ?`, []any{s.nowMillis(), conv, owner}
+		}
 		if err := s.inTx(context.WithoutCancel(ctx), func(tx conn) error {
-			_, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE conversation = ? AND owner = ?`, conv, owner)
+			_, err := tx.ExecContext(ctx, q, args...)
 			return err
 		}); err != nil {
 			s.log().Warn("claim not released; it expires", "conversation", conv, "error", err.Error())
@@ -93,14 +97,15 @@ func (s *Store) Claim(ctx context.Context, conv, owner string) (func(), bool, er
 }
 
 // lease takes or renews owner's lease on conv unless another owner holds an
-// unexpired one.
-func (s *Store) lease(ctx context.Context, conv, owner string) (bool, error) {
+// unexpired one, or its last holder finished it at or after since.
+func (s *Store) lease(ctx context.Context, conv, owner string, since int64) (bool, error) {
 	now := s.nowMillis()
 	var n int64
 	err := s.inTx(ctx, func(tx conn) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO claims (conversation, owner, expires) VALUES (?1, ?2, ?3)
 			ON CONFLICT (conversation) DO UPDATE SET owner = excluded.owner, expires = excluded.expires
-			WHERE claims.owner = excluded.owner OR claims.expires <= ?4`, conv, owner, now+store.ClaimLease.Milliseconds(), now)
+			WHERE (claims.owner = excluded.owner OR claims.expires <= ?4) AND (?5 = 0 OR claims.finished < ?5)`,
+			conv, owner, now+store.ClaimLease.Milliseconds(), now, since)
 		if err != nil {
 			return fmt.Errorf("claim %q: %w", conv, err)
 		}
@@ -112,7 +117,7 @@ func (s *Store) lease(ctx context.Context, conv, owner string) (bool, error) {
 
 // claimLock claims conv with a row lock held by a transaction on a
 // connection of its own until release.
-func (s *Store) claimLock(ctx context.Context, conv string) (func(), bool, error) {
+func (s *Store) claimLock(ctx context.Context, conv string, since int64) (func(bool), bool, error) {
 	c, err := s.db.Conn(ctx)
 	if err != nil {
 		return nil, false, fmt.Errorf("claim %q: %w", conv, err)
@@ -129,15 +134,27 @@ func (s *Store) claimLock(ctx context.Context, conv string) (func(), bool, error
 		c.Close()
 		return nil, false, fmt.Errorf("claim %q: %w", conv, err)
 	}
-	var one int
-	err = conn{tx, s.d}.QueryRowContext(ctx, `SELECT 1 FROM claims WHERE conversation = ?`+s.d.ForUpdate()+` SKIP LOCKED`, conv).Scan(&one)
+	var finished int64
+	err = conn{tx, s.d}.QueryRowContext(ctx, `SELECT finished FROM claims WHERE conversation = ?`+s.d.ForUpdate()+` SKIP LOCKED`, conv).Scan(&finished)
+	if err == nil && since > 0 && finished >= since {
+		err = sql.ErrNoRows // another worker did it since
+	}
 	if err != nil {
 		tx.Rollback()
 		c.Close()
 		if errors.Is(err, sql.ErrNoRows) {
-			return nil, false, nil // another worker holds it
+			return nil, false, nil // another worker holds it, or did it
 		}
 		return nil, false, fmt.Errorf("claim %q: %w", conv, err)
 	}
-	return func() { tx.Rollback(); c.Close() }, true, nil
+	release := func(done bool) {
+		if done {
+			if _, err := (conn{tx, s.d}).ExecContext(context.WithoutCancel(ctx), `UPDATE claims SET finished = ? WHERE conversation = ?`, s.nowMillis(), conv); err == nil {
+				tx.Commit()
+			}
+		}
+		tx.Rollback()
+		c.Close()
+	}
+	return release, true, nil
 }

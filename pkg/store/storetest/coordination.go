@@ -109,7 +109,8 @@ func (x suite) TestConversationSchema(t *testing.T) {
 
 // TestClaims: a conversation claimed by one handle (as one process) is not
 // claimable by another until released; claims of different conversations
-// do not touch.
+// do not touch; one finished since a runner started is refused to it, and
+// one given up unfinished is not.
 func (x suite) TestClaims(t *testing.T) {
 	open := x.backend(t)
 	ctx := context.Background()
@@ -122,22 +123,31 @@ func (x suite) TestClaims(t *testing.T) {
 		t.Cleanup(func() { s.Close() })
 		h[i] = s
 	}
-	release, ok, err := h[0].Claim(ctx, "c", "runner-0")
+	start := time.Now().Add(-time.Minute).UnixMilli()
+	release, ok, err := h[0].Claim(ctx, "c", "runner-0", start)
 	if err != nil || !ok {
 		t.Fatalf("first claim: ok %v, %v", ok, err)
 	}
-	if _, ok, err := h[1].Claim(ctx, "c", "runner-1"); err != nil || ok {
+	if _, ok, err := h[1].Claim(ctx, "c", "runner-1", start); err != nil || ok {
 		t.Fatalf("claim of a held conversation: ok %v, %v; want refused", ok, err)
 	}
-	other, ok, err := h[1].Claim(ctx, "d", "runner-1")
+	other, ok, err := h[1].Claim(ctx, "d", "runner-1", start)
 	if err != nil || !ok {
 		t.Fatalf("claim of another conversation: ok %v, %v", ok, err)
 	}
-	other()
-	release()
-	again, ok, err := h[1].Claim(ctx, "c", "runner-1")
-	if err != nil || !ok {
-		t.Fatalf("claim after release: ok %v, %v", ok, err)
+	other(false)
+	release(true)
+	if _, ok, err := h[1].Claim(ctx, "c", "runner-1", start); err != nil || ok {
+		t.Fatalf("claim of a conversation finished since the start: ok %v, %v; want refused", ok, err)
 	}
-	again()
+	again, ok, err := h[1].Claim(ctx, "c", "runner-1", time.Now().Add(time.Minute).UnixMilli())
+	if err != nil || !ok {
+		t.Fatalf("claim by a runner that started after it was finished: ok %v, %v", ok, err)
+	}
+	again(false)
+	if d, ok, err := h[0].Claim(ctx, "d", "runner-0", start); err != nil || !ok {
+		t.Fatalf("claim of a conversation given up unfinished: ok %v, %v", ok, err)
+	} else {
+		d(false)
+	}
 }
