@@ -84,7 +84,7 @@ func ParseResponse(provider string, body []byte, newID func() string) (*Answer, 
 	}
 	if !utf8.Valid(body) {
 		// encoding/json would quietly turn the bad bytes into U+FFFD.
-		return nil, shapeError(provider, "invalid UTF-8 at byte %d", invalidUTF8At(body)+1)
+		return nil, shapeError(provider, "invalid UTF-8 at byte %d", transcript.InvalidUTF8At(body)+1)
 	}
 	a, err := p.parse(body)
 	if err != nil {
@@ -248,17 +248,4 @@ func abbreviate(s string, n int) string {
 		n--
 	}
 	return s[:n] + "..."
-}
-
-// invalidUTF8At returns the offset of the first byte of b that is not part
-// of a valid UTF-8 sequence.
-func invalidUTF8At(b []byte) int {
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size == 1 {
-			return i
-		}
-		i += size
-	}
-	return len(b)
 }

@@ -239,8 +239,17 @@ func (p *scanner) hex4() (rune, bool) {
 	if p.i+4 > len(p.b) {
 		return 0, false
 	}
+	r, ok := hexRune(p.b[p.i : p.i+4])
+	if ok {
+		p.i += 4
+	}
+	return r, ok
+}
+
+// hexRune reads the four hex digits of a \u escape.
+func hexRune(digits []byte) (rune, bool) {
 	var r rune
-	for _, c := range p.b[p.i : p.i+4] {
+	for _, c := range digits {
 		r <<= 4
 		switch {
 		case '0' <= c && c <= '9':
@@ -253,7 +262,6 @@ func (p *scanner) hex4() (rune, bool) {
 			return 0, false
 		}
 	}
-	p.i += 4
 	return r, true
 }
 

@@ -65,7 +65,7 @@ func parseLine(line []byte, note func(string)) (Record, error) {
 		return Record{}, &InputError{Err: fmt.Errorf("NUL byte at column %d", i+1)}
 	}
 	if !utf8.Valid(line) {
-		return Record{}, &InputError{Err: fmt.Errorf("invalid UTF-8 at column %d", invalidUTF8At(line)+1)}
+		return Record{}, &InputError{Err: fmt.Errorf("invalid UTF-8 at column %d", InvalidUTF8At(line)+1)}
 	}
 	if rec, ok := parseBare(line); ok {
 		return rec, nil
@@ -130,7 +130,9 @@ func parseBare(line []byte) (Record, bool) {
 	return Record{Message: Message{Role: r, Contents: []string{string(text)}}}, true
 }
 
-func invalidUTF8At(b []byte) int {
+// InvalidUTF8At returns the offset of the first byte of b that is not part
+// of a valid UTF-8 sequence (len(b) when there is none).
+func InvalidUTF8At(b []byte) int {
 	for i := 0; i < len(b); {
 		r, size := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && size == 1 {

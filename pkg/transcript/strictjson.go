@@ -218,19 +218,5 @@ func (w *strictWalker) hex(i int) (rune, bool) {
 	if i+6 > len(w.b) {
 		return 0, false
 	}
-	var r rune
-	for _, c := range w.b[i+2 : i+6] {
-		r <<= 4
-		switch {
-		case '0' <= c && c <= '9':
-			r |= rune(c - '0')
-		case 'a' <= c && c <= 'f':
-			r |= rune(c - 'a' + 10)
-		case 'A' <= c && c <= 'F':
-			r |= rune(c - 'A' + 10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
+	return hexRune(w.b[i+2 : i+6])
 }

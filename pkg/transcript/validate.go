@@ -102,7 +102,7 @@ func validUTF8(r *Record) error {
 		if utf8.ValidString(s) {
 			return nil
 		}
-		return fieldErr(field, "invalid UTF-8 at byte %d", invalidUTF8At([]byte(s))+1)
+		return fieldErr(field, "invalid UTF-8 at byte %d", InvalidUTF8At([]byte(s))+1)
 	}
 	if err := check("conversation", r.Conversation); err != nil {
 		return err
