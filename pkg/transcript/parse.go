@@ -101,7 +101,7 @@ func parseAny(line []byte, note func(string)) (Record, error) {
 // message exactly like {"role":"user","content":"text"} with no escapes in
 // the text: it skips reflection, which is most of a bulk append's parsing
 // time. Anything else, errors included, is left to parseAny; the fuzz test
-// checks that both agree.
+// checks that both agree. The caller has checked line is valid UTF-8.
 func parseBare(line []byte) (Record, bool) {
 	const pre, mid, end = `{"role":"`, `","content":"`, `"}`
 	rest, ok := bytes.CutPrefix(bytes.TrimRight(line, " \t\r"), []byte(pre))
