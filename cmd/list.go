@@ -12,7 +12,6 @@ import (
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/tokens"
-	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // listOptions are the flags of `convo list`.
@@ -91,7 +90,7 @@ func listRun(ctx context.Context, o *listOptions) error {
 		fmt.Fprintln(tw, "CONVERSATION\tRECORDS\tTOKENS\tLAST ACTIVITY")
 	}
 	for _, c := range infos {
-		n, err := viewTokens(ctx, s, c.ID, o.counter)
+		n, err := s.ViewTokens(ctx, c.ID, o.counter.Name(), o.counter.Stored)
 		if err != nil {
 			return err
 		}
@@ -106,16 +105,6 @@ func listRun(ctx context.Context, o *listOptions) error {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", c.ID, c.Records, n, time.UnixMilli(c.Updated).UTC().Format(time.RFC3339))
 	}
 	return tw.Flush()
-}
-
-// viewTokens counts the tokens of a stored conversation's LLM view, read
-// from its latest summary on.
-func viewTokens(ctx context.Context, s store.Store, conv string, counter *tokens.Counter) (int, error) {
-	t := counter.Tally()
-	err := s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
-		return t.AddStored(transcript.Role(row.Role), row.Body)
-	})
-	return t.Tokens(), err
 }
 
 // listEntry is one line of list --json. Consumers ignore fields they do not

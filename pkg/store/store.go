@@ -35,6 +35,12 @@ type Store interface {
 	LatestSystem(ctx context.Context, conv string) ([]byte, error)
 	// Conversations calls fn for every conversation, ordered by id.
 	Conversations(ctx context.Context, fn func(ConversationInfo) error) error
+	// ViewTokens returns the tokens of conv's LLM view (its latest summary
+	// and the records after it), count giving each record's, from a figure
+	// kept per key (the tokenizer's name): only the records changed since it
+	// was last brought up to date are counted. A missing conversation is
+	// ErrNotFound (wrapped).
+	ViewTokens(ctx context.Context, conv, key string, count func(role string, body []byte) (int, error)) (int, error)
 	// ConversationIDs returns up to limit ids starting with prefix.
 	ConversationIDs(ctx context.Context, prefix string, limit int) ([]string, error)
 	// Clear deletes conv and everything stored for it, returning how many

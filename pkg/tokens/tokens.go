@@ -19,7 +19,10 @@ var Names = []string{string(tokenizer.O200kBase), string(tokenizer.Cl100kBase)}
 const Default = string(tokenizer.O200kBase)
 
 // Counter counts tokens in one encoding.
-type Counter struct{ codec tokenizer.Codec }
+type Counter struct {
+	codec tokenizer.Codec
+	name  string
+}
 
 // New returns a Counter for the named encoding.
 func New(name string) (*Counter, error) {
@@ -35,7 +38,23 @@ func New(name string) (*Counter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Counter{codec: c}, nil
+	return &Counter{codec: c, name: name}, nil
+}
+
+// Name returns the encoding's name: the key of token counts kept by a store.
+func (c *Counter) Name() string { return c.name }
+
+// Stored returns the tokens a stored record adds to an LLM view, from its
+// role and canonical body: none for a system record (View leaves it out).
+func (c *Counter) Stored(role string, body []byte) (int, error) {
+	if role == string(transcript.RoleSystem) {
+		return 0, nil
+	}
+	var r transcript.Record
+	if err := transcript.DecodeStored(body, &r); err != nil {
+		return 0, err
+	}
+	return c.Record(&r), nil
 }
 
 // Count returns the tokens of s.

@@ -150,3 +150,53 @@ func BenchmarkConcurrentAppend(b *testing.B) {
 		return func() (store.Store, error) { return Open(context.Background(), path) }
 	})
 }
+
+// A store made before the per-conversation figures (migration 6) gets its
+// record counts filled when opened; its token counts are made by the first
+// list.
+func TestMigrationFillsRecordCounts(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "convo.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := transcript.NewIDs()
+	for _, conv := range []string{"a", "b"} {
+		n := map[string]int{"a": 3, "b": 40}[conv]
+		for i := range n {
+			sent := false
+			next := func() (transcript.Record, error) {
+				if sent {
+					return transcript.Record{}, io.EOF
+				}
+				sent = true
+				return transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[i%2], Contents: []string{"x"}}}, nil
+			}
+			if _, err := s.Append(ctx, conv, ids, next); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Back to version 5, as a store of the release before would be.
+	for _, q := range []string{`DROP TRIGGER view_tokens_clear`, `DROP TABLE view_tokens`,
+		`ALTER TABLE conversations DROP COLUMN record_count`, `ALTER TABLE conversations DROP COLUMN shape`,
+		`PRAGMA user_version = 5`} {
+		if _, err := s.DB().ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s.Close()
+	s, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got := map[string]int64{}
+	if err := s.Conversations(ctx, func(c store.ConversationInfo) error { got[c.ID] = c.Records; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got["a"] != 3 || got["b"] != 40 {
+		t.Fatalf("records after the migration: %v, want a:3 b:40", got)
+	}
+}

@@ -137,6 +137,11 @@ type writer struct {
 	args     []any
 	batch    int    // records per INSERT
 	full     string // the INSERT of a full batch
+	// added counts records inserted less records deleted; reshaped marks a
+	// change other than an append or a merge into the last record (see
+	// conversations.shape): both go to the conversation's row in finish.
+	added    int64
+	reshaped bool
 }
 
 // pendingRow is a record inserted but not yet sent.
@@ -263,6 +268,7 @@ func (w *writer) insert(ctx context.Context, r *transcript.Record) error {
 		pos: w.pos, created: r.Metadata.Timing.Creation, seq: w.seq})
 	w.pos++
 	w.seq++
+	w.added++
 	if len(w.pending) >= w.batch {
 		return w.flush(ctx)
 	}
@@ -318,8 +324,13 @@ func (w *writer) finish(ctx context.Context) error {
 	if err := w.flush(ctx); err != nil {
 		return err
 	}
-	_, err := w.tx.ExecContext(ctx, `UPDATE conversations SET next_pos = ?, next_seq = ?, updated = ? WHERE id = ?`,
-		w.pos, w.seq, w.s.nowMillis(), w.conv)
+	reshaped := 0
+	if w.reshaped {
+		reshaped = 1
+	}
+	_, err := w.tx.ExecContext(ctx, `UPDATE conversations SET next_pos = ?, next_seq = ?, updated = ?,
+		record_count = record_count + ?, shape = shape + ? WHERE id = ?`,
+		w.pos, w.seq, w.s.nowMillis(), w.added, reshaped, w.conv)
 	if err != nil {
 		return fmt.Errorf("update conversation: %w", err)
 	}

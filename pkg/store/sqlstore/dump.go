@@ -116,6 +116,9 @@ func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumpe
 			}
 			d, err := next()
 			if errors.Is(err, io.EOF) {
+				if _, err := tx.ExecContext(ctx, `UPDATE conversations SET record_count = ? WHERE id = ?`, records, c.ID); err != nil {
+					return fmt.Errorf("load %q: %w", c.ID, err)
+				}
 				return nil
 			}
 			if err != nil {

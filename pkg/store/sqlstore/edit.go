@@ -160,7 +160,7 @@ func (s *Store) Annotate(ctx context.Context, conv, ref string, an *transcript.A
 			string(out), seq, rec.Metadata.Timing.Creation, conv, st.ID); err != nil {
 			return fmt.Errorf("update record %s: %w", st.ID, err)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET next_seq = ?, updated = ? WHERE id = ?`,
+		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET next_seq = ?, updated = ?, shape = shape + 1 WHERE id = ?`,
 			seq+1, s.nowMillis(), conv); err != nil {
 			return fmt.Errorf("update conversation: %w", err)
 		}

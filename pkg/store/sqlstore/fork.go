@@ -85,8 +85,8 @@ func (s *Store) Fork(ctx context.Context, src, dst string, opt store.ForkOptions
 			}
 		}
 		res.Records = int(seq)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO conversations (id, created, updated, next_pos, next_seq) VALUES (?, ?, ?, ?, ?)`,
-			dst, now, now, maxPos+1, seq+1); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO conversations (id, created, updated, next_pos, next_seq, record_count)
+			VALUES (?, ?, ?, ?, ?, ?)`, dst, now, now, maxPos+1, seq+1, seq); err != nil {
 			return fmt.Errorf("create conversation %q: %w", dst, err)
 		}
 		s.log().Info("forked conversation", "from", src, "to", dst, "at", opt.At, "records", res.Records, "replaced", res.Replaced)

@@ -108,6 +108,10 @@ func trimToSummary(ctx context.Context, tx conn, conv string) (int64, error) {
 	}
 	n, _ := res.RowsAffected()
 	if n > 0 {
+		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET record_count = record_count - ?, shape = shape + 1
+			WHERE id = ?`, n, conv); err != nil {
+			return 0, fmt.Errorf("update conversation %q: %w", conv, err)
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM absorbed WHERE conversation = ?1
 			AND target NOT IN (SELECT id FROM records WHERE conversation = ?1)`, conv); err != nil {
 			return 0, fmt.Errorf("trim absorbed ids of %q: %w", conv, err)

@@ -128,8 +128,7 @@ func (s *Store) LatestSystem(ctx context.Context, conv string) ([]byte, error) {
 
 // Conversations calls fn for every conversation, ordered by id.
 func (s *Store) Conversations(ctx context.Context, fn func(store.ConversationInfo) error) error {
-	rows, err := s.conn().QueryContext(ctx, `SELECT c.id, c.created, c.updated,
-		(SELECT count(*) FROM records r WHERE r.conversation = c.id) FROM conversations c ORDER BY c.id`)
+	rows, err := s.conn().QueryContext(ctx, `SELECT id, created, updated, record_count FROM conversations ORDER BY id`)
 	if err != nil {
 		return fmt.Errorf("list conversations: %w", err)
 	}

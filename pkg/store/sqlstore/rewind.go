@@ -93,7 +93,8 @@ func (s *Store) Rewind(ctx context.Context, conv, to string, opt store.RewindOpt
 			AND target IN `+tx.d.IDsIn("?2"), conv, ids); err != nil {
 			return fmt.Errorf("delete absorbed ids of %q: %w", conv, err)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET updated = ? WHERE id = ?`, s.nowMillis(), conv); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET updated = ?, record_count = record_count - ?, shape = shape + 1
+			WHERE id = ?`, s.nowMillis(), res.Records, conv); err != nil {
 			return fmt.Errorf("update conversation: %w", err)
 		}
 		s.log().Info("rewound conversation", "conversation", conv, "to", st.ID, "removed", res.Records, "summaries", res.Summaries)

@@ -32,14 +32,18 @@ func status(ctx context.Context, tx conn, conv string, st *store.Status) error {
 	if st.LatestSummary == "" {
 		sum = store.Place{Pos: -1}
 	}
+	// Without a summary every record is after it: the kept count answers,
+	// where counting would walk the whole conversation.
 	if err := tx.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM records WHERE conversation = ?1 AND role = 'summary' AND role IN ('system', 'summary')),
-		(SELECT count(*) FROM records WHERE conversation = ?1 AND (pos, sub) > (?2, ?3))`,
+		CASE WHEN ?2 < 0 THEN (SELECT record_count FROM conversations WHERE id = ?1)
+			ELSE (SELECT count(*) FROM records WHERE conversation = ?1 AND (pos, sub) > (?2, ?3)) END`,
 		conv, sum.Pos, sum.Sub).Scan(&st.Summaries, &st.AfterSummary); err != nil {
 		return fmt.Errorf("count records of %q: %w", conv, err)
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT e.sink, e.seq, e.held, e.updated,
-		(SELECT count(*) FROM records r WHERE r.conversation = e.conversation AND (r.seq > e.seq OR r.seq = e.held))
+		(SELECT count(*) FROM records r WHERE r.conversation = e.conversation AND r.seq > e.seq) +
+		(SELECT count(*) FROM records r WHERE r.conversation = e.conversation AND r.seq = e.held)
 		FROM export_cursors e WHERE e.conversation = ? ORDER BY e.sink`, conv)
 	if err != nil {
 		return fmt.Errorf("read export cursors of %q: %w", conv, err)

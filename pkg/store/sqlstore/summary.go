@@ -56,13 +56,18 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 			return fmt.Errorf("insert summary %s: %w", sum.ID, err)
 		}
 		w.seq++
+		w.added++
+		w.reshaped = true
 		s.log().Info("stored summary", "conversation", conv, "id", sum.ID, "anchor", anchorID,
 			"covers", len(sum.Metadata.SummaryIDs), "delete_covered", deleteCovered)
 		if deleteCovered {
 			for _, id := range sum.Metadata.SummaryIDs {
-				if _, err := tx.ExecContext(ctx, `DELETE FROM records WHERE conversation = ? AND id = ?`, conv, id); err != nil {
+				res, err := tx.ExecContext(ctx, `DELETE FROM records WHERE conversation = ? AND id = ?`, conv, id)
+				if err != nil {
 					return fmt.Errorf("delete summarized record %s: %w", id, err)
 				}
+				n, _ := res.RowsAffected()
+				w.added -= n
 			}
 		}
 		return w.finish(ctx)

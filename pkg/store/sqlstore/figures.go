@@ -1,0 +1,165 @@
+package sqlstore
+
+// Figures: the token count of a conversation's LLM view, kept per tokenizer
+// and brought up to date from the records changed since it was made.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/convo-cli/convo/pkg/store"
+)
+
+// viewFigure is a row of view_tokens.
+type viewFigure struct {
+	created, shape, seq int64 // the conversation's, when counted
+	tokens              int64
+	lastID              string // the last non-system record then, the one a merge may change
+	lastTokens          int64
+}
+
+// cacheWriteTimeout bounds the wait to store a counted figure: a list must
+// not queue behind a long write for the sake of a cache.
+const cacheWriteTimeout = 250 * time.Millisecond
+
+// ViewTokens returns the tokens of conv's LLM view, counting only what
+// changed since the figure stored for key was made (all of the view when
+// there is none, or when a change other than an append or merge came
+// since: conversations.shape moved). The figure is then stored again, best
+// effort: a store that cannot be written to still answers.
+func (s *Store) ViewTokens(ctx context.Context, conv, key string, count func(role string, body []byte) (int, error)) (int, error) {
+	var cur, old viewFigure
+	var haveOld bool
+	err := s.inSnapshot(ctx, func(tx conn) error {
+		err := tx.QueryRowContext(ctx, `SELECT created, shape, next_seq FROM conversations WHERE id = ?`, conv).
+			Scan(&cur.created, &cur.shape, &cur.seq)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("conversation %q: %w", conv, store.ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("read conversation %q: %w", conv, err)
+		}
+		err = tx.QueryRowContext(ctx, `SELECT created, shape, seq, tokens, last_id, last_tokens FROM view_tokens
+			WHERE conversation = ? AND tokenizer = ?`, conv, key).
+			Scan(&old.created, &old.shape, &old.seq, &old.tokens, &old.lastID, &old.lastTokens)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("read the view's tokens of %q: %w", conv, err)
+		}
+		haveOld = err == nil && old.created == cur.created && old.shape == cur.shape && old.seq <= cur.seq
+		if haveOld && old.seq == cur.seq {
+			cur = old
+			return nil
+		}
+		if haveOld {
+			ok, err := s.countChanged(ctx, tx, conv, old, &cur, count)
+			if err != nil || ok {
+				return err
+			}
+		}
+		return s.countView(ctx, tx, conv, &cur, count)
+	})
+	if err != nil {
+		return 0, err
+	}
+	if !haveOld || cur != old {
+		s.storeFigure(ctx, conv, key, cur)
+	}
+	return int(cur.tokens), nil
+}
+
+// countChanged brings old up to date into cur from the records changed
+// since it was made. It reports false, leaving cur to a full count, when a
+// summary is among them (a change that should have moved shape).
+func (s *Store) countChanged(ctx context.Context, tx conn, conv string, old viewFigure, cur *viewFigure, count func(string, []byte) (int, error)) (bool, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, role, body FROM records WHERE conversation = ? AND seq >= ? ORDER BY pos, sub`, conv, old.seq)
+	if err != nil {
+		return false, fmt.Errorf("read the changes of %q: %w", conv, err)
+	}
+	defer rows.Close()
+	cur.tokens, cur.lastID, cur.lastTokens = old.tokens, old.lastID, old.lastTokens
+	var id, role string
+	var body sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&id, &role, &body); err != nil {
+			return false, fmt.Errorf("read the changes of %q: %w", conv, err)
+		}
+		if role == "summary" {
+			return false, nil
+		}
+		if id == old.lastID && old.lastID != "" {
+			cur.tokens -= old.lastTokens // merged into since: its new version counts below
+		}
+		n, err := count(role, body)
+		if err != nil {
+			return false, fmt.Errorf("record %s: %w", id, err)
+		}
+		cur.tokens += int64(n)
+		if role != "system" {
+			cur.lastID, cur.lastTokens = id, int64(n)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return false, fmt.Errorf("read the changes of %q: %w", conv, err)
+	}
+	return true, nil
+}
+
+// countView counts the whole view: the latest summary and what follows.
+func (s *Store) countView(ctx context.Context, tx conn, conv string, cur *viewFigure, count func(string, []byte) (int, error)) error {
+	pos, sub, ok, err := latest(ctx, tx, conv, "summary")
+	if err != nil {
+		return err
+	}
+	if !ok {
+		pos, sub = -1, 0
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, role, body FROM records WHERE conversation = ?1
+		AND (pos > ?2 OR (pos = ?2 AND sub >= ?3)) ORDER BY pos, sub`, conv, pos, sub)
+	if err != nil {
+		return fmt.Errorf("read %q: %w", conv, err)
+	}
+	defer rows.Close()
+	cur.tokens, cur.lastID, cur.lastTokens = 0, "", 0
+	var id, role string
+	var body sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&id, &role, &body); err != nil {
+			return fmt.Errorf("read %q: %w", conv, err)
+		}
+		n, err := count(role, body)
+		if err != nil {
+			return fmt.Errorf("record %s: %w", id, err)
+		}
+		cur.tokens += int64(n)
+		if role != "system" {
+			cur.lastID, cur.lastTokens = id, int64(n)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read %q: %w", conv, err)
+	}
+	return nil
+}
+
+// storeFigure keeps f for the next count, unless the conversation was
+// reshaped, cleared or recreated since it was read (then f is stale and
+// another count makes its own), or a newer figure is already stored.
+func (s *Store) storeFigure(ctx context.Context, conv, key string, f viewFigure) {
+	ctx, cancel := context.WithTimeout(ctx, cacheWriteTimeout)
+	defer cancel()
+	err := s.inTxOnce(ctx, func(tx conn) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO view_tokens (conversation, tokenizer, created, shape, seq, tokens, last_id, last_tokens)
+			SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ?1 AND created = ?3 AND shape = ?4)
+			ON CONFLICT (conversation, tokenizer) DO UPDATE SET created = excluded.created, shape = excluded.shape,
+				seq = excluded.seq, tokens = excluded.tokens, last_id = excluded.last_id, last_tokens = excluded.last_tokens
+			WHERE view_tokens.created <> excluded.created OR view_tokens.shape <> excluded.shape OR view_tokens.seq < excluded.seq`,
+			conv, key, f.created, f.shape, f.seq, f.tokens, f.lastID, f.lastTokens)
+		return err
+	})
+	if err != nil {
+		s.log().Debug("view tokens not stored", "conversation", conv, "error", err.Error())
+	}
+}
