@@ -9,32 +9,31 @@ import (
 // the id it had in the conversation it was copied from.
 const AuxForkedFrom = "forkedFrom"
 
-// Forker copies records into a new conversation: each gets a new id, keeps
-// its old one under aux.forkedFrom, and a summary's summaryIds are remapped
-// to the new ids of the records it covers. Feed records in transcript order,
-// so a summary comes after what it covers and ids stay in creation order.
+// Forker copies records into a new conversation: each gets a new id and
+// keeps its old one under aux.forkedFrom. Feed records in transcript order,
+// so that ids stay in creation order.
 type Forker struct {
 	Conversation string
 	IDs          *IDs
 	Now          func() int64
-	ids          map[string]string
 }
 
 // NewForker returns a Forker into conversation.
 func NewForker(conversation string, ids *IDs, now func() int64) *Forker {
-	return &Forker{Conversation: conversation, IDs: ids, Now: now, ids: map[string]string{}}
+	return &Forker{Conversation: conversation, IDs: ids, Now: now}
 }
 
-// Fork returns the copy of r. A summaryIds entry naming a record that was
-// not fed (one deleted with --delete-originals) is kept as it is: it names
-// a record the fork does not hold, as it did in the source.
-func (f *Forker) Fork(r Record) Record {
+// Fork returns the copy of r. A summary's summaryIds are remapped through
+// newIDs (old id to the id its copy got); an entry it does not hold (a
+// record deleted with --delete-originals) is kept as it is: it names a
+// record the fork does not hold, as it did in the source. The caller keeps
+// the mapping, so that a fork of any length need not hold every id.
+func (f *Forker) Fork(r Record, newIDs map[string]string) Record {
 	c := r.Clone()
 	c.ID = f.IDs.New(f.Now())
 	c.Conversation = f.Conversation
-	f.ids[r.ID] = c.ID
 	for i, id := range c.Metadata.SummaryIDs {
-		if n, ok := f.ids[id]; ok {
+		if n, ok := newIDs[id]; ok {
 			c.Metadata.SummaryIDs[i] = n
 		}
 	}
@@ -43,12 +42,6 @@ func (f *Forker) Fork(r Record) Record {
 	}
 	c.Metadata.Aux[AuxForkedFrom] = json.RawMessage(AppendString(nil, r.ID))
 	return c
-}
-
-// NewID returns the id the fork gave to the record whose id was old.
-func (f *Forker) NewID(old string) (string, bool) {
-	id, ok := f.ids[old]
-	return id, ok
 }
 
 // Covers reports whether summary lists any of ids in its summaryIds.

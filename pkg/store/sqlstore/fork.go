@@ -5,6 +5,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -50,35 +51,43 @@ func (s *Store) Fork(ctx context.Context, src, dst string, opt store.ForkOptions
 		}
 		now := s.nowMillis()
 		fk := transcript.NewForker(dst, ids, s.nowMillis)
-		ins, err := tx.PrepareContext(ctx, `INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
-		if err != nil {
-			return fmt.Errorf("prepare: %w", err)
-		}
-		defer ins.Close()
 		var seq, maxPos int64
-		var buf []byte
+		var rows []placedRow
 		after := store.Place{Pos: -1}
 		for {
 			page, err := readPage(ctx, tx, src, after, end)
 			if err != nil {
 				return err
 			}
+			rows = rows[:0]
 			for _, st := range page {
 				rec, err := parseStored(st.Body)
 				if err != nil {
 					return fmt.Errorf("record %s: %w", st.ID, err)
 				}
-				c := fk.Fork(rec)
+				var newIDs map[string]string
+				if len(rec.Metadata.SummaryIDs) > 0 {
+					// What it covers may be among the rows not yet sent.
+					if err := insertPlaced(ctx, tx, dst, rows); err != nil {
+						return err
+					}
+					rows = rows[:0]
+					if newIDs, err = forkedIDs(ctx, tx, src, dst, rec.Metadata.SummaryIDs); err != nil {
+						return err
+					}
+				}
+				c := fk.Fork(rec, newIDs)
 				if err := transcript.Validate(&c); err != nil {
 					return fmt.Errorf("fork record %s: %w", st.ID, err)
 				}
 				seq++
-				buf = transcript.AppendJSON(buf[:0], &c)
-				if _, err := ins.ExecContext(ctx, dst, c.ID, st.Pos, st.Sub, st.Role, c.Metadata.Timing.Creation, seq, string(buf)); err != nil {
-					return fmt.Errorf("insert record %s: %w", c.ID, err)
-				}
+				rows = append(rows, placedRow{id: c.ID, pos: st.Pos, sub: st.Sub, role: st.Role,
+					created: c.Metadata.Timing.Creation, seq: seq, body: string(transcript.AppendJSON(nil, &c))})
 				maxPos = max(maxPos, st.Pos)
 				after = store.Place{Pos: st.Pos, Sub: st.Sub}
+			}
+			if err := insertPlaced(ctx, tx, dst, rows); err != nil {
+				return err
 			}
 			if len(page) < forkPage {
 				break
@@ -93,6 +102,58 @@ func (s *Store) Fork(ctx context.Context, src, dst string, opt store.ForkOptions
 		return nil
 	})
 	return res, err
+}
+
+// placedRow is a record to insert at a given place.
+type placedRow struct {
+	id, role, body         string
+	pos, sub, created, seq int64
+}
+
+// insertPlaced inserts rows into conv with one statement.
+func insertPlaced(ctx context.Context, tx conn, conv string, rows []placedRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	var q strings.Builder
+	q.WriteString(`INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES `)
+	// Bare placeholders: SQLite looks a numbered one's name up in a list,
+	// one lookup per bound value, which made binding quadratic in the rows.
+	args := make([]any, 0, 8*len(rows))
+	for i, r := range rows {
+		if i > 0 {
+			q.WriteByte(',')
+		}
+		q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
+		args = append(args, conv, r.id, r.pos, r.sub, r.role, r.created, r.seq, r.body)
+	}
+	if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+		return fmt.Errorf("insert records %s to %s: %w", rows[0].id, rows[len(rows)-1].id, err)
+	}
+	return nil
+}
+
+// forkedIDs maps the ids a summary of src covers to the ids their copies
+// got in dst: a copy sits at its original's place, and a summary comes
+// after what it covers, so those copies are already in. Asking per summary
+// keeps a fork's memory to its largest summary, not its length.
+func forkedIDs(ctx context.Context, tx conn, src, dst string, covered []string) (map[string]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT s.id, d.id FROM records s
+		JOIN records d ON d.conversation = ?2 AND d.pos = s.pos AND d.sub = s.sub
+		WHERE s.conversation = ?1 AND s.id IN `+tx.d.IDsIn("?3"), src, dst, idList(covered))
+	if err != nil {
+		return nil, fmt.Errorf("map covered ids: %w", err)
+	}
+	defer rows.Close()
+	m := make(map[string]string, len(covered))
+	for rows.Next() {
+		var old, id string
+		if err := rows.Scan(&old, &id); err != nil {
+			return nil, fmt.Errorf("map covered ids: %w", err)
+		}
+		m[old] = id
+	}
+	return m, rows.Err()
 }
 
 // readPage reads up to forkPage records of conv placed after after and at

@@ -4,8 +4,10 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -43,37 +45,25 @@ func (s *Store) Rewind(ctx context.Context, conv, to string, opt store.RewindOpt
 		if err != nil {
 			return err
 		}
-		gone, err := rewindSet(ctx, tx, conv, store.Place{Pos: st.Pos, Sub: st.Sub})
+		sums, err := rewindSummaries(ctx, tx, conv, store.Place{Pos: st.Pos, Sub: st.Sub})
 		if err != nil {
 			return err
 		}
-		ids := idList(gone)
-		which := `conversation = ?1 AND ((pos, sub) > (?2, ?3) OR id IN ` + tx.d.IDsIn("?4") + `)`
-		rows, err := tx.QueryContext(ctx, `SELECT pos, sub, seq, role, body FROM records WHERE `+which+` ORDER BY pos, sub`,
-			conv, st.Pos, st.Sub, ids)
-		if err != nil {
-			return fmt.Errorf("read %q: %w", conv, err)
+		// What goes, in transcript order: those summaries come before the
+		// cut, so before every record after it. Two range reads: one query
+		// joining them with OR would walk the whole conversation.
+		parts := []struct {
+			where string
+			args  []any
+		}{
+			{`conversation = ?1 AND id IN ` + tx.d.IDsIn("?2"), []any{conv, idList(sums)}},
+			{`conversation = ?1 AND (pos, sub) > (?2, ?3)`, []any{conv, st.Pos, st.Sub}},
 		}
-		defer rows.Close()
-		var r store.Row
-		for rows.Next() {
-			if err := rows.Scan(&r.Pos, &r.Sub, &r.Seq, &r.Role, &r.Body); err != nil {
+		for _, p := range parts {
+			if err := rewindRead(ctx, tx, p.where, p.args, &res, opt.Removed); err != nil {
 				return fmt.Errorf("read %q: %w", conv, err)
 			}
-			res.Records++
-			if r.Role == string(transcript.RoleSummary) {
-				res.Summaries++
-			}
-			if opt.Removed != nil {
-				if err := opt.Removed(r); err != nil {
-					return err
-				}
-			}
 		}
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("read %q: %w", conv, err)
-		}
-		rows.Close()
 		if opt.Written != nil {
 			if err := opt.Written(); err != nil {
 				return err
@@ -85,12 +75,14 @@ func (s *Store) Rewind(ctx context.Context, conv, to string, opt store.RewindOpt
 		if res.Records == 0 {
 			return nil
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM records WHERE `+which, conv, st.Pos, st.Sub, ids); err != nil {
-			return fmt.Errorf("delete records of %q: %w", conv, err)
+		for _, p := range parts {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM records WHERE `+p.where, p.args...); err != nil {
+				return fmt.Errorf("delete records of %q: %w", conv, err)
+			}
 		}
 		// Merged-away ids that named a removed record may be appended again.
 		if _, err := tx.ExecContext(ctx, `DELETE FROM absorbed WHERE conversation = ?1
-			AND target IN `+tx.d.IDsIn("?2"), conv, ids); err != nil {
+			AND target NOT IN (SELECT id FROM records WHERE conversation = ?1)`, conv); err != nil {
 			return fmt.Errorf("delete absorbed ids of %q: %w", conv, err)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET updated = ?, record_count = record_count - ?, shape = shape + 1
@@ -107,50 +99,84 @@ func (s *Store) Rewind(ctx context.Context, conv, to string, opt store.RewindOpt
 	return res, err
 }
 
-// rewindSet returns the ids of every record a rewind to cut removes: those
-// after cut, and the summaries before it that cover one of them (a summary
-// covering such a summary included).
-func rewindSet(ctx context.Context, tx conn, conv string, cut store.Place) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM records WHERE conversation = ? AND (pos, sub) > (?, ?)`, conv, cut.Pos, cut.Sub)
+// rewindRead hands each record where selects to removed, counting them.
+func rewindRead(ctx context.Context, tx conn, where string, args []any, res *store.RewindResult, removed func(store.Row) error) error {
+	rows, err := tx.QueryContext(ctx, `SELECT pos, sub, seq, role, body FROM records WHERE `+where+` ORDER BY pos, sub`, args...)
 	if err != nil {
-		return nil, fmt.Errorf("read %q: %w", conv, err)
+		return err
 	}
-	gone := map[string]bool{}
-	var ids []string
+	defer rows.Close()
+	var r store.Row
+	var body sql.RawBytes
 	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("read %q: %w", conv, err)
+		if err := rows.Scan(&r.Pos, &r.Sub, &r.Seq, &r.Role, &body); err != nil {
+			return err
 		}
-		gone[id] = true
-		ids = append(ids, id)
+		r.Body = body
+		res.Records++
+		if r.Role == string(transcript.RoleSummary) {
+			res.Summaries++
+		}
+		if removed != nil {
+			if err := removed(r); err != nil {
+				return err
+			}
+		}
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read %q: %w", conv, err)
-	}
-	rows, err = tx.QueryContext(ctx, `SELECT id, body FROM records WHERE conversation = ? AND role = 'summary'
+	return rows.Err()
+}
+
+// rewindSummaries returns the ids of the summaries at or before cut that a
+// rewind to cut removes with the records after it: those covering one of
+// them, or covering such a summary. Each summary is checked against the
+// records after cut by itself, so memory stays with the largest summary,
+// however many records go.
+func rewindSummaries(ctx context.Context, tx conn, conv string, cut store.Place) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, body FROM records WHERE conversation = ? AND role = 'summary'
 		AND role IN ('system', 'summary') AND (pos, sub) <= (?, ?) ORDER BY pos, sub`, conv, cut.Pos, cut.Sub)
 	if err != nil {
 		return nil, fmt.Errorf("read summaries of %q: %w", conv, err)
 	}
-	defer rows.Close()
+	type summary struct {
+		id      string
+		covered []string
+	}
+	var sums []summary
 	for rows.Next() {
 		var id string
 		var body []byte
 		if err := rows.Scan(&id, &body); err != nil {
+			rows.Close()
 			return nil, fmt.Errorf("read summaries of %q: %w", conv, err)
 		}
 		rec, err := parseStored(body)
 		if err != nil {
+			rows.Close()
 			return nil, fmt.Errorf("summary %s: %w", id, err)
 		}
+		sums = append(sums, summary{id, rec.Metadata.SummaryIDs})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read summaries of %q: %w", conv, err)
+	}
+	gone := map[string]bool{}
+	var ids []string
+	for _, sum := range sums {
 		// In transcript order, so a summary covering a removed one is seen after it.
-		if transcript.Covers(&rec, gone) {
-			gone[id] = true
-			ids = append(ids, id)
+		hit := slices.ContainsFunc(sum.covered, func(id string) bool { return gone[id] })
+		if !hit {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM records WHERE conversation = ?1
+				AND (pos, sub) > (?2, ?3) AND id IN `+tx.d.IDsIn("?4"), conv, cut.Pos, cut.Sub, idList(sum.covered)).Scan(&n); err != nil {
+				return nil, fmt.Errorf("read what summary %s covers: %w", sum.id, err)
+			}
+			hit = n > 0
+		}
+		if hit {
+			gone[sum.id] = true
+			ids = append(ids, sum.id)
 		}
 	}
-	return ids, rows.Err()
+	return ids, nil
 }

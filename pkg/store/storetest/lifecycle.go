@@ -182,6 +182,10 @@ func lcComparePrefix(t testing.TB, src, fork []transcript.Record, dst string) {
 		t.Fatalf("%s: %d records, want %d", dst, len(fork), len(src))
 	}
 	back := map[string]string{} // fork id -> source id
+	inSrc := map[string]bool{}
+	for _, r := range src {
+		inSrc[r.ID] = true
+	}
 	for j := range src {
 		f, o := fork[j], src[j]
 		var from string
@@ -197,8 +201,11 @@ func lcComparePrefix(t testing.TB, src, fork []transcript.Record, dst string) {
 		back[f.ID] = o.ID
 		for k, id := range f.Metadata.SummaryIDs {
 			want := o.Metadata.SummaryIDs[k]
-			if orig, ok := back[id]; ok {
+			orig, ok := back[id]
+			if ok {
 				id = orig
+			} else if inSrc[want] {
+				t.Fatalf("%s[%d]: summaryIds[%d] is %s, not the id of its copy", dst, j, k, id)
 			}
 			if id != want {
 				t.Fatalf("%s[%d]: summaryIds[%d] maps back to %s, want %s", dst, j, k, id, want)
