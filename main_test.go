@@ -54,8 +54,9 @@ func scriptParams(postgres bool, db func(*testscript.Env) (string, error)) tests
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
-			"serve": serveCmd,
-			"post":  postCmd,
+			"serve":        serveCmd,
+			"post":         postCmd,
+			"batchresults": batchResultsCmd,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "postgres" {

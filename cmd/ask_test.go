@@ -38,7 +38,7 @@ func TestAskFlags(t *testing.T) {
 		{args: []string{"-c", "demo", "--provider", "ollama", "--model", "llama3.2", "--rate", "60/m"}, check: func(o *askOptions) bool { return o.pace == time.Second }},
 		{args: []string{"--provider", "openai", "Hi"}, errText: "missing -c/--conversation"},
 		{args: []string{"-c", "demo", "Hi"}, errText: "missing --provider (one of " + callable + ")"},
-		{args: []string{"-c", "demo", "--provider", "bedrock", "Hi"}, errText: `--provider "bedrock": want one of ` + callable},
+		{args: []string{"-c", "demo", "--provider", "vercel", "Hi"}, errText: `--provider "vercel": want one of ` + callable},
 		{args: []string{"-c", "demo", "--provider", "vercel", "Hi"}, errText: `--provider "vercel": want one of ` + callable},
 		{args: []string{"-c", "demo", "--provider", "ollama", "Hi"}, errText: "--provider ollama needs --model"},
 		{args: []string{"-c", "demo", "--provider", "openai", "--schema", "s.json", "--no-schema"}, errText: "--schema and --no-schema do not go together"},
@@ -260,7 +260,7 @@ func TestAskExitCodes(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{[]string{"ask", "-c", "c", "Hi"}, ExitUsage, "convo: missing --provider (one of openai, anthropic, gemini, ollama)\nRun 'convo --help' for usage.\n"},
+		{[]string{"ask", "-c", "c", "Hi"}, ExitUsage, "convo: missing --provider (one of openai, anthropic, gemini, bedrock, ollama)\nRun 'convo --help' for usage.\n"},
 		{[]string{"ask", "-c", "c", "--provider", "openai", "--schema", schema, "Hi"}, ExitInput, "convo: answer: does not match the schema City:\n"},
 		{[]string{"ask", "-c", "c", "--provider", "openai", "Hi"}, ExitOK, ""},
 		{[]string{"schema", "show", "-c", "c"}, ExitNotFound, `convo: conversation "c" has no schema: not found`},

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -32,6 +33,7 @@ type summarizeOptions struct {
 	ratio                           float64
 	templatePath, prompt, tokenizer string
 	rate                            string
+	batchOut, batchIn               string                      // --batch-out, --batch-in FILE ("-": stdout, stdin)
 	wait                            func(context.Context) error // --rate, parsed
 	pace                            time.Duration               // --rate's interval between requests
 	provider                        providerOptions
@@ -81,6 +83,8 @@ transcript with the summary placed on stdout.`,
 	fl.StringVar(&o.templatePath, "template", "", "Go text/template FILE shaping that text (fields: .Previous, .PreviousRecord, .Records)")
 	fl.IntVarP(&o.jobs, "jobs", "j", 4, "with --all: conversations summarized at once")
 	fl.StringVar(&o.rate, "rate", "", "at most N summarizer requests per PERIOD, e.g. 60/m (delayed, never failed)")
+	fl.StringVar(&o.batchOut, "batch-out", "", "with --all and --summarizer "+strings.Join(summarize.BatchProviders(), "|")+": write the requests to FILE for the provider's batch API (half price, answered within 24h), storing nothing (see docs/batch.md)")
+	fl.StringVar(&o.batchIn, "batch-in", "", "store the summaries of the batch result FILE of a --batch-out run, given the same summarize options; conversations changed since are skipped and named")
 	o.addPolicyFlags(cmd, "")
 	return cmd
 }
@@ -102,10 +106,13 @@ func (o *summarizeOptions) addPolicyFlags(cmd *cobra.Command, note string) {
 
 // check refuses flag values that cannot work, before anything is opened.
 func (o *summarizeOptions) check() error {
+	if err := o.checkBatch(); err != nil {
+		return err
+	}
 	if o.all && o.conversation != "" {
 		return usageErrorf("give -c or --all, not both")
 	}
-	if !o.all && o.conversation == "" && o.f.IO.StdinIsTerminal() {
+	if !o.all && o.conversation == "" && o.batchIn == "" && o.f.IO.StdinIsTerminal() {
 		return usageErrorf("give -c ID or --all, or pipe a transcript on stdin")
 	}
 	if err := checkConversationID(o.conversation); err != nil {
@@ -126,6 +133,23 @@ func (o *summarizeOptions) check() error {
 		o.pace = time.Duration(float64(time.Second) / float64(limiter.Limit()))
 	}
 	return err
+}
+
+// checkBatch refuses --batch-out and --batch-in where they cannot work.
+func (o *summarizeOptions) checkBatch() error {
+	switch {
+	case o.batchOut != "" && o.batchIn != "":
+		return usageErrorf("give --batch-out or --batch-in, not both")
+	case o.batchOut != "" && !o.all:
+		return usageErrorf("--batch-out needs --all")
+	case o.batchOut != "" && !slices.Contains(summarize.BatchProviders(), o.provider.name):
+		return usageErrorf("--batch-out needs --summarizer %s", strings.Join(summarize.BatchProviders(), ", "))
+	case o.batchIn != "" && (o.all || o.conversation != ""):
+		return usageErrorf("--batch-in takes no -c or --all: the results name their conversations")
+	case (o.batchOut != "" || o.batchIn != "") && (o.dryRun || o.rate != ""):
+		return usageErrorf("--batch-out and --batch-in take no --dry-run or --rate")
+	}
+	return nil
 }
 
 // checkPolicy refuses values of the policy flags that cannot work.
@@ -184,7 +208,12 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 		return err
 	}
 	enc := transcript.NewEncoder(f.IO.Out)
-	if o.all {
+	switch {
+	case o.batchOut != "":
+		return summarizeBatchOut(ctx, o, r)
+	case o.batchIn != "":
+		return summarizeBatchIn(ctx, o, r, enc)
+	case o.all:
 		return summarizeAll(ctx, o, r, enc)
 	}
 	var res summarize.Result
@@ -331,12 +360,92 @@ func (o *summarizeOptions) runner() (*summarize.Runner, error) {
 			return nil, usageErrorf("--template: %v", err)
 		}
 	}
-	if !o.dryRun {
+	if !o.dryRun && o.batchOut == "" && o.batchIn == "" { // a batch file needs no key
 		if r.Summarizer, err = f.newSummarizer(&o.provider, counter); err != nil {
 			return nil, err
 		}
 	}
 	return r, nil
+}
+
+// summarizeBatchOut writes the requests of --all for the provider's batch
+// API to --batch-out, storing nothing.
+func summarizeBatchOut(ctx context.Context, o *summarizeOptions, r *summarize.Runner) error {
+	f := o.f
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	w, done := f.IO.Out, func() error { return nil }
+	if o.batchOut != "-" {
+		file, err := os.Create(o.batchOut)
+		if err != nil {
+			return fmt.Errorf("--batch-out: %w", err)
+		}
+		w, done = file, file.Close
+	}
+	tally, err := summarize.BatchOut(ctx, s, r.Options, summarize.BatchOutOptions{
+		Provider: o.provider.name, Model: o.provider.model,
+		Done: func(res summarize.Result, err error) {
+			if err != nil {
+				fmt.Fprintf(f.IO.ErrOut, "convo: summarize %s: %s\n", res.Conversation, errorMessage(err))
+			}
+		},
+	}, w)
+	if cerr := done(); err == nil && cerr != nil {
+		err = fmt.Errorf("--batch-out: %w", cerr)
+	}
+	f.warnf("summarize --batch-out: %d conversations: %d requests written, %d with nothing to cover, %d under the trigger, %d failed",
+		tally.Conversations, tally.Requests, tally.Nothing, tally.NotDue, tally.Failed)
+	return err
+}
+
+// summarizeBatchIn stores the summaries of the --batch-in result file,
+// printing each one stored and naming each result skipped.
+func summarizeBatchIn(ctx context.Context, o *summarizeOptions, r *summarize.Runner, enc *transcript.Encoder) error {
+	f := o.f
+	in := f.IO.In
+	if o.batchIn != "-" {
+		file, err := os.Open(o.batchIn)
+		if err != nil {
+			return usageErrorf("--batch-in: %v", err)
+		}
+		defer file.Close()
+		in = file
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	var printErr error
+	tally, err := summarize.BatchIn(ctx, s, in, summarize.BatchInOptions{
+		Options: r.Options, DeleteOriginals: o.deleteOriginals, IDs: f.IDs, Now: f.Now,
+		Done: func(out summarize.BatchOutcome) {
+			switch {
+			case out.Summary != nil:
+				if printErr == nil {
+					printErr = printResult(o, enc, out.Result)
+				}
+			case out.Err != nil:
+				conv := out.Conversation
+				if conv == "" {
+					conv = "?"
+				}
+				fmt.Fprintf(f.IO.ErrOut, "convo: summarize --batch-in line %d (%s, conversation %s): %s: %s\n", out.Line, out.CustomID, conv, out.Status, errorMessage(out.Err))
+			}
+		},
+	})
+	printErr = errors.Join(printErr, enc.Flush())
+	var ie *transcript.InputError
+	if errors.As(err, &ie) {
+		return fmt.Errorf("--batch-in %s: %w", o.batchIn, err)
+	}
+	f.warnf("summarize --batch-in: %d results: %d stored, %d summarized already, %d conversations changed since the request, %d errored or expired, %d failed",
+		tally.Conversations, tally.Stored, tally.Already, tally.Changed, tally.Errored, tally.Failed)
+	if err == nil && tally.Stored > 0 {
+		return afterCommit(printErr)
+	}
+	return errors.Join(err, printErr)
 }
 
 // runnerID names this process among the runners sharing a store.

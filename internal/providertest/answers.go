@@ -28,11 +28,22 @@ const (
 func writeAnswer(w http.ResponseWriter, req *Request, status int, h map[string]string, a *Answer) {
 	body, ctype := Body(req.Provider, req.Model, a), "application/json"
 	if req.Stream && cmp(status, 200) == 200 {
-		body, ctype = Stream(req.Provider, req.Model, a), map[bool]string{true: "application/x-ndjson", false: "text/event-stream"}[req.Provider == "ollama"]
+		body, ctype = Stream(req.Provider, req.Model, a), streamType(req.Provider)
 	}
 	setHeader(w, h, ctype)
 	w.WriteHeader(cmp(status, 200))
 	io.WriteString(w, body)
+}
+
+// streamType is the Content-Type of provider's streams.
+func streamType(provider string) string {
+	switch provider {
+	case "ollama":
+		return "application/x-ndjson"
+	case "bedrock":
+		return BedrockStreamType
+	}
+	return "text/event-stream"
 }
 
 // Body is a's non-streaming response body in provider's format; model is
@@ -54,6 +65,8 @@ func Body(provider, model string, a *Answer) string {
 		return mustJSON(geminiChunk(geminiParts(a.Text, a.Calls), cmpStr(a.Finish, "STOP"), true))
 	case "ollama":
 		return mustJSON(ollamaLine(model, a.Text, a.Calls, cmpStr(a.Finish, "stop")))
+	case "bedrock":
+		return mustJSON(bedrockBody(a))
 	}
 	return ""
 }
@@ -70,11 +83,16 @@ func ErrorBody(provider string, status int, msg string) string {
 	case "gemini":
 		kind := map[int]string{400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 503: "UNAVAILABLE"}[status]
 		return mustJSON(map[string]any{"error": map[string]any{"code": status, "message": msg, "status": cmpStr(kind, "INTERNAL")}})
+	case "bedrock":
+		return mustJSON(map[string]any{"message": msg})
 	}
 	return mustJSON(map[string]any{"error": msg})
 }
 
 func writeError(w http.ResponseWriter, provider string, status int, msg string, h map[string]string) {
+	if provider == "bedrock" {
+		h = bedrockErrorHeader(status, h)
+	}
 	setHeader(w, h, "application/json")
 	w.WriteHeader(status)
 	io.WriteString(w, ErrorBody(provider, status, msg))
@@ -116,6 +134,8 @@ func Stream(provider, model string, a *Answer) string {
 		}
 		b.WriteString(mustJSON(ollamaLine(model, "", nil, cmpStr(a.Finish, "stop"))) + "\n")
 		return b.String()
+	case "bedrock":
+		return bedrockStream(a)
 	}
 	return ""
 }

@@ -11,7 +11,9 @@
 //     M:streamGenerateContent?alt=sse for a stream, as google.golang.org/genai
 //     calls them;
 //   - ollama: POST /api/chat, one body with "stream": false, else NDJSON
-//     lines (Ollama streams by default).
+//     lines (Ollama streams by default);
+//   - bedrock: POST /model/{modelId}/converse, and /converse-stream for an
+//     AWS event stream, signed with SigV4 (see bedrock.go).
 //
 // It plays a script of steps (answers, error statuses with Retry-After,
 // garbage, silence), checks what the strictest provider checks (a JSON
@@ -75,8 +77,8 @@ type Step struct {
 
 // Request is one request the server got.
 type Request struct {
-	// Provider is the format the path names: openai, anthropic, gemini or
-	// ollama.
+	// Provider is the format the path names: openai, anthropic, gemini,
+	// ollama or bedrock.
 	Provider string
 	Path     string
 	// Model is the model the body or, for gemini, the path names.
@@ -100,7 +102,8 @@ type Options struct {
 	// instead.
 	Next func(n int, r *Request) Step
 	// Key, when set, is the API key openai, anthropic and gemini requests
-	// must carry (a 401 otherwise).
+	// must carry (a 401 otherwise), and the AWS secret access key bedrock
+	// requests are signed with, or its API key (a 403 otherwise).
 	Key string
 	// Forget keeps no requests: for a long benchmark.
 	Forget bool
@@ -233,6 +236,9 @@ func route(path string, body map[string]any) (provider, model string, stream boo
 		return "anthropic", model, streamField
 	case strings.HasSuffix(path, "/api/chat"):
 		return "ollama", model, streamField || !set
+	case strings.HasPrefix(path, "/model/"):
+		model, stream, _ := bedrockRoute(path)
+		return "bedrock", model, stream
 	case strings.Contains(path, "/models/"):
 		_, m, _ := strings.Cut(path, "/models/")
 		m, method, _ := strings.Cut(m, ":")
@@ -251,6 +257,14 @@ func (s *Server) check(r *http.Request, req *Request) (int, string) {
 		return http.StatusMethodNotAllowed, "POST only"
 	case req.Body == nil:
 		return http.StatusBadRequest, "the request body is not a JSON object"
+	case req.Provider == "bedrock":
+		if status, msg := bedrockCheck(r, req); status != 0 {
+			return status, msg
+		}
+		if s.opts.Key != "" && !bedrockSigned(r, []byte(req.Raw), s.opts.Key) {
+			return http.StatusForbidden, "The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details."
+		}
+		return 0, ""
 	case s.opts.Key != "" && !keyed(req.Provider, r.Header, s.opts.Key):
 		return http.StatusUnauthorized, "invalid API key"
 	}
@@ -311,7 +325,7 @@ func (s *Server) mask(h http.Header) http.Header {
 			case "Authorization":
 				scheme, _, _ := strings.Cut(v, " ")
 				vs[i] = scheme + " [SECRET]"
-			case "X-Api-Key", "X-Goog-Api-Key":
+			case "X-Api-Key", "X-Goog-Api-Key", "X-Amz-Security-Token":
 				vs[i] = "[SECRET]"
 			}
 		}

@@ -33,7 +33,9 @@ type Provider struct {
 	DefaultModel string
 	// KeyEnv names the environment variable of the API key, "" when the
 	// provider takes none; BaseURLEnv that of the endpoint root, whose
-	// default is BaseURL.
+	// default is BaseURL ({region} standing for the AWS region in
+	// bedrock's). Bedrock's key is optional: without one, requests are
+	// signed with the AWS credential chain's (SigV4).
 	KeyEnv, BaseURLEnv, BaseURL string
 	// MaxTokens is the output limit a whole request body carries when the
 	// caller gives none, the same for render --body, ask and summarize; 0
@@ -68,7 +70,8 @@ var registry = []Provider{
 	{Name: "gemini", Can: canAll, DefaultModel: "gemini-2.5-flash", KeyEnv: "GEMINI_API_KEY",
 		BaseURLEnv: "GOOGLE_GEMINI_BASE_URL", BaseURL: "https://generativelanguage.googleapis.com/", ModelInURL: true, Tools: true,
 		newWire: func() wire { return geminiWire{} }, parse: parseGemini},
-	{Name: "bedrock", Can: CanRender | CanParse, ModelInURL: true,
+	{Name: "bedrock", Can: canAll, KeyEnv: "AWS_BEARER_TOKEN_BEDROCK",
+		BaseURLEnv: "AWS_ENDPOINT_URL_BEDROCK_RUNTIME", BaseURL: "https://bedrock-runtime.{region}.amazonaws.com", ModelInURL: true,
 		newWire: func() wire { return bedrockWire{} }, parse: parseBedrock},
 	{Name: "vercel", Can: CanRender,
 		newWire: func() wire { return vercelWire{} }},

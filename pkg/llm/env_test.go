@@ -60,6 +60,7 @@ func TestOllamaHost(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
+	awsEnv(t, map[string]string{"AWS_REGION": "us-east-1"})
 	for _, p := range format.Names(format.CanCall) {
 		c, err := New(p, Options{APIKey: testKey})
 		if err != nil {
@@ -70,7 +71,7 @@ func TestNew(t *testing.T) {
 			t.Errorf("New(%s).Name() = %s", p, c.Name())
 		}
 	}
-	for _, p := range []string{"bedrock", "vercel", "exec"} {
+	for _, p := range []string{"vercel", "exec"} {
 		if _, err := New(p, Options{}); err == nil || !strings.Contains(err.Error(), "unknown provider") {
 			t.Errorf("New(%s) = %v", p, err)
 		}

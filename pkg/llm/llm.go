@@ -24,6 +24,8 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+
 	"github.com/convo-cli/convo/pkg/format"
 )
 
@@ -76,7 +78,8 @@ type Options struct {
 	// BaseURL replaces the provider's endpoint root (format.Provider.BaseURL):
 	// for openai the part before /chat/completions, for anthropic the part
 	// before /v1/messages, for gemini the part before /v1beta/models/...,
-	// for ollama the part before /api/chat.
+	// for ollama the part before /api/chat, for bedrock the part before
+	// /model/M/converse.
 	BaseURL string
 	// HTTPClient sends the requests; nil uses a plain http.Client. Its own
 	// Timeout, if any, still applies, but Timeout below is the one to set.
@@ -95,6 +98,13 @@ type Options struct {
 	// and may delay it (a rate limiter shared through the store, say); an
 	// error from it ends the call.
 	Limit func(ctx context.Context) error
+	// Region and Credentials are bedrock's: the AWS region requests are
+	// signed for (and sent to, when BaseURL is unset) and the credentials
+	// that sign them. Unset, each comes from the AWS chain (AWS_REGION,
+	// AWS_ACCESS_KEY_ID..., AWS_PROFILE and the shared files, SSO, the
+	// instance role) as every AWS SDK reads it.
+	Region      string
+	Credentials aws.CredentialsProvider
 }
 
 // DefaultTimeout bounds one attempt: long enough for a model to answer
@@ -131,6 +141,8 @@ func New(provider string, opts Options) (Transport, error) {
 		return newGemini(p, opts)
 	case "ollama":
 		return newOllama(p, opts)
+	case "bedrock":
+		return newBedrock(p, opts)
 	}
 	// A provider the registry marks callable needs its transport file.
 	return nil, fmt.Errorf("llm: no transport for provider %q", provider)
@@ -139,9 +151,11 @@ func New(provider string, opts Options) (Transport, error) {
 // FromEnv reads the key and endpoint of provider through getenv (os.Getenv,
 // or a lookup in the config file), under the names the registry gives:
 // GEMINI_API_KEY and GOOGLE_GEMINI_BASE_URL, OPENAI_API_KEY and
-// OPENAI_BASE_URL, ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL, OLLAMA_HOST;
-// every provider's key goes to Secrets, so that none is ever shown. Other
-// fields are left for the caller.
+// OPENAI_BASE_URL, ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL, OLLAMA_HOST,
+// AWS_BEARER_TOKEN_BEDROCK and AWS_ENDPOINT_URL_BEDROCK_RUNTIME; every
+// provider's key goes to Secrets, so that none is ever shown. Other fields
+// are left for the caller (bedrock's region and credentials for the AWS
+// chain).
 func FromEnv(provider string, getenv func(string) string) Options {
 	p, _ := format.Lookup(provider)
 	var o Options

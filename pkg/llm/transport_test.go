@@ -26,10 +26,17 @@ var callable = []struct {
 	{"anthropic", "/v1/messages", "/v1/messages", "X-Api-Key", "[KEY]"},
 	{"gemini", "/v1beta/models/gemini-2.5-flash:generateContent", "/v1beta/models/gemini-2.5-flash:streamGenerateContent", "X-Goog-Api-Key", "[KEY]"},
 	{"ollama", "/api/chat", "/api/chat", "Authorization", ""},
+	{"bedrock", "/model/" + bedrockModel + "/converse", "/model/" + bedrockModel + "/converse-stream", "Authorization", "AWS4-HMAC-SHA256 [SECRET]"},
 }
+
+// bedrockModel has a ':' the path must carry escaped.
+const bedrockModel = "anthropic.claude-3-haiku-20240307-v1:0"
 
 // model is the model a test asks provider for.
 func model(provider string) string {
+	if provider == "bedrock" {
+		return bedrockModel
+	}
 	if p, _ := format.Lookup(provider); p.DefaultModel != "" {
 		return p.DefaultModel
 	}
@@ -52,7 +59,11 @@ func request(t *testing.T, provider string, stream bool) Call {
 // transport aims provider's transport at s, with the test key.
 func transport(t *testing.T, provider string, s *providertest.Server, o Options) Transport {
 	t.Helper()
-	if provider != "ollama" {
+	switch provider {
+	case "ollama":
+	case "bedrock": // signed: the test key is the secret access key
+		o.Region, o.Credentials = "us-east-1", staticCredentials(testKey)
+	default:
 		o.APIKey = testKey
 	}
 	o.BaseURL = s.BaseURL(provider)
@@ -329,9 +340,12 @@ func TestStreamCutShort(t *testing.T) {
 			i := strings.Index(stream, "Paris is the ca")
 			cut := stream[:i+strings.Index(stream[i:], "\n")+1]
 			ctype := "text/event-stream"
-			if f.provider == "ollama" {
+			switch f.provider {
+			case "ollama":
 				ctype = "application/x-ndjson"
-			} else {
+			case "bedrock": // binary: cut after the whole message holding the text
+				cut, ctype = stream[:eventMessageEnd(stream, i)], providertest.BedrockStreamType
+			default:
 				cut += "\n"
 			}
 			s := start(t, providertest.Step{Body: cut, Header: map[string]string{"Content-Type": ctype}})

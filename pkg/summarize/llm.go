@@ -41,11 +41,7 @@ func (s *LLM) Summarize(ctx context.Context, in Input) (Output, error) {
 	if model == "" {
 		return Output{}, fmt.Errorf("%s: no model given", provider)
 	}
-	var body bytes.Buffer
-	err := format.Render(&body, format.Request{
-		Provider: provider, Body: true, Model: model, System: []string{in.Instruction},
-		Messages: []transcript.Record{{ID: "text", Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{in.Text}}}},
-	})
+	body, err := requestBody(provider, model, in)
 	if err != nil {
 		return Output{}, err
 	}
@@ -53,9 +49,9 @@ func (s *LLM) Summarize(ctx context.Context, in Input) (Output, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	log.Debug("provider call", "provider", provider, "model", model, "bytes", body.Len())
+	log.Debug("provider call", "provider", provider, "model", model, "bytes", len(body))
 	start := time.Now()
-	reply, err := s.Transport.Send(ctx, llm.Call{Model: model, Body: body.Bytes()})
+	reply, err := s.Transport.Send(ctx, llm.Call{Model: model, Body: body})
 	latency := time.Since(start).Milliseconds()
 	var ans *format.Answer
 	if err == nil {
@@ -77,4 +73,16 @@ func (s *LLM) Summarize(ctx context.Context, in Input) (Output, error) {
 	}
 	log.Info("provider answered", attrs...)
 	return Output{Text: ans.Text(), Model: cmp.Or(ans.Model, model)}, nil
+}
+
+// requestBody is the request a provider is sent for in: the instruction as
+// the system prompt, the shaped text as the one user message. A live call
+// and a batch request line carry the same.
+func requestBody(provider, model string, in Input) ([]byte, error) {
+	var body bytes.Buffer
+	err := format.Render(&body, format.Request{
+		Provider: provider, Body: true, Model: model, System: []string{in.Instruction},
+		Messages: []transcript.Record{{ID: "text", Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{in.Text}}}},
+	})
+	return body.Bytes(), err
 }
