@@ -41,6 +41,9 @@ type Turn struct {
 	Texts   []string
 	Calls   []Call   // assistant turns only
 	Results []Result // user turns only: answers to the previous turn's calls
+	// Items are the provider data of an assistant turn for the provider
+	// rendered, in their places (see providerdata.go).
+	Items []opaque
 }
 
 func (t *Turn) empty() bool { return len(t.Texts)+len(t.Calls)+len(t.Results) == 0 }

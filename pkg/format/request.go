@@ -211,6 +211,7 @@ func (r *Renderer) Add(rec *transcript.Record) error {
 			}
 			t.Calls = append(t.Calls, call)
 		}
+		addProviderData(t, r.req.Provider, rec)
 		r.asst, r.asstID = t, rec.ID
 		clear(r.answered)
 	default:
@@ -282,6 +283,12 @@ func (r *Renderer) emit(t *Turn) {
 	}
 	if h := r.held; h != nil && h.Role == t.Role {
 		h.Results = append(h.Results, t.Results...)
+		for _, o := range t.Items {
+			if o.call == "" && o.text >= 0 {
+				o.text += len(h.Texts)
+			}
+			h.Items = append(h.Items, o)
+		}
 		h.Texts = append(h.Texts, t.Texts...)
 		h.Calls = append(h.Calls, t.Calls...)
 		return

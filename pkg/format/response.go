@@ -63,6 +63,8 @@ type answer struct {
 	blocked    string // the reason a prompt was blocked before any answer
 	usage      json.RawMessage
 	in, out    int
+	// kept is the provider data found (see providerdata.go).
+	kept []keptItem
 }
 
 // ParseResponse reads one non-streaming response body of provider (a
@@ -110,6 +112,7 @@ func ParseResponse(provider string, body []byte, newID func() string) (*Answer, 
 		// nothing came.
 		rec.Message.Contents = []string{""}
 	}
+	rec.Message.ProviderData = a.providerData(provider, len(rec.Message.Contents))
 	if err := transcript.Validate(&rec); err != nil {
 		// e.g. a tool call without a name, or a NUL in the text
 		return nil, shapeError(provider, "%v", err)

@@ -3,6 +3,7 @@ package format
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +19,9 @@ var responseCases = []struct {
 	calls                []transcript.ToolCall
 	aux                  map[string]string // aux key -> compact JSON
 	err                  string            // "input", "provider" or "incomplete"
+	// data is the provider data kept, each "provider at item" (replaces
+	// marked "=" after at).
+	data []string
 }{
 	{name: "openai text", provider: "openai", body: `{
   "id": "chatcmpl-123", "object": "chat.completion", "created": 1677652288, "model": "gpt-4o-mini",
@@ -126,6 +130,48 @@ var responseCases = []struct {
 {"model":"llama3.2","message":{"role":"assistant","content":" sky"},"done":true}`, err: "input"},
 	{name: "ollama error", provider: "ollama", body: `{"error": "model 'llama3.3' not found"}`, err: "provider"},
 
+	// https://platform.openai.com/docs/api-reference/responses/object and
+	// the function-calling and reasoning guides (api-mode=responses).
+	{name: "responses text", provider: "openai-responses", body: `{
+  "id": "resp_67ccd3a9da748190baa7f1570fe91ac604becb25c45c1d41", "object": "response", "created_at": 1741476777,
+  "status": "completed", "error": null, "incomplete_details": null, "instructions": null, "max_output_tokens": null,
+  "model": "gpt-4o-2024-08-06",
+  "output": [{"type": "message", "id": "msg_67ccd3acc8d48190a77525dc6de64b4104becb25c45c1d41", "status": "completed", "role": "assistant",
+    "content": [{"type": "output_text", "text": "The image depicts a scenic landscape with a wooden boardwalk.", "annotations": []}]}],
+  "parallel_tool_calls": true, "store": true, "temperature": 1.0, "tool_choice": "auto", "tools": [], "top_p": 1.0, "truncation": "disabled",
+  "usage": {"input_tokens": 328, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 52, "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 380},
+  "user": null, "metadata": {}
+}`, texts: []string{"The image depicts a scenic landscape with a wooden boardwalk."},
+		aux: map[string]string{"provider": `"openai-responses"`, "model": `"gpt-4o-2024-08-06"`, "response_id": `"resp_67ccd3a9da748190baa7f1570fe91ac604becb25c45c1d41"`, "finish_reason": `"completed"`,
+			"usage": `{"input_tokens":328,"input_tokens_details":{"cached_tokens":0},"output_tokens":52,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":380}`}},
+	{name: "responses reasoning and function call", provider: "openai-responses", body: `{
+  "id": "resp_1", "object": "response", "status": "completed", "model": "o4-mini-2025-04-16",
+  "output": [
+    {"id": "rs_6820f383d7c08191846711c5df8233bc0ac5ba57aafcbac7", "type": "reasoning", "summary": [], "encrypted_content": "gAAAAABoIPOE-enc"},
+    {"type": "function_call", "id": "fc_12345xyz", "call_id": "call_12345xyz", "name": "get_weather", "arguments": "{\"location\":\"Paris, France\"}", "status": "completed"}
+  ],
+  "usage": {"input_tokens": 66, "output_tokens": 87, "total_tokens": 153}
+}`, calls: []transcript.ToolCall{{ID: "call_12345xyz", Name: "get_weather", Arguments: `{"location":"Paris, France"}`}},
+		data: []string{`openai-responses 0 {"id":"rs_6820f383d7c08191846711c5df8233bc0ac5ba57aafcbac7","type":"reasoning","summary":[],"encrypted_content":"gAAAAABoIPOE-enc"}`}},
+	{name: "responses reasoning then text", provider: "openai-responses", body: `{"id":"resp_2","object":"response","status":"completed","model":"gpt-5",
+  "output":[{"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Thinking about it."}],"encrypted_content":"enc"},
+    {"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"42","annotations":[]}]}]}`,
+		texts: []string{"42"}, data: []string{`openai-responses 0 {"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Thinking about it."}],"encrypted_content":"enc"}`}},
+	{name: "responses custom tool call", provider: "openai-responses", body: `{"id":"resp_3","object":"response","status":"completed","model":"gpt-5",
+  "output":[{"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"code_exec","input":"print(\"hello world\")"},
+    {"type":"function_call","id":"fc_2","call_id":"call_2","name":"get_weather","arguments":"{}"}]}`,
+		calls: []transcript.ToolCall{{ID: "call_1", Name: "code_exec", Arguments: `{"input":"print(\"hello world\")"}`}, {ID: "call_2", Name: "get_weather", Arguments: `{}`}}},
+	{name: "responses refusal", provider: "openai-responses", body: `{"id":"resp_4","object":"response","status":"completed","model":"gpt-4o",
+  "output":[{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"refusal","refusal":"I'm sorry, I cannot assist with that request."}]}]}`,
+		texts: []string{"I'm sorry, I cannot assist with that request."}, err: "incomplete"},
+	{name: "responses incomplete", provider: "openai-responses", body: `{"id":"resp_5","object":"response","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"model":"gpt-5",
+  "output":[{"id":"rs_1","type":"reasoning","summary":[]}]}`, err: "incomplete",
+		aux:  map[string]string{"finish_reason": `"max_output_tokens"`},
+		data: []string{`openai-responses 0 {"id":"rs_1","type":"reasoning","summary":[]}`}},
+	{name: "responses failed", provider: "openai-responses", body: `{"id":"resp_6","object":"response","status":"failed","error":{"code":"server_error","message":"The model failed to generate a response."},"output":[]}`, err: "provider"},
+	{name: "responses error", provider: "openai-responses", body: `{"error":{"message":"Invalid 'input[0].content': empty.","type":"invalid_request_error","param":"input[0].content","code":null}}`, err: "provider"},
+	{name: "responses chat completion", provider: "openai-responses", body: `{"id":"c","object":"chat.completion","choices":[]}`, err: "input"},
+
 	{name: "empty body", provider: "openai", body: ``, err: "input"},
 	{name: "not JSON", provider: "anthropic", body: `<html>502 Bad Gateway</html>`, err: "input"},
 	{name: "array", provider: "gemini", body: `[{"candidates":[]}]`, err: "input"},
@@ -183,6 +229,17 @@ func TestParseResponse(t *testing.T) {
 			}
 			if got := string(rec.Metadata.Aux["provider"]); got != `"`+c.provider+`"` {
 				t.Errorf("aux provider %s", got)
+			}
+			var data []string
+			for _, d := range rec.Message.ProviderData {
+				eq := ""
+				if d.Replaces {
+					eq = "="
+				}
+				data = append(data, fmt.Sprintf("%s %d%s %s", d.Provider, d.At, eq, d.Item))
+			}
+			if !slices.Equal(data, c.data) {
+				t.Errorf("provider data %q, want %q", data, c.data)
 			}
 			for k, want := range c.aux {
 				if got := string(rec.Metadata.Aux[k]); got != want {
