@@ -41,6 +41,8 @@ func Body(provider, model string, a *Answer) string {
 	switch provider {
 	case "openai":
 		return mustJSON(openaiBody(a))
+	case "openai-responses":
+		return responsesBody(a)
 	case "anthropic":
 		return mustJSON(map[string]any{
 			"id": "msg_01XFDUDYJgAACzvnptvVoYEL", "type": "message", "role": "assistant", "model": AnthropicModel,
@@ -61,7 +63,7 @@ func Body(provider, model string, a *Answer) string {
 // ErrorBody is provider's error body for status, carrying msg.
 func ErrorBody(provider string, status int, msg string) string {
 	switch provider {
-	case "openai":
+	case "openai", "openai-responses":
 		kind := map[int]string{400: "invalid_request_error", 401: "invalid_request_error", 404: "invalid_request_error", 429: "requests"}[status]
 		return mustJSON(map[string]any{"error": map[string]any{"message": msg, "type": cmpStr(kind, "server_error"), "param": nil, "code": nil}})
 	case "anthropic":
@@ -86,6 +88,8 @@ func Stream(provider, model string, a *Answer) string {
 	switch provider {
 	case "openai":
 		return openaiStream(a)
+	case "openai-responses":
+		return responsesStream(a)
 	case "anthropic":
 		return anthropicStream(a)
 	case "gemini":
