@@ -70,7 +70,7 @@ var registry = []Provider{
 		newWire: func() wire { return anthropicWire{} }, parse: parseAnthropic, checkTools: anthropicCheckTools},
 	{Name: "gemini", Can: canAll, DefaultModel: "gemini-2.5-flash", KeyEnv: "GEMINI_API_KEY",
 		BaseURLEnv: "GOOGLE_GEMINI_BASE_URL", BaseURL: "https://generativelanguage.googleapis.com/", ModelInURL: true, Tools: true,
-		newWire: func() wire { return geminiWire{} }, parse: parseGemini},
+		newWire: func() wire { return &geminiWire{} }, parse: parseGemini},
 	{Name: "bedrock", Can: CanRender | CanParse, ModelInURL: true,
 		newWire: func() wire { return bedrockWire{} }, parse: parseBedrock},
 	{Name: "vercel", Can: CanRender,

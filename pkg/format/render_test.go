@@ -77,6 +77,21 @@ var renderCases = []struct {
 {"role":"assistant","content":"Old answer."}
 {"role":"summary","content":"The user asked about Paris; it was 18°C."}
 {"role":"user","content":"And Rome?"}`},
+	// Provider data goes back to its own provider only, in its place: an
+	// Anthropic thinking block and an OpenAI reasoning item before the
+	// text, Gemini's call as Gemini sent it (no id, its signature), and
+	// its result without the id convo made up.
+	{name: "provider_data", input: `
+{"role":"user","content":"What's the weather in Paris?"}
+{"role":"assistant","contents":["Let me check."],"tool_calls":[{"id":"call_1","name":"get_weather","arguments":"{\"city\":\"Paris\"}"}],"provider_data":[{"provider":"anthropic","at":0,"item":{"type":"thinking","thinking":"The user wants the weather.","signature":"EqQBCgIYAhIM"}},{"provider":"openai-responses","at":0,"item":{"id":"rs_1","type":"reasoning","summary":[],"encrypted_content":"gAAAAABo"}},{"provider":"gemini","at":1,"item":{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2lnMQ=="},"replaces":true}]}
+{"role":"tool","tool_call_id":"call_1","content":"18°C"}
+{"role":"assistant","content":"18°C in Paris."}`},
+	// A Gemini turn where a tool ran on Google's side: the call and its
+	// result go back as Gemini sent them, and to no other provider.
+	{name: "server_tool", input: `
+{"role":"user","content":"Weather in Paris?"}
+{"role":"assistant","contents":["It is sunny."],"provider_data":[{"provider":"gemini","at":0,"item":{"functionCall":{"id":"srv_1","name":"google_search","args":{"q":"weather Paris"}}}},{"provider":"gemini","at":0,"item":{"functionResponse":{"id":"srv_1","name":"google_search","response":{"result":"sunny"}}}},{"provider":"anthropic","at":0,"item":{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"weather Paris"}}}]}
+{"role":"user","content":"Thanks."}`},
 	{name: "body", input: `
 {"role":"system","content":"You are a helpful assistant."}
 {"role":"user","content":"Hello!"}`, opt: Request{Body: true, Model: "model-x", MaxTokens: 1024, Temperature: ptr(0.2)}},

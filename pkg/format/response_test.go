@@ -64,8 +64,15 @@ var responseCases = []struct {
   ]
 }`, texts: []string{"I'll check the weather in San Francisco."},
 		calls: []transcript.ToolCall{{ID: "toolu_01A09q90qw90lq917835lq9", Name: "get_weather", Arguments: `{"location":"San Francisco, CA","unit":"celsius"}`}}},
-	{name: "anthropic thinking skipped", provider: "anthropic", body: `{"type":"message","id":"m","model":"claude","stop_reason":"end_turn","content":[{"type":"thinking","thinking":"hmm","signature":"x"},{"type":"text","text":"42"}]}`,
-		texts: []string{"42"}},
+	// https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking
+	{name: "anthropic thinking kept", provider: "anthropic", body: `{"type":"message","id":"m","model":"claude","stop_reason":"tool_use","content":[
+    {"type":"thinking","thinking":"Let me analyze this step by step...","signature":"WaUjzkypQ2mUEVM36O2TxuC06KN8xyfbJwyem2dw3URve/op91XWHOEBLLqIOMfFG/UvLEczmEsUjavL...."},
+    {"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB9URj2pLmN3kF8/dW5hR7xJ0aP1oLs9yTcMnKVf2wRpEGjH9XZaBt4UvDcPrQ..."},
+    {"type":"text","text":"I'll check."},
+    {"type":"tool_use","id":"toolu_01","name":"get_weather","input":{"location":"Paris"}}]}`,
+		texts: []string{"I'll check."}, calls: []transcript.ToolCall{{ID: "toolu_01", Name: "get_weather", Arguments: `{"location":"Paris"}`}},
+		data: []string{`anthropic 0 {"type":"thinking","thinking":"Let me analyze this step by step...","signature":"WaUjzkypQ2mUEVM36O2TxuC06KN8xyfbJwyem2dw3URve/op91XWHOEBLLqIOMfFG/UvLEczmEsUjavL...."}`,
+			`anthropic 0 {"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB9URj2pLmN3kF8/dW5hR7xJ0aP1oLs9yTcMnKVf2wRpEGjH9XZaBt4UvDcPrQ..."}`}},
 	{name: "anthropic max tokens", provider: "anthropic", body: `{"type":"message","id":"m","model":"claude","stop_reason":"max_tokens","content":[{"type":"text","text":"Once upon"}]}`,
 		texts: []string{"Once upon"}, err: "incomplete"},
 	{name: "anthropic error", provider: "anthropic", body: `{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}`, err: "provider"},
@@ -74,7 +81,7 @@ var responseCases = []struct {
   "candidates": [{"content": {"parts": [{"text": "AI learns patterns from data."}, {"text": "It then predicts."}], "role": "model"}, "finishReason": "STOP", "index": 0}],
   "usageMetadata": {"promptTokenCount": 8, "candidatesTokenCount": 10, "totalTokenCount": 18},
   "modelVersion": "gemini-2.5-flash", "responseId": "abc"
-}`, texts: []string{"AI learns patterns from data.", "It then predicts."},
+}`, texts: []string{"AI learns patterns from data.It then predicts."},
 		aux: map[string]string{"model": `"gemini-2.5-flash"`, "response_id": `"abc"`, "finish_reason": `"STOP"`, "usage": `{"promptTokenCount":8,"candidatesTokenCount":10,"totalTokenCount":18}`}},
 	{name: "gemini function call", provider: "gemini", body: `{
   "candidates": [{"content": {"role": "model", "parts": [
@@ -84,7 +91,33 @@ var responseCases = []struct {
 }`, calls: []transcript.ToolCall{
 		{ID: "call_test_1", Name: "set_light_values", Arguments: `{"brightness":25,"color_temp":"warm"}`},
 		{ID: "fc_2", Name: "set_light_values", Arguments: `{"brightness":50}`}},
-		aux: map[string]string{"thought_signatures": `{"call_test_1":"c2lnMQ=="}`}},
+		// The first call came without an id and with a signature: kept as
+		// sent, to go back to Gemini so.
+		data: []string{`gemini 0= {"functionCall":{"name":"set_light_values","args":{"brightness":25,"color_temp":"warm"}},"thoughtSignature":"c2lnMQ=="}`}},
+	// Split mid-word, as Gemini streams and answers (one answer, one text).
+	{name: "gemini split text", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"text":"Here"},{"text":"'s the year 2"},{"text":"026."}]},"finishReason":"STOP"}]}`,
+		texts: []string{"Here's the year 2026."}},
+	// A tool Gemini ran on its side: the call and its result in one turn.
+	{name: "gemini server-side call", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[
+    {"functionCall":{"id":"srv_1","name":"google_search","args":{"q":"weather"}}},
+    {"functionResponse":{"id":"srv_1","name":"google_search","response":{"result":"sunny"}}},
+    {"text":"It is sunny."}]},"finishReason":"STOP"}]}`,
+		texts: []string{"It is sunny."},
+		data: []string{`gemini 0 {"functionCall":{"id":"srv_1","name":"google_search","args":{"q":"weather"}}}`,
+			`gemini 0 {"functionResponse":{"id":"srv_1","name":"google_search","response":{"result":"sunny"}}}`}},
+	{name: "gemini code execution", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[
+    {"text":"Let me compute."},
+    {"executableCode":{"language":"PYTHON","code":"print(2**10)"}},
+    {"codeExecutionResult":{"outcome":"OUTCOME_OK","output":"1024\n"}},
+    {"text":" It is 1024."}]},"finishReason":"STOP"}]}`,
+		texts: []string{"Let me compute. It is 1024."},
+		data: []string{`gemini 1 {"executableCode":{"language":"PYTHON","code":"print(2**10)"}}`,
+			`gemini 1 {"codeExecutionResult":{"outcome":"OUTCOME_OK","output":"1024\n"}}`}},
+	{name: "gemini signed text", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"text":"Hel"},{"text":"lo.","thoughtSignature":"c2lnMg=="}]},"finishReason":"STOP"}]}`,
+		texts: []string{"Hello."},
+		data: []string{`gemini 0= {"text":"Hel"}`, `gemini 0= {"text":"lo.","thoughtSignature":"c2lnMg=="}`}},
+	{name: "gemini empty args", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"c1","name":"roll","args":{}}}]},"finishReason":"STOP"}]}`,
+		calls: []transcript.ToolCall{{ID: "c1", Name: "roll", Arguments: `{}`}}},
 	{name: "gemini thought skipped", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"text":"thinking...","thought":true},{"text":"Answer."}]},"finishReason":"STOP"}]}`,
 		texts: []string{"Answer."}},
 	{name: "gemini max tokens", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"text":"Part"}]},"finishReason":"MAX_TOKENS"}]}`,
@@ -281,9 +314,15 @@ func TestResponseRoundTrip(t *testing.T) {
 	if err := r.Close(); err != nil {
 		t.Fatal(err)
 	}
-	want := `{"role":"model","parts":[{"functionCall":{"id":"call_test_1","name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2lnMQ=="}]}`
+	// As Gemini sent it: the signature kept, and no id, which convo made
+	// up for the record (call_test_1) and Gemini never gave.
+	want := `{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2lnMQ=="}]},` +
+		`{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"output":"18°C"}}}]}`
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("rendered %s\nwant it to hold %s", out.String(), want)
+	}
+	if rec.Message.ToolCalls[0].ID != "call_test_1" {
+		t.Errorf("the record's call id is %q", rec.Message.ToolCalls[0].ID)
 	}
 }
 
