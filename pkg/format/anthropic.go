@@ -189,12 +189,12 @@ func parseAnthropic(body []byte) (*answer, error) {
 		return nil, err
 	}
 	var resp struct {
-		ID      string `json:"id"`
-		Type    string `json:"type"`
-		Model   string `json:"model"`
+		ID         string            `json:"id"`
+		Type       string            `json:"type"`
+		Model      string            `json:"model"`
 		Content    []json.RawMessage `json:"content"`
-		StopReason string          `json:"stop_reason"`
-		Usage      json.RawMessage `json:"usage"`
+		StopReason string            `json:"stop_reason"`
+		Usage      json.RawMessage   `json:"usage"`
 	}
 	if err := unmarshal("anthropic", body, &resp); err != nil {
 		return nil, err

@@ -115,7 +115,7 @@ var responseCases = []struct {
 			`gemini 1 {"codeExecutionResult":{"outcome":"OUTCOME_OK","output":"1024\n"}}`}},
 	{name: "gemini signed text", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"text":"Hel"},{"text":"lo.","thoughtSignature":"c2lnMg=="}]},"finishReason":"STOP"}]}`,
 		texts: []string{"Hello."},
-		data: []string{`gemini 0= {"text":"Hel"}`, `gemini 0= {"text":"lo.","thoughtSignature":"c2lnMg=="}`}},
+		data:  []string{`gemini 0= {"text":"Hel"}`, `gemini 0= {"text":"lo.","thoughtSignature":"c2lnMg=="}`}},
 	{name: "gemini empty args", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"c1","name":"roll","args":{}}}]},"finishReason":"STOP"}]}`,
 		calls: []transcript.ToolCall{{ID: "c1", Name: "roll", Arguments: `{}`}}},
 	{name: "gemini thought skipped", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"text":"thinking...","thought":true},{"text":"Answer."}]},"finishReason":"STOP"}]}`,
