@@ -146,7 +146,7 @@ func TestRunProviders(t *testing.T) {
 				cases = append(cases, tc{name: "incomplete " + reason, steps: []step{{Answer: &answer{Text: "Paris is the cap", Finish: reason}}},
 					err: p.name + " answer incomplete: finish reason " + reason + "; nothing was stored"})
 			}
-			if p.name == "openai" {
+			if p.name == "openai" || p.name == "openai-responses" {
 				cases = append(cases, tc{name: "refusal", steps: []step{{Answer: &answer{Refusal: "I'm sorry, I cannot help with that."}}},
 					turn: withSchema, err: "finish reason refusal"})
 			}
