@@ -124,7 +124,7 @@ func checkResponses(body map[string]any) (int, string) {
 				return 400, "Invalid 'input': want a list of items."
 			}
 			switch m["type"] {
-			case "message", "function_call", "function_call_output", "reasoning":
+			case "message", "function_call", "function_call_output", "reasoning", "custom_tool_call", "custom_tool_call_output":
 			default:
 				return 400, "Invalid value for 'input[" + itoa(i) + "].type'."
 			}

@@ -37,7 +37,8 @@ package format
 // output[] of message items (content parts output_text and refusal),
 // function_call items, reasoning items and others (custom_tool_call: a call
 // of a custom tool, whose "input" is free text, kept as the arguments
-// {"input": text}); status ("completed", "incomplete", "failed"),
+// {"input": text}, and sent back as it came, its result as a
+// custom_tool_call_output item); status ("completed", "incomplete", "failed"),
 // incomplete_details.reason (max_output_tokens, content_filter), error,
 // usage (input_tokens, output_tokens), model, id. The finish reason convo
 // keeps is the status, or for an incomplete answer its reason. Errors are
@@ -54,9 +55,13 @@ import (
 // openaiResponses is the provider's registry name.
 const openaiResponses = "openai-responses"
 
-type responsesWire struct{}
+type responsesWire struct {
+	// custom holds the calls of the last assistant turn that were custom
+	// tool calls: their results are custom_tool_call_output items.
+	custom map[string]bool
+}
 
-func (responsesWire) objectArgs() bool { return false }
+func (*responsesWire) objectArgs() bool { return false }
 
 type responsesPart struct {
 	Type string `json:"type"`
@@ -100,7 +105,7 @@ type responsesFormat struct {
 	Schema json.RawMessage `json:"schema"`
 }
 
-func (responsesWire) open(j *jsonWriter, r *Request, system []string) {
+func (*responsesWire) open(j *jsonWriter, r *Request, system []string) {
 	j.raw("{")
 	if r.Body {
 		j.bodySettings(r, "max_output_tokens")
@@ -140,8 +145,17 @@ func responsesParts(kind string, texts []string) []responsesPart {
 	return parts
 }
 
-func (responsesWire) turn(j *jsonWriter, t *Turn) {
+func (w *responsesWire) turn(j *jsonWriter, t *Turn) {
 	if t.Role == transcript.RoleAssistant {
+		clear(w.custom)
+		for _, o := range t.Items {
+			if o.replaces && o.call != "" && strings.Contains(string(o.item), `"custom_tool_call"`) {
+				if w.custom == nil {
+					w.custom = map[string]bool{}
+				}
+				w.custom[o.call] = true
+			}
+		}
 		// Texts in one message item, split where provider data stands
 		// between them; provider data and calls in their places.
 		var texts []string
@@ -172,14 +186,18 @@ func (responsesWire) turn(j *jsonWriter, t *Turn) {
 		return
 	}
 	for _, r := range t.Results {
-		j.elem(responsesOutput{"function_call_output", r.CallID, r.Text()})
+		kind := "function_call_output"
+		if w.custom[r.CallID] {
+			kind = "custom_tool_call_output"
+		}
+		j.elem(responsesOutput{kind, r.CallID, r.Text()})
 	}
 	if len(t.Texts) > 0 {
 		j.elem(responsesMessage{"message", "user", responsesParts("input_text", t.Texts)})
 	}
 }
 
-func (responsesWire) close(j *jsonWriter) { j.raw("]}") }
+func (*responsesWire) close(j *jsonWriter) { j.raw("]}") }
 
 // responsesItem is one output item, with the fields of every type convo
 // reads.
@@ -266,6 +284,7 @@ func parseOpenAIResponses(body []byte) (*answer, error) {
 		case "function_call":
 			a.calls = append(a.calls, transcript.ToolCall{ID: it.CallID, Name: it.Name, Arguments: it.Arguments})
 		case "custom_tool_call":
+			a.keepForCall(raw) // goes back to the Responses API as it came
 			args, _ := MarshalNoEscape(map[string]string{"input": it.Input})
 			a.calls = append(a.calls, transcript.ToolCall{ID: it.CallID, Name: it.Name, Arguments: string(args)})
 		case "reasoning":

@@ -78,6 +78,16 @@ func (t *Turn) walk(fn func(piece)) {
 	emit(func(*opaque) bool { return true }, false)
 }
 
+// replacement is the provider item standing for the call with id, if any.
+func (t *Turn) replacement(id string) json.RawMessage {
+	for _, o := range t.Items {
+		if o.replaces && o.call == id {
+			return o.item
+		}
+	}
+	return nil
+}
+
 // addProviderData anchors the provider data of rec that is provider's to
 // the parts of t, an assistant turn just built from rec (blank contents
 // left out).

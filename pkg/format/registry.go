@@ -64,7 +64,7 @@ var registry = []Provider{
 		newWire: func() wire { return openaiWire{} }, parse: parseOpenAI},
 	{Name: openaiResponses, Can: canAll, DefaultModel: "gpt-5-mini", KeyEnv: "OPENAI_API_KEY",
 		BaseURLEnv: "OPENAI_BASE_URL", BaseURL: "https://api.openai.com/v1", Tools: true,
-		newWire: func() wire { return responsesWire{} }, parse: parseOpenAIResponses},
+		newWire: func() wire { return &responsesWire{} }, parse: parseOpenAIResponses},
 	{Name: "anthropic", Can: canAll, DefaultModel: "claude-haiku-4-5", KeyEnv: "ANTHROPIC_API_KEY",
 		BaseURLEnv: "ANTHROPIC_BASE_URL", BaseURL: "https://api.anthropic.com", MaxTokens: 4096, Tools: true,
 		newWire: func() wire { return anthropicWire{} }, parse: parseAnthropic, checkTools: anthropicCheckTools},

@@ -41,6 +41,13 @@ var responseCases = []struct {
 		{ID: "call_abc123", Name: "get_current_weather", Arguments: "{\n\"location\": \"Boston, MA\"\n}"},
 		{ID: "call_def456", Name: "get_current_weather", Arguments: `{"location": "Paris"}`}},
 		aux: map[string]string{"finish_reason": `"tool_calls"`}},
+	// https://platform.openai.com/docs/guides/function-calling#custom-tools:
+	// a custom tool's call beside a function call; both are kept.
+	{name: "openai custom tool call", provider: "openai", body: `{"id":"chatcmpl-1","object":"chat.completion","model":"gpt-5","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[
+    {"id":"call_1","type":"custom","custom":{"name":"code_exec","input":"print(\"hello world\")"}},
+    {"id":"call_2","type":"function","function":{"name":"get_weather","arguments":"{\"location\":\"Paris\"}"}}]},"finish_reason":"tool_calls"}]}`,
+		calls: []transcript.ToolCall{{ID: "call_1", Name: "code_exec", Arguments: `{"input":"print(\"hello world\")"}`}, {ID: "call_2", Name: "get_weather", Arguments: `{"location":"Paris"}`}},
+		data:  []string{`openai 0= {"id":"call_1","type":"custom","custom":{"name":"code_exec","input":"print(\"hello world\")"}}`}},
 	{name: "openai refusal", provider: "openai", body: `{"id":"c","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I'm sorry, I cannot help with that."},"finish_reason":"stop"}]}`,
 		texts: []string{"I'm sorry, I cannot help with that."}, err: "incomplete"},
 	{name: "openai length", provider: "openai", body: `{"id":"c","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"The sky is blue bec"},"finish_reason":"length"}]}`,
@@ -193,7 +200,8 @@ var responseCases = []struct {
 	{name: "responses custom tool call", provider: "openai-responses", body: `{"id":"resp_3","object":"response","status":"completed","model":"gpt-5",
   "output":[{"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"code_exec","input":"print(\"hello world\")"},
     {"type":"function_call","id":"fc_2","call_id":"call_2","name":"get_weather","arguments":"{}"}]}`,
-		calls: []transcript.ToolCall{{ID: "call_1", Name: "code_exec", Arguments: `{"input":"print(\"hello world\")"}`}, {ID: "call_2", Name: "get_weather", Arguments: `{}`}}},
+		calls: []transcript.ToolCall{{ID: "call_1", Name: "code_exec", Arguments: `{"input":"print(\"hello world\")"}`}, {ID: "call_2", Name: "get_weather", Arguments: `{}`}},
+		data:  []string{`openai-responses 0= {"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"code_exec","input":"print(\"hello world\")"}`}},
 	{name: "responses refusal", provider: "openai-responses", body: `{"id":"resp_4","object":"response","status":"completed","model":"gpt-4o",
   "output":[{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"refusal","refusal":"I'm sorry, I cannot assist with that request."}]}]}`,
 		texts: []string{"I'm sorry, I cannot assist with that request."}, err: "incomplete"},
