@@ -178,8 +178,8 @@ func parseOpenAI(body []byte) (*answer, error) {
 		Model   string `json:"model"`
 		Choices []struct {
 			Message struct {
-				Content   *string `json:"content"`
-				Refusal   *string `json:"refusal"`
+				Content   *string           `json:"content"`
+				Refusal   *string           `json:"refusal"`
 				ToolCalls []json.RawMessage `json:"tool_calls"`
 			} `json:"message"`
 			FinishReason string `json:"finish_reason"`
