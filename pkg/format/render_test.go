@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -177,7 +178,10 @@ func TestRenderGolden(t *testing.T) {
 					t.Errorf("output is not one line:\n%s", out)
 				}
 				// The golden file is indented for review; json.Indent keeps
-				// key order and every string byte for byte.
+				// key order and every string byte for byte. Record ids
+				// made up for the input are random: each becomes ID1, ID2...
+				// in order of appearance.
+				out = stableIDs(out)
 				var got bytes.Buffer
 				if err := json.Indent(&got, []byte(out), "", "  "); err != nil {
 					t.Fatalf("output is not JSON: %v\n%s", err, out)
@@ -207,6 +211,19 @@ func TestRenderGolden(t *testing.T) {
 			})
 		}
 	}
+}
+
+var ulidRE = regexp.MustCompile(`\b[0-7][0-9A-HJKMNP-TV-Z]{25}\b`)
+
+// stableIDs replaces each distinct ULID of s by ID1, ID2... in order.
+func stableIDs(s string) string {
+	seen := map[string]string{}
+	return ulidRE.ReplaceAllStringFunc(s, func(id string) string {
+		if _, ok := seen[id]; !ok {
+			seen[id] = fmt.Sprintf("ID%d", len(seen)+1)
+		}
+		return seen[id]
+	})
 }
 
 func TestRenderInvalid(t *testing.T) {

@@ -8,6 +8,9 @@ package format
 //
 // https://platform.openai.com/docs/api-reference/chat/create (function_call,
 // role "function", deprecated) and the ai v3 Message type:
+//   - every message has the "id" the legacy Message type requires: the
+//     record's ("system" for the system prompt; "<id>-2"... for the further
+//     messages one record with several calls becomes);
 //   - the system prompt is the first message, {"role":"system","content"};
 //   - content is one string, contents joined by a blank line;
 //   - an assistant message carries at most one
@@ -22,6 +25,7 @@ package format
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -32,9 +36,19 @@ type vercelLegacyWire struct {
 	calls *Turn
 }
 
+// legacyID is a message's id: the record's, "<id>-2", "-3"... for the
+// further messages one record becomes, "system" for the system prompt.
+func legacyID(id string, n int) string {
+	if n > 1 {
+		return id + "-" + strconv.Itoa(n)
+	}
+	return id
+}
+
 func (*vercelLegacyWire) objectArgs() bool { return false }
 
 type legacyMessage struct {
+	ID           string          `json:"id"`
 	Role         string          `json:"role"`
 	Content      string          `json:"content"`
 	Name         string          `json:"name,omitempty"`
@@ -48,7 +62,7 @@ func (*vercelLegacyWire) open(j *jsonWriter, r *Request, system []string) {
 	}
 	j.openArray("messages")
 	if len(system) > 0 {
-		j.elem(legacyMessage{Role: "system", Content: strings.Join(system, "\n\n")})
+		j.elem(legacyMessage{ID: "system", Role: "system", Content: strings.Join(system, "\n\n")})
 	}
 }
 
@@ -56,30 +70,30 @@ func (w *vercelLegacyWire) turn(j *jsonWriter, t *Turn) {
 	text := strings.Join(t.Texts, "\n\n")
 	if t.Role == transcript.RoleAssistant {
 		if len(t.Calls) == 0 {
-			j.elem(legacyMessage{Role: "assistant", Content: text})
+			j.elem(legacyMessage{ID: t.ID, Role: "assistant", Content: text})
 			return
 		}
 		// written with the results, in the next user turn
-		w.calls = &Turn{Texts: t.Texts, Calls: slices.Clone(t.Calls)}
+		w.calls = &Turn{ID: t.ID, Texts: t.Texts, Calls: slices.Clone(t.Calls)}
 		return
 	}
 	if a := w.calls; a != nil {
 		w.calls = nil
 		for i, c := range a.Calls {
-			m := legacyMessage{Role: "assistant", FunctionCall: &openaiFunction{c.Name, c.Args}}
+			m := legacyMessage{ID: legacyID(a.ID, i+1), Role: "assistant", FunctionCall: &openaiFunction{c.Name, c.Args}}
 			if i == 0 {
 				m.Content = strings.Join(a.Texts, "\n\n")
 			}
 			j.elem(m)
 			for _, r := range t.Results {
 				if r.CallID == c.ID {
-					j.elem(legacyMessage{Role: "function", Name: r.Name, Content: r.Text()})
+					j.elem(legacyMessage{ID: r.ID, Role: "function", Name: r.Name, Content: r.Text()})
 				}
 			}
 		}
 	}
 	if text != "" {
-		j.elem(legacyMessage{Role: "user", Content: text})
+		j.elem(legacyMessage{ID: t.ID, Role: "user", Content: text})
 	}
 }
 
