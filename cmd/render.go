@@ -82,10 +82,14 @@ applies). Gemini and Bedrock take the model in the URL, not in the body.`,
 	fl.BoolVar(&o.body, "body", false, "print a whole request body (needs --model, except for gemini and bedrock)")
 	fl.StringVar(&o.model, "model", "", "with --body: the model")
 	fl.IntVar(&o.maxTokens, "max-tokens", 0, "with --body: the output token limit (default: "+defaultLimits()+")")
-	fl.StringVar(&o.temperature, "temperature", "", "with --body: the sampling temperature")
+	fl.StringVar(&o.temperature, "temperature", "", "with --body: "+temperatureHelp)
 	_ = cmd.RegisterFlagCompletionFunc("provider", cobra.FixedCompletions(format.Names(format.CanRender), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
+
+// temperatureHelp is the help of --temperature, which goes to the
+// provider as given.
+const temperatureHelp = "sampling temperature (sent as given: some Anthropic models take only 1, e.g. with extended thinking, and answer any other with HTTP 400)"
 
 // defaultLimits names the providers whose body carries an output limit
 // when none is given, with it: "anthropic 4096".
