@@ -2,6 +2,7 @@ package format
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -43,8 +44,8 @@ type Provider struct {
 	MaxTokens int
 	// ModelInURL: the endpoint URL names the model, the body does not.
 	ModelInURL bool
-	// Tools: the body can carry tools and an answer schema (ask --tools,
-	// --schema).
+	// Tools: the body can carry tools (render and ask --tools) and, unless
+	// checkTools says no, an answer schema (--schema).
 	Tools bool
 
 	newWire func() wire
@@ -52,6 +53,17 @@ type Provider struct {
 	// checkTools, when set, rejects tools or a schema (provider form) the
 	// provider's way of sending them cannot carry.
 	checkTools func(tools []Tool, schema json.RawMessage) error
+}
+
+// noAnswerSchema is the checkTools of a provider whose body has tools but
+// no answer schema.
+func noAnswerSchema(name string) func([]Tool, json.RawMessage) error {
+	return func(_ []Tool, schema json.RawMessage) error {
+		if len(schema) > 0 {
+			return fmt.Errorf("%s: answer schemas are not supported", name)
+		}
+		return nil
+	}
 }
 
 // CanDo reports whether p has every capability of c.
@@ -71,12 +83,12 @@ var registry = []Provider{
 	{Name: "gemini", Can: canAll, DefaultModel: "gemini-2.5-flash", KeyEnv: "GEMINI_API_KEY",
 		BaseURLEnv: "GOOGLE_GEMINI_BASE_URL", BaseURL: "https://generativelanguage.googleapis.com/", ModelInURL: true, Tools: true,
 		newWire: func() wire { return &geminiWire{} }, parse: parseGemini},
-	{Name: "bedrock", Can: CanRender | CanParse, ModelInURL: true,
-		newWire: func() wire { return bedrockWire{} }, parse: parseBedrock},
-	{Name: "vercel", Can: CanRender,
-		newWire: func() wire { return vercelWire{} }},
-	{Name: "vercel-legacy", Can: CanRender,
-		newWire: func() wire { return &vercelLegacyWire{} }},
+	{Name: "bedrock", Can: CanRender | CanParse, ModelInURL: true, Tools: true,
+		newWire: func() wire { return bedrockWire{} }, parse: parseBedrock, checkTools: noAnswerSchema("bedrock")},
+	{Name: "vercel", Can: CanRender, Tools: true,
+		newWire: func() wire { return vercelWire{} }, checkTools: noAnswerSchema("vercel")},
+	{Name: "vercel-legacy", Can: CanRender, Tools: true,
+		newWire: func() wire { return &vercelLegacyWire{} }, checkTools: noAnswerSchema("vercel-legacy")},
 	{Name: "ollama", Can: canAll, BaseURLEnv: "OLLAMA_HOST", BaseURL: "http://localhost:11434", Tools: true,
 		newWire: func() wire { return ollamaWire{} }, parse: parseOllama},
 }

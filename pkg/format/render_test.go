@@ -96,6 +96,15 @@ var renderCases = []struct {
 	{name: "body", input: `
 {"role":"system","content":"You are a helpful assistant."}
 {"role":"user","content":"Hello!"}`, opt: Request{Body: true, Model: "model-x", MaxTokens: 1024, Temperature: ptr(0.2)}},
+	// --tools: the definitions in each provider's form, so that a body
+	// whose history holds tool calls is one the provider takes.
+	{name: "tools", input: `
+{"role":"user","content":"What's the weather like in Boston today?"}
+{"role":"assistant","tool_calls":[{"id":"call_abc123","name":"get_current_weather","arguments":"{\"location\":\"Boston, MA\"}"}]}
+{"role":"tool","tool_call_id":"call_abc123","content":"22°C, sunny"}`, opt: Request{Body: true, Model: "model-x", Tools: []Tool{
+		{Name: "get_current_weather", Description: "Get the current weather in a given location",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"location":{"type":"string","description":"The city and state, e.g. San Francisco, CA"}},"required":["location"]}`)},
+		{Name: "get_time"}}}},
 	{name: "body_defaults", input: `
 {"role":"user","content":"Hello!"}`, opt: Request{Body: true, Model: "model-x"}},
 	{name: "lenient", input: `

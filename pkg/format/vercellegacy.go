@@ -20,8 +20,9 @@ package format
 //     turn with several calls becomes, per call in order, an assistant
 //     message (the turn's text on the first only) and the function message
 //     answering it; nor has it an error flag: the result's text tells;
-//   - --body: {"model","max_tokens","temperature","messages"}, the request
-//     of that era.
+//   - --body: {"model","max_tokens","temperature","functions","messages"},
+//     the request of that era; tools are "functions":[{"name",
+//     "description","parameters"}]; no answer schema.
 
 import (
 	"slices"
@@ -59,6 +60,14 @@ func (*vercelLegacyWire) open(j *jsonWriter, r *Request, system []string) {
 	j.raw("{")
 	if r.Body {
 		j.bodySettings(r, "max_tokens")
+	}
+	if len(r.Tools) > 0 {
+		decls := make([]functionDecl, len(r.Tools))
+		for i := range r.Tools {
+			t := &r.Tools[i]
+			decls[i] = functionDecl{t.Name, t.Description, t.params()}
+		}
+		j.field("functions", decls)
 	}
 	j.openArray("messages")
 	if len(system) > 0 {
