@@ -24,7 +24,7 @@ func TestNewSummarizer(t *testing.T) {
 		{providerOptions{name: "openai"}, "openai", false},
 		{providerOptions{name: "ollama"}, "--summarizer ollama needs --model", true},
 		{providerOptions{name: "ollama", model: "llama3.2"}, "ollama", false},
-		{providerOptions{name: "bedrock"}, `unknown provider "bedrock": want one of extractive, exec, openai, anthropic, gemini, ollama`, true},
+		{providerOptions{name: "bedrock"}, `unknown provider "bedrock": want one of extractive, exec, openai, openai-responses, anthropic, gemini, ollama`, true},
 	} {
 		s, err := f.newSummarizer(&tc.p, nil)
 		switch {
