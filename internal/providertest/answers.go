@@ -238,6 +238,9 @@ func anthropicBlocks(a *Answer) []any {
 		return []any{map[string]any{"type": "tool_use", "id": "toolu_01A09q90qw90lq917835lq9", "name": "structured_answer", "input": json.RawMessage(a.Text)}}
 	}
 	blocks := []any{}
+	if a.Thinking != "" {
+		blocks = append(blocks, map[string]any{"type": "thinking", "thinking": "Let me think.", "signature": a.Thinking})
+	}
 	if a.Text != "" {
 		blocks = append(blocks, map[string]any{"type": "text", "text": a.Text})
 	}
@@ -256,6 +259,10 @@ func anthropicStream(a *Answer) string {
 	for i, blk := range anthropicBlocks(a) {
 		b := blk.(map[string]any)
 		switch b["type"] {
+		case "thinking":
+			evs = append(evs, [2]any{"content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "thinking", "thinking": ""}}},
+				[2]any{"content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "thinking_delta", "thinking": b["thinking"]}}},
+				[2]any{"content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "signature_delta", "signature": b["signature"]}}})
 		case "text":
 			evs = append(evs, [2]any{"content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "text", "text": ""}}})
 			for _, p := range halves(b["text"].(string)) {

@@ -52,7 +52,8 @@ type Answer struct {
 	// candidate.
 	Blocked string
 	// Thinking, when set, is an openai-responses reasoning item's
-	// encrypted_content, said before the answer.
+	// encrypted_content or an anthropic thinking block's signature, said
+	// before the answer.
 	Thinking string
 }
 
