@@ -70,6 +70,10 @@ stores a schema for the conversation that every later ask uses unless it
 gives --schema or --no-schema. The schema must be self-contained: no
 provider follows a $ref to another file.
 
+--temperature is sent as given: some Anthropic models take only 1 (extended
+thinking, for one), and the provider's refusal (HTTP 400) is reported as it
+said it, exit 1, nothing stored.
+
 An answer cut short or refused (output limit, safety or recitation filter,
 content filter, refusal) is an error naming the provider's reason, exit 1;
 nothing is stored.
@@ -116,7 +120,7 @@ Keys and endpoints come from the environment or the config file:
 	fl.DurationVar(&o.timeout, "timeout", llm.DefaultTimeout, "time limit of one provider request (with --stream: of the wait for each piece)")
 	fl.StringVar(&o.system, "system", "", "system prompt TEXT, or @FILE, instead of the stored one")
 	fl.IntVar(&o.maxTokens, "max-tokens", 0, "output token limit (default: "+defaultLimits()+"; the provider's own for the others)")
-	fl.StringVar(&o.temperature, "temperature", "", "sampling temperature")
+	fl.StringVar(&o.temperature, "temperature", "", temperatureHelp)
 	fl.StringVar(&o.schema, "schema", "", "JSON Schema FILE the answer must match (this call only)")
 	fl.BoolVar(&o.noSchema, "no-schema", false, "ignore the conversation's stored schema for this call")
 	fl.BoolVar(&o.keepInvalid, "keep-invalid", false, "store an answer that does not match the schema anyway (still exit 3)")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,9 +55,20 @@ func (p *providerOptions) addFlags(cmd *cobra.Command, flag, def string) {
 func baseURLEnvs() string {
 	var envs []string
 	for _, p := range format.Providers(format.CanCall) {
-		envs = append(envs, p.BaseURLEnv)
+		envs = appendNew(envs, p.BaseURLEnv)
 	}
 	return strings.Join(envs, ", ")
+}
+
+// appendNew appends the names not in list yet: providers may share a
+// variable (openai and openai-responses).
+func appendNew(list []string, names ...string) []string {
+	for _, n := range names {
+		if n != "" && !slices.Contains(list, n) {
+			list = append(list, n)
+		}
+	}
+	return list
 }
 
 // providerEnvs names the environment variables of the callable providers'
@@ -64,10 +76,7 @@ func baseURLEnvs() string {
 func providerEnvs() string {
 	var envs []string
 	for _, p := range format.Providers(format.CanCall) {
-		if p.KeyEnv != "" {
-			envs = append(envs, p.KeyEnv)
-		}
-		envs = append(envs, p.BaseURLEnv)
+		envs = appendNew(envs, p.KeyEnv, p.BaseURLEnv)
 	}
 	return strings.Join(envs, ", ")
 }

@@ -24,7 +24,7 @@ func TestNewSummarizer(t *testing.T) {
 		{providerOptions{name: "openai"}, "openai", false},
 		{providerOptions{name: "ollama"}, "--summarizer ollama needs --model", true},
 		{providerOptions{name: "ollama", model: "llama3.2"}, "ollama", false},
-		{providerOptions{name: "vercel"}, `unknown provider "vercel": want one of extractive, exec, openai, anthropic, gemini, bedrock, ollama`, true},
+		{providerOptions{name: "vercel"}, `unknown provider "vercel": want one of extractive, exec, openai, openai-responses, anthropic, gemini, bedrock, ollama`, true},
 	} {
 		s, err := f.newSummarizer(&tc.p, nil)
 		switch {

@@ -17,6 +17,7 @@ type renderOptions struct {
 	f                      *Factory
 	conversation, provider string
 	system, model          string
+	tools                  string
 	noSummary, lenient     bool
 	body                   bool
 	maxTokens              int
@@ -47,11 +48,23 @@ stdin and the transcript rules are applied to it first.
 Content strings become one text part each where the provider's messages take
 parts (anthropic, gemini, bedrock, vercel) and are joined by a blank line
 where they take one string (openai, ollama, vercel-legacy, and the system
-prompt of openai, ollama, vercel and vercel-legacy).
+prompt of openai, openai-responses, ollama, vercel and vercel-legacy);
+openai-responses takes one input_text or output_text part per string.
+
+Provider data a record keeps (OpenAI reasoning items, Anthropic thinking
+blocks, Gemini parts with thought signatures) is sent to the provider that
+gave it, in its place, and to no other.
 
 A tool call without its result, a result without its call, or arguments
 that are not a JSON object where the provider needs one are invalid input
 (exit 3, naming the record); --lenient repairs them and says so on stderr.
+
+--tools FILE (the file ask --tools takes) writes the tool definitions in the
+provider's form (openai and ollama "tools" of functions, openai-responses
+flat function tools, anthropic "tools" with input_schema, gemini
+functionDeclarations, bedrock toolConfig, vercel a ToolSet, vercel-legacy
+"functions"), so that a body whose history holds tool calls is one the
+provider takes.
 
 --body writes the output limit --max-tokens gives, or the provider's default
 (` + defaultLimits() + `; none for the others, whose own default then
@@ -81,11 +94,16 @@ applies). Gemini and Bedrock take the model in the URL, not in the body.`,
 	fl.BoolVar(&o.lenient, "lenient", false, "repair unmatched tool calls and results and non-object arguments instead of failing")
 	fl.BoolVar(&o.body, "body", false, "print a whole request body (needs --model, except for gemini and bedrock)")
 	fl.StringVar(&o.model, "model", "", "with --body: the model")
+	fl.StringVar(&o.tools, "tools", "", `with --body: JSON FILE of the tools the model may call, as ask --tools takes it, written in the provider's form`)
 	fl.IntVar(&o.maxTokens, "max-tokens", 0, "with --body: the output token limit (default: "+defaultLimits()+")")
-	fl.StringVar(&o.temperature, "temperature", "", "with --body: the sampling temperature")
+	fl.StringVar(&o.temperature, "temperature", "", "with --body: "+temperatureHelp)
 	_ = cmd.RegisterFlagCompletionFunc("provider", cobra.FixedCompletions(format.Names(format.CanRender), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
+
+// temperatureHelp is the help of --temperature, which goes to the
+// provider as given.
+const temperatureHelp = "sampling temperature (sent as given: some Anthropic models take only 1, e.g. with extended thinking, and answer any other with HTTP 400)"
 
 // defaultLimits names the providers whose body carries an output limit
 // when none is given, with it: "anthropic 4096".
@@ -110,8 +128,8 @@ func (o *renderOptions) check() error {
 		return usageErrorf("missing --provider (one of %s)", format.NameList(format.CanRender))
 	case !ok || !prov.CanDo(format.CanRender):
 		return usageErrorf("--provider %q: want one of %s", o.provider, format.NameList(format.CanRender))
-	case !o.body && (o.model != "" || o.maxTokens != 0 || o.temperature != ""):
-		return usageErrorf("--model, --max-tokens and --temperature shape a whole request body: add --body")
+	case !o.body && (o.model != "" || o.maxTokens != 0 || o.temperature != "" || o.tools != ""):
+		return usageErrorf("--model, --max-tokens, --temperature and --tools shape a whole request body: add --body")
 	case o.maxTokens < 0:
 		return usageErrorf("--max-tokens %d: want a positive number", o.maxTokens)
 	case o.body && o.model == "" && !prov.ModelInURL:
@@ -123,6 +141,12 @@ func (o *renderOptions) check() error {
 	var err error
 	if o.req.Temperature, err = parseTemperature(o.temperature); err != nil {
 		return err
+	}
+	if o.req.Tools, err = readTools(o.tools); err != nil {
+		return err
+	}
+	if err := o.req.Check(); err != nil {
+		return usageErrorf("--provider %s: %v", o.provider, err)
 	}
 	if err := checkConversationID(o.conversation); err != nil {
 		return err

@@ -30,7 +30,7 @@ func TestRenderFlags(t *testing.T) {
 	}{
 		{args: []string{"--provider", "openai"}, check: func(o *renderOptions) bool { return o.req.Provider == "openai" && !o.req.Body }},
 		{args: []string{}, errText: "missing --provider (one of " + format.NameList(format.CanRender) + ")"},
-		{args: []string{"--provider", "cohere"}, errText: `--provider "cohere": want one of openai, anthropic, gemini, bedrock, vercel, vercel-legacy, ollama`},
+		{args: []string{"--provider", "cohere"}, errText: `--provider "cohere": want one of openai, openai-responses, anthropic, gemini, bedrock, vercel, vercel-legacy, ollama`},
 		{args: []string{"--provider", "openai", "--model", "m"}, errText: "add --body"},
 		{args: []string{"--provider", "openai", "--body"}, errText: "--body needs --model for openai"},
 		{args: []string{"--provider", "gemini", "--body"}, check: func(o *renderOptions) bool { return o.req.Body && o.req.Model == "" }},

@@ -52,6 +52,8 @@ func Body(provider, model string, a *Answer) string {
 	switch provider {
 	case "openai":
 		return mustJSON(openaiBody(a))
+	case "openai-responses":
+		return responsesBody(a)
 	case "anthropic":
 		return mustJSON(map[string]any{
 			"id": "msg_01XFDUDYJgAACzvnptvVoYEL", "type": "message", "role": "assistant", "model": AnthropicModel,
@@ -74,7 +76,7 @@ func Body(provider, model string, a *Answer) string {
 // ErrorBody is provider's error body for status, carrying msg.
 func ErrorBody(provider string, status int, msg string) string {
 	switch provider {
-	case "openai":
+	case "openai", "openai-responses":
 		kind := map[int]string{400: "invalid_request_error", 401: "invalid_request_error", 404: "invalid_request_error", 429: "requests"}[status]
 		return mustJSON(map[string]any{"error": map[string]any{"message": msg, "type": cmpStr(kind, "server_error"), "param": nil, "code": nil}})
 	case "anthropic":
@@ -104,6 +106,8 @@ func Stream(provider, model string, a *Answer) string {
 	switch provider {
 	case "openai":
 		return openaiStream(a)
+	case "openai-responses":
+		return responsesStream(a)
 	case "anthropic":
 		return anthropicStream(a)
 	case "gemini":
@@ -254,6 +258,9 @@ func anthropicBlocks(a *Answer) []any {
 		return []any{map[string]any{"type": "tool_use", "id": "toolu_01A09q90qw90lq917835lq9", "name": "structured_answer", "input": json.RawMessage(a.Text)}}
 	}
 	blocks := []any{}
+	if a.Thinking != "" {
+		blocks = append(blocks, map[string]any{"type": "thinking", "thinking": "Let me think.", "signature": a.Thinking})
+	}
 	if a.Text != "" {
 		blocks = append(blocks, map[string]any{"type": "text", "text": a.Text})
 	}
@@ -272,6 +279,10 @@ func anthropicStream(a *Answer) string {
 	for i, blk := range anthropicBlocks(a) {
 		b := blk.(map[string]any)
 		switch b["type"] {
+		case "thinking":
+			evs = append(evs, [2]any{"content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "thinking", "thinking": ""}}},
+				[2]any{"content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "thinking_delta", "thinking": b["thinking"]}}},
+				[2]any{"content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "signature_delta", "signature": b["signature"]}}})
 		case "text":
 			evs = append(evs, [2]any{"content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "text", "text": ""}}})
 			for _, p := range halves(b["text"].(string)) {

@@ -5,6 +5,9 @@
 //   - openai: POST .../chat/completions, chat.completion bodies, and with
 //     "stream": true server-sent chat.completion.chunk events ending in
 //     [DONE];
+//   - openai-responses: POST .../responses, response objects, and with
+//     "stream": true the response.created ... response.completed events
+//     (responses.go);
 //   - anthropic: POST /v1/messages, message bodies, and with "stream": true
 //     the message_start ... message_stop events;
 //   - gemini: POST /v1beta/models/M:generateContent, and
@@ -50,6 +53,10 @@ type Answer struct {
 	// Blocked: gemini blocks the prompt for this reason, before any
 	// candidate.
 	Blocked string
+	// Thinking, when set, is an openai-responses reasoning item's
+	// encrypted_content or an anthropic thinking block's signature, said
+	// before the answer.
+	Thinking string
 }
 
 // Call is one tool call of an answer; providers that give calls no id
@@ -155,7 +162,7 @@ func (s *Server) Close() {
 // BaseURL is the endpoint root a provider's client is given (its
 // *_BASE_URL or OLLAMA_HOST): the server's URL, with /v1 for openai.
 func (s *Server) BaseURL(provider string) string {
-	if provider == "openai" {
+	if provider == "openai" || provider == "openai-responses" {
 		return s.URL + "/v1"
 	}
 	return s.URL
@@ -232,6 +239,8 @@ func route(path string, body map[string]any) (provider, model string, stream boo
 	switch {
 	case strings.HasSuffix(path, "/chat/completions"):
 		return "openai", model, streamField
+	case strings.HasSuffix(path, "/responses"):
+		return "openai-responses", model, streamField
 	case path == "/v1/messages":
 		return "anthropic", model, streamField
 	case strings.HasSuffix(path, "/api/chat"):
@@ -270,6 +279,8 @@ func (s *Server) check(r *http.Request, req *Request) (int, string) {
 	}
 	msgs, _ := req.Body["messages"].([]any)
 	switch req.Provider {
+	case "openai-responses":
+		return checkResponses(req.Body)
 	case "anthropic":
 		if _, ok := req.Body["max_tokens"].(float64); !ok {
 			return http.StatusBadRequest, "max_tokens: Field required"
@@ -301,7 +312,7 @@ func (s *Server) check(r *http.Request, req *Request) (int, string) {
 // keyed reports whether h carries key where provider takes it.
 func keyed(provider string, h http.Header, key string) bool {
 	switch provider {
-	case "openai":
+	case "openai", "openai-responses":
 		return h.Get("Authorization") == "Bearer "+key
 	case "anthropic":
 		return h.Get("X-Api-Key") == key

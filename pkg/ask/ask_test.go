@@ -146,7 +146,7 @@ func TestRunProviders(t *testing.T) {
 				cases = append(cases, tc{name: "incomplete " + reason, steps: []step{{Answer: &answer{Text: "Paris is the cap", Finish: reason}}},
 					err: p.name + " answer incomplete: finish reason " + reason + "; nothing was stored"})
 			}
-			if p.name == "openai" {
+			if p.name == "openai" || p.name == "openai-responses" {
 				cases = append(cases, tc{name: "refusal", steps: []step{{Answer: &answer{Refusal: "I'm sorry, I cannot help with that."}}},
 					turn: withSchema, err: "finish reason refusal"})
 			}
@@ -374,5 +374,48 @@ func TestConcurrentWriterDuringCall(t *testing.T) {
 	// Asked again on the conversation as it stands, the turn is stored.
 	if _, err := e.run(e.turn("Weather in Lisbon?")); err != nil {
 		t.Fatalf("asked again: %v", err)
+	}
+}
+
+// TestRunProviderData: what a provider needs back verbatim (a reasoning
+// item, a thinking block with its signature) is stored with the answer,
+// streamed or not, and sent back to it on the next turn, in its place;
+// another provider never sees it.
+func TestRunProviderData(t *testing.T) {
+	for _, name := range []string{"openai-responses", "anthropic"} {
+		for _, stream := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/stream=%v", name, stream), func(t *testing.T) {
+				p := providers[slices.IndexFunc(providers, func(p provider) bool { return p.name == name })]
+				e := newEnv(t, p, llm.Options{}, step{Answer: &answer{Text: "Paris.", Thinking: "SIG-opaque-1"}}, step{Answer: &answer{Text: "Madrid."}})
+				e.seed()
+				turn := e.turn(cityQuestion)
+				if stream {
+					turn.OnText = func(string) {}
+				}
+				res, err := e.run(turn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				data := res.Answer.Message.ProviderData
+				if len(data) != 1 || data[0].Provider != name || data[0].At != 0 || !strings.Contains(string(data[0].Item), "SIG-opaque-1") ||
+					strings.Contains(strings.Join(res.Answer.Message.Contents, ""), "SIG") {
+					t.Fatalf("answer %s", mustJSON(res.Answer))
+				}
+				if _, err := e.run(e.turn("And of Spain?")); err != nil {
+					t.Fatal(err)
+				}
+				raw := e.srv.Requests()[1].Raw
+				if i, j := strings.Index(raw, "SIG-opaque-1"), strings.Index(raw, "Paris."); i < 0 || j < i {
+					t.Errorf("the second request does not hold the item before the text: %s", raw)
+				}
+				var b strings.Builder
+				if err := RenderView(context.Background(), e.s, "c", &b, format.Request{Provider: "gemini"}); err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(b.String(), "SIG-opaque-1") {
+					t.Errorf("sent to gemini: %s", b.String())
+				}
+			})
+		}
 	}
 }

@@ -130,6 +130,18 @@ var providers = []provider{
 		schemaSent: func(b map[string]any) any { return b["format"] },
 		toolsSent:  func(b map[string]any) []string { return names(b["tools"], "function", "name") },
 	},
+	{
+		name:   "openai-responses",
+		cut:    []string{"max_output_tokens", "content_filter"},
+		authOK: func(h http.Header) bool { return h.Get("Authorization") == "Bearer [KEY]" },
+		schemaSent: func(b map[string]any) any {
+			if dig(b, "text", "format", "type") != "json_schema" {
+				return nil
+			}
+			return dig(b, "text", "format", "schema")
+		},
+		toolsSent: func(b map[string]any) []string { return names(b["tools"], "name") },
+	},
 }
 
 // model is the model a turn to p names: the registry's default unless p

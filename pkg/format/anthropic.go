@@ -25,6 +25,14 @@ package format
 //     UnwrapAnswer turns that call back into the answer's text. Its input
 //     must be an object, so the schema must describe one.
 //
+// Provider data: thinking blocks {"type":"thinking","thinking",
+// "signature"} and {"type":"redacted_thinking","data"}
+// (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking:
+// "pass thinking blocks back to the API unmodified", required in a tool use
+// loop), and server tool blocks (server_tool_use, web_search_tool_result...)
+// are kept on the record (message.provider_data) and sent back in their
+// places, to anthropic only.
+//
 // Response: https://docs.anthropic.com/en/api/messages (Response)
 // content[] of text and tool_use blocks, stop_reason (see anthropicCut),
 // usage, model, id; errors are {"type":"error","error":{"type","message"}}.
@@ -104,10 +112,19 @@ func (anthropicWire) turn(j *jsonWriter, t *Turn) {
 	for _, r := range t.Results {
 		m.Content = append(m.Content, anthropicToolResult{Type: "tool_result", ToolUseID: r.CallID, Content: textParts(r.Texts), IsError: r.IsError})
 	}
-	m.Content = append(m.Content, textParts(t.Texts)...)
-	for _, c := range t.Calls {
-		m.Content = append(m.Content, anthropicToolUse{Type: "tool_use", ID: c.ID, Name: c.Name, Input: c.Input})
-	}
+	// Thinking blocks and server tool blocks go back as they came, in
+	// their places (a thinking block first, before the tool_use it led to).
+	t.walk(func(p piece) {
+		switch {
+		case p.item != nil:
+			m.Content = append(m.Content, p.item)
+		case p.text >= 0:
+			m.Content = append(m.Content, textPart{"text", t.Texts[p.text]})
+		default:
+			c := &t.Calls[p.call]
+			m.Content = append(m.Content, anthropicToolUse{Type: "tool_use", ID: c.ID, Name: c.Name, Input: c.Input})
+		}
+	})
 	j.elem(m)
 }
 
@@ -172,18 +189,12 @@ func parseAnthropic(body []byte) (*answer, error) {
 		return nil, err
 	}
 	var resp struct {
-		ID      string `json:"id"`
-		Type    string `json:"type"`
-		Model   string `json:"model"`
-		Content []struct {
-			Type  string          `json:"type"`
-			Text  string          `json:"text"`
-			ID    string          `json:"id"`
-			Name  string          `json:"name"`
-			Input json.RawMessage `json:"input"`
-		} `json:"content"`
-		StopReason string          `json:"stop_reason"`
-		Usage      json.RawMessage `json:"usage"`
+		ID         string            `json:"id"`
+		Type       string            `json:"type"`
+		Model      string            `json:"model"`
+		Content    []json.RawMessage `json:"content"`
+		StopReason string            `json:"stop_reason"`
+		Usage      json.RawMessage   `json:"usage"`
 	}
 	if err := unmarshal("anthropic", body, &resp); err != nil {
 		return nil, err
@@ -199,7 +210,17 @@ func parseAnthropic(body []byte) (*answer, error) {
 	if json.Unmarshal(resp.Usage, &u) == nil {
 		a.in, a.out = u.In, u.Out
 	}
-	for _, b := range resp.Content {
+	for i, raw := range resp.Content {
+		var b struct {
+			Type  string          `json:"type"`
+			Text  string          `json:"text"`
+			ID    string          `json:"id"`
+			Name  string          `json:"name"`
+			Input json.RawMessage `json:"input"`
+		}
+		if err := json.Unmarshal(raw, &b); err != nil {
+			return nil, shapeError("anthropic", "content[%d]: %v", i, err)
+		}
 		switch b.Type {
 		case "text":
 			if b.Text != "" {
@@ -207,8 +228,12 @@ func parseAnthropic(body []byte) (*answer, error) {
 			}
 		case "tool_use":
 			a.calls = append(a.calls, transcript.ToolCall{ID: b.ID, Name: b.Name, Arguments: compactArgs(b.Input)})
+		default:
+			// thinking and redacted_thinking (whose signature the API
+			// checks when they come back), server_tool_use and its
+			// results: provider data, sent back to anthropic as they came.
+			a.keep(raw)
 		}
-		// thinking and server-tool blocks are not part of the transcript.
 	}
 	return a, nil
 }

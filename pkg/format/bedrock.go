@@ -14,10 +14,15 @@ package format
 //     any other as one {"text"} block per content string; "status":"error"
 //     marks a failed tool (the docs say only some models read status, so
 //     "success" is never sent);
-//   - --body: {"inferenceConfig":{"maxTokens","temperature"},"system",
-//     "messages"}; the model id is part of the URL (/model/M/converse). A
-//     history with toolUse blocks also needs "toolConfig", which a
-//     transcript does not know: add it to the body.
+//   - --body: {"inferenceConfig":{"maxTokens","temperature"},"toolConfig",
+//     "system","messages"}; the model id is part of the URL
+//     (/model/M/converse). A history with toolUse blocks also needs
+//     "toolConfig", which a transcript does not know: give the tools
+//     (--tools);
+//   - tools: "toolConfig":{"tools":[{"toolSpec":{"name","description",
+//     "inputSchema":{"json"}}}]}
+//     (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html);
+//     Converse has no answer schema.
 //
 // Response: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_ResponseSyntax
 // output.message.content[] of text and toolUse blocks, stopReason (see
@@ -71,10 +76,29 @@ func bedrockTexts(dst []any, texts []string) []any {
 	return dst
 }
 
+type bedrockToolSpec struct {
+	ToolSpec struct {
+		Name        string `json:"name"`
+		Description string `json:"description,omitempty"`
+		InputSchema struct {
+			JSON json.RawMessage `json:"json"`
+		} `json:"inputSchema"`
+	} `json:"toolSpec"`
+}
+
 func (bedrockWire) open(j *jsonWriter, r *Request, system []string) {
 	j.raw("{")
 	if r.Body && (r.MaxTokens > 0 || r.Temperature != nil) {
 		j.field("inferenceConfig", bedrockInferenceConfig{r.MaxTokens, r.Temperature})
+	}
+	if len(r.Tools) > 0 {
+		specs := make([]bedrockToolSpec, len(r.Tools))
+		for i := range r.Tools {
+			t := &r.Tools[i]
+			specs[i].ToolSpec.Name, specs[i].ToolSpec.Description = t.Name, t.Description
+			specs[i].ToolSpec.InputSchema.JSON = t.params()
+		}
+		j.field("toolConfig", map[string]any{"tools": specs})
 	}
 	if len(system) > 0 {
 		j.field("system", bedrockTexts(nil, system))

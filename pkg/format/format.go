@@ -37,10 +37,16 @@ const SummaryHeading = "Summary of the earlier conversation (the messages that f
 
 // Turn is one message of the neutral model.
 type Turn struct {
-	Role    transcript.Role // RoleUser or RoleAssistant
+	Role transcript.Role // RoleUser or RoleAssistant
+	// ID is the id of the record the turn's text came from (its first),
+	// for a format whose messages carry one (vercel-legacy).
+	ID      string
 	Texts   []string
 	Calls   []Call   // assistant turns only
 	Results []Result // user turns only: answers to the previous turn's calls
+	// Items are the provider data of an assistant turn for the provider
+	// rendered, in their places (see providerdata.go).
+	Items []opaque
 }
 
 func (t *Turn) empty() bool { return len(t.Texts)+len(t.Calls)+len(t.Results) == 0 }
@@ -59,6 +65,8 @@ type Call struct {
 
 // Result is one tool result, answering the call with CallID.
 type Result struct {
+	// ID is the tool record's id.
+	ID           string
 	CallID, Name string
 	Texts        []string
 	IsError      bool

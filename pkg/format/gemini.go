@@ -60,9 +60,13 @@ func thoughtSignatures(rec *transcript.Record) map[string]string {
 	return m
 }
 
-type geminiWire struct{}
+type geminiWire struct {
+	// noID holds the calls of the last model turn that Gemini sent without
+	// an id: their results go back without one too.
+	noID map[string]bool
+}
 
-func (geminiWire) objectArgs() bool { return true }
+func (*geminiWire) objectArgs() bool { return true }
 
 type geminiContent struct {
 	Role  string       `json:"role,omitempty"`
@@ -79,7 +83,7 @@ type geminiPart struct {
 type geminiFunctionCall struct {
 	ID   string          `json:"id,omitempty"`
 	Name string          `json:"name"`
-	Args json.RawMessage `json:"args,omitempty"`
+	Args json.RawMessage `json:"args"`
 }
 
 type geminiFunctionResponse struct {
@@ -105,7 +109,7 @@ type geminiFunctionDeclaration struct {
 	ParametersJSONSchema json.RawMessage `json:"parametersJsonSchema,omitempty"`
 }
 
-func (geminiWire) open(j *jsonWriter, r *Request, system []string) {
+func (*geminiWire) open(j *jsonWriter, r *Request, system []string) {
 	j.raw("{")
 	if r.Body {
 		if r.MaxTokens > 0 || r.Temperature != nil || len(r.Schema) > 0 {
@@ -137,26 +141,65 @@ func geminiTexts(dst []geminiPart, texts []string) []geminiPart {
 	return dst
 }
 
-func (geminiWire) turn(j *jsonWriter, t *Turn) {
+func (w *geminiWire) turn(j *jsonWriter, t *Turn) {
 	c := geminiContent{Role: "user"}
 	if t.Role == transcript.RoleAssistant {
 		c.Role = "model"
 	}
 	for _, r := range t.Results {
-		c.Parts = append(c.Parts, geminiPart{FunctionResponse: &geminiFunctionResponse{ID: r.CallID, Name: r.Name, Response: geminiResponse(&r)}})
-	}
-	c.Parts = geminiTexts(c.Parts, t.Texts)
-	for _, call := range t.Calls {
-		args := call.Input
-		if string(args) == "{}" {
-			args = nil // optional, and the SDK leaves an empty map out too
+		id := r.CallID
+		if w.noID[id] {
+			id = "" // Gemini gave the call none: convo made this one up
 		}
-		c.Parts = append(c.Parts, geminiPart{
-			FunctionCall:     &geminiFunctionCall{ID: call.ID, Name: call.Name, Args: args},
-			ThoughtSignature: call.Signature,
-		})
+		c.Parts = append(c.Parts, geminiPart{FunctionResponse: &geminiFunctionResponse{ID: id, Name: r.Name, Response: geminiResponse(&r)}})
 	}
-	j.elem(c)
+	if t.Role == transcript.RoleUser {
+		c.Parts = geminiTexts(c.Parts, t.Texts)
+		j.elem(c)
+		return
+	}
+	clear(w.noID)
+	for _, o := range t.Items {
+		if o.replaces && o.call != "" && !geminiCallHasID(o.item) {
+			if w.noID == nil {
+				w.noID = map[string]bool{}
+			}
+			w.noID[o.call] = true
+		}
+	}
+	var parts []any
+	t.walk(func(p piece) {
+		switch {
+		case p.item != nil:
+			parts = append(parts, p.item)
+		case p.text >= 0:
+			parts = append(parts, geminiPart{Text: t.Texts[p.text]})
+		default:
+			call := &t.Calls[p.call]
+			args := call.Input
+			if len(args) == 0 {
+				args = json.RawMessage("{}") // "args": {} stays, as Gemini sent it
+			}
+			parts = append(parts, geminiPart{
+				FunctionCall:     &geminiFunctionCall{ID: call.ID, Name: call.Name, Args: args},
+				ThoughtSignature: call.Signature,
+			})
+		}
+	})
+	j.elem(struct {
+		Role  string `json:"role"`
+		Parts []any  `json:"parts"`
+	}{c.Role, parts})
+}
+
+// geminiCallHasID reports whether a functionCall part carries an id.
+func geminiCallHasID(part json.RawMessage) bool {
+	var p struct {
+		FunctionCall *struct {
+			ID string `json:"id"`
+		} `json:"functionCall"`
+	}
+	return json.Unmarshal(part, &p) == nil && p.FunctionCall != nil && p.FunctionCall.ID != ""
 }
 
 // geminiResponse is a result as the JSON object functionResponse needs.
@@ -171,7 +214,7 @@ func geminiResponse(r *Result) any {
 	return map[string]any{"error": rawJSON(text)}
 }
 
-func (geminiWire) close(j *jsonWriter) { j.raw("]}") }
+func (*geminiWire) close(j *jsonWriter) { j.raw("]}") }
 
 // geminiCut is the finish-reason table: STOP is a normal end, and so is an
 // unset reason ("" or FINISH_REASON_UNSPECIFIED, which the API documents
@@ -187,6 +230,23 @@ func geminiCut(reason string) bool {
 	return true
 }
 
+// geminiRespPart is a response part, the fields convo reads; raw is the part
+// as sent, for provider data.
+type geminiRespPart struct {
+	Text         *string `json:"text"`
+	Thought      bool    `json:"thought"`
+	FunctionCall *struct {
+		ID   string          `json:"id"`
+		Name string          `json:"name"`
+		Args json.RawMessage `json:"args"`
+	} `json:"functionCall"`
+	FunctionResponse *struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	} `json:"functionResponse"`
+	ThoughtSignature string `json:"thoughtSignature"`
+}
+
 func parseGemini(body []byte) (*answer, error) {
 	if err := errorBody("gemini", body); err != nil {
 		return nil, err
@@ -194,16 +254,7 @@ func parseGemini(body []byte) (*answer, error) {
 	var resp struct {
 		Candidates []*struct {
 			Content struct {
-				Parts []struct {
-					Text         string `json:"text"`
-					Thought      bool   `json:"thought"`
-					FunctionCall *struct {
-						ID   string          `json:"id"`
-						Name string          `json:"name"`
-						Args json.RawMessage `json:"args"`
-					} `json:"functionCall"`
-					ThoughtSignature string `json:"thoughtSignature"`
-				} `json:"parts"`
+				Parts []json.RawMessage `json:"parts"`
 			} `json:"content"`
 			FinishReason string `json:"finishReason"`
 		} `json:"candidates"`
@@ -236,19 +287,58 @@ func parseGemini(body []byte) (*answer, error) {
 	}
 	c := resp.Candidates[0]
 	a.finish, a.cut = c.FinishReason, geminiCut(c.FinishReason)
-	for _, p := range c.Content.Parts {
+	parts := make([]geminiRespPart, len(c.Content.Parts))
+	// A call whose response is in the same turn ran on Google's side:
+	// it is no call for the client to answer.
+	answered := map[string]bool{}
+	for i, raw := range c.Content.Parts {
+		if err := json.Unmarshal(raw, &parts[i]); err != nil {
+			return nil, shapeError("gemini", "part %d: %v", i, err)
+		}
+		if r := parts[i].FunctionResponse; r != nil {
+			answered[r.ID+"\x00"+r.Name] = true
+		}
+	}
+	var textParts []json.RawMessage
+	signedText := false
+	for i, p := range parts {
+		raw := c.Content.Parts[i]
 		switch {
 		case p.Thought:
-		case p.FunctionCall != nil:
 			if p.ThoughtSignature != "" {
-				if a.signatures == nil {
-					a.signatures = map[int]string{}
-				}
-				a.signatures[len(a.calls)] = p.ThoughtSignature
+				a.keep(raw)
+			}
+		case p.FunctionCall != nil && answered[p.FunctionCall.ID+"\x00"+p.FunctionCall.Name]:
+			a.keep(raw)
+		case p.FunctionCall != nil:
+			if p.FunctionCall.ID == "" || p.ThoughtSignature != "" {
+				// Sent back as it came: without the id convo makes up,
+				// with its signature.
+				a.keepForCall(raw)
 			}
 			a.calls = append(a.calls, transcript.ToolCall{ID: p.FunctionCall.ID, Name: p.FunctionCall.Name, Arguments: compactArgs(p.FunctionCall.Args)})
-		case p.Text != "":
-			a.texts = append(a.texts, p.Text)
+		case p.Text != nil && *p.Text != "":
+			// One answer's text parts are pieces of one text (a part may
+			// end mid-word): joined with nothing, as the SDK's Text does.
+			if len(a.texts) == 0 {
+				a.texts = append(a.texts, *p.Text)
+			} else {
+				a.texts[0] += *p.Text
+			}
+			textParts = append(textParts, raw)
+			signedText = signedText || p.ThoughtSignature != ""
+		case p.Text != nil && p.ThoughtSignature == "":
+			// an empty text part: nothing
+		default:
+			// Parts convo has no field for (a function response or code
+			// execution of Google's side, a signature on an empty part):
+			// sent back in their place.
+			a.keep(raw)
+		}
+	}
+	if signedText {
+		for _, raw := range textParts {
+			a.keepForText(raw, 0)
 		}
 	}
 	return a, nil

@@ -36,7 +36,9 @@ func TestGeminiSDKTypes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !sameJSON(t, out, string(back)) {
+			// The Go SDK leaves an empty "args" out; the API sends and
+			// takes "args": {}, which convo keeps.
+			if ours := strings.ReplaceAll(out, `,"args":{}`, ""); !sameJSON(t, ours, string(back)) {
 				t.Errorf("lost in the SDK's types:\nours %s\nsdk  %s", out, back)
 			}
 		})

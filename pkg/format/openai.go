@@ -29,7 +29,11 @@ package format
 //     every object: the answer is validated locally anyway.
 //
 // Response: https://platform.openai.com/docs/api-reference/chat/object
-// choices[0].message.{content,refusal,tool_calls}, choices[0].finish_reason
+// choices[0].message.{content,refusal,tool_calls}, a tool call being a
+// function call or a custom tool's {"id","type":"custom","custom":{"name",
+// "input"}} (https://platform.openai.com/docs/guides/function-calling#custom-tools),
+// whose free-form input becomes the arguments {"input": text} and which
+// goes back to openai as it came (provider data); choices[0].finish_reason
 // (see openaiCut), usage, model, id; a refusal (message.refusal) is an
 // incomplete answer whatever the finish reason; errors are
 // {"error":{"message","type",...}}.
@@ -88,6 +92,10 @@ func (openaiWire) turn(j *jsonWriter, t *Turn) {
 			for i, c := range t.Calls {
 				if i > 0 {
 					b = append(b, ',')
+				}
+				if item := t.replacement(c.ID); item != nil {
+					b = append(b, item...) // a custom tool call, as it came
+					continue
 				}
 				args := c.Args
 				if strings.TrimSpace(args) == "" {
@@ -170,15 +178,9 @@ func parseOpenAI(body []byte) (*answer, error) {
 		Model   string `json:"model"`
 		Choices []struct {
 			Message struct {
-				Content   *string `json:"content"`
-				Refusal   *string `json:"refusal"`
-				ToolCalls []struct {
-					ID       string `json:"id"`
-					Function struct {
-						Name      string `json:"name"`
-						Arguments string `json:"arguments"`
-					} `json:"function"`
-				} `json:"tool_calls"`
+				Content   *string           `json:"content"`
+				Refusal   *string           `json:"refusal"`
+				ToolCalls []json.RawMessage `json:"tool_calls"`
 			} `json:"message"`
 			FinishReason string `json:"finish_reason"`
 		} `json:"choices"`
@@ -207,7 +209,30 @@ func parseOpenAI(body []byte) (*answer, error) {
 		a.refusal = *s
 		a.texts = append(a.texts, *s)
 	}
-	for _, c := range ch.Message.ToolCalls {
+	for i, raw := range ch.Message.ToolCalls {
+		var c struct {
+			ID       string `json:"id"`
+			Type     string `json:"type"`
+			Function struct {
+				Name      string `json:"name"`
+				Arguments string `json:"arguments"`
+			} `json:"function"`
+			Custom struct {
+				Name  string `json:"name"`
+				Input string `json:"input"`
+			} `json:"custom"`
+		}
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return nil, shapeError("openai", "tool_calls[%d]: %v", i, err)
+		}
+		if c.Type == "custom" {
+			// A custom tool's free-form input: the arguments {"input": text}
+			// for every provider, and the call as it came for openai.
+			a.keepForCall(raw)
+			args, _ := MarshalNoEscape(map[string]string{"input": c.Custom.Input})
+			a.calls = append(a.calls, transcript.ToolCall{ID: c.ID, Name: c.Custom.Name, Arguments: string(args)})
+			continue
+		}
 		a.calls = append(a.calls, transcript.ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
 	}
 	return a, nil

@@ -2,6 +2,7 @@ package format
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -45,8 +46,8 @@ type Provider struct {
 	MaxTokens int
 	// ModelInURL: the endpoint URL names the model, the body does not.
 	ModelInURL bool
-	// Tools: the body can carry tools and an answer schema (ask --tools,
-	// --schema).
+	// Tools: the body can carry tools (render and ask --tools) and, unless
+	// checkTools says no, an answer schema (--schema).
 	Tools bool
 
 	newWire func() wire
@@ -54,6 +55,17 @@ type Provider struct {
 	// checkTools, when set, rejects tools or a schema (provider form) the
 	// provider's way of sending them cannot carry.
 	checkTools func(tools []Tool, schema json.RawMessage) error
+}
+
+// noAnswerSchema is the checkTools of a provider whose body has tools but
+// no answer schema.
+func noAnswerSchema(name string) func([]Tool, json.RawMessage) error {
+	return func(_ []Tool, schema json.RawMessage) error {
+		if len(schema) > 0 {
+			return fmt.Errorf("%s: answer schemas are not supported", name)
+		}
+		return nil
+	}
 }
 
 // CanDo reports whether p has every capability of c.
@@ -64,19 +76,22 @@ var registry = []Provider{
 	{Name: "openai", Can: canAll, DefaultModel: "gpt-4o-mini", KeyEnv: "OPENAI_API_KEY",
 		BaseURLEnv: "OPENAI_BASE_URL", BaseURL: "https://api.openai.com/v1", Tools: true,
 		newWire: func() wire { return openaiWire{} }, parse: parseOpenAI},
+	{Name: openaiResponses, Can: canAll, DefaultModel: "gpt-5-mini", KeyEnv: "OPENAI_API_KEY",
+		BaseURLEnv: "OPENAI_BASE_URL", BaseURL: "https://api.openai.com/v1", Tools: true,
+		newWire: func() wire { return &responsesWire{} }, parse: parseOpenAIResponses},
 	{Name: "anthropic", Can: canAll, DefaultModel: "claude-haiku-4-5", KeyEnv: "ANTHROPIC_API_KEY",
 		BaseURLEnv: "ANTHROPIC_BASE_URL", BaseURL: "https://api.anthropic.com", MaxTokens: 4096, Tools: true,
 		newWire: func() wire { return anthropicWire{} }, parse: parseAnthropic, checkTools: anthropicCheckTools},
 	{Name: "gemini", Can: canAll, DefaultModel: "gemini-2.5-flash", KeyEnv: "GEMINI_API_KEY",
 		BaseURLEnv: "GOOGLE_GEMINI_BASE_URL", BaseURL: "https://generativelanguage.googleapis.com/", ModelInURL: true, Tools: true,
-		newWire: func() wire { return geminiWire{} }, parse: parseGemini},
+		newWire: func() wire { return &geminiWire{} }, parse: parseGemini},
 	{Name: "bedrock", Can: canAll, KeyEnv: "AWS_BEARER_TOKEN_BEDROCK",
-		BaseURLEnv: "AWS_ENDPOINT_URL_BEDROCK_RUNTIME", BaseURL: "https://bedrock-runtime.{region}.amazonaws.com", ModelInURL: true,
-		newWire: func() wire { return bedrockWire{} }, parse: parseBedrock},
-	{Name: "vercel", Can: CanRender,
-		newWire: func() wire { return vercelWire{} }},
-	{Name: "vercel-legacy", Can: CanRender,
-		newWire: func() wire { return &vercelLegacyWire{} }},
+		BaseURLEnv: "AWS_ENDPOINT_URL_BEDROCK_RUNTIME", BaseURL: "https://bedrock-runtime.{region}.amazonaws.com", ModelInURL: true, Tools: true,
+		newWire: func() wire { return bedrockWire{} }, parse: parseBedrock, checkTools: noAnswerSchema("bedrock")},
+	{Name: "vercel", Can: CanRender, Tools: true,
+		newWire: func() wire { return vercelWire{} }, checkTools: noAnswerSchema("vercel")},
+	{Name: "vercel-legacy", Can: CanRender, Tools: true,
+		newWire: func() wire { return &vercelLegacyWire{} }, checkTools: noAnswerSchema("vercel-legacy")},
 	{Name: "ollama", Can: canAll, BaseURLEnv: "OLLAMA_HOST", BaseURL: "http://localhost:11434", Tools: true,
 		newWire: func() wire { return ollamaWire{} }, parse: parseOllama},
 }

@@ -20,9 +20,9 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 	for c, want := range map[Capability][]string{
-		CanRender: {"openai", "anthropic", "gemini", "bedrock", "vercel", "vercel-legacy", "ollama"},
-		CanParse:  {"openai", "anthropic", "gemini", "bedrock", "ollama"},
-		CanCall:   {"openai", "anthropic", "gemini", "bedrock", "ollama"},
+		CanRender: {"openai", "openai-responses", "anthropic", "gemini", "bedrock", "vercel", "vercel-legacy", "ollama"},
+		CanParse:  {"openai", "openai-responses", "anthropic", "gemini", "bedrock", "ollama"},
+		CanCall:   {"openai", "openai-responses", "anthropic", "gemini", "bedrock", "ollama"},
 	} {
 		if got := Names(c); !slices.Equal(got, want) {
 			t.Errorf("Names(%b) = %v, want %v", c, got, want)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -77,9 +78,33 @@ var renderCases = []struct {
 {"role":"assistant","content":"Old answer."}
 {"role":"summary","content":"The user asked about Paris; it was 18°C."}
 {"role":"user","content":"And Rome?"}`},
+	// Provider data goes back to its own provider only, in its place: an
+	// Anthropic thinking block and an OpenAI reasoning item before the
+	// text, Gemini's call as Gemini sent it (no id, its signature), and
+	// its result without the id convo made up.
+	{name: "provider_data", input: `
+{"role":"user","content":"What's the weather in Paris?"}
+{"role":"assistant","contents":["Let me check."],"tool_calls":[{"id":"call_1","name":"get_weather","arguments":"{\"city\":\"Paris\"}"}],"provider_data":[{"provider":"anthropic","at":0,"item":{"type":"thinking","thinking":"The user wants the weather.","signature":"EqQBCgIYAhIM"}},{"provider":"openai-responses","at":0,"item":{"id":"rs_1","type":"reasoning","summary":[],"encrypted_content":"gAAAAABo"}},{"provider":"gemini","at":1,"item":{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2lnMQ=="},"replaces":true}]}
+{"role":"tool","tool_call_id":"call_1","content":"18°C"}
+{"role":"assistant","content":"18°C in Paris."}`},
+	// A Gemini turn where a tool ran on Google's side: the call and its
+	// result go back as Gemini sent them, and to no other provider.
+	{name: "server_tool", input: `
+{"role":"user","content":"Weather in Paris?"}
+{"role":"assistant","contents":["It is sunny."],"provider_data":[{"provider":"gemini","at":0,"item":{"functionCall":{"id":"srv_1","name":"google_search","args":{"q":"weather Paris"}}}},{"provider":"gemini","at":0,"item":{"functionResponse":{"id":"srv_1","name":"google_search","response":{"result":"sunny"}}}},{"provider":"anthropic","at":0,"item":{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"weather Paris"}}}]}
+{"role":"user","content":"Thanks."}`},
 	{name: "body", input: `
 {"role":"system","content":"You are a helpful assistant."}
 {"role":"user","content":"Hello!"}`, opt: Request{Body: true, Model: "model-x", MaxTokens: 1024, Temperature: ptr(0.2)}},
+	// --tools: the definitions in each provider's form, so that a body
+	// whose history holds tool calls is one the provider takes.
+	{name: "tools", input: `
+{"role":"user","content":"What's the weather like in Boston today?"}
+{"role":"assistant","tool_calls":[{"id":"call_abc123","name":"get_current_weather","arguments":"{\"location\":\"Boston, MA\"}"}]}
+{"role":"tool","tool_call_id":"call_abc123","content":"22°C, sunny"}`, opt: Request{Body: true, Model: "model-x", Tools: []Tool{
+		{Name: "get_current_weather", Description: "Get the current weather in a given location",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"location":{"type":"string","description":"The city and state, e.g. San Francisco, CA"}},"required":["location"]}`)},
+		{Name: "get_time"}}}},
 	{name: "body_defaults", input: `
 {"role":"user","content":"Hello!"}`, opt: Request{Body: true, Model: "model-x"}},
 	{name: "lenient", input: `
@@ -162,7 +187,10 @@ func TestRenderGolden(t *testing.T) {
 					t.Errorf("output is not one line:\n%s", out)
 				}
 				// The golden file is indented for review; json.Indent keeps
-				// key order and every string byte for byte.
+				// key order and every string byte for byte. Record ids
+				// made up for the input are random: each becomes ID1, ID2...
+				// in order of appearance.
+				out = stableIDs(out)
 				var got bytes.Buffer
 				if err := json.Indent(&got, []byte(out), "", "  "); err != nil {
 					t.Fatalf("output is not JSON: %v\n%s", err, out)
@@ -192,6 +220,19 @@ func TestRenderGolden(t *testing.T) {
 			})
 		}
 	}
+}
+
+var ulidRE = regexp.MustCompile(`\b[0-7][0-9A-HJKMNP-TV-Z]{25}\b`)
+
+// stableIDs replaces each distinct ULID of s by ID1, ID2... in order.
+func stableIDs(s string) string {
+	seen := map[string]string{}
+	return ulidRE.ReplaceAllStringFunc(s, func(id string) string {
+		if _, ok := seen[id]; !ok {
+			seen[id] = fmt.Sprintf("ID%d", len(seen)+1)
+		}
+		return seen[id]
+	})
 }
 
 func TestRenderInvalid(t *testing.T) {

@@ -184,6 +184,9 @@ func (r *Renderer) Add(rec *transcript.Record) error {
 		if r.user == nil {
 			r.user = r.newTurn(transcript.RoleUser)
 		}
+		if r.user.ID == "" && len(appendTexts(nil, m.Contents)) > 0 {
+			r.user.ID = rec.ID // the first record whose text is sent
+		}
 		r.user.Texts = appendTexts(r.user.Texts, m.Contents)
 	case transcript.RoleTool:
 		return r.addResult(rec)
@@ -192,6 +195,7 @@ func (r *Renderer) Add(rec *transcript.Record) error {
 			return err
 		}
 		t := r.newTurn(transcript.RoleAssistant)
+		t.ID = rec.ID
 		t.Texts = appendTexts(nil, m.Contents)
 		sigs := thoughtSignatures(rec)
 		for i, c := range m.ToolCalls {
@@ -211,6 +215,7 @@ func (r *Renderer) Add(rec *transcript.Record) error {
 			}
 			t.Calls = append(t.Calls, call)
 		}
+		addProviderData(t, r.req.Provider, rec)
 		r.asst, r.asstID = t, rec.ID
 		clear(r.answered)
 	default:
@@ -245,7 +250,7 @@ func (r *Renderer) addResult(rec *transcript.Record) error {
 	if r.user == nil {
 		r.user = r.newTurn(transcript.RoleUser)
 	}
-	r.user.Results = append(r.user.Results, Result{CallID: call.ID, Name: name, Texts: appendTexts(nil, m.Contents), IsError: m.IsError})
+	r.user.Results = append(r.user.Results, Result{ID: rec.ID, CallID: call.ID, Name: name, Texts: appendTexts(nil, m.Contents), IsError: m.IsError})
 	return nil
 }
 
@@ -282,6 +287,15 @@ func (r *Renderer) emit(t *Turn) {
 	}
 	if h := r.held; h != nil && h.Role == t.Role {
 		h.Results = append(h.Results, t.Results...)
+		for _, o := range t.Items {
+			if o.call == "" && o.text >= 0 {
+				o.text += len(h.Texts)
+			}
+			h.Items = append(h.Items, o)
+		}
+		if h.ID == "" {
+			h.ID = t.ID
+		}
 		h.Texts = append(h.Texts, t.Texts...)
 		h.Calls = append(h.Calls, t.Calls...)
 		return
@@ -289,7 +303,7 @@ func (r *Renderer) emit(t *Turn) {
 	if r.held == nil && !r.started && t.Role == transcript.RoleAssistant {
 		// Rule 2 holds for stored transcripts; this covers a lenient repair
 		// that emptied the first user turn.
-		r.held = &Turn{Role: transcript.RoleUser, Texts: []string{transcript.FakeContent}}
+		r.held = &Turn{Role: transcript.RoleUser, ID: "placeholder", Texts: []string{transcript.FakeContent}}
 	}
 	if r.held != nil {
 		r.write(r.held)

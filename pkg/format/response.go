@@ -51,10 +51,8 @@ type Usage struct {
 // answer is what a provider's parser finds in a response body.
 type answer struct {
 	texts []string
-	// calls keep "" for an id the provider did not give; signatures maps a
-	// call's index to its Gemini thought signature.
+	// calls keep "" for an id the provider did not give.
 	calls      []transcript.ToolCall
-	signatures map[int]string
 	model      string
 	responseID string
 	finish     string
@@ -63,6 +61,8 @@ type answer struct {
 	blocked    string // the reason a prompt was blocked before any answer
 	usage      json.RawMessage
 	in, out    int
+	// kept is the provider data found (see providerdata.go).
+	kept []keptItem
 }
 
 // ParseResponse reads one non-streaming response body of provider (a
@@ -94,22 +94,19 @@ func ParseResponse(provider string, body []byte, newID func() string) (*Answer, 
 		n := 0
 		newID = func() string { n++; return "call_" + strconv.Itoa(n) }
 	}
-	sigs := map[string]string{}
 	for i := range a.calls {
 		if a.calls[i].ID == "" { // the record needs one to match results
 			a.calls[i].ID = newID()
 		}
-		if s, ok := a.signatures[i]; ok {
-			sigs[a.calls[i].ID] = s
-		}
 	}
-	rec := a.record(provider, sigs)
+	rec := a.record(provider)
 	empty := len(rec.Message.Contents) == 0 && len(rec.Message.ToolCalls) == 0
 	if empty {
 		// A stored record needs a content string; an empty one says that
 		// nothing came.
 		rec.Message.Contents = []string{""}
 	}
+	rec.Message.ProviderData = a.providerData(provider, len(rec.Message.Contents))
 	if err := transcript.Validate(&rec); err != nil {
 		// e.g. a tool call without a name, or a NUL in the text
 		return nil, shapeError(provider, "%v", err)
@@ -174,7 +171,7 @@ func ReadResponse(r io.Reader) ([]byte, error) {
 	return body, nil
 }
 
-func (a *answer) record(provider string, sigs map[string]string) transcript.Record {
+func (a *answer) record(provider string) transcript.Record {
 	rec := transcript.Record{Message: transcript.Message{
 		Role: transcript.RoleAssistant, Contents: a.texts, ToolCalls: a.calls,
 	}}
@@ -193,10 +190,6 @@ func (a *answer) record(provider string, sigs map[string]string) transcript.Reco
 	}
 	if u, err := transcript.CompactJSON(a.usage); err == nil && len(a.usage) > 0 && string(u) != "null" {
 		aux["usage"] = u
-	}
-	if len(sigs) > 0 {
-		b, _ := json.Marshal(sigs)
-		aux[thoughtSignaturesKey] = b
 	}
 	rec.Metadata.Aux = aux
 	return rec

@@ -3,6 +3,7 @@ package format
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +19,9 @@ var responseCases = []struct {
 	calls                []transcript.ToolCall
 	aux                  map[string]string // aux key -> compact JSON
 	err                  string            // "input", "provider" or "incomplete"
+	// data is the provider data kept, each "provider at item" (replaces
+	// marked "=" after at).
+	data []string
 }{
 	{name: "openai text", provider: "openai", body: `{
   "id": "chatcmpl-123", "object": "chat.completion", "created": 1677652288, "model": "gpt-4o-mini",
@@ -37,6 +41,13 @@ var responseCases = []struct {
 		{ID: "call_abc123", Name: "get_current_weather", Arguments: "{\n\"location\": \"Boston, MA\"\n}"},
 		{ID: "call_def456", Name: "get_current_weather", Arguments: `{"location": "Paris"}`}},
 		aux: map[string]string{"finish_reason": `"tool_calls"`}},
+	// https://platform.openai.com/docs/guides/function-calling#custom-tools:
+	// a custom tool's call beside a function call; both are kept.
+	{name: "openai custom tool call", provider: "openai", body: `{"id":"chatcmpl-1","object":"chat.completion","model":"gpt-5","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[
+    {"id":"call_1","type":"custom","custom":{"name":"code_exec","input":"print(\"hello world\")"}},
+    {"id":"call_2","type":"function","function":{"name":"get_weather","arguments":"{\"location\":\"Paris\"}"}}]},"finish_reason":"tool_calls"}]}`,
+		calls: []transcript.ToolCall{{ID: "call_1", Name: "code_exec", Arguments: `{"input":"print(\"hello world\")"}`}, {ID: "call_2", Name: "get_weather", Arguments: `{"location":"Paris"}`}},
+		data:  []string{`openai 0= {"id":"call_1","type":"custom","custom":{"name":"code_exec","input":"print(\"hello world\")"}}`}},
 	{name: "openai refusal", provider: "openai", body: `{"id":"c","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I'm sorry, I cannot help with that."},"finish_reason":"stop"}]}`,
 		texts: []string{"I'm sorry, I cannot help with that."}, err: "incomplete"},
 	{name: "openai length", provider: "openai", body: `{"id":"c","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"The sky is blue bec"},"finish_reason":"length"}]}`,
@@ -60,8 +71,15 @@ var responseCases = []struct {
   ]
 }`, texts: []string{"I'll check the weather in San Francisco."},
 		calls: []transcript.ToolCall{{ID: "toolu_01A09q90qw90lq917835lq9", Name: "get_weather", Arguments: `{"location":"San Francisco, CA","unit":"celsius"}`}}},
-	{name: "anthropic thinking skipped", provider: "anthropic", body: `{"type":"message","id":"m","model":"claude","stop_reason":"end_turn","content":[{"type":"thinking","thinking":"hmm","signature":"x"},{"type":"text","text":"42"}]}`,
-		texts: []string{"42"}},
+	// https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking
+	{name: "anthropic thinking kept", provider: "anthropic", body: `{"type":"message","id":"m","model":"claude","stop_reason":"tool_use","content":[
+    {"type":"thinking","thinking":"Let me analyze this step by step...","signature":"WaUjzkypQ2mUEVM36O2TxuC06KN8xyfbJwyem2dw3URve/op91XWHOEBLLqIOMfFG/UvLEczmEsUjavL...."},
+    {"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB9URj2pLmN3kF8/dW5hR7xJ0aP1oLs9yTcMnKVf2wRpEGjH9XZaBt4UvDcPrQ..."},
+    {"type":"text","text":"I'll check."},
+    {"type":"tool_use","id":"toolu_01","name":"get_weather","input":{"location":"Paris"}}]}`,
+		texts: []string{"I'll check."}, calls: []transcript.ToolCall{{ID: "toolu_01", Name: "get_weather", Arguments: `{"location":"Paris"}`}},
+		data: []string{`anthropic 0 {"type":"thinking","thinking":"Let me analyze this step by step...","signature":"WaUjzkypQ2mUEVM36O2TxuC06KN8xyfbJwyem2dw3URve/op91XWHOEBLLqIOMfFG/UvLEczmEsUjavL...."}`,
+			`anthropic 0 {"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB9URj2pLmN3kF8/dW5hR7xJ0aP1oLs9yTcMnKVf2wRpEGjH9XZaBt4UvDcPrQ..."}`}},
 	{name: "anthropic max tokens", provider: "anthropic", body: `{"type":"message","id":"m","model":"claude","stop_reason":"max_tokens","content":[{"type":"text","text":"Once upon"}]}`,
 		texts: []string{"Once upon"}, err: "incomplete"},
 	{name: "anthropic error", provider: "anthropic", body: `{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}`, err: "provider"},
@@ -70,7 +88,7 @@ var responseCases = []struct {
   "candidates": [{"content": {"parts": [{"text": "AI learns patterns from data."}, {"text": "It then predicts."}], "role": "model"}, "finishReason": "STOP", "index": 0}],
   "usageMetadata": {"promptTokenCount": 8, "candidatesTokenCount": 10, "totalTokenCount": 18},
   "modelVersion": "gemini-2.5-flash", "responseId": "abc"
-}`, texts: []string{"AI learns patterns from data.", "It then predicts."},
+}`, texts: []string{"AI learns patterns from data.It then predicts."},
 		aux: map[string]string{"model": `"gemini-2.5-flash"`, "response_id": `"abc"`, "finish_reason": `"STOP"`, "usage": `{"promptTokenCount":8,"candidatesTokenCount":10,"totalTokenCount":18}`}},
 	{name: "gemini function call", provider: "gemini", body: `{
   "candidates": [{"content": {"role": "model", "parts": [
@@ -80,7 +98,33 @@ var responseCases = []struct {
 }`, calls: []transcript.ToolCall{
 		{ID: "call_test_1", Name: "set_light_values", Arguments: `{"brightness":25,"color_temp":"warm"}`},
 		{ID: "fc_2", Name: "set_light_values", Arguments: `{"brightness":50}`}},
-		aux: map[string]string{"thought_signatures": `{"call_test_1":"c2lnMQ=="}`}},
+		// The first call came without an id and with a signature: kept as
+		// sent, to go back to Gemini so.
+		data: []string{`gemini 0= {"functionCall":{"name":"set_light_values","args":{"brightness":25,"color_temp":"warm"}},"thoughtSignature":"c2lnMQ=="}`}},
+	// Split mid-word, as Gemini streams and answers (one answer, one text).
+	{name: "gemini split text", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"text":"Here"},{"text":"'s the year 2"},{"text":"026."}]},"finishReason":"STOP"}]}`,
+		texts: []string{"Here's the year 2026."}},
+	// A tool Gemini ran on its side: the call and its result in one turn.
+	{name: "gemini server-side call", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[
+    {"functionCall":{"id":"srv_1","name":"google_search","args":{"q":"weather"}}},
+    {"functionResponse":{"id":"srv_1","name":"google_search","response":{"result":"sunny"}}},
+    {"text":"It is sunny."}]},"finishReason":"STOP"}]}`,
+		texts: []string{"It is sunny."},
+		data: []string{`gemini 0 {"functionCall":{"id":"srv_1","name":"google_search","args":{"q":"weather"}}}`,
+			`gemini 0 {"functionResponse":{"id":"srv_1","name":"google_search","response":{"result":"sunny"}}}`}},
+	{name: "gemini code execution", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[
+    {"text":"Let me compute."},
+    {"executableCode":{"language":"PYTHON","code":"print(2**10)"}},
+    {"codeExecutionResult":{"outcome":"OUTCOME_OK","output":"1024\n"}},
+    {"text":" It is 1024."}]},"finishReason":"STOP"}]}`,
+		texts: []string{"Let me compute. It is 1024."},
+		data: []string{`gemini 1 {"executableCode":{"language":"PYTHON","code":"print(2**10)"}}`,
+			`gemini 1 {"codeExecutionResult":{"outcome":"OUTCOME_OK","output":"1024\n"}}`}},
+	{name: "gemini signed text", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"text":"Hel"},{"text":"lo.","thoughtSignature":"c2lnMg=="}]},"finishReason":"STOP"}]}`,
+		texts: []string{"Hello."},
+		data:  []string{`gemini 0= {"text":"Hel"}`, `gemini 0= {"text":"lo.","thoughtSignature":"c2lnMg=="}`}},
+	{name: "gemini empty args", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"c1","name":"roll","args":{}}}]},"finishReason":"STOP"}]}`,
+		calls: []transcript.ToolCall{{ID: "c1", Name: "roll", Arguments: `{}`}}},
 	{name: "gemini thought skipped", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"text":"thinking...","thought":true},{"text":"Answer."}]},"finishReason":"STOP"}]}`,
 		texts: []string{"Answer."}},
 	{name: "gemini max tokens", provider: "gemini", body: `{"candidates":[{"content":{"role":"model","parts":[{"text":"Part"}]},"finishReason":"MAX_TOKENS"}]}`,
@@ -125,6 +169,49 @@ var responseCases = []struct {
 	{name: "ollama streamed", provider: "ollama", body: `{"model":"llama3.2","message":{"role":"assistant","content":"The"},"done":false}
 {"model":"llama3.2","message":{"role":"assistant","content":" sky"},"done":true}`, err: "input"},
 	{name: "ollama error", provider: "ollama", body: `{"error": "model 'llama3.3' not found"}`, err: "provider"},
+
+	// https://platform.openai.com/docs/api-reference/responses/object and
+	// the function-calling and reasoning guides (api-mode=responses).
+	{name: "responses text", provider: "openai-responses", body: `{
+  "id": "resp_67ccd3a9da748190baa7f1570fe91ac604becb25c45c1d41", "object": "response", "created_at": 1741476777,
+  "status": "completed", "error": null, "incomplete_details": null, "instructions": null, "max_output_tokens": null,
+  "model": "gpt-4o-2024-08-06",
+  "output": [{"type": "message", "id": "msg_67ccd3acc8d48190a77525dc6de64b4104becb25c45c1d41", "status": "completed", "role": "assistant",
+    "content": [{"type": "output_text", "text": "The image depicts a scenic landscape with a wooden boardwalk.", "annotations": []}]}],
+  "parallel_tool_calls": true, "store": true, "temperature": 1.0, "tool_choice": "auto", "tools": [], "top_p": 1.0, "truncation": "disabled",
+  "usage": {"input_tokens": 328, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 52, "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 380},
+  "user": null, "metadata": {}
+}`, texts: []string{"The image depicts a scenic landscape with a wooden boardwalk."},
+		aux: map[string]string{"provider": `"openai-responses"`, "model": `"gpt-4o-2024-08-06"`, "response_id": `"resp_67ccd3a9da748190baa7f1570fe91ac604becb25c45c1d41"`, "finish_reason": `"completed"`,
+			"usage": `{"input_tokens":328,"input_tokens_details":{"cached_tokens":0},"output_tokens":52,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":380}`}},
+	{name: "responses reasoning and function call", provider: "openai-responses", body: `{
+  "id": "resp_1", "object": "response", "status": "completed", "model": "o4-mini-2025-04-16",
+  "output": [
+    {"id": "rs_6820f383d7c08191846711c5df8233bc0ac5ba57aafcbac7", "type": "reasoning", "summary": [], "encrypted_content": "gAAAAABoIPOE-enc"},
+    {"type": "function_call", "id": "fc_12345xyz", "call_id": "call_12345xyz", "name": "get_weather", "arguments": "{\"location\":\"Paris, France\"}", "status": "completed"}
+  ],
+  "usage": {"input_tokens": 66, "output_tokens": 87, "total_tokens": 153}
+}`, calls: []transcript.ToolCall{{ID: "call_12345xyz", Name: "get_weather", Arguments: `{"location":"Paris, France"}`}},
+		data: []string{`openai-responses 0 {"id":"rs_6820f383d7c08191846711c5df8233bc0ac5ba57aafcbac7","type":"reasoning","summary":[],"encrypted_content":"gAAAAABoIPOE-enc"}`}},
+	{name: "responses reasoning then text", provider: "openai-responses", body: `{"id":"resp_2","object":"response","status":"completed","model":"gpt-5",
+  "output":[{"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Thinking about it."}],"encrypted_content":"enc"},
+    {"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"42","annotations":[]}]}]}`,
+		texts: []string{"42"}, data: []string{`openai-responses 0 {"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Thinking about it."}],"encrypted_content":"enc"}`}},
+	{name: "responses custom tool call", provider: "openai-responses", body: `{"id":"resp_3","object":"response","status":"completed","model":"gpt-5",
+  "output":[{"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"code_exec","input":"print(\"hello world\")"},
+    {"type":"function_call","id":"fc_2","call_id":"call_2","name":"get_weather","arguments":"{}"}]}`,
+		calls: []transcript.ToolCall{{ID: "call_1", Name: "code_exec", Arguments: `{"input":"print(\"hello world\")"}`}, {ID: "call_2", Name: "get_weather", Arguments: `{}`}},
+		data:  []string{`openai-responses 0= {"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"code_exec","input":"print(\"hello world\")"}`}},
+	{name: "responses refusal", provider: "openai-responses", body: `{"id":"resp_4","object":"response","status":"completed","model":"gpt-4o",
+  "output":[{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"refusal","refusal":"I'm sorry, I cannot assist with that request."}]}]}`,
+		texts: []string{"I'm sorry, I cannot assist with that request."}, err: "incomplete"},
+	{name: "responses incomplete", provider: "openai-responses", body: `{"id":"resp_5","object":"response","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"model":"gpt-5",
+  "output":[{"id":"rs_1","type":"reasoning","summary":[]}]}`, err: "incomplete",
+		aux:  map[string]string{"finish_reason": `"max_output_tokens"`},
+		data: []string{`openai-responses 0 {"id":"rs_1","type":"reasoning","summary":[]}`}},
+	{name: "responses failed", provider: "openai-responses", body: `{"id":"resp_6","object":"response","status":"failed","error":{"code":"server_error","message":"The model failed to generate a response."},"output":[]}`, err: "provider"},
+	{name: "responses error", provider: "openai-responses", body: `{"error":{"message":"Invalid 'input[0].content': empty.","type":"invalid_request_error","param":"input[0].content","code":null}}`, err: "provider"},
+	{name: "responses chat completion", provider: "openai-responses", body: `{"id":"c","object":"chat.completion","choices":[]}`, err: "input"},
 
 	{name: "empty body", provider: "openai", body: ``, err: "input"},
 	{name: "not JSON", provider: "anthropic", body: `<html>502 Bad Gateway</html>`, err: "input"},
@@ -184,6 +271,17 @@ func TestParseResponse(t *testing.T) {
 			if got := string(rec.Metadata.Aux["provider"]); got != `"`+c.provider+`"` {
 				t.Errorf("aux provider %s", got)
 			}
+			var data []string
+			for _, d := range rec.Message.ProviderData {
+				eq := ""
+				if d.Replaces {
+					eq = "="
+				}
+				data = append(data, fmt.Sprintf("%s %d%s %s", d.Provider, d.At, eq, d.Item))
+			}
+			if !slices.Equal(data, c.data) {
+				t.Errorf("provider data %q, want %q", data, c.data)
+			}
 			for k, want := range c.aux {
 				if got := string(rec.Metadata.Aux[k]); got != want {
 					t.Errorf("aux %s = %s, want %s", k, got, want)
@@ -224,9 +322,15 @@ func TestResponseRoundTrip(t *testing.T) {
 	if err := r.Close(); err != nil {
 		t.Fatal(err)
 	}
-	want := `{"role":"model","parts":[{"functionCall":{"id":"call_test_1","name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2lnMQ=="}]}`
+	// As Gemini sent it: the signature kept, and no id, which convo made
+	// up for the record (call_test_1) and Gemini never gave.
+	want := `{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2lnMQ=="}]},` +
+		`{"role":"user","parts":[{"functionResponse":{"name":"get_weather","response":{"output":"18°C"}}}]}`
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("rendered %s\nwant it to hold %s", out.String(), want)
+	}
+	if rec.Message.ToolCalls[0].ID != "call_test_1" {
+		t.Errorf("the record's call id is %q", rec.Message.ToolCalls[0].ID)
 	}
 }
 

@@ -15,7 +15,11 @@ package format
 //     per result; output is {"type":"text","value"} or, for a failed tool,
 //     {"type":"error-text","value"}, the content strings joined;
 //   - --body: the generateText options as JSON, {"model","maxOutputTokens",
-//     "temperature","system","messages"}.
+//     "temperature","tools","system","messages"};
+//   - tools: the ToolSet, {"name":{"description","inputSchema"}}, the
+//     schema being what jsonSchema() takes
+//     (https://ai-sdk.dev/docs/ai-sdk-core/tools-and-tool-calling); no
+//     answer schema.
 //
 // vercel renders no response: the SDK returns objects, not a wire body.
 
@@ -58,6 +62,24 @@ func (vercelWire) open(j *jsonWriter, r *Request, system []string) {
 	j.raw("{")
 	if r.Body {
 		j.bodySettings(r, "maxOutputTokens")
+	}
+	if len(r.Tools) > 0 {
+		// A ToolSet: name -> {description, inputSchema}, the schema the
+		// JSON Schema jsonSchema() wraps.
+		j.raw(`"tools":{`)
+		for i := range r.Tools {
+			t := &r.Tools[i]
+			if i > 0 {
+				j.raw(",")
+			}
+			j.value(t.Name)
+			j.raw(":")
+			j.value(struct {
+				Description string          `json:"description,omitempty"`
+				InputSchema json.RawMessage `json:"inputSchema"`
+			}{t.Description, t.params()})
+		}
+		j.raw("},")
 	}
 	if len(system) > 0 {
 		j.field("system", strings.Join(system, "\n\n"))

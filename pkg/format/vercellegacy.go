@@ -8,6 +8,9 @@ package format
 //
 // https://platform.openai.com/docs/api-reference/chat/create (function_call,
 // role "function", deprecated) and the ai v3 Message type:
+//   - every message has the "id" the legacy Message type requires: the
+//     record's ("system" for the system prompt; "<id>-2"... for the further
+//     messages one record with several calls becomes);
 //   - the system prompt is the first message, {"role":"system","content"};
 //   - content is one string, contents joined by a blank line;
 //   - an assistant message carries at most one
@@ -17,11 +20,13 @@ package format
 //     turn with several calls becomes, per call in order, an assistant
 //     message (the turn's text on the first only) and the function message
 //     answering it; nor has it an error flag: the result's text tells;
-//   - --body: {"model","max_tokens","temperature","messages"}, the request
-//     of that era.
+//   - --body: {"model","max_tokens","temperature","functions","messages"},
+//     the request of that era; tools are "functions":[{"name",
+//     "description","parameters"}]; no answer schema.
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -32,9 +37,19 @@ type vercelLegacyWire struct {
 	calls *Turn
 }
 
+// legacyID is a message's id: the record's, "<id>-2", "-3"... for the
+// further messages one record becomes, "system" for the system prompt.
+func legacyID(id string, n int) string {
+	if n > 1 {
+		return id + "-" + strconv.Itoa(n)
+	}
+	return id
+}
+
 func (*vercelLegacyWire) objectArgs() bool { return false }
 
 type legacyMessage struct {
+	ID           string          `json:"id"`
 	Role         string          `json:"role"`
 	Content      string          `json:"content"`
 	Name         string          `json:"name,omitempty"`
@@ -46,9 +61,17 @@ func (*vercelLegacyWire) open(j *jsonWriter, r *Request, system []string) {
 	if r.Body {
 		j.bodySettings(r, "max_tokens")
 	}
+	if len(r.Tools) > 0 {
+		decls := make([]functionDecl, len(r.Tools))
+		for i := range r.Tools {
+			t := &r.Tools[i]
+			decls[i] = functionDecl{t.Name, t.Description, t.params()}
+		}
+		j.field("functions", decls)
+	}
 	j.openArray("messages")
 	if len(system) > 0 {
-		j.elem(legacyMessage{Role: "system", Content: strings.Join(system, "\n\n")})
+		j.elem(legacyMessage{ID: "system", Role: "system", Content: strings.Join(system, "\n\n")})
 	}
 }
 
@@ -56,30 +79,30 @@ func (w *vercelLegacyWire) turn(j *jsonWriter, t *Turn) {
 	text := strings.Join(t.Texts, "\n\n")
 	if t.Role == transcript.RoleAssistant {
 		if len(t.Calls) == 0 {
-			j.elem(legacyMessage{Role: "assistant", Content: text})
+			j.elem(legacyMessage{ID: t.ID, Role: "assistant", Content: text})
 			return
 		}
 		// written with the results, in the next user turn
-		w.calls = &Turn{Texts: t.Texts, Calls: slices.Clone(t.Calls)}
+		w.calls = &Turn{ID: t.ID, Texts: t.Texts, Calls: slices.Clone(t.Calls)}
 		return
 	}
 	if a := w.calls; a != nil {
 		w.calls = nil
 		for i, c := range a.Calls {
-			m := legacyMessage{Role: "assistant", FunctionCall: &openaiFunction{c.Name, c.Args}}
+			m := legacyMessage{ID: legacyID(a.ID, i+1), Role: "assistant", FunctionCall: &openaiFunction{c.Name, c.Args}}
 			if i == 0 {
 				m.Content = strings.Join(a.Texts, "\n\n")
 			}
 			j.elem(m)
 			for _, r := range t.Results {
 				if r.CallID == c.ID {
-					j.elem(legacyMessage{Role: "function", Name: r.Name, Content: r.Text()})
+					j.elem(legacyMessage{ID: r.ID, Role: "function", Name: r.Name, Content: r.Text()})
 				}
 			}
 		}
 	}
 	if text != "" {
-		j.elem(legacyMessage{Role: "user", Content: text})
+		j.elem(legacyMessage{ID: t.ID, Role: "user", Content: text})
 	}
 }
 

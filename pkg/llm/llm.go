@@ -76,7 +76,8 @@ type Options struct {
 	// always hidden.
 	Secrets []string
 	// BaseURL replaces the provider's endpoint root (format.Provider.BaseURL):
-	// for openai the part before /chat/completions, for anthropic the part
+	// for openai the part before /chat/completions (/responses for
+	// openai-responses), for anthropic the part
 	// before /v1/messages, for gemini the part before /v1beta/models/...,
 	// for ollama the part before /api/chat, for bedrock the part before
 	// /model/M/converse.
@@ -135,6 +136,8 @@ func New(provider string, opts Options) (Transport, error) {
 	switch provider {
 	case "openai":
 		return newOpenAI(p, opts)
+	case "openai-responses":
+		return newOpenAIResponses(p, opts)
 	case "anthropic":
 		return newAnthropic(p, opts)
 	case "gemini":

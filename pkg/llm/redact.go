@@ -39,9 +39,10 @@ func NewRedactor(keys ...string) Redactor {
 // registry, read through getenv (the environment, then the config file):
 // every key convo may hold, whichever provider a command speaks to.
 func KnownKeys(getenv func(string) string) []string {
-	var keys []string
+	var keys, envs []string
 	for _, p := range format.Providers(0) {
-		if p.KeyEnv != "" {
+		if p.KeyEnv != "" && !slices.Contains(envs, p.KeyEnv) { // openai-responses shares openai's
+			envs = append(envs, p.KeyEnv)
 			if v := getenv(p.KeyEnv); v != "" {
 				keys = append(keys, v)
 			}

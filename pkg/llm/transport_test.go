@@ -23,6 +23,7 @@ var callable = []struct {
 	provider, path, streamPath, keyHeader, keyValue string
 }{
 	{"openai", "/v1/chat/completions", "/v1/chat/completions", "Authorization", "Bearer [KEY]"},
+	{"openai-responses", "/v1/responses", "/v1/responses", "Authorization", "Bearer [KEY]"},
 	{"anthropic", "/v1/messages", "/v1/messages", "X-Api-Key", "[KEY]"},
 	{"gemini", "/v1beta/models/gemini-2.5-flash:generateContent", "/v1beta/models/gemini-2.5-flash:streamGenerateContent", "X-Goog-Api-Key", "[KEY]"},
 	{"ollama", "/api/chat", "/api/chat", "Authorization", ""},

@@ -50,12 +50,12 @@ type batchAPI struct {
 	url      string
 }
 
-// batchAPIs are the providers whose batch files convo writes and reads.
-// Another API of the OpenAI Batch format is one row (openai-responses:
-// {"openai-responses", 'r', "/v1/responses"}).
+// batchAPIs are the providers whose batch files convo writes and reads:
+// another API of the OpenAI Batch format is one more row.
 var batchAPIs = []batchAPI{
 	{"openai", 'o', "/v1/chat/completions"},
 	{"anthropic", 'a', ""},
+	{"openai-responses", 'r', "/v1/responses"},
 }
 
 // BatchProviders names the providers BatchOut writes requests for.

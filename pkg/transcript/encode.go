@@ -47,6 +47,25 @@ func appendMessage(dst []byte, m *Message) []byte {
 		}
 		dst = append(dst, ']')
 	}
+	if len(m.ProviderData) > 0 {
+		dst = append(dst, `,"provider_data":[`...)
+		for i, d := range m.ProviderData {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"provider":`...)
+			dst = AppendString(dst, d.Provider)
+			dst = append(dst, `,"at":`...)
+			dst = strconv.AppendInt(dst, int64(d.At), 10)
+			dst = append(dst, `,"item":`...)
+			dst = append(dst, d.Item...)
+			if d.Replaces {
+				dst = append(dst, `,"replaces":true`...)
+			}
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
 	if m.ToolCallID != "" {
 		dst = append(dst, `,"tool_call_id":`...)
 		dst = AppendString(dst, m.ToolCallID)

@@ -26,13 +26,15 @@ type wireRecord struct {
 }
 
 type wireMessage struct {
-	Role       *string         `json:"role"`
-	Contents   []string        `json:"contents"`
-	Content    json.RawMessage `json:"content"`
-	ToolCalls  []wireToolCall  `json:"tool_calls"`
-	ToolCallID string          `json:"tool_call_id"`
-	Name       string          `json:"name"`
-	IsError    bool            `json:"is_error"`
+	Role      *string         `json:"role"`
+	Contents  []string        `json:"contents"`
+	Content   json.RawMessage `json:"content"`
+	ToolCalls []wireToolCall  `json:"tool_calls"`
+	// ProviderData is kept as the record's; Validate checks it.
+	ProviderData []ProviderItem `json:"provider_data"`
+	ToolCallID   string         `json:"tool_call_id"`
+	Name         string         `json:"name"`
+	IsError      bool           `json:"is_error"`
 }
 
 type wireToolCall struct {
@@ -258,6 +260,14 @@ func (w *wireRecord) normalize(note func(string)) (Record, error) {
 		}
 		call.Arguments = a
 		rec.Message.ToolCalls = append(rec.Message.ToolCalls, call)
+	}
+	for i, d := range msg.ProviderData {
+		item, err := CompactJSON(d.Item)
+		if err != nil {
+			return rec, fieldErr(fmt.Sprintf("%sprovider_data[%d].item", prefix, i), "%v", err)
+		}
+		d.Item = item
+		rec.Message.ProviderData = append(rec.Message.ProviderData, d)
 	}
 	rec.Message.ToolCallID = msg.ToolCallID
 	rec.Message.Name = msg.Name

@@ -49,14 +49,36 @@ type ToolCall struct {
 	Arguments string `json:"arguments"`
 }
 
+// ProviderItem is provider data an assistant record keeps to send back
+// verbatim, to the provider that gave it only: an OpenAI reasoning item, an
+// Anthropic thinking block, a Gemini part with its thought signature. It is
+// no text of the conversation: never in contents, never summarized.
+type ProviderItem struct {
+	// Provider is the registry name of the provider that gave it.
+	Provider string `json:"provider"`
+	// At places it among the record's parts, numbered contents first, then
+	// tool calls: the item goes before part At (At = their count: after
+	// the last).
+	At int `json:"at"`
+	// Item is the provider's own JSON object (a request input item, a
+	// content block, a part), compact.
+	Item json.RawMessage `json:"item"`
+	// Replaces: the item stands in for part At itself, which the provider
+	// is then sent in this form only (a Gemini function call with its
+	// thought signature and without the id convo made up for it).
+	Replaces bool `json:"replaces,omitempty"`
+}
+
 // Message is what the LLM sees of a record.
 type Message struct {
-	Role       Role       `json:"role"`
-	Contents   []string   `json:"contents"`
-	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string     `json:"tool_call_id,omitempty"`
-	Name       string     `json:"name,omitempty"`
-	IsError    bool       `json:"is_error,omitempty"`
+	Role      Role       `json:"role"`
+	Contents  []string   `json:"contents"`
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ProviderData (assistant only) is kept for the provider it came from.
+	ProviderData []ProviderItem `json:"provider_data,omitempty"`
+	ToolCallID   string         `json:"tool_call_id,omitempty"`
+	Name         string         `json:"name,omitempty"`
+	IsError      bool           `json:"is_error,omitempty"`
 }
 
 // Timing holds the instants of a record in milliseconds since the epoch.
@@ -153,6 +175,7 @@ func (r *Record) Merges() int {
 func (r Record) Clone() Record {
 	r.Message.Contents = slices.Clone(r.Message.Contents)
 	r.Message.ToolCalls = slices.Clone(r.Message.ToolCalls)
+	r.Message.ProviderData = slices.Clone(r.Message.ProviderData)
 	r.Metadata.Attribute = slices.Clone(r.Metadata.Attribute)
 	r.Metadata.SummaryIDs = slices.Clone(r.Metadata.SummaryIDs)
 	t := &r.Metadata.Timing

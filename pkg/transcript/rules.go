@@ -102,6 +102,7 @@ func (a *Appender) Append(r Record) []Change {
 // appended, one "merged" added, host's id and creation kept. Timing keys the
 // host lacks and aux keys are taken from in.
 func mergeInto(host, in *Record) {
+	mergeProviderData(&host.Message, &in.Message)
 	host.Message.Contents = append(host.Message.Contents, in.Message.Contents...)
 	host.Message.ToolCalls = append(host.Message.ToolCalls, in.Message.ToolCalls...)
 	for _, a := range in.Metadata.Attribute {
@@ -250,4 +251,29 @@ func PlaceSummary(recs []Record, summary Record, s Span, deleteCovered bool) []R
 		}
 	}
 	return out
+}
+
+// mergeProviderData moves the places of provider data for a merge of in
+// into host (contents appended to contents, tool calls to tool calls), so
+// that each item keeps its place beside the part it stood by. It runs
+// before the parts are appended.
+func mergeProviderData(host, in *Message) {
+	if len(host.ProviderData)+len(in.ProviderData) == 0 {
+		return
+	}
+	n1, m1, n2 := len(host.Contents), len(host.ToolCalls), len(in.Contents)
+	for i := range host.ProviderData {
+		// at a call of host, or at its end after its calls
+		if d := &host.ProviderData[i]; d.At > n1 || d.At == n1 && m1 > 0 {
+			d.At += n2
+		}
+	}
+	for _, d := range in.ProviderData {
+		if d.At < n2 {
+			d.At += n1
+		} else {
+			d.At += n1 + m1
+		}
+		host.ProviderData = append(host.ProviderData, d)
+	}
 }

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -61,6 +62,9 @@ func validate(r *Record, summaryIDs bool) error {
 			return fieldErr(field, "contains a NUL character")
 		}
 	}
+	if err := checkProviderData(m); err != nil {
+		return err
+	}
 	if m.Role == RoleTool {
 		if m.ToolCallID == "" {
 			return fieldErr("message.tool_call_id", "a tool record needs the id of the call it answers")
@@ -117,6 +121,11 @@ func validUTF8(r *Record) error {
 			return err
 		}
 	}
+	for i, d := range m.ProviderData {
+		if err := check(fmt.Sprintf("message.provider_data[%d]", i), d.Provider+string(d.Item)); err != nil {
+			return err
+		}
+	}
 	if err := check("message.tool_call_id", m.ToolCallID); err != nil {
 		return err
 	}
@@ -136,6 +145,31 @@ func validUTF8(r *Record) error {
 func checkSummaryIDs(r *Record) error {
 	if r.Message.Role == RoleSummary && len(r.Metadata.SummaryIDs) == 0 {
 		return fieldErr("metadata.summaryIds", "a summary record needs the ids of the records it replaces")
+	}
+	return nil
+}
+
+// checkProviderData: provider data belongs to an assistant record, names
+// its provider, stands at a place among the record's parts, and is a JSON
+// object.
+func checkProviderData(m *Message) error {
+	if len(m.ProviderData) > 0 && m.Role != RoleAssistant {
+		return fieldErr("message.provider_data", "only assistant records carry provider data")
+	}
+	parts := len(m.Contents) + len(m.ToolCalls)
+	for i, d := range m.ProviderData {
+		field := fmt.Sprintf("message.provider_data[%d]", i)
+		item := strings.TrimSpace(string(d.Item))
+		switch {
+		case d.Provider == "":
+			return fieldErr(field+".provider", "missing provider")
+		case d.At < 0 || d.At > parts || d.Replaces && d.At == parts:
+			return fieldErr(field+".at", "%d is not the place of a part (the record has %d)", d.At, parts)
+		case item == "" || item[0] != '{' || !json.Valid(d.Item):
+			return fieldErr(field+".item", "want a JSON object")
+		case strings.IndexByte(d.Provider, 0) >= 0:
+			return fieldErr(field+".provider", "contains a NUL character")
+		}
 	}
 	return nil
 }

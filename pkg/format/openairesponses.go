@@ -1,0 +1,301 @@
+package format
+
+// OpenAI Responses API (also served by Ollama at /v1/responses).
+//
+// Request: https://platform.openai.com/docs/api-reference/responses/create,
+// https://platform.openai.com/docs/guides/function-calling?api-mode=responses
+// and the CreateResponse/InputItem schemas of github.com/openai/openai-openapi:
+//   - the system prompt and the summary are the top-level "instructions",
+//     one string (the parts joined by a blank line);
+//   - the history is "input", a list of items: a user turn is
+//     {"type":"message","role":"user","content":[{"type":"input_text",
+//     "text"}...]}, one part per content string; an assistant turn is
+//     {"type":"message","role":"assistant","content":[{"type":"output_text",
+//     "text"}...]} followed by one {"type":"function_call","call_id","name",
+//     "arguments"} item per tool call, arguments the stored JSON text byte
+//     for byte;
+//   - each result is {"type":"function_call_output","call_id","output"},
+//     output the content strings joined by a blank line; there is no error
+//     flag: an error is told by its text;
+//   - --body: {"model","max_output_tokens","temperature","stream","store",
+//     "include","tools","text","instructions","input"}. "store": false
+//     keeps the conversation where convo keeps it, and "include":
+//     ["reasoning.encrypted_content"] asks for the reasoning items a
+//     reasoning model needs back on the next turn (see provider data);
+//   - tools: "tools":[{"type":"function","name","description","parameters",
+//     "strict":false}] (flat, unlike Chat Completions; strict is off because
+//     strict mode rejects schemas that do not close every object, and it is
+//     on by default here); an answer schema: "text":{"format":{"type":
+//     "json_schema","name","schema"}}.
+//
+// Provider data: a reasoning item of the output ({"type":"reasoning","id",
+// "summary","encrypted_content"}) is kept on the record
+// (message.provider_data) and sent back as it came, at its place among the
+// message and function_call items, to openai-responses only.
+//
+// Response: https://platform.openai.com/docs/api-reference/responses/object
+// output[] of message items (content parts output_text and refusal),
+// function_call items, reasoning items and others (custom_tool_call: a call
+// of a custom tool, whose "input" is free text, kept as the arguments
+// {"input": text}, and sent back as it came, its result as a
+// custom_tool_call_output item); status ("completed", "incomplete", "failed"),
+// incomplete_details.reason (max_output_tokens, content_filter), error,
+// usage (input_tokens, output_tokens), model, id. The finish reason convo
+// keeps is the status, or for an incomplete answer its reason. Errors are
+// {"error":{"message","type",...}}, and a failed response carries
+// "error":{"code","message"}.
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// openaiResponses is the provider's registry name.
+const openaiResponses = "openai-responses"
+
+type responsesWire struct {
+	// custom holds the calls of the last assistant turn that were custom
+	// tool calls: their results are custom_tool_call_output items.
+	custom map[string]bool
+}
+
+func (*responsesWire) objectArgs() bool { return false }
+
+type responsesPart struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type responsesMessage struct {
+	Type    string          `json:"type"`
+	Role    string          `json:"role"`
+	Content []responsesPart `json:"content"`
+}
+
+type responsesCall struct {
+	Type      string `json:"type"`
+	CallID    string `json:"call_id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+type responsesOutput struct {
+	Type   string `json:"type"`
+	CallID string `json:"call_id"`
+	Output string `json:"output"`
+}
+
+type responsesTool struct {
+	Type        string          `json:"type"`
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Strict      bool            `json:"strict"`
+}
+
+type responsesText struct {
+	Format responsesFormat `json:"format"`
+}
+
+type responsesFormat struct {
+	Type   string          `json:"type"`
+	Name   string          `json:"name"`
+	Schema json.RawMessage `json:"schema"`
+}
+
+func (*responsesWire) open(j *jsonWriter, r *Request, system []string) {
+	j.raw("{")
+	if r.Body {
+		j.bodySettings(r, "max_output_tokens")
+		if r.Stream {
+			j.field("stream", true)
+		}
+		j.raw(`"store":false,"include":["reasoning.encrypted_content"],`)
+		responsesTools(j, r.Tools)
+		if len(r.Schema) > 0 {
+			j.field("text", responsesText{responsesFormat{"json_schema", SchemaNameOf(r.SchemaName), r.Schema}})
+		}
+	}
+	if len(system) > 0 {
+		j.field("instructions", strings.Join(system, "\n\n"))
+	}
+	j.openArray("input")
+}
+
+// responsesTools writes "tools" in the Responses API's flat form.
+func responsesTools(j *jsonWriter, tools []Tool) {
+	if len(tools) == 0 {
+		return
+	}
+	out := make([]responsesTool, 0, len(tools))
+	for i := range tools {
+		t := &tools[i]
+		out = append(out, responsesTool{"function", t.Name, t.Description, t.params(), false})
+	}
+	j.field("tools", out)
+}
+
+func responsesParts(kind string, texts []string) []responsesPart {
+	parts := make([]responsesPart, 0, len(texts))
+	for _, t := range texts {
+		parts = append(parts, responsesPart{kind, t})
+	}
+	return parts
+}
+
+func (w *responsesWire) turn(j *jsonWriter, t *Turn) {
+	if t.Role == transcript.RoleAssistant {
+		clear(w.custom)
+		for _, o := range t.Items {
+			if o.replaces && o.call != "" && strings.Contains(string(o.item), `"custom_tool_call"`) {
+				if w.custom == nil {
+					w.custom = map[string]bool{}
+				}
+				w.custom[o.call] = true
+			}
+		}
+		// Texts in one message item, split where provider data stands
+		// between them; provider data and calls in their places.
+		var texts []string
+		flush := func() {
+			if len(texts) > 0 {
+				j.elem(responsesMessage{"message", "assistant", responsesParts("output_text", texts)})
+				texts = nil
+			}
+		}
+		t.walk(func(p piece) {
+			switch {
+			case p.item != nil:
+				flush()
+				j.elem(p.item)
+			case p.text >= 0:
+				texts = append(texts, t.Texts[p.text])
+			default:
+				flush()
+				c := &t.Calls[p.call]
+				args := c.Args
+				if strings.TrimSpace(args) == "" {
+					args = "{}"
+				}
+				j.elem(responsesCall{"function_call", c.ID, c.Name, args})
+			}
+		})
+		flush()
+		return
+	}
+	for _, r := range t.Results {
+		kind := "function_call_output"
+		if w.custom[r.CallID] {
+			kind = "custom_tool_call_output"
+		}
+		j.elem(responsesOutput{kind, r.CallID, r.Text()})
+	}
+	if len(t.Texts) > 0 {
+		j.elem(responsesMessage{"message", "user", responsesParts("input_text", t.Texts)})
+	}
+}
+
+func (*responsesWire) close(j *jsonWriter) { j.raw("]}") }
+
+// responsesItem is one output item, with the fields of every type convo
+// reads.
+type responsesItem struct {
+	Type    string `json:"type"`
+	Role    string `json:"role"`
+	Content []struct {
+		Type    string `json:"type"`
+		Text    string `json:"text"`
+		Refusal string `json:"refusal"`
+	} `json:"content"`
+	CallID    string `json:"call_id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+	Input     string `json:"input"`
+}
+
+func parseOpenAIResponses(body []byte) (*answer, error) {
+	var resp struct {
+		ID                string            `json:"id"`
+		Object            string            `json:"object"`
+		Model             string            `json:"model"`
+		Status            string            `json:"status"`
+		Output            []json.RawMessage `json:"output"`
+		IncompleteDetails *struct {
+			Reason string `json:"reason"`
+		} `json:"incomplete_details"`
+		Error *struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+		Usage json.RawMessage `json:"usage"`
+	}
+	if err := unmarshal(openaiResponses, body, &resp); err != nil {
+		return nil, err
+	}
+	if resp.Error != nil && (resp.Status == "failed" || resp.Object != "response") {
+		msg := resp.Error.Message
+		if msg == "" {
+			msg = resp.Error.Code
+		}
+		if msg == "" {
+			msg = "the response failed"
+		}
+		return nil, &ProviderError{Provider: openaiResponses, Message: msg}
+	}
+	if resp.Object != "" && resp.Object != "response" {
+		return nil, shapeError(openaiResponses, "object is %q, want \"response\"", resp.Object)
+	}
+	if resp.Output == nil {
+		return nil, shapeError(openaiResponses, "no output")
+	}
+	a := &answer{model: resp.Model, responseID: resp.ID, finish: resp.Status, usage: resp.Usage}
+	if resp.Status == "incomplete" {
+		a.cut = true
+		if d := resp.IncompleteDetails; d != nil && d.Reason != "" {
+			a.finish = d.Reason
+		}
+	}
+	var u struct {
+		In  int `json:"input_tokens"`
+		Out int `json:"output_tokens"`
+	}
+	if json.Unmarshal(resp.Usage, &u) == nil {
+		a.in, a.out = u.In, u.Out
+	}
+	for _, raw := range resp.Output {
+		var it responsesItem
+		if err := json.Unmarshal(raw, &it); err != nil {
+			return nil, shapeError(openaiResponses, "output item: %v", err)
+		}
+		switch it.Type {
+		case "message":
+			for _, c := range it.Content {
+				switch c.Type {
+				case "output_text":
+					if c.Text != "" {
+						a.texts = append(a.texts, c.Text)
+					}
+				case "refusal":
+					a.refusal += c.Refusal
+				}
+			}
+		case "function_call":
+			a.calls = append(a.calls, transcript.ToolCall{ID: it.CallID, Name: it.Name, Arguments: it.Arguments})
+		case "custom_tool_call":
+			a.keepForCall(raw) // goes back to the Responses API as it came
+			args, _ := MarshalNoEscape(map[string]string{"input": it.Input})
+			a.calls = append(a.calls, transcript.ToolCall{ID: it.CallID, Name: it.Name, Arguments: string(args)})
+		case "reasoning":
+			a.keep(raw)
+		}
+		// Other items (web_search_call, file_search_call...) ran on
+		// OpenAI's side and need nothing back.
+	}
+	if a.refusal != "" {
+		// kept as the text too, for a caller that stores it anyway
+		a.texts = append(a.texts, a.refusal)
+	}
+	return a, nil
+}
