@@ -396,9 +396,12 @@ func TestStreamTimeout(t *testing.T) {
 			for i, ev := range events {
 				io.WriteString(w, ev)
 				w.(http.Flusher).Flush()
-				d := 40 * time.Millisecond
+				// Gaps a third of the idle timeout, seven events: the whole
+				// stream outlasts the timeout, no gap comes near it even on a
+				// loaded machine.
+				d := 300 * time.Millisecond
 				if stall && i == 2 {
-					d = time.Second
+					d = 10 * time.Second
 				}
 				select {
 				case <-time.After(d):
@@ -412,14 +415,14 @@ func TestStreamTimeout(t *testing.T) {
 	call.OnText = func(string) {}
 	s := start(t, slow(false))
 	start := time.Now()
-	got, err := transport(t, "openai", s, Options{Timeout: 150 * time.Millisecond}).Send(context.Background(), call)
-	if err != nil || time.Since(start) < 200*time.Millisecond {
+	got, err := transport(t, "openai", s, Options{Timeout: 900 * time.Millisecond}).Send(context.Background(), call)
+	if err != nil || time.Since(start) < 900*time.Millisecond {
 		t.Fatalf("%v after %v: %s", err, time.Since(start), got.Body)
 	}
 	s = providertest.Start(providertest.Options{Key: testKey, Steps: []providertest.Step{slow(true)}})
 	defer s.Close()
-	_, err = transport(t, "openai", s, Options{Timeout: 150 * time.Millisecond}).Send(context.Background(), call)
-	if e := wantError(t, err); e.Retryable || !strings.Contains(e.Error(), "no response within 150ms (the stream broke") || len(s.Requests()) != 1 {
+	_, err = transport(t, "openai", s, Options{Timeout: 900 * time.Millisecond}).Send(context.Background(), call)
+	if e := wantError(t, err); e.Retryable || !strings.Contains(e.Error(), "no response within 900ms (the stream broke") || len(s.Requests()) != 1 {
 		t.Fatalf("%v", err)
 	}
 }
