@@ -65,5 +65,7 @@ func (dialect) Compact(ctx context.Context, db *sql.DB) (bool, int64, error) {
 	return true, (total - after) * size, nil
 }
 
-// InsertBatch: in process, one prepared row at a time is fastest.
-func (dialect) InsertBatch() int { return 1 }
+// InsertBatch: 256 records per INSERT (1,792 bare placeholders) take 40%
+// less CPU than a prepared one-row INSERT each (200,000 lines: 1.1 s
+// against 1.9 s); numbered placeholders made binding quadratic.
+func (dialect) InsertBatch() int { return 256 }

@@ -150,8 +150,8 @@ type pendingRow struct {
 	pos, created, seq int64
 }
 
-// insertValues is the INSERT of n records, each binding 6 variables after
-// the conversation's ?1.
+// insertValues is the INSERT of n records, 7 bare placeholders each:
+// SQLite looks a numbered one's name up in a list per bound value.
 func insertValues(n int) string {
 	var q strings.Builder
 	q.WriteString(`INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES `)
@@ -159,8 +159,7 @@ func insertValues(n int) string {
 		if i > 0 {
 			q.WriteByte(',')
 		}
-		k := 1 + 6*i
-		fmt.Fprintf(&q, "(?1, ?%d, ?%d, 0, ?%d, ?%d, ?%d, ?%d)", k+1, k+2, k+3, k+4, k+5, k+6)
+		q.WriteString("(?, ?, ?, 0, ?, ?, ?, ?)")
 	}
 	return q.String()
 }
@@ -280,9 +279,9 @@ func (w *writer) flush(ctx context.Context) error {
 	if len(w.pending) == 0 {
 		return nil
 	}
-	w.args = append(w.args[:0], w.conv)
+	w.args = w.args[:0]
 	for _, p := range w.pending {
-		w.args = append(w.args, p.id, p.pos, p.role, p.created, p.seq, p.body)
+		w.args = append(w.args, w.conv, p.id, p.pos, p.role, p.created, p.seq, p.body)
 	}
 	// A full batch's statement is prepared once per transaction; the last,
 	// shorter one runs once.

@@ -105,17 +105,23 @@ func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumpe
 			c.ID, c.Created, c.Updated, c.NextPos, c.NextSeq); err != nil {
 			return fmt.Errorf("create conversation %q: %w", c.ID, err)
 		}
-		ins, err := tx.PrepareContext(ctx, `INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
-		if err != nil {
-			return fmt.Errorf("prepare: %w", err)
+		// Records go in batches, as appends do; any other piece sends the
+		// batch first, so that the pieces land in the order they came.
+		var rows []placedRow
+		flush := func() error {
+			err := insertPlaced(ctx, tx, c.ID, rows)
+			rows = rows[:0]
+			return err
 		}
-		defer ins.Close()
 		for {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			d, err := next()
 			if errors.Is(err, io.EOF) {
+				if err := flush(); err != nil {
+					return fmt.Errorf("load %q: %w", c.ID, err)
+				}
 				if _, err := tx.ExecContext(ctx, `UPDATE conversations SET record_count = ? WHERE id = ?`, records, c.ID); err != nil {
 					return fmt.Errorf("load %q: %w", c.ID, err)
 				}
@@ -127,17 +133,29 @@ func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumpe
 			switch {
 			case d.Record != nil:
 				r := d.Record
-				_, err = ins.ExecContext(ctx, c.ID, r.ID, r.Pos, r.Sub, r.Role, r.Created, r.Seq, string(r.Body))
+				rows = append(rows, placedRow{id: r.ID, pos: r.Pos, sub: r.Sub, role: r.Role, created: r.Created, seq: r.Seq, body: string(r.Body)})
 				records++
+				if len(rows) >= s.d.InsertBatch() {
+					err = flush()
+				}
 			case d.Absorbed != nil:
+				if err = flush(); err != nil {
+					break
+				}
 				_, err = tx.ExecContext(ctx, `INSERT INTO absorbed (conversation, id, target) VALUES (?, ?, ?)`,
 					c.ID, d.Absorbed.ID, d.Absorbed.Target)
 			case d.Cursor != nil:
 				k := d.Cursor
+				if err = flush(); err != nil {
+					break
+				}
 				_, err = tx.ExecContext(ctx, `INSERT INTO export_cursors (conversation, sink, seq, held, updated) VALUES (?, ?, ?, ?, ?)`,
 					c.ID, k.Sink, k.Seq, k.Held, k.Updated)
 			case d.Schema != nil:
 				sc := d.Schema
+				if err = flush(); err != nil {
+					break
+				}
 				_, err = tx.ExecContext(ctx, `INSERT INTO conversation_schemas (conversation, name, body, updated) VALUES (?, ?, ?, ?)`,
 					c.ID, sc.Name, string(sc.Body), sc.Updated)
 			default:
