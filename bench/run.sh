@@ -16,18 +16,9 @@ ms() { date +%s%N; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 peak_rss_mb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1 | awk '{printf "%.1f", $1/1024}'; }
 
-# 1. One append into a 10,000-record conversation vs one sqlite3 insert.
-rm -f "$out/one.db"*
-"$out/gen" -n 10000 | CONVO_DB="$out/one.db" "$convo" append -q -c X
-for i in $(seq "$RUNS"); do
-	t0=$(ms); CONVO_DB="$out/one.db" "$convo" append -q -c X --role user hi; t1=$(ms)
-	echo $(( (t1 - t0) / 1000 )) >>"$out/convo.times"
-	t0=$(ms); sqlite3 "$out/one.db" "INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES ('Y', 'id$i$RANDOM', $i, 0, 'user', 0, $i, '{}')"; t1=$(ms)
-	echo $(( (t1 - t0) / 1000 )) >>"$out/sqlite.times"
-done
-c=$(median <"$out/convo.times"); s=$(median <"$out/sqlite.times")
-rm -f "$out/convo.times" "$out/sqlite.times"
-awk -v c="$c" -v s="$s" 'BEGIN {printf "single append: convo %.2f ms, sqlite3 %.2f ms, ratio %.2f (goal <= 1.2)\n", c/1000, s/1000, c/s}'
+# 1. One append into a 10,000-record conversation vs bench/minimal and the
+# sqlite3 CLI (run-startup.sh).
+CONVO="$convo" OUT="$out" RUNS="$RUNS" bash "$(dirname "$0")/run-startup.sh"
 
 # 2. Bulk append of N lines vs a plain Go loop with a prepared statement.
 "$out/gen" -n "$N" >"$out/lines.jsonl"
@@ -48,6 +39,7 @@ awk -v t="$(( (t1 - t0) / 1000000 ))" -v r="$rss" -v n="$N" 'BEGIN {printf "get 
 
 # Later issues add their comparisons here when their commands exist.
 for extra in "$(dirname "$0")"/run-*.sh; do
+	[ "$(basename "$extra")" = run-startup.sh ] && continue # section 1
 	[ -f "$extra" ] && CONVO="$convo" OUT="$out" N="$N" RUNS="$RUNS" bash "$extra"
 done
 exit 0

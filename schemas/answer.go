@@ -1,12 +1,9 @@
 package schemas
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Answer is a compiled answer schema: the JSON Schema an LLM's structured
@@ -14,16 +11,16 @@ import (
 // what the document does, and happens only when a schema is used.
 type Answer struct {
 	// Title is the document's "title", "" when it has none.
-	Title    string
-	compiled *jsonschema.Schema
+	Title  string
+	schema *schema
 }
 
-// CompileAnswer checks an answer schema document (JSON Schema 2020-12
-// unless its $schema says otherwise) and compiles it. Nothing is loaded
-// from elsewhere: the providers see only this document, so it must be
-// self-contained.
+// CompileAnswer checks an answer schema document (JSON Schema 2020-12, or
+// draft-07 when its $schema says so; see validate.go for what is checked)
+// and compiles it. Nothing is loaded from elsewhere: the providers see only
+// this document, so it must be self-contained.
 func CompileAnswer(body []byte) (*Answer, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
+	doc, err := decode(body)
 	if err != nil {
 		return nil, fmt.Errorf("not JSON: %w", err)
 	}
@@ -32,18 +29,11 @@ func CompileAnswer(body []byte) (*Answer, error) {
 		return nil, errors.New("not a JSON Schema object")
 	}
 	title, _ := obj["title"].(string)
-	const loc = "urn:convo:answer-schema"
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(jsonschema.SchemeURLLoader{}) // no scheme: no file, no network
-	if err := c.AddResource(loc, doc); err != nil {
-		return nil, err
-	}
-	compiled, err := c.Compile(loc)
+	s, err := compile(doc)
 	if err != nil {
 		return nil, fmt.Errorf("not a valid JSON Schema: %w", err)
 	}
-	return &Answer{Title: title, compiled: compiled}, nil
+	return &Answer{Title: title, schema: s}, nil
 }
 
 // AnswerError says why an answer does not match its schema.
@@ -67,21 +57,13 @@ func (e *AnswerError) Error() string {
 // not part of the answer. The error is an *AnswerError.
 func (a *Answer) Check(text string) error {
 	text = stripFence(strings.TrimSpace(text))
-	v, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+	v, err := decode([]byte(text))
 	if err != nil {
 		return &AnswerError{NotJSON: true, Detail: err.Error()}
 	}
-	if err := a.compiled.Validate(v); err != nil {
-		msg := err.Error()
-		var ve *jsonschema.ValidationError
-		if errors.As(err, &ve) {
-			// The first line names the schema's internal URL; the rest are
-			// the reasons, one per line.
-			if _, rest, ok := strings.Cut(msg, "\n"); ok {
-				msg = rest
-			}
-		}
-		return &AnswerError{Detail: msg}
+	var reasons []string
+	if !a.schema.validate(v, "", &reasons) {
+		return &AnswerError{Detail: strings.Join(reasons, "\n")}
 	}
 	return nil
 }

@@ -1,17 +1,15 @@
 // Package schemas embeds the JSON Schemas of convo's output, the
 // machine-readable form of SPEC section 1, and checks LLM answers against
-// the answer schemas users give (answer.go). Every schema is compiled on
-// first use only.
+// the answer schemas users give (answer.go), with its own validator
+// (validate.go), which compiles nothing before it is used.
 package schemas
 
 import (
-	"bytes"
 	_ "embed"
-	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Record is the JSON Schema (2020-12) of a canonical record.
@@ -21,7 +19,7 @@ var Record []byte
 
 var (
 	recordOnce   sync.Once
-	recordSchema *jsonschema.Schema
+	recordSchema *schema
 	recordErr    error
 )
 
@@ -29,26 +27,21 @@ var (
 // is compiled on first use, so commands that never validate never pay for it.
 func ValidateRecord(line []byte) error {
 	recordOnce.Do(func() {
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Record))
-		if err != nil {
-			recordErr = err
-			return
+		var doc any
+		if doc, recordErr = decode(Record); recordErr == nil {
+			recordSchema, recordErr = compile(doc)
 		}
-		c := jsonschema.NewCompiler()
-		if err := c.AddResource("record.schema.json", doc); err != nil {
-			recordErr = err
-			return
-		}
-		recordSchema, recordErr = c.Compile("record.schema.json")
 	})
 	if recordErr != nil {
 		return fmt.Errorf("record schema: %w", recordErr)
 	}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := decode(line)
+	if err != nil {
 		return err
 	}
-	return recordSchema.Validate(v)
+	var reasons []string
+	if !recordSchema.validate(v, "", &reasons) {
+		return errors.New("does not match the record schema:\n" + strings.Join(reasons, "\n"))
+	}
+	return nil
 }
