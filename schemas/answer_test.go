@@ -1,6 +1,7 @@
 package schemas
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -41,4 +42,30 @@ func TestAnswer(t *testing.T) {
 			t.Errorf("%s: %v, want %q", body, err, want)
 		}
 	}
+}
+
+// FuzzCompileAnswer: any schema document and any answer give a result or an
+// error, never a panic or a hang (a $ref cycle included), and an answer that
+// passes is JSON once trimmed and out of its fence.
+func FuzzCompileAnswer(f *testing.F) {
+	for _, s := range [][2]string{
+		{`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`, `{"city":"Paris"}`},
+		{`{"$defs":{"n":{"type":"array","items":{"$ref":"#/$defs/n"}}},"$ref":"#/$defs/n"}`, `[[[]]]`},
+		{`{"$ref":"#"}`, `1`},
+		{`{"anyOf":[{"type":"integer","minimum":1},{"enum":["a",null]}],"not":{"const":2}}`, `2`},
+		{`{"type":"string","pattern":"^(a+)+$","maxLength":3}`, `"aaaa"`},
+		{`{"prefixItems":[{"type":"number"}],"items":false,"uniqueItems":true}`, `[1.0, 1]`},
+		{`{"additionalProperties":{"multipleOf":0.1},"propertyNames":{"maxLength":2}}`, `{"ab":0.3}`},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, schema, answer string) {
+		a, err := CompileAnswer([]byte(schema))
+		if err != nil {
+			return
+		}
+		if a.Check(answer) == nil && !json.Valid([]byte(stripFence(strings.TrimSpace(answer)))) {
+			t.Fatalf("schema %s passed %q, which is not JSON", schema, answer)
+		}
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/big"
 	"regexp"
 	"slices"
@@ -114,7 +115,86 @@ func compile(doc any) (*schema, error) {
 		}
 		r.from.ref = target
 	}
+	if err := checkLoops(root); err != nil {
+		return nil, err
+	}
 	return root, nil
+}
+
+// checkLoops refuses a schema that reaches itself without looking into the
+// value ({"$ref":"#"}, or through allOf, not, if...): validating against it
+// would never end. A loop through properties or items is fine: each turn
+// goes one level into a finite value.
+func checkLoops(root *schema) error {
+	// Every subschema, each once.
+	var nodes []*schema
+	seen := map[*schema]bool{}
+	var collect func(s *schema)
+	collect = func(s *schema) {
+		if s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
+		nodes = append(nodes, s)
+		for _, sub := range inPlace(s) {
+			collect(sub)
+		}
+		for _, sub := range intoValue(s) {
+			collect(sub)
+		}
+	}
+	collect(root)
+	// A cycle among the edges that apply to the same value.
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := map[*schema]int{}
+	var visit func(s *schema) error
+	visit = func(s *schema) error {
+		switch state[s] {
+		case onPath:
+			return errors.New("a $ref loops back to its own schema without going into the value")
+		case done:
+			return nil
+		}
+		state[s] = onPath
+		for _, sub := range inPlace(s) {
+			if err := visit(sub); err != nil {
+				return err
+			}
+		}
+		state[s] = done
+		return nil
+	}
+	for _, s := range nodes {
+		if err := visit(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inPlace returns the subschemas of s that apply to the value s does.
+func inPlace(s *schema) []*schema {
+	subs := slices.Concat([]*schema{s.ref, s.not, s.ifS, s.thenS, s.elseS}, s.allOf, s.anyOf, s.oneOf)
+	for _, k := range slices.Sorted(maps.Keys(s.dependentSchemas)) {
+		subs = append(subs, s.dependentSchemas[k])
+	}
+	return slices.DeleteFunc(subs, func(x *schema) bool { return x == nil })
+}
+
+// intoValue returns the subschemas of s that apply to a part of the value.
+func intoValue(s *schema) []*schema {
+	subs := slices.Concat(s.prefixItems, []*schema{s.items, s.contains, s.additionalProperties, s.propertyNames})
+	for _, k := range slices.Sorted(maps.Keys(s.properties)) {
+		subs = append(subs, s.properties[k])
+	}
+	for _, p := range s.patternProperties {
+		subs = append(subs, p.s)
+	}
+	return slices.DeleteFunc(subs, func(x *schema) bool { return x == nil })
 }
 
 // resolve compiles the subschema at ptr, once.

@@ -103,9 +103,27 @@ func TestCompileRefuses(t *testing.T) {
 		`{"anyOf":[]}`:                                          "anyOf: want a non-empty array",
 		`{"$defs":{"x":{"type":1}}}`:                            "at '/$defs/x': type:",
 		`{"type":"object"} {}`:                                  "not JSON",
+		`{"$ref":"#"}`:                                          "loops back",
+		`{"allOf":[{"not":{"$ref":"#"}}]}`:                      "loops back",
+		`{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"anyOf":[{"$ref":"#/$defs/a"}]}},"items":{"$ref":"#/$defs/a"}}`: "loops back",
 	} {
 		if _, err := CompileAnswer([]byte(body)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", body, err, want)
+		}
+	}
+	// Recursion that goes into the value each turn is a tree, not a loop.
+	for _, body := range []string{
+		`{"allOf":[{"properties":{"a":{"$ref":"#"}}}]}`,
+		`{"$defs":{"n":{"type":"array","items":{"$ref":"#/$defs/n"}}},"$ref":"#/$defs/n"}`,
+		`{"anyOf":[{"type":"null"},{"properties":{"next":{"$ref":"#"}}}]}`,
+	} {
+		a, err := CompileAnswer([]byte(body))
+		if err != nil {
+			t.Errorf("%s: %v", body, err)
+			continue
+		}
+		if err := a.Check(`{"a":{"a":{}},"next":null}`); err != nil && !strings.Contains(body, "array") {
+			t.Errorf("%s: %v", body, err)
 		}
 	}
 }
