@@ -277,3 +277,32 @@ func normalizeWords(s string) string {
 	}
 	return b.String()
 }
+
+// TestUserSideKept: a reply is never kept without what the user said in
+// its turn, even a small "yes, do it", and a named speaker is named.
+func TestUserSideKept(t *testing.T) {
+	c := counter(t)
+	texts := []string{
+		"Yes, go ahead.",
+		"Opened ticket ORD-55821 with the courier DHL, escalated to the Hamburg depot supervisor.",
+		"ok",
+		"Refund of 129.90 EUR approved by the billing team in Rotterdam yesterday afternoon.",
+		"What about the invoice?",
+		"Invoice INV-2026-0412 was sent to anna.berg@example.com on 12 May 2026.",
+	}
+	recs := conversation(len(texts), func(i int) string { return texts[i] })
+	recs[5].Message.Name = "billing-bot"
+	ex := &Extractive{Counter: c}
+	out, err := ex.Summarize(context.Background(), Input{Records: recs, MaxTokens: 80})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(out.Text, "\n")[1:] {
+		if strings.HasPrefix(line, "→") {
+			t.Errorf("a reply without the user's side: %q in\n%s", line, out.Text)
+		}
+	}
+	if !strings.Contains(out.Text, "go ahead") || !strings.Contains(out.Text, "→ billing-bot: ") {
+		t.Errorf("summary lacks the user's decision or the named speaker:\n%s", out.Text)
+	}
+}
