@@ -32,9 +32,6 @@ type Extractive struct {
 	Counter *tokens.Counter
 }
 
-// DefaultMaxSummaryTokens bounds a summary when no budget is given.
-const DefaultMaxSummaryTokens = 600
-
 // Name implements Summarizer.
 func (e *Extractive) Name() string { return "extractive" }
 
@@ -126,6 +123,15 @@ func (e *Extractive) Summarize(_ context.Context, in Input) (Output, error) {
 			}
 		}
 	}
+	// A budget too small for the heading (a span of a few tokens) gets
+	// the notes bare, then clipped: a summary never outgrows its budget.
+	if e.Counter.Count(text) > budget {
+		text = strings.TrimPrefix(text, notesHeading+"\n")
+		for words := strings.Fields(text); len(words) > 1 && e.Counter.Count(text) > budget; {
+			words = words[:len(words)/2]
+			text = strings.Join(words, " ")
+		}
+	}
 	return Output{Text: text}, nil
 }
 
@@ -192,7 +198,7 @@ func recordPhrases(r transcript.Record) []phrase {
 }
 
 // userGistWords: the words kept of a user record that has no phrase.
-const userGistWords = 8
+const userGistWords = 6
 
 // sanitizeNote keeps a phrase from holding the separators of the notes.
 func sanitizeNote(s string) string {

@@ -99,7 +99,7 @@ func TestFactsSurviveVerbatim(t *testing.T) {
 		"start": "%s is what I need you to keep track of, please.",
 		"mid":   "Could you note that the reference is %s for later, thanks.",
 	}
-	lengths := map[string]int{"short": 10, "long": 160}
+	lengths := map[string]int{"short": 14, "long": 160}
 	for _, f := range mustSurvive {
 		for _, place := range []string{"start", "mid"} {
 			for _, length := range []string{"short", "long"} {
