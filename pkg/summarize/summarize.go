@@ -89,7 +89,6 @@ func skipKeptLast(keepLast, turns int) Skip {
 	return Skip(fmt.Sprintf("%s: --keep-last %d keeps all %d turns since the latest summary", SkipNothing, keepLast, turns))
 }
 
-
 // Plan is a summarization decided but not yet run: what it covers and the
 // input the summarizer gets.
 type Plan struct {

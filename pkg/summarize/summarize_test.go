@@ -186,7 +186,9 @@ func TestPlanRecordAndProgressiveLedger(t *testing.T) {
 }
 
 func TestRecordRejectsBadAnswers(t *testing.T) {
-	recs := conversation(4, func(i int) string { return "hello there friend, we talked about the trip to Lisbon and the hotel near the river" })
+	recs := conversation(4, func(i int) string {
+		return "hello there friend, we talked about the trip to Lisbon and the hotel near the river"
+	})
 	opt := Options{Counter: counter(t)}
 	p, _, err := Prepare(recs, opt)
 	if err != nil || p == nil {
