@@ -111,7 +111,7 @@ func TestSummarizeRunStored(t *testing.T) {
 	if err := summarizeTest(t, f, "-c", "trip", "--keep-last", "1", "--dry-run"); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out.String(), "You maintain the running summary") || !strings.Contains(out.String(), "[user] I want to visit Lisbon") {
+	if !strings.HasPrefix(out.String(), "You write the running summary") || !strings.Contains(out.String(), "[user] I want to visit Lisbon") {
 		t.Fatalf("dry run printed %q", out)
 	}
 	out.Reset()
@@ -194,7 +194,7 @@ func TestSummarizeRunAll(t *testing.T) {
 	if err := summarizeTest(t, f, "--all", "--keep-last", "0", "--dry-run"); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Count(out.String(), "You maintain the running summary") != 2 || errOut.Len() != 0 {
+	if strings.Count(out.String(), "You write the running summary") != 2 || errOut.Len() != 0 {
 		t.Errorf("dry run: stdout %q, stderr %q", out, errOut)
 	}
 }

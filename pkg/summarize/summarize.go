@@ -20,7 +20,7 @@ import (
 
 // PromptVersion names the default instruction and template; it is recorded
 // on every summary so a change of wording can be traced.
-const PromptVersion = "convo-summary-v1"
+const PromptVersion = "convo-summary-v2"
 
 // Input is what a summarizer receives.
 type Input struct {
@@ -51,6 +51,9 @@ func (in Input) Compose() string { return in.Instruction + "\n\n" + in.Text }
 type Output struct {
 	Text  string
 	Model string
+	// InputTokens and OutputTokens are what the provider says the summary
+	// cost (0: it did not say, or no provider was called).
+	InputTokens, OutputTokens int
 }
 
 // Summarizer writes a summary.
@@ -263,6 +266,9 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 	}
 	if out.Model != "" {
 		aux["model"] = out.Model
+	}
+	if out.InputTokens > 0 || out.OutputTokens > 0 {
+		aux["usage"] = map[string]int{"inputTokens": out.InputTokens, "outputTokens": out.OutputTokens}
 	}
 	if p.Previous != nil {
 		aux["previousSummary"] = p.Previous.ID
