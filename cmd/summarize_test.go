@@ -128,7 +128,7 @@ func TestSummarizeRunStored(t *testing.T) {
 	if err := summarizeTest(t, f, "-c", "trip", "--keep-last", "1"); err != nil {
 		t.Fatal(err)
 	}
-	if out.Len() != 0 || !strings.Contains(errOut.String(), "convo: summarize trip: nothing to cover; nothing written") {
+	if out.Len() != 0 || !strings.Contains(errOut.String(), "convo: summarize trip: nothing to cover: --keep-last 1 keeps all 1 turns since the latest summary; nothing written") {
 		t.Fatalf("second run: stdout %q, stderr %q", out, errOut)
 	}
 	errOut.Reset()
@@ -239,7 +239,7 @@ func TestSummarizeRunTransform(t *testing.T) {
 	if err := summarizeTest(t, f, "--keep-last", "1", "--dry-run"); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out.String(), "You maintain") || strings.Contains(out.String(), `"role"`) {
+	if !strings.HasPrefix(out.String(), "You write") || strings.Contains(out.String(), `"role"`) {
 		t.Fatalf("dry run printed %q", out)
 	}
 }
