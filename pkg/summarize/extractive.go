@@ -125,7 +125,7 @@ func (e *Extractive) Summarize(_ context.Context, in Input) (Output, error) {
 	}
 	// A budget too small for the heading (a span of a few tokens) gets
 	// the notes bare, then clipped: a summary never outgrows its budget.
-	if e.Counter.Count(text) > budget {
+	if limit := budget + in.FactsTokens - ledgerCost(missingFacts(text, in.Facts), e.Counter); e.Counter.Count(text) > max(limit, budget) {
 		text = strings.TrimPrefix(text, notesHeading+"\n")
 		for words := strings.Fields(text); len(words) > 1 && e.Counter.Count(text) > budget; {
 			words = words[:len(words)/2]
