@@ -41,12 +41,13 @@ fuzz:
 		done; \
 	done
 
-# What summarizing saves and keeps on LoCoMo (dataset read from ../shared/eval):
-# the default budget, then a summary that grows with the conversation.
+# What summarizing saves and keeps on LoCoMo with the default flags (and
+# --if-over 1000 --keep-last 4), beside a plain recent window of the same
+# size, and the budget constants cross-validated on its two halves. The
+# dataset is never copied: EVAL_DATA=PATH names it.
 EVAL_DATA ?= ../shared/eval/locomo10.zip
 eval:
 	$(GO) run ./eval/locomo -data $(EVAL_DATA)
-	$(GO) run ./eval/locomo -data $(EVAL_DATA) -args "--max-summary-tokens 3000 --summary-ratio 0.115"
 
 # A short conversation through the main commands, on embedded defaults:
 # no API key, no network.

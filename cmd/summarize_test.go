@@ -111,7 +111,7 @@ func TestSummarizeRunStored(t *testing.T) {
 	if err := summarizeTest(t, f, "-c", "trip", "--keep-last", "1", "--dry-run"); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out.String(), "You maintain the running summary") || !strings.Contains(out.String(), "[user] I want to visit Lisbon") {
+	if !strings.HasPrefix(out.String(), "You write the running summary") || !strings.Contains(out.String(), "[user] I want to visit Lisbon") {
 		t.Fatalf("dry run printed %q", out)
 	}
 	out.Reset()
@@ -128,7 +128,7 @@ func TestSummarizeRunStored(t *testing.T) {
 	if err := summarizeTest(t, f, "-c", "trip", "--keep-last", "1"); err != nil {
 		t.Fatal(err)
 	}
-	if out.Len() != 0 || !strings.Contains(errOut.String(), "convo: summarize trip: nothing to cover; nothing written") {
+	if out.Len() != 0 || !strings.Contains(errOut.String(), "convo: summarize trip: nothing to cover: --keep-last 1 keeps all 1 turns since the latest summary; nothing written") {
 		t.Fatalf("second run: stdout %q, stderr %q", out, errOut)
 	}
 	errOut.Reset()
@@ -194,7 +194,7 @@ func TestSummarizeRunAll(t *testing.T) {
 	if err := summarizeTest(t, f, "--all", "--keep-last", "0", "--dry-run"); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Count(out.String(), "You maintain the running summary") != 2 || errOut.Len() != 0 {
+	if strings.Count(out.String(), "You write the running summary") != 2 || errOut.Len() != 0 {
 		t.Errorf("dry run: stdout %q, stderr %q", out, errOut)
 	}
 }
@@ -239,7 +239,7 @@ func TestSummarizeRunTransform(t *testing.T) {
 	if err := summarizeTest(t, f, "--keep-last", "1", "--dry-run"); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out.String(), "You maintain") || strings.Contains(out.String(), `"role"`) {
+	if !strings.HasPrefix(out.String(), "You write") || strings.Contains(out.String(), `"role"`) {
 		t.Fatalf("dry run printed %q", out)
 	}
 }

@@ -1,17 +1,26 @@
 // Command locomo measures what summarizing saves and keeps on LoCoMo
 // (snap-research/locomo, ACL 2024): ten very long two-person conversations
 // with question/answer items. Each conversation is replayed turn by turn
-// into a fresh store (speaker A as user, speaker B as assistant) through the
-// real CLI, in process, running `summarize --if-over T --keep-last 4` with
-// the extractive summarizer after every turn. For each T it prints:
+// (speaker A as user, speaker B as assistant) through the summarize
+// package's policy, as `summarize --if-over T --keep-last 4` runs it after
+// every turn with the extractive summarizer: Prepare, Summarize, Record,
+// PlaceSummary, the steps convo's summarize command takes, in memory so
+// that many policies can be tried. It reports:
 //
 //   - tokens sent: the sum over all turns of the tokens of the LLM view
 //     (summary included) with summarization, over the same without;
 //   - answers kept: the share of QA answers (normalized text) found in the
 //     final summary plus kept window, over the share found in the full history;
-//   - summary size: tokens of each summary written (it must stay bounded).
+//   - word recall: the share of the answers' content words found in the
+//     final summary plus window, over those found in the full history;
+//   - the same two figures for a plain recent window of the same size (the
+//     last messages, as many tokens as summary plus window) with no summary:
+//     what the summary adds over truncating;
+//   - cross-validation: the budget constants chosen on five conversations
+//     (most answers kept with tokens sent at most 0.15), reported on the
+//     other five, and the reverse, in-sample beside out-of-sample.
 //
-// The dataset is read from ../shared/eval/locomo10.zip and never copied.
+// The dataset is read from -data and never copied.
 package main
 
 import (
@@ -22,17 +31,14 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
+	"sync"
 	"time"
 
-	"github.com/convo-cli/convo/cmd"
-	"github.com/convo-cli/convo/pkg/store"
-	"github.com/convo-cli/convo/pkg/store/sqlite"
+	"github.com/convo-cli/convo/pkg/summarize"
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -51,13 +57,33 @@ type sample struct {
 	qa    []qa
 }
 
+// policy is the budget of a summary: a share of the tokens it covers,
+// within a ceiling (the summarize flags --summary-ratio and
+// --max-summary-tokens).
+type policy struct {
+	ratio   float64
+	ceiling int
+}
+
+func (p policy) String() string {
+	return fmt.Sprintf("--summary-ratio %g --max-summary-tokens %d", p.ratio, p.ceiling)
+}
+
+// tokensGoal is the most tokens sent a policy may cost to be chosen.
+const tokensGoal = 0.15
+
 func main() {
 	dataset := flag.String("data", "../shared/eval/locomo10.zip", "the LoCoMo zip")
-	thresholds := flag.String("if-over", "1000,2000,4000", "comma-separated --if-over values")
+	ifOver := flag.Int("if-over", 1000, "--if-over")
 	keepLast := flag.Int("keep-last", 4, "--keep-last")
-	extra := flag.String("args", "", "more summarize flags, space-separated (e.g. --max-summary-tokens 400)")
+	ratio := flag.Float64("summary-ratio", summarize.DefaultSummaryRatio, "--summary-ratio")
+	ceiling := flag.Int("max-summary-tokens", summarize.DefaultMaxSummaryTokens, "--max-summary-tokens")
+	cv := flag.Bool("cv", true, "cross-validate the budget constants on the two halves")
 	limit := flag.Int("conversations", 0, "only the first N conversations (0: all)")
+	ledgerSize := flag.Int("ledger-size", summarize.DefaultLedgerSize, "--ledger-size")
+	halvesToo := flag.Bool("halves", true, "report each half besides all conversations")
 	flag.BoolVar(&verbose, "v", false, "print the answers found in the history but lost")
+	flag.BoolVar(&dumpView, "dump", false, "print each conversation's final view")
 	flag.Parse()
 
 	samples, err := load(*dataset)
@@ -76,109 +102,228 @@ func main() {
 		nTurns += len(s.turns)
 		nQA += len(s.qa)
 	}
-	fmt.Printf("LoCoMo: %d conversations, %d turns, %d QA items; keep-last %d, extractive summarizer %s\n",
-		len(samples), nTurns, nQA, *keepLast, *extra)
-	fmt.Printf("%-8s %12s %14s %14s %14s %10s %10s %s\n", "if-over", "tokens sent", "answers kept", "summary max", "summary mean", "summaries", "seconds", "answers (in history, kept)")
-	for _, field := range strings.Split(*thresholds, ",") {
-		t, err := strconv.Atoi(strings.TrimSpace(field))
-		if err != nil {
-			log.Fatalf("bad -if-over %q", field)
+	run := runner{counter: counter, ifOver: *ifOver, keepLast: *keepLast, ledgerSize: *ledgerSize}
+	fmt.Printf("LoCoMo: %d conversations, %d turns, %d QA items; summarize --if-over %d --keep-last %d, extractive\n",
+		len(samples), nTurns, nQA, *ifOver, *keepLast)
+	half := len(samples) / 2
+	halves := []struct {
+		name    string
+		samples []sample
+	}{{"all", samples}, {"A", samples[:half]}, {"B", samples[half:]}}
+	def := policy{*ratio, *ceiling}
+	fmt.Printf("\n%s:\n", def)
+	fmt.Println(header)
+	for _, h := range halves {
+		if !*halvesToo && h.name != "all" {
+			continue
 		}
 		start := time.Now()
-		var r result
-		for _, s := range samples {
-			if err := replay(s, t, *keepLast, strings.Fields(*extra), counter, &r); err != nil {
-				log.Fatalf("%s: %v", s.name, err)
+		fmt.Println(run.all(h.samples, def).row(h.name+" "+names(h.samples), time.Since(start)))
+	}
+	if !*cv || half == 0 {
+		return
+	}
+	// The constants a half would choose, among a grid around the default,
+	// and what they keep on the half they were not chosen on.
+	grid := []policy{}
+	for _, r := range []float64{0.08, 0.10, 0.12} {
+		for _, c := range []int{3000, 6000} {
+			grid = append(grid, policy{r, c})
+		}
+	}
+	fmt.Printf("\ncross-validation: constants chosen on one half (most answers kept, tokens sent <= %.2f) among %d, reported on the other\n", tokensGoal, len(grid))
+	results := make([][]result, 2)
+	for i, h := range halves[1:] {
+		for _, p := range grid {
+			results[i] = append(results[i], run.all(h.samples, p))
+		}
+	}
+	fmt.Printf("%-6s %-52s %-28s %-28s\n", "chosen", "constants", "in-sample (kept, recall)", "out-of-sample (kept, recall, tokens)")
+	for i, h := range halves[1:] {
+		best := -1
+		for j, r := range results[i] {
+			if r.tokensSent() <= tokensGoal && (best < 0 || r.kept() > results[i][best].kept()) {
+				best = j
 			}
 		}
-		sort.Ints(r.summarySizes)
-		mean := 0.0
-		for _, n := range r.summarySizes {
-			mean += float64(n)
+		if best < 0 {
+			fmt.Printf("%-6s no constants meet tokens sent <= %.2f\n", h.name, tokensGoal)
+			continue
 		}
-		if len(r.summarySizes) > 0 {
-			mean /= float64(len(r.summarySizes))
-		}
-		maxSize := 0
-		if len(r.summarySizes) > 0 {
-			maxSize = r.summarySizes[len(r.summarySizes)-1]
-		}
-		fmt.Printf("%-8d %12.3f %14.3f %14d %14.0f %10d %10.1f %d (%d, %d)\n", t,
-			float64(r.sentWith)/float64(r.sentWithout),
-			(float64(r.keptFound)/float64(r.qaTotal))/(float64(r.historyFound)/float64(r.qaTotal)),
-			maxSize, mean, len(r.summarySizes), time.Since(start).Seconds(), r.qaTotal, r.historyFound, r.keptFound)
+		in, out := results[i][best], results[1-i][best]
+		fmt.Printf("on %-3s %-52s %.3f, %.3f (tokens %.3f)     %.3f, %.3f, %.3f on %s\n", h.name, grid[best], in.kept(), in.recall(), in.tokensSent(),
+			out.kept(), out.recall(), out.tokensSent(), halves[2-i].name)
 	}
 }
 
-var verbose bool
+const header = "sample                         tokens sent  answers kept  word recall | window: kept  recall | summary max  mean  summaries  seconds"
+
+var verbose, dumpView bool
 
 type result struct {
-	sentWith, sentWithout   int
-	keptFound, historyFound int
-	qaTotal                 int
-	summarySizes            []int
+	sentWith, sentWithout       int
+	keptFound, historyFound     int
+	windowFound                 int
+	keptWords, historyWords     int
+	windowWords                 int
+	summarySizes                []int
+	summaryTokens, summaryCount int
 }
 
-// replay runs one conversation through convo at one threshold.
-func replay(s sample, ifOver, keepLast int, extra []string, counter *tokens.Counter, r *result) error {
-	dir, err := os.MkdirTemp("", "locomo")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	db := filepath.Join(dir, "convo.db")
-	ctx := context.Background()
-	run := func(stdin string, args ...string) (string, error) {
-		io, out, errOut := cmd.Test(stdin)
-		if code := cmd.Run(ctx, append([]string{"--db", db}, args...), io); code != 0 {
-			return "", fmt.Errorf("convo %s: exit %d: %s", strings.Join(args, " "), code, errOut)
-		}
-		return out.String(), nil
-	}
-	st, err := sqlite.Open(ctx, db)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
+func (r *result) add(o result) {
+	r.sentWith += o.sentWith
+	r.sentWithout += o.sentWithout
+	r.keptFound += o.keptFound
+	r.historyFound += o.historyFound
+	r.windowFound += o.windowFound
+	r.keptWords += o.keptWords
+	r.historyWords += o.historyWords
+	r.windowWords += o.windowWords
+	r.summarySizes = append(r.summarySizes, o.summarySizes...)
+}
 
-	speakerA := s.turns[0].Speaker
-	history := 0
-	var full strings.Builder
-	for _, t := range s.turns {
-		role := "assistant"
-		if t.Speaker == speakerA {
-			role = "user"
-		}
-		line, _ := json.Marshal(map[string]any{"role": role, "content": t.Speaker + ": " + t.Text})
-		if _, err := run(string(line)+"\n", "append", "-q", "-c", s.name); err != nil {
-			return err
-		}
-		history += counter.Count(t.Speaker + ": " + t.Text)
-		full.WriteString(t.Speaker + ": " + t.Text + "\n")
-		out, err := run("", append([]string{"summarize", "-c", s.name, "--if-over", strconv.Itoa(ifOver), "--keep-last", strconv.Itoa(keepLast)}, extra...)...)
-		if err != nil {
-			return err
-		}
-		if strings.TrimSpace(out) != "" {
-			var sum transcript.Record
-			if err := json.Unmarshal([]byte(out), &sum); err != nil {
-				return fmt.Errorf("summary output: %w", err)
+func (r result) tokensSent() float64 { return float64(r.sentWith) / float64(r.sentWithout) }
+func (r result) kept() float64       { return float64(r.keptFound) / float64(r.historyFound) }
+func (r result) recall() float64     { return float64(r.keptWords) / float64(r.historyWords) }
+
+func (r result) row(name string, took time.Duration) string {
+	sizes := slicesSorted(r.summarySizes)
+	maxSize, mean := 0, 0.0
+	for _, n := range sizes {
+		mean += float64(n)
+	}
+	if len(sizes) > 0 {
+		maxSize = sizes[len(sizes)-1]
+		mean /= float64(len(sizes))
+	}
+	return fmt.Sprintf("%-30s %11.3f %13.3f %12.3f | %12.3f %7.3f | %11d %5.0f %10d %8.1f", name,
+		r.tokensSent(), r.kept(), r.recall(),
+		float64(r.windowFound)/float64(r.historyFound), float64(r.windowWords)/float64(r.historyWords),
+		maxSize, mean, len(sizes), took.Seconds())
+}
+
+func slicesSorted(xs []int) []int {
+	out := append([]int(nil), xs...)
+	sort.Ints(out)
+	return out
+}
+
+type runner struct {
+	counter                      *tokens.Counter
+	ifOver, keepLast, ledgerSize int
+}
+
+// all replays the samples under p, two at a time, and sums the results.
+func (run runner) all(samples []sample, p policy) result {
+	results := make([]result, len(samples))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, s := range samples {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			r, err := run.replay(s, p)
+			if err != nil {
+				log.Fatalf("%s: %v", s.name, err)
 			}
-			r.summarySizes = append(r.summarySizes, counter.Record(&sum))
+			results[i] = r
+		}()
+	}
+	wg.Wait()
+	var sum result
+	for _, r := range results {
+		sum.add(r)
+	}
+	return sum
+}
+
+// replay runs one conversation through summarizing after every turn.
+func (run runner) replay(s sample, p policy) (result, error) {
+	var r result
+	ctx := context.Background()
+	opt := summarize.Options{
+		KeepLast: run.keepLast, IfOver: run.ifOver, Counter: run.counter,
+		MaxSummaryTokens: p.ceiling, SummaryRatio: p.ratio, LedgerSize: run.ledgerSize,
+	}
+	ex := &summarize.Extractive{Counter: run.counter}
+	ids := transcript.NewIDs()
+	clock := int64(1_700_000_000_000)
+	now := func() int64 { clock++; return clock }
+	app := transcript.NewAppender(s.name, nil, ids, now)
+	speakerA := s.turns[0].Speaker
+	var tail []transcript.Record
+	summaryTokens := map[string]int{}
+	var history []string // each message as the view sends it
+	historyTokens := 0
+	for _, t := range s.turns {
+		role := transcript.RoleAssistant
+		if t.Speaker == speakerA {
+			role = transcript.RoleUser
 		}
-		viewTokens, viewText, err := view(ctx, st, s.name, counter)
+		text := t.Speaker + ": " + t.Text
+		for _, ch := range app.Append(transcript.Record{Message: transcript.Message{Role: role, Contents: []string{text}}}) {
+			if ch.Kind == transcript.Merged {
+				for i := len(tail) - 1; i >= 0; i-- {
+					if tail[i].ID == ch.Record.ID {
+						tail[i] = ch.Record.Clone()
+						break
+					}
+				}
+				continue
+			}
+			tail = append(tail, ch.Record.Clone())
+		}
+		history = append(history, text)
+		historyTokens += run.counter.Count(text)
+		plan, _, err := summarize.Prepare(tail, opt)
 		if err != nil {
-			return err
+			return r, err
 		}
-		r.sentWith += viewTokens
-		r.sentWithout += history
-		_ = viewText
+		if plan != nil {
+			out, err := ex.Summarize(ctx, plan.Input)
+			if err != nil {
+				return r, err
+			}
+			stamp := now()
+			sum, err := plan.Record(out, ex.Name(), ids.New(stamp), stamp, opt)
+			if err != nil {
+				return r, err
+			}
+			tail = transcript.PlaceSummary(tail, sum, plan.Span, false)
+			tail = tail[transcript.LatestSummary(tail):]
+			n := run.counter.Record(&sum)
+			summaryTokens[sum.ID] = n
+			r.summarySizes = append(r.summarySizes, n)
+		}
+		r.sentWith += run.viewTokens(tail, summaryTokens)
+		r.sentWithout += historyTokens
 	}
-	_, viewText, err := view(ctx, st, s.name, counter)
-	if err != nil {
-		return err
+	viewTokens := run.viewTokens(tail, summaryTokens)
+	if dumpView {
+		for _, rec := range tail {
+			fmt.Printf("[%s] %s\n", rec.Message.Role, strings.Join(rec.Message.Contents, "\n"))
+		}
 	}
-	kept, hist := normalize(viewText), normalize(full.String())
+	var view strings.Builder
+	for _, rec := range tail {
+		if rec.Message.Role != transcript.RoleSystem {
+			view.WriteString(strings.Join(rec.Message.Contents, "\n") + "\n")
+		}
+	}
+	// The plain window: the latest messages, as many tokens as the view.
+	var window []string
+	used := 0
+	for i := len(history) - 1; i >= 0; i-- {
+		n := run.counter.Count(history[i])
+		if used+n > viewTokens {
+			break
+		}
+		used += n
+		window = append(window, history[i])
+	}
+	kept, hist, win := normalize(view.String()), normalize(strings.Join(history, "\n")), normalize(strings.Join(window, "\n"))
+	keptSet, histSet, winSet := wordSet(kept), wordSet(hist), wordSet(win)
 	for _, q := range s.qa {
 		if q.Answer == nil {
 			continue // adversarial items carry no answer
@@ -187,38 +332,46 @@ func replay(s sample, ifOver, keepLast int, extra []string, counter *tokens.Coun
 		if strings.TrimSpace(a) == "" {
 			continue
 		}
-		r.qaTotal++
+		for _, w := range contentWords(a) {
+			if histSet[w] {
+				r.historyWords++
+				if keptSet[w] {
+					r.keptWords++
+				}
+				if winSet[w] {
+					r.windowWords++
+				}
+			}
+		}
 		if strings.Contains(hist, a) {
 			r.historyFound++
 			if strings.Contains(kept, a) {
 				r.keptFound++
 			} else if verbose {
-				fmt.Printf("  lost (%s, if-over %d): %v\n", s.name, ifOver, q.Answer)
+				fmt.Printf("  lost (%s): %v\n", s.name, q.Answer)
+			}
+			if strings.Contains(win, a) {
+				r.windowFound++
 			}
 		}
 	}
-	return nil
+	return r, nil
 }
 
-// view returns the tokens and text of what the LLM is sent: the latest
-// summary and the messages after it.
-func view(ctx context.Context, st store.Store, conv string, counter *tokens.Counter) (int, string, error) {
+// viewTokens counts what the LLM is sent: the latest summary and the
+// records after it, system records aside.
+func (run runner) viewTokens(tail []transcript.Record, summaryTokens map[string]int) int {
 	n := 0
-	var text strings.Builder
-	var parts transcript.ViewFilter
-	var r transcript.Record
-	err := st.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
-		if parts.Add(transcript.Role(row.Role)) == transcript.ViewSystem {
-			return nil
+	for i := range tail {
+		switch tail[i].Message.Role {
+		case transcript.RoleSystem:
+		case transcript.RoleSummary:
+			n += summaryTokens[tail[i].ID]
+		default:
+			n += run.counter.Record(&tail[i])
 		}
-		if err := transcript.DecodeStored(row.Body, &r); err != nil {
-			return err
-		}
-		n += counter.Record(&r)
-		text.WriteString(strings.Join(r.Message.Contents, "\n") + "\n")
-		return nil
-	})
-	return n, text.String(), err
+	}
+	return n
 }
 
 var nonWord = regexp.MustCompile(`[^\p{L}\p{N}]+`)
@@ -228,11 +381,50 @@ func normalize(s string) string {
 	return " " + strings.TrimSpace(nonWord.ReplaceAllString(strings.ToLower(s), " ")) + " "
 }
 
+func wordSet(normalized string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(normalized) {
+		m[w] = true
+	}
+	return m
+}
+
+// contentWords are an answer's distinct words less the function words.
+func contentWords(normalized string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range strings.Fields(normalized) {
+		if !functionWords[w] && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+var functionWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the and or but of to in on at by for with from as is are was were be been being am
+		do does did have has had i me my we us our you your he him his she her it its they them their this that these those
+		there here what which who whom when where why how not no yes so than too very can will just also about into over
+		after before during while if then s t`) {
+		m[w] = true
+	}
+	return m
+}()
+
+func names(samples []sample) string {
+	if len(samples) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("(%s..%s)", samples[0].name, samples[len(samples)-1].name)
+}
+
 // load reads the conversations and QA items from the zip, in name order.
 func load(path string) ([]sample, error) {
 	z, err := zip.OpenReader(path)
 	if err != nil {
-		return nil, fmt.Errorf("open dataset: %w (run from the repository root, with ../shared/eval beside it)", err)
+		return nil, fmt.Errorf("open dataset: %w (give EVAL_DATA=PATH to make eval)", err)
 	}
 	defer z.Close()
 	var out []sample

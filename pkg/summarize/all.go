@@ -171,7 +171,7 @@ func (a *allRun) count(ctx context.Context, res Result, err error) {
 	case err != nil:
 		a.tally.Failed++
 		a.tally.Failures = append(a.tally.Failures, Failure{Conversation: res.Conversation, Err: err})
-	case res.Skip == SkipNothing:
+	case res.Skip.NothingToCover():
 		a.tally.Nothing++
 	case res.Skip == SkipTrigger:
 		a.tally.NotDue++

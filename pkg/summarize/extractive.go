@@ -32,15 +32,12 @@ type Extractive struct {
 	Counter *tokens.Counter
 }
 
-// DefaultMaxSummaryTokens bounds a summary when no budget is given.
-const DefaultMaxSummaryTokens = 600
-
 // Name implements Summarizer.
 func (e *Extractive) Name() string { return "extractive" }
 
 // notesHeading opens an extractive summary; a previous summary that does
 // not start with it (an LLM's, or an older format) is read as prose.
-const notesHeading = "Earlier in this conversation, key phrases (a line per exchange: user → reply):"
+const notesHeading = `Earlier, key phrases (a line per exchange: user → assistant; "Name:" marks a named speaker):`
 
 const (
 	phraseSep = "; "
@@ -50,8 +47,9 @@ const (
 // note is one candidate phrase and where it goes.
 type note struct {
 	phrase
-	turn  int  // line of the summary
-	reply bool // after the arrow: said by the assistant or a tool
+	turn  int    // line of the summary
+	reply bool   // after the arrow: said by the assistant or a tool
+	by    string // the speaker's name, when the record names one
 	score float64
 	cost  int
 }
@@ -80,8 +78,8 @@ func (e *Extractive) Summarize(_ context.Context, in Input) (Output, error) {
 			for _, p := range part {
 				// A phrase that won a place before keeps the bonus it had,
 				// and its capitals, which survived before.
-				add(note{phrase: phrase{text: p, firstPerson: true}, turn: turn, reply: side == 1})
-				addNames(names, strings.Fields(p))
+				add(note{phrase: phrase{text: p.text, firstPerson: true}, turn: turn, reply: side == 1, by: p.by})
+				addNames(names, strings.Fields(p.text))
 			}
 		}
 		turn++
@@ -93,7 +91,7 @@ func (e *Extractive) Summarize(_ context.Context, in Input) (Output, error) {
 				continue
 			}
 			for _, p := range recordPhrases(r) {
-				fresh = append(fresh, note{phrase: p, turn: turn, reply: r.Message.Role != transcript.RoleUser})
+				fresh = append(fresh, note{phrase: p, turn: turn, reply: r.Message.Role != transcript.RoleUser, by: label(r)})
 				words := strings.Fields(p.text)
 				if p.initial {
 					words = words[1:]
@@ -123,6 +121,15 @@ func (e *Extractive) Summarize(_ context.Context, in Input) (Output, error) {
 			if e.Counter.Count(more)+ledgerCost(missingFacts(more, in.Facts), e.Counter) <= budget+all {
 				text = more
 			}
+		}
+	}
+	// A budget too small for the heading (a span of a few tokens) gets
+	// the notes bare, then clipped: a summary never outgrows its budget.
+	if limit := budget + in.FactsTokens - ledgerCost(missingFacts(text, in.Facts), e.Counter); e.Counter.Count(text) > max(limit, budget) {
+		text = strings.TrimPrefix(text, notesHeading+"\n")
+		for words := strings.Fields(text); len(words) > 1 && e.Counter.Count(text) > budget; {
+			words = words[:len(words)/2]
+			text = strings.Join(words, " ")
 		}
 	}
 	return Output{Text: text}, nil
@@ -173,6 +180,14 @@ func recordPhrases(r transcript.Record) []phrase {
 	for _, c := range r.Message.Contents {
 		out = append(out, splitPhrases(c)...)
 	}
+	// What the user asked or decided matters even in small words ("yes, do
+	// it"): a user record with no phrase is kept as its first words.
+	if len(out) == 0 && r.Message.Role == transcript.RoleUser {
+		if text := strings.TrimSpace(strings.Join(r.Message.Contents, " ")); text != "" {
+			// Its ": " would read back as a speaker's label.
+			out = append(out, phrase{text: strings.ReplaceAll(clipWords(text, userGistWords), ": ", ", "), initial: true})
+		}
+	}
 	for _, tc := range r.Message.ToolCalls {
 		out = append(out, phrase{text: "called " + tc.Name + "(" + clipWords(tc.Arguments, 12) + ")"})
 	}
@@ -182,6 +197,9 @@ func recordPhrases(r transcript.Record) []phrase {
 	return out
 }
 
+// userGistWords: the words kept of a user record that has no phrase.
+const userGistWords = 6
+
 // sanitizeNote keeps a phrase from holding the separators of the notes.
 func sanitizeNote(s string) string {
 	if strings.ContainsAny(s, ";→\n") {
@@ -189,6 +207,19 @@ func sanitizeNote(s string) string {
 	}
 	return s
 }
+
+// label is the name a note shows for its speaker: the record's name, if
+// it has one a label can hold, else "" (the side of the arrow says the role).
+func label(r transcript.Record) string {
+	if name := strings.TrimSpace(r.Message.Name); labelRE().MatchString(name + ": ") {
+		return name
+	}
+	return ""
+}
+
+// labelRE is a speaker's label at the start of a phrase: a name of
+// letters, digits, spaces, dots, hyphens and underscores, then ": ".
+var labelRE = lazyRegexp(`^([\p{L}\p{N}_.-][\p{L}\p{N}_. -]{0,39}): `)
 
 // phraseLengthBias is added to a phrase's length before its score is
 // divided by it: the larger, the more a long phrase with many specific words
@@ -263,10 +294,34 @@ func (e *Extractive) fit(cands []note, budget int) []note {
 	})
 	room := budget - e.Counter.Count(notesHeading) - 1
 	keep := make([]bool, len(cands))
+	// A reply is kept with what the user said in its turn: the user's best
+	// note comes with it, so no line is an answer to nothing.
+	userBest := map[int]int{}
 	for _, i := range order {
-		if cands[i].cost <= room {
-			keep[i] = true
-			room -= cands[i].cost
+		if _, ok := userBest[cands[i].turn]; !ok && !cands[i].reply {
+			userBest[cands[i].turn] = i
+		}
+	}
+	userKept := map[int]bool{}
+	for _, i := range order {
+		if keep[i] {
+			continue
+		}
+		cost, pair := cands[i].cost, -1
+		if u, ok := userBest[cands[i].turn]; ok && cands[i].reply && !userKept[cands[i].turn] {
+			pair = u
+			cost += cands[u].cost
+		}
+		if cost > room {
+			continue
+		}
+		keep[i] = true
+		room -= cost
+		if pair >= 0 {
+			keep[pair] = true
+		}
+		if !cands[i].reply || pair >= 0 {
+			userKept[cands[i].turn] = true
 		}
 	}
 	var out []note
@@ -306,12 +361,20 @@ func renderNotes(notes []note) string {
 		}
 		b.WriteByte('\n')
 		var user, reply []string
+		var userBy, replyBy string
 		for _, n := range notes[i:j] {
+			side, by := &user, &userBy
 			if n.reply {
-				reply = append(reply, n.text)
-			} else {
-				user = append(user, n.text)
+				side, by = &reply, &replyBy
 			}
+			text := n.text
+			if n.by != *by {
+				*by = n.by
+				if n.by != "" {
+					text = n.by + ": " + text
+				}
+			}
+			*side = append(*side, text)
 		}
 		b.WriteString(strings.Join(user, phraseSep))
 		if len(reply) > 0 {
@@ -327,34 +390,43 @@ func renderNotes(notes []note) string {
 	return b.String()
 }
 
+// notePhrase is a phrase read back from a previous summary, with the
+// speaker's name its line gave it.
+type notePhrase struct{ text, by string }
+
 // previousNotes reads a previous summary back into lines of [user, reply]
 // phrases. A summary this summarizer did not write is read as prose: its
 // phrases become one line of the user's side, weighed like any other.
-func previousNotes(prev string) [][2][]string {
+func previousNotes(prev string) [][2][]notePhrase {
 	prev = strings.TrimSpace(prev)
 	if prev == "" {
 		return nil
 	}
 	rest, ok := strings.CutPrefix(prev, notesHeading)
 	if !ok {
-		var line [2][]string
+		var line [2][]notePhrase
 		for _, p := range splitPhrases(prev) {
-			line[0] = append(line[0], sanitizeNote(p.text))
+			line[0] = append(line[0], notePhrase{text: sanitizeNote(p.text)})
 		}
-		return [][2][]string{line}
+		return [][2][]notePhrase{line}
 	}
-	var out [][2][]string
+	var out [][2][]notePhrase
 	for _, l := range strings.Split(rest, "\n") {
 		l = strings.TrimSpace(l)
 		if l == "" {
 			continue
 		}
-		var line [2][]string
+		var line [2][]notePhrase
 		user, reply, _ := strings.Cut(l, strings.TrimLeft(replySep, " "))
 		for side, part := range []string{user, reply} {
+			by := ""
 			for _, p := range strings.Split(part, strings.TrimSpace(phraseSep)) {
-				if p = strings.TrimSpace(p); p != "" {
-					line[side] = append(line[side], p)
+				p = strings.TrimSpace(p)
+				if m := labelRE().FindStringSubmatch(p); m != nil {
+					by, p = m[1], strings.TrimSpace(p[len(m[0]):])
+				}
+				if p != "" {
+					line[side] = append(line[side], notePhrase{text: p, by: by})
 				}
 			}
 		}

@@ -2,11 +2,13 @@ package summarize
 
 import (
 	"cmp"
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Facts: what code can find in a text that a summary must not lose
@@ -21,18 +23,26 @@ var (
 	// expression small enough for Go's backtracking matcher, several times
 	// faster than the automaton one large alternation needs.
 	factKinds = []factKind{
-		{`https?://[^\s<>"'()]+[^\s<>"'().,;:!?]`, hasURL, false, [2]int{}},                             // URLs
-		{`[\w.+-]+@[\w-]+(?:\.[\w-]+)+`, hasAt, false, [2]int{}},                                        // e-mail addresses
-		{`\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b`, hasDigit, true, [2]int{0, 1}},        // ISO dates
-		{`\b\d{1,2}(?:st|nd|rd|th)? ` + month + `,? \d{4}\b`, hasMonth, true, [2]int{0, 2}},             // 7 May 2023
-		{`\b` + month + ` \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b`, hasMonth, true, [2]int{1, 1}},             // May 7, 2023
-		{"`[^`\n]{2,60}`", hasBacktick, false, [2]int{}},                                                // code in backticks
-		{`"[^"\n]{3,60}"|“[^”\n]{3,60}”`, hasQuote, false, [2]int{}},                                    // quoted titles
-		{`\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b`, hasUnderscore, false, [2]int{}},                  // snake_case ids
-		{`\b[a-z]+[A-Z][A-Za-z0-9]*\b`, hasCamel, false, [2]int{}},                                      // camelCase
-		{`#\d+\b`, hasHash, false, [2]int{}},                                                            // #123
-		{`\b\d{1,2}:\d{2}(?::\d{2})?\b`, hasDigit, true, [2]int{0, 0}},                                  // 08:40
-		{`\b[A-Za-z]*\d+[A-Za-z][A-Za-z0-9-]*\b|\b[A-Z]+\d[A-Z0-9-]*\b`, hasDigit, true, [2]int{0, 0}},  // A123, 4B, v2, ULIDs
+		{`https?://[^\s<>"'()]+[^\s<>"'().,;:!?]`, hasURL, false, [2]int{}},                                             // URLs
+		{`[\w.+-]+@[\w-]+(?:\.[\w-]+)+`, hasAt, false, [2]int{}},                                                        // e-mail addresses
+		{`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b`, hasDigit, true, [2]int{0, 8}},                   // IBANs
+		{`\+\d{1,3}(?:[ .-]?(?:\(\d{1,5}\)|\d{1,5})){2,6}`, hasPlus, true, [2]int{0, 6}},                                // +49 30 1234 5678
+		{`\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?Z?)?\b`, hasDigit, true, [2]int{0, 1}},                        // ISO dates
+		{`\b\d{1,2}(?:st|nd|rd|th)? ` + month + `,? \d{4}\b`, hasMonth, true, [2]int{0, 2}},                             // 7 May 2023
+		{`\b` + month + ` \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b`, hasMonth, true, [2]int{1, 1}},                             // May 7, 2023
+		{`\b\d{1,2}/\d{1,2}/\d{2,4}\b`, hasDigit, true, [2]int{0, 0}},                                                   // 12/05/2026
+		{`\bv\d+(?:\.\d+)*(?:-[\w.]+)?\b|\b\d+\.\d+\.\d+(?:-[\w.]+)?\b`, hasDigit, true, [2]int{0, 0}},                  // v2, 1.22.3
+		{`(?:~|\B)/[\w.-]+(?:/[\w.-]+)+/?|\b[\w-]+(?:/[\w.-]+)*/[\w-]+\.[A-Za-z0-9]{1,8}\b`, hasSlash, false, [2]int{}}, // paths
+		{"`[^`\n]{2,60}`", hasBacktick, false, [2]int{}},                                                                // code in backticks
+		{`"[^"\n]{3,60}"|“[^”\n]{3,60}”`, hasQuote, false, [2]int{}},                                                    // quoted titles
+		{`\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b`, hasUnderscore, false, [2]int{}},                                  // snake_case ids
+		{`\b[a-z]+[A-Z][A-Za-z0-9]*\b`, hasCamel, false, [2]int{}},                                                      // camelCase
+		{`#\d+\b`, hasHash, false, [2]int{}},                                                                            // #123
+		{`\b\d{1,2}:\d{2}(?::\d{2})?(?: ?(?i:[ap]m)\b)?`, hasDigit, true, [2]int{0, 1}},                                 // 08:40, 8:40 pm
+		// Identifiers: letters, then a digit, joined by hyphens or
+		// underscores (ORD-55821, DHL-7781-XZ, sk-test-123, A123, v2), or
+		// digits, then a letter (4B, 14A, 123-ABC).
+		{`\b[A-Za-z]+(?:[-_][A-Za-z]+)*[-_]?\d[A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*\b|\b\d+(?:[-_]\d+)*[-_]?[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*\b`, hasDigit, true, [2]int{0, 0}},
 		{`(?:[$€£]\s?)?\b\d[\d,]*(?:\.\d+)?(?:\s?(?i:%|percent|°[cf]))?`, hasDigit, true, [2]int{1, 1}}, // numbers, amounts
 	}
 	factREs = sync.OnceValue(func() []*regexp.Regexp {
@@ -56,64 +66,240 @@ var (
 )
 
 // extractFacts returns the facts of one text, in order of appearance. A
-// number keeps the word after it ("4 years", "30 EUR") and a telling word
-// before it ("avg_c 17"), so it still says what it counts; a bare one-digit
-// number is noise and dropped. Names are capitalized words that do not only
-// start a sentence.
+// fact is a piece of the text, byte for byte, and whole: a match that
+// stops inside a token (at a hyphen, dot, slash, @ or +) grows to the
+// whole token. A number keeps its unit when one follows it ("4 years",
+// "30 EUR") or a currency code before it ("EUR 129.90"), so it still says
+// what it counts; a bare number of one or two digits is noise and
+// dropped. Names are capitalized words that do not only start a sentence,
+// less forms of address ("Thanks, Mell!") and fillers ("Perfect").
+// A text that is JSON (a tool result) gives the facts of its string
+// values: its keys are structure, not facts.
 func extractFacts(text string, directives bool) []string {
+	if values, ok := jsonStrings(text); ok {
+		var out []string
+		for _, v := range values {
+			out = append(out, extractFacts(v, false)...)
+		}
+		return out
+	}
 	var out []string
 	for _, loc := range factMatches(text) {
-		fact := strings.TrimSpace(text[loc[0]:loc[1]])
+		start, end := loc[0], loc[1]
+		raw := text[start:end]
+		if raw[0] == '"' || strings.HasPrefix(raw, "“") {
+			// A quoted key ("name": ...) is structure; a quoted blank is nothing.
+			if rest := strings.TrimLeft(text[end:], " \t"); strings.HasPrefix(rest, ":") {
+				continue
+			}
+			inner := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(raw, `"`), "“"), `"`), "”")
+			if strings.TrimSpace(inner) == "" {
+				continue
+			}
+			out = append(out, raw)
+			continue
+		}
+		start, end = wholeToken(text, start, end)
+		fact := text[start:end]
 		if isNumber(fact) {
-			// "40," of "40, seat 14A": the comma ends the number.
-			end := loc[1] - (len(fact) - len(strings.TrimRight(fact, ",")))
-			fact = strings.TrimRight(fact, ",")
-			if m := wordAfter().FindStringSubmatch(text[end:min(len(text), end+30)]); m != nil && !stopwords[strings.ToLower(m[1])] {
-				fact += " " + m[1]
+			if strings.HasSuffix(fact, ",") { // "40," of "40, seat 14A"
+				end -= len(fact) - len(strings.TrimRight(fact, ","))
+				fact = text[start:end]
 			}
-			if m := wordBefore().FindStringSubmatch(text[max(0, loc[0]-40):loc[0]]); m != nil && !stopwords[strings.ToLower(m[1])] {
-				fact = m[1] + " " + fact
+			// An amount with its currency or percent sign says what it counts.
+			if !strings.ContainsAny(fact, "%°$€£") && !strings.HasSuffix(strings.ToLower(fact), "percent") {
+				if m := unitAfter().FindStringSubmatchIndex(text[end:min(len(text), end+30)]); m != nil && isUnit(text[end+m[2]:end+m[3]]) {
+					end += m[3]
+				} else if m := codeBefore().FindStringIndex(text[max(0, start-5):start]); m != nil {
+					start = max(0, start-5) + m[0]
+				}
 			}
-			if !strings.Contains(fact, " ") && len(fact) < 3 {
+			fact = text[start:end]
+			if !strings.Contains(fact, " ") && len(strings.Trim(fact, "$€£")) < 3 {
 				continue
 			}
 		}
-		// A quoted blank ("   ") is no fact.
-		if fact = strings.TrimSpace(strings.Trim(fact, `"“”`)); fact != "" {
+		if fact = strings.TrimSpace(fact); fact != "" {
 			out = append(out, fact)
 		}
 	}
-	for _, loc := range nameRE().FindAllStringIndex(text, -1) {
-		name := text[loc[0]:loc[1]]
-		if i := strings.LastIndexByte(name, ' '); i >= 0 {
-			name = name[:i] + contraction().ReplaceAllString(name[i:], "")
-		} else {
-			name = contraction().ReplaceAllString(name, "")
-		}
-		words := strings.Fields(name)
-		if sentenceStart(text, loc[0]) {
-			// "Wow" or "Thanks" start sentences; "Matt Patterson" is a name anywhere.
-			words = words[1:]
-			for len(words) > 0 && connector[words[0]] {
-				words = words[1:]
-			}
-			if len(words) == 0 || len(words) == 1 && stopwords[strings.ToLower(words[0])] {
-				continue
-			}
-			name = strings.Join(words, " ")
-		}
-		if !isCommonCapitalized(name) {
-			out = append(out, name)
-		}
-	}
+	out = append(out, names(text)...)
 	if directives {
-		for _, s := range sentenceRE().FindAllString(text, -1) {
-			if s = strings.TrimSpace(s); directiveRE().MatchString(s) && len(strings.Fields(s)) >= 3 {
-				out = append(out, clipWords(s, 25))
+		for _, loc := range sentenceRE().FindAllStringIndex(text, -1) {
+			s := strings.TrimSpace(text[loc[0]:loc[1]])
+			if m := directiveRE().FindStringIndex(s); m != nil && hasContentWord(s[m[1]:]) {
+				out = append(out, clipToWords(s, 25))
 			}
 		}
 	}
 	return out
+}
+
+// names are the names of text: runs of capitalized words, without the
+// first word of a sentence ("Wow", "Thanks") unless more follow, without a
+// trailing "'s", and without forms of address and fillers.
+func names(text string) []string {
+	var out []string
+	for _, loc := range nameRE().FindAllStringIndex(text, -1) {
+		start, end := loc[0], loc[1]
+		if m := contraction().FindStringIndex(text[start:end]); m != nil && start+m[1] == end {
+			end = start + m[0] // "Oliver's" is Oliver
+		}
+		if sentenceStart(text, start) {
+			// "Wow" or "Thanks" start sentences; "Matt Patterson" is a name anywhere.
+			sp := strings.IndexByte(text[start:end], ' ')
+			if sp < 0 {
+				continue
+			}
+			start += sp + 1
+			for {
+				w, _, _ := strings.Cut(text[start:end], " ")
+				if !connector[w] || w == text[start:end] {
+					break
+				}
+				start += len(w) + 1
+			}
+		}
+		name := text[start:end]
+		if name == "" || isCommonCapitalized(name) || !strings.Contains(name, " ") && (fillers[strings.ToLower(name)] || vocative(text, start, end)) {
+			continue
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// vocative reports whether the one-word name at text[start:end] is a form
+// of address: after a comma or a greeting, before a comma, a stop or the
+// end ("Thanks, Mell!", "Hey Caro,").
+func vocative(text string, start, end int) bool {
+	after := strings.TrimLeft(text[end:], " ")
+	if after != "" && !strings.ContainsAny(after[:1], ",.!?;:)") {
+		return false
+	}
+	before := strings.TrimRight(text[:start], " ")
+	if before == "" || strings.HasSuffix(before, ",") {
+		return true
+	}
+	i := strings.LastIndexAny(before, " \n\t") + 1
+	return greetings[strings.ToLower(strings.Trim(before[i:], ",!.'’"))]
+}
+
+var (
+	greetings = wordSet(`hi hey hello dear thanks thank bye goodbye congrats congratulations cheers morning evening night welcome yo`)
+	fillers   = wordSet(`perfect brave great awesome amazing wonderful lovely beautiful fantastic incredible congrats
+		congratulations cheers wow totally absolutely exactly definitely sure nice cool sweet glad sorry thanks yes yeah
+		okay ok hey hi hello bye good well agreed indeed true right haha lol omg yay hooray welcome anyway oh ah hmm
+		love awww aw super excellent brilliant fun cute stunning impressive`)
+	// unitAfter is the word right after a number, one space on: its unit.
+	unitAfter = lazyRegexp(`^ ?([\p{L}]+)`)
+	// codeBefore is a currency code right before a number: "EUR 129.90".
+	codeBefore = lazyRegexp(`\b[A-Z]{3} $`)
+)
+
+// isUnit reports whether the word after a number can say what it counts:
+// not a function word or an adverb ("4 years", not "55821 never").
+func isUnit(w string) bool {
+	lw := strings.ToLower(w)
+	return !stopwords[lw] && !breakWords[lw] && !notUnits[lw]
+}
+
+var notUnits = wordSet(`never ever always already still again yet later now today tomorrow yesterday soon
+	instead either anyway please or and but`)
+
+// wholeToken grows text[start:end] to the whole token it lies in: past
+// letters and digits, and past a joiner (- . / @ + _ :) between two of
+// them, so "55821" of "ORD-55821" is ORD-55821.
+func wholeToken(text string, start, end int) (int, int) {
+	for start > 0 {
+		r, n := utf8.DecodeLastRuneInString(text[:start])
+		if isAlnum(r) {
+			start -= n
+			continue
+		}
+		if strings.ContainsRune(joiners, r) && start-n > 0 {
+			if p, _ := utf8.DecodeLastRuneInString(text[:start-n]); isAlnum(p) {
+				start -= n
+				continue
+			}
+		}
+		break
+	}
+	for end < len(text) {
+		r, n := utf8.DecodeRuneInString(text[end:])
+		if isAlnum(r) {
+			end += n
+			continue
+		}
+		if strings.ContainsRune(joiners, r) && end+n < len(text) {
+			if q, _ := utf8.DecodeRuneInString(text[end+n:]); isAlnum(q) {
+				end += n
+				continue
+			}
+		}
+		break
+	}
+	return start, end
+}
+
+const joiners = "-./@+_:"
+
+func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// jsonStrings returns the string values of a text that is a JSON object or
+// array, in order; ok is false for any other text.
+func jsonStrings(text string) (values []string, ok bool) {
+	t := strings.TrimSpace(text)
+	if t == "" || t[0] != '{' && t[0] != '[' {
+		return nil, false
+	}
+	var v any
+	if json.Unmarshal([]byte(t), &v) != nil {
+		return nil, false
+	}
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			values = append(values, v)
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			keys := make([]string, 0, len(v))
+			for k := range v {
+				keys = append(keys, k)
+			}
+			// Map order is random; the text's order is lost, so sort for
+			// byte-stable output.
+			slices.Sort(keys)
+			for _, k := range keys {
+				walk(v[k])
+			}
+		}
+	}
+	walk(v)
+	return values, true
+}
+
+// hasContentWord reports whether s holds a word no fact rests on less.
+func hasContentWord(s string) bool {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !isAlnum(r) && r != '\'' && r != '’' }) {
+		if isContent(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// clipToWords is s up to the end of its n-th word: a piece of s still.
+func clipToWords(s string, n int) string {
+	fields := fieldBounds(s)
+	if len(fields) <= n {
+		return s
+	}
+	return s[:fields[n-1][1]]
 }
 
 var connector = map[string]bool{"of": true, "and": true, "the": true, "de": true, "van": true, "von": true, "&": true}
@@ -171,6 +357,8 @@ func fieldBounds(text string) [][2]int {
 }
 
 func hasURL(s string) bool   { return strings.Contains(s, "://") }
+func hasPlus(s string) bool  { return strings.IndexByte(s, '+') >= 0 }
+func hasSlash(s string) bool { return strings.IndexByte(s, '/') >= 0 }
 func hasAt(s string) bool    { return strings.IndexByte(s, '@') >= 0 }
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 func hasMonth(s string) bool {
@@ -262,13 +450,20 @@ func hasCamel(s string) bool {
 }
 
 // sentenceStart reports whether position i of text begins a sentence (or a
-// "Speaker: " label's text).
+// "Speaker: " label's text): only marks stand between it and a sentence's
+// end or the text's start ("**Perfect**", "😊 Great").
 func sentenceStart(text string, i int) bool {
-	j := i - 1
-	for j >= 0 && (text[j] == ' ' || text[j] == '\t' || text[j] == '"' || text[j] == '(') {
-		j--
+	for i > 0 {
+		r, n := utf8.DecodeLastRuneInString(text[:i])
+		switch {
+		case strings.ContainsRune(".!?:\n", r):
+			return true
+		case isAlnum(r) || r == ',' || r == ';':
+			return false
+		}
+		i -= n
 	}
-	return j < 0 || strings.ContainsRune(".!?:\n", rune(text[j]))
+	return true
 }
 
 // isCommonCapitalized drops name-like matches made of words that are only
@@ -285,10 +480,10 @@ func isCommonCapitalized(s string) bool {
 	return true
 }
 
-// isNumber reports whether a fact starts like an amount rather than an id.
-func isNumber(s string) bool {
-	return s != "" && (s[0] >= '0' && s[0] <= '9' || strings.ContainsAny(s[:1], "$€£")) && !strings.ContainsAny(s, "-:")
-}
+// isNumber reports whether a fact is an amount alone, not a date or an id.
+func isNumber(s string) bool { return amountRE().MatchString(s) }
+
+var amountRE = lazyRegexp(`^[$€£]?\s?\d[\d,]*(?:\.\d+)?(?:\s?(?i:%|percent|°[cf]))?,?$`)
 
 func clipWords(s string, n int) string {
 	f := strings.Fields(s)

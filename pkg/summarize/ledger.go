@@ -1,10 +1,10 @@
 package summarize
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -20,11 +20,13 @@ const ledgerHeading = "Facts carried verbatim:"
 // longest are dropped first.
 const DefaultLedgerSize = 48
 
-// Fact is one ledger entry: the text, carried verbatim, and how many times
-// it was seen across the covered records of every summary so far.
+// Fact is one ledger entry: the text, carried verbatim, how many times it
+// was seen across the covered records of every summary so far, and who
+// said it first (the record's name, or else its role).
 type Fact struct {
 	Text string `json:"fact"`
 	Seen int    `json:"seen"`
+	By   string `json:"by,omitempty"`
 }
 
 // CarryLedger returns the ledger of a new summary: the previous summary's
@@ -47,27 +49,31 @@ func CarryLedger(prev *transcript.Record, covered []transcript.Record, size, bud
 	for i, f := range ledger {
 		index[strings.ToLower(f.Text)] = i
 	}
-	add := func(text string) {
+	add := func(text, by string) {
 		k := strings.ToLower(text)
 		if i, ok := index[k]; ok {
 			ledger[i].Seen++
 			return
 		}
 		index[k] = len(ledger)
-		ledger = append(ledger, Fact{Text: text, Seen: 1})
+		ledger = append(ledger, Fact{Text: text, Seen: 1, By: by})
 	}
 	for _, r := range covered {
 		if r.IsFake() {
 			continue
 		}
+		by := speaker(r)
 		directives := r.Message.Role == transcript.RoleUser
 		for _, c := range r.Message.Contents {
 			for _, f := range extractFacts(c, directives) {
-				add(f)
+				add(f, by)
 			}
 		}
+		// A call's arguments are JSON: their values are facts, as said.
 		for _, tc := range r.Message.ToolCalls {
-			add(tc.Name + "(" + clipWords(tc.Arguments, 20) + ")")
+			for _, f := range extractFacts(tc.Arguments, false) {
+				add(f, by)
+			}
 		}
 	}
 	rank := make([]int, len(ledger))
@@ -101,47 +107,52 @@ func CarryLedger(prev *transcript.Record, covered []transcript.Record, size, bud
 	return out
 }
 
-// ledgerText is the ledger as the summary text shows it: a fact a line.
+// ledgerText is the ledger as the summary text shows it: a line per
+// speaker, in order of their first fact, the facts in ledger order.
 func ledgerText(ledger []Fact) string {
+	var order []string
+	bySpeaker := map[string][]string{}
+	for _, f := range ledger {
+		by := cmp.Or(f.By, "said")
+		if _, ok := bySpeaker[by]; !ok {
+			order = append(order, by)
+		}
+		bySpeaker[by] = append(bySpeaker[by], f.Text)
+	}
 	var b strings.Builder
 	b.WriteString(ledgerHeading)
-	for _, f := range ledger {
+	for _, by := range order {
 		b.WriteString("\n- ")
-		b.WriteString(f.Text)
+		b.WriteString(by)
+		b.WriteString(": ")
+		b.WriteString(strings.Join(bySpeaker[by], factSep))
 	}
 	return b.String()
 }
 
-// missingFacts are the facts text does not already hold, word for word
-// (case and punctuation aside): only those need repeating after it.
+// factSep parts facts on a ledger line; a fact holding it is still read
+// whole from aux.ledger, where each is its own entry.
+const factSep = " | "
+
+// speaker names who said a record: its name, else its role.
+func speaker(r transcript.Record) string {
+	if r.Message.Name != "" && r.Message.Role != transcript.RoleTool {
+		return r.Message.Name
+	}
+	if r.Message.Role == transcript.RoleTool && r.Message.Name != "" {
+		return "tool " + r.Message.Name
+	}
+	return string(r.Message.Role)
+}
+
+// missingFacts are the facts text does not already hold verbatim: only
+// those need repeating after it.
 func missingFacts(text string, ledger []Fact) []Fact {
-	have := normalizeWords(text)
 	var out []Fact
 	for _, f := range ledger {
-		if !strings.Contains(have, normalizeWords(f.Text)) {
+		if !strings.Contains(text, f.Text) {
 			out = append(out, f)
 		}
 	}
 	return out
-}
-
-// normalizeWords lower-cases s and keeps its words, one space apart, with a
-// space at each end so that containment means whole words.
-func normalizeWords(s string) string {
-	var b strings.Builder
-	b.WriteByte(' ')
-	space := true
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-			space = false
-		} else if !space {
-			b.WriteByte(' ')
-			space = true
-		}
-	}
-	if !space {
-		b.WriteByte(' ')
-	}
-	return b.String()
 }

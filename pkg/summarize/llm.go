@@ -72,7 +72,8 @@ func (s *LLM) Summarize(ctx context.Context, in Input) (Output, error) {
 		return Output{}, err
 	}
 	log.Info("provider answered", attrs...)
-	return Output{Text: ans.Text(), Model: cmp.Or(ans.Model, model)}, nil
+	return Output{Text: ans.Text(), Model: cmp.Or(ans.Model, model),
+		InputTokens: ans.Usage.InputTokens, OutputTokens: ans.Usage.OutputTokens}, nil
 }
 
 // requestBody is the request a provider is sent for in: the instruction as

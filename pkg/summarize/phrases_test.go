@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -71,24 +72,28 @@ func TestNotesRoundTrip(t *testing.T) {
 		{phrase: phrase{text: "joined a nearby church"}, turn: 0}, {phrase: phrase{text: "Sunday"}, turn: 0}, {phrase: phrase{text: "choir practice"}, turn: 0, reply: true},
 		{phrase: phrase{text: "called get_weather({\"city\":\"Paris\"})"}, turn: 1, reply: true},
 		{phrase: phrase{text: "three times a week"}, turn: 3},
+		{phrase: phrase{text: "moved to Sweden"}, turn: 4, by: "Caroline"}, {phrase: phrase{text: "4 years ago"}, turn: 4, by: "Caroline"},
+		{phrase: phrase{text: "looked it up"}, turn: 4, reply: true}, {phrase: phrase{text: "Umea"}, turn: 4, reply: true, by: "maps"},
 	}
 	text := renderNotes(notes)
-	want := notesHeading + "\njoined a nearby church; Sunday → choir practice\n→ called get_weather({\"city\":\"Paris\"})\nthree times a week"
+	want := notesHeading + "\njoined a nearby church; Sunday → choir practice\n→ called get_weather({\"city\":\"Paris\"})\nthree times a week" +
+		"\nCaroline: moved to Sweden; 4 years ago → looked it up; maps: Umea"
 	if text != want {
 		t.Fatalf("rendered\n%s\nwant\n%s", text, want)
 	}
 	got := previousNotes(text)
-	wantLines := [][2][]string{
-		{{"joined a nearby church", "Sunday"}, {"choir practice"}},
-		{nil, {"called get_weather({\"city\":\"Paris\"})"}},
-		{{"three times a week"}, nil},
+	wantLines := [][2][]notePhrase{
+		{{{"joined a nearby church", ""}, {"Sunday", ""}}, {{"choir practice", ""}}},
+		{nil, {{"called get_weather({\"city\":\"Paris\"})", ""}}},
+		{{{"three times a week", ""}}, nil},
+		{{{"moved to Sweden", "Caroline"}, {"4 years ago", "Caroline"}}, {{"looked it up", ""}, {"Umea", "maps"}}},
 	}
 	if fmt.Sprint(got) != fmt.Sprint(wantLines) {
 		t.Fatalf("parsed %q, want %q", got, wantLines)
 	}
 	// A summary this summarizer did not write is read as prose.
 	prose := previousNotes("## Goal\nThe user plans a trip to Lisbon in May.")
-	if len(prose) != 1 || !slices.ContainsFunc(prose[0][0], func(p string) bool { return strings.Contains(p, "plans a trip to Lisbon in May") }) {
+	if len(prose) != 1 || !slices.ContainsFunc(prose[0][0], func(p notePhrase) bool { return strings.Contains(p.text, "plans a trip to Lisbon in May") }) {
 		t.Fatalf("prose read as %q", prose)
 	}
 }
@@ -228,10 +233,10 @@ func FuzzPreviousNotes(f *testing.F) {
 		for i, l := range lines {
 			for side, part := range l {
 				for _, p := range part {
-					if p == "" || strings.ContainsAny(p, "\n;") {
-						t.Fatalf("bad phrase %q from %q", p, prev)
+					if p.text == "" || strings.ContainsAny(p.text, "\n;") {
+						t.Fatalf("bad phrase %q from %q", p.text, prev)
 					}
-					notes = append(notes, note{phrase: phrase{text: p}, turn: i, reply: side == 1})
+					notes = append(notes, note{phrase: phrase{text: p.text}, turn: i, reply: side == 1, by: p.by})
 				}
 			}
 		}
@@ -242,12 +247,62 @@ func FuzzPreviousNotes(f *testing.F) {
 	})
 }
 
-func dropEmpty(lines [][2][]string) [][2][]string {
-	var out [][2][]string
+func dropEmpty(lines [][2][]notePhrase) [][2][]notePhrase {
+	var out [][2][]notePhrase
 	for _, l := range lines {
 		if len(l[0])+len(l[1]) > 0 {
 			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// normalizeWords lower-cases s and keeps its words, one space apart, with a
+// space at each end so that containment means whole words.
+func normalizeWords(s string) string {
+	var b strings.Builder
+	b.WriteByte(' ')
+	space := true
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+			space = false
+		} else if !space {
+			b.WriteByte(' ')
+			space = true
+		}
+	}
+	if !space {
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// TestUserSideKept: a reply is never kept without what the user said in
+// its turn, even a small "yes, do it", and a named speaker is named.
+func TestUserSideKept(t *testing.T) {
+	c := counter(t)
+	texts := []string{
+		"Yes, go ahead.",
+		"Opened ticket ORD-55821 with the courier DHL, escalated to the Hamburg depot supervisor.",
+		"ok",
+		"Refund of 129.90 EUR approved by the billing team in Rotterdam yesterday afternoon.",
+		"What about the invoice?",
+		"Invoice INV-2026-0412 was sent to anna.berg@example.com on 12 May 2026.",
+	}
+	recs := conversation(len(texts), func(i int) string { return texts[i] })
+	recs[5].Message.Name = "billing-bot"
+	ex := &Extractive{Counter: c}
+	out, err := ex.Summarize(context.Background(), Input{Records: recs, MaxTokens: 80})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(out.Text, "\n")[1:] {
+		if strings.HasPrefix(line, "→") {
+			t.Errorf("a reply without the user's side: %q in\n%s", line, out.Text)
+		}
+	}
+	if !strings.Contains(out.Text, "go ahead") || !strings.Contains(out.Text, "→ billing-bot: ") {
+		t.Errorf("summary lacks the user's decision or the named speaker:\n%s", out.Text)
+	}
 }

@@ -9,21 +9,31 @@ import (
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// DefaultPrompt is the instruction given to an LLM summarizer.
-const DefaultPrompt = `You maintain the running summary of a conversation between a user and an AI assistant.
-The summary replaces the older messages: the assistant will see only it and the latest messages.
+// DefaultPrompt is the instruction given to an LLM summarizer: a handoff
+// note for a model that will see nothing else of the older messages, in
+// fixed sections, every identifier copied character for character.
+const DefaultPrompt = `You write the running summary of a conversation between a user and an AI assistant.
+The summary replaces the older messages: the next model sees only this summary and the latest
+messages, so write it as a handoff to a colleague who must carry on without asking again.
 
-Write the new summary with these sections, in this order, as short bullet points:
-## Goal
-## Decisions
-## Facts and identifiers (names, numbers, dates, URLs, ids, code symbols, copied verbatim)
-## Preferences and constraints (what the user asked for or ruled out)
-## Tool outcomes and errors
-## Open items
+Use these sections, in this order, as short bullet points; write "none" under a section with
+nothing in it:
+## User's goal and requests (what the user asked for, in their own words where it matters; every request, not only the latest)
+## Decisions and agreements (what was chosen or ruled out, and by whom)
+## Facts and identifiers (names, ids, order and ticket numbers, codes, amounts with their unit, dates, times, addresses, e-mails, phone numbers, URLs, file paths, versions, commands)
+## User's preferences and standing instructions (how the user wants things done, limits they set)
+## Tool calls, results and errors (what was run or looked up, what came back, what failed and whether it was fixed)
+## Current state (what was being worked on in the latest covered messages)
+## Open items and next step (what is pending, promised or unanswered, and the next action)
 
-If a previous summary is given, carry it forward: keep every point that still holds, update
-what changed, add what is new. Do not re-invent or drop it. Do not add facts that are not in
-the text. Answer with the summary only, no preamble.`
+Rules:
+- Copy every identifier, number, date, URL, path, code and quoted title exactly as written:
+  character for character, same case and punctuation, never shortened, rounded or reworded.
+- Say who said what: "the user said", "the assistant proposed", or the speaker's name when
+  the messages give one; do not blend the two sides.
+- If a previous summary is given, carry it forward: keep every point that still holds,
+  update what changed, add what is new; never drop an identifier it holds.
+- Do not invent anything that is not in the text. Answer with the summary only, no preamble.`
 
 // TemplateData is what a --template sees.
 type TemplateData struct {

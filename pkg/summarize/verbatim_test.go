@@ -1,0 +1,198 @@
+package summarize
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// mustSurvive are facts of every shape a conversation carries: each must
+// come out of two rounds of progressive summarizing, under the default
+// policy, exactly as it was said.
+var mustSurvive = []struct{ name, fact string }{
+	{"order id", "ORD-55821"},
+	{"tracking code", "DHL-7781-XZ"},
+	{"flight", "AF-20418"},
+	{"api key", "sk-test-123"},
+	{"e-mail", "anna.berg+travel@example.co.uk"},
+	{"url with path and query", "https://shop.example.com/orders/55821?tab=tracking&lang=en"},
+	{"iban", "DE89 3704 0044 0532 0130 00"},
+	{"phone", "+49 30 1234 5678"},
+	{"amount with unit", "129.90 EUR"},
+	{"amount with symbol", "$1,250.00"},
+	{"iso date", "2026-05-12"},
+	{"long date", "9 May 2026"},
+	{"time", "08:40"},
+	{"version", "v1.22.3"},
+	{"absolute path", "/etc/convo/config.yaml"},
+	{"relative path", "pkg/summarize/facts.go"},
+}
+
+// chitChat is filler a long conversation is made of: no identifiers, a
+// few names and plain numbers, as people talk.
+func chitChat(i int) string {
+	lines := []string{
+		"How was the weekend? Mine was quiet, mostly reading in the garden.",
+		"Pretty good, we went hiking with Jonas near the lake and it rained twice.",
+		"That sounds lovely. I still need to finish the report for my manager before Friday.",
+		"Good luck with it! Tell me if you want me to look over the draft.",
+		"Thanks, I will. Did you ever try that bakery on the corner? Their bread is great.",
+		"Not yet, but my sister Clara keeps talking about it, so maybe this week.",
+		"We should plan the dinner for the 3 of us sometime soon.",
+		"Sure, I'll ask around and come back with a few ideas for places.",
+	}
+	return lines[i%len(lines)]
+}
+
+// summarizeTwice runs two rounds of progressive summarizing on recs
+// under opt: the first over recs, the second after more turns. It
+// returns the second summary record.
+func summarizeTwice(t *testing.T, recs []transcript.Record, more int, text func(i int) string, opt Options) transcript.Record {
+	t.Helper()
+	ex := &Extractive{Counter: opt.Counter}
+	round := func(recs []transcript.Record, id string) ([]transcript.Record, transcript.Record) {
+		t.Helper()
+		p, skip, err := Prepare(recs, opt)
+		if err != nil || p == nil {
+			t.Fatalf("plan: skip %q err %v", skip, err)
+		}
+		out, err := ex.Summarize(context.Background(), p.Input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := p.Record(out, ex.Name(), id, 5000, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return transcript.PlaceSummary(recs, sum, p.Span, false), sum
+	}
+	recs, _ = round(recs, "01JRZJ1675E4S7Y4ZD7RNWNXWB")
+	tail := recs[transcript.LatestSummary(recs):]
+	app := transcript.NewAppender("c", &tail[len(tail)-1], transcript.NewIDs(), func() int64 { return 6000 })
+	for i := range more {
+		role := []transcript.Role{"user", "assistant"}[i%2]
+		for _, ch := range app.Append(transcript.Record{Message: transcript.Message{Role: role, Contents: []string{text(i)}}}) {
+			tail = append(tail, ch.Record.Clone())
+		}
+	}
+	_, sum := round(tail, "01JRZJ1678TK4476R5VW3J899K")
+	return sum
+}
+
+// defaultOptions is the policy summarize runs with no flags but
+// --keep-last 4.
+func defaultOptions(t testing.TB) Options {
+	return Options{KeepLast: 4, MaxSummaryTokens: DefaultMaxSummaryTokens, SummaryRatio: DefaultSummaryRatio, Counter: counter(t)}
+}
+
+// TestFactsSurviveVerbatim: every fact shape, said once by the user at the
+// start of a message or in mid-sentence, in a short chat and a long one,
+// is in the second progressive summary word for word, and the ledger
+// carries it whole.
+func TestFactsSurviveVerbatim(t *testing.T) {
+	placements := map[string]string{
+		"start": "%s is what I need you to keep track of, please.",
+		"mid":   "Could you note that the reference is %s for later, thanks.",
+	}
+	lengths := map[string]int{"short": 14, "long": 160}
+	for _, f := range mustSurvive {
+		for _, place := range []string{"start", "mid"} {
+			for _, length := range []string{"short", "long"} {
+				t.Run(f.name+"/"+place+"/"+length, func(t *testing.T) {
+					said := fmt.Sprintf(placements[place], f.fact)
+					recs := conversation(lengths[length], func(i int) string {
+						switch i {
+						case 2:
+							return said
+						case 3:
+							return "Noted, I will keep it in mind."
+						}
+						return chitChat(i)
+					})
+					sum := summarizeTwice(t, recs, lengths[length], func(i int) string { return chitChat(i + 3) }, defaultOptions(t))
+					text := sum.Message.Contents[0]
+					if !strings.Contains(text, f.fact) {
+						t.Errorf("the summary lost %q:\n%s", f.fact, text)
+					}
+					var ledger []Fact
+					if err := json.Unmarshal(sum.Metadata.Aux["ledger"], &ledger); err != nil {
+						t.Fatal(err)
+					}
+					if !slices.ContainsFunc(ledger, func(l Fact) bool { return l.Text == f.fact }) {
+						t.Errorf("the ledger does not carry %q whole: %v", f.fact, ledger)
+					}
+					for _, l := range ledger {
+						if strings.Contains(f.fact, l.Text) && l.Text != f.fact {
+							t.Errorf("the ledger holds a piece %q of %q", l.Text, f.fact)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestFactsAreExactSubstrings: every fact found in a text is a piece of
+// it, byte for byte, whole: never cut inside an identifier.
+func TestFactsAreExactSubstrings(t *testing.T) {
+	for _, f := range mustSurvive {
+		for _, text := range []string{
+			f.fact + " never arrived.",
+			"The one I mean is " + f.fact + ", as I said.",
+			"(" + f.fact + ")",
+		} {
+			got := extractFacts(text, true)
+			if !slices.Contains(got, f.fact) {
+				t.Errorf("%s: facts of %q are %q, want %q among them", f.name, text, got, f.fact)
+			}
+			for _, fact := range got {
+				if !strings.Contains(text, fact) {
+					t.Errorf("%s: fact %q is not a substring of %q", f.name, fact, text)
+				}
+			}
+		}
+	}
+}
+
+// TestNotFacts: what is no fact stays out of the ledger.
+func TestNotFacts(t *testing.T) {
+	tests := []struct {
+		name, text string
+		role       transcript.Role
+		not        []string
+	}{
+		{"json keys of a tool result", `{"name": "Widget Pro", "price": 12.5, "sku": "WID-0042", "in_stock": true}`, transcript.RoleTool,
+			[]string{"name", "price", "sku", "in_stock", `name": "`}},
+		{"quoted blank", `He only said "   " and left. Then "" again.`, transcript.RoleUser, []string{"", "   "}},
+		{"fillers", "Perfect! Keep it up! 100 % agree. Wow!", transcript.RoleUser, []string{"Perfect", "Keep it up!", "100 % agree", "Wow"}},
+		{"forms of address", "Thanks, Mell! See you soon, Caro. Hey Caro, so Brave of you!", transcript.RoleAssistant, []string{"Mell", "Caro", "Brave"}},
+		{"markdown emphasis", "**Perfect**, that works. _Great_ news.", transcript.RoleAssistant, []string{"Perfect", "Great"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := transcript.Record{Message: transcript.Message{Role: tt.role, Name: "lookup", Contents: []string{tt.text}}}
+			if tt.role == transcript.RoleTool {
+				r.Message.ToolCallID = "call_1"
+			}
+			ledger := CarryLedger(nil, []transcript.Record{r}, 0, 0, nil)
+			for _, f := range ledger {
+				if slices.Contains(tt.not, f.Text) || strings.TrimSpace(f.Text) == "" {
+					t.Errorf("%q became a fact: %v", f.Text, ledger)
+				}
+			}
+		})
+	}
+	// A tool result's values are facts, its keys are not.
+	r := transcript.Record{Message: transcript.Message{Role: transcript.RoleTool, ToolCallID: "c", Contents: []string{`{"sku": "WID-0042", "url": "https://x.example/p/42?ref=a"}`}}}
+	ledger := CarryLedger(nil, []transcript.Record{r}, 0, 0, nil)
+	for _, want := range []string{"WID-0042", "https://x.example/p/42?ref=a"} {
+		if !slices.ContainsFunc(ledger, func(f Fact) bool { return f.Text == want }) {
+			t.Errorf("tool result value %q is not a fact: %v", want, ledger)
+		}
+	}
+}
