@@ -180,7 +180,7 @@ func BatchOut(ctx context.Context, s Store, opt Options, out BatchOutOptions, w 
 		switch {
 		case err != nil:
 			tally.Failed++
-		case skip == SkipNothing:
+		case skip.NothingToCover():
 			tally.Nothing++
 		case skip == SkipTrigger:
 			tally.NotDue++
@@ -288,10 +288,10 @@ type BatchOutcome struct {
 // batchEntry is one result line, read and checked before anything is
 // written: the summary's text and model, or why there is none.
 type batchEntry struct {
-	line        int
-	customID    string
-	id          batchID
-	text, model string
+	line     int
+	customID string
+	id       batchID
+	out      Output // the summary, as a live call would have returned it
 	// errored says why the line holds no summary; status is "errored",
 	// "expired" or "canceled".
 	errored error
@@ -396,7 +396,7 @@ func applyBatchResult(ctx context.Context, s Store, conv string, e batchEntry, o
 		return nil, "changed", changed
 	}
 	at := now().UnixMilli()
-	rec, err := plan.Record(Output{Text: e.text, Model: e.model}, e.id.api.provider, ids.New(at), at, opt.Options)
+	rec, err := plan.Record(e.out, e.id.api.provider, ids.New(at), at, opt.Options)
 	if err != nil {
 		return nil, "failed", err
 	}
@@ -502,6 +502,6 @@ func readBatchResult(line []byte) (batchEntry, error) {
 		e.status, e.errored = "errored", err
 		return e, nil
 	}
-	e.text, e.model = ans.Text(), ans.Model
+	e.out = Output{Text: ans.Text(), Model: ans.Model, InputTokens: ans.Usage.InputTokens, OutputTokens: ans.Usage.OutputTokens}
 	return e, nil
 }

@@ -176,8 +176,8 @@ func TestBatchResultLines(t *testing.T) {
 			t.Errorf("%s: %v", tc.line, err)
 			continue
 		}
-		if e.text != tc.text || e.status != tc.status || (tc.err == "") != (e.errored == nil) || e.errored != nil && !strings.Contains(e.errored.Error(), tc.err) {
-			t.Errorf("%s: text %q, status %q, %v", tc.line, e.text, e.status, e.errored)
+		if e.out.Text != tc.text || e.status != tc.status || (tc.err == "") != (e.errored == nil) || e.errored != nil && !strings.Contains(e.errored.Error(), tc.err) {
+			t.Errorf("%s: text %q, status %q, %v", tc.line, e.out.Text, e.status, e.errored)
 		}
 	}
 	// An OpenAI line under an Anthropic custom_id is no result of ours.
