@@ -150,21 +150,50 @@ func (s Span) Empty() bool { return len(s.Covered) == 0 }
 // and its results, and never after a call whose results have not arrived.
 // Fake and system records are never covered.
 func SummarySpan(recs []Record, keepLast int) Span {
-	prev := LatestSummary(recs)
+	return SummarySpanOf(len(recs), func(i int) SpanRecord {
+		r := &recs[i]
+		sr := SpanRecord{Role: r.Message.Role, Fake: r.IsFake(), ToolCallID: r.Message.ToolCallID}
+		for _, c := range r.Message.ToolCalls {
+			sr.CallIDs = append(sr.CallIDs, c.ID)
+		}
+		return sr
+	}, keepLast)
+}
+
+// SpanRecord is what SummarySpanOf needs to know of a record: a caller
+// that streams a long transcript keeps this much of each record, not the
+// record.
+type SpanRecord struct {
+	Role       Role
+	Fake       bool
+	ToolCallID string   // a tool result's call
+	CallIDs    []string // the ids of an assistant record's tool calls
+}
+
+// SummarySpanOf is SummarySpan over n records that at describes.
+func SummarySpanOf(n int, at func(i int) SpanRecord, keepLast int) Span {
+	prev := -1
+	for i := n - 1; i >= 0; i-- {
+		if at(i).Role == RoleSummary {
+			prev = i
+			break
+		}
+	}
 	start := prev + 1
-	end := len(recs)
-	for i := len(recs) - 1; i >= start; i-- {
-		if recs[i].Message.Role == RoleSystem {
+	end := n
+	for i := n - 1; i >= start; i-- {
+		role := at(i).Role
+		if role == RoleSystem {
 			continue
 		}
-		if recs[i].Message.Role == RoleUser {
+		if role == RoleUser {
 			end = i // unanswered: neither a turn nor coverable
 		}
 		break
 	}
 	var turns []int
 	for i := start; i < end; i++ {
-		if recs[i].Message.Role == RoleUser {
+		if at(i).Role == RoleUser {
 			turns = append(turns, i)
 		}
 	}
@@ -180,13 +209,13 @@ func SummarySpan(recs []Record, keepLast int) Span {
 		moved = false
 		answered := map[string]bool{}
 		for i := start; i < cut; i++ {
-			if recs[i].Message.Role == RoleTool {
-				answered[recs[i].Message.ToolCallID] = true
+			if r := at(i); r.Role == RoleTool {
+				answered[r.ToolCallID] = true
 			}
 		}
 		for i := start; i < cut && !moved; i++ {
-			for _, c := range recs[i].Message.ToolCalls {
-				if !answered[c.ID] {
+			for _, c := range at(i).CallIDs {
+				if !answered[c] {
 					cut = turnStart(turns, i, start)
 					moved = true
 					break
@@ -196,7 +225,7 @@ func SummarySpan(recs []Record, keepLast int) Span {
 	}
 	var covered []int
 	for i := start; i < cut; i++ {
-		if role := recs[i].Message.Role; role != RoleSystem && !recs[i].IsFake() {
+		if r := at(i); r.Role != RoleSystem && !r.Fake {
 			covered = append(covered, i)
 		}
 	}
