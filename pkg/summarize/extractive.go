@@ -5,7 +5,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -54,70 +53,35 @@ type note struct {
 	cost  int
 }
 
-// Summarize implements Summarizer; it reads in.Records and in.Previous, not
-// in.Text: it needs structure, not prose.
+// Summarize implements Summarizer; it reads in.Records (or in.Each) and
+// in.Previous, not in.Text: it needs structure, not prose.
 func (e *Extractive) Summarize(_ context.Context, in Input) (Output, error) {
 	budget := in.MaxTokens
 	if budget <= 0 {
 		budget = DefaultMaxSummaryTokens
 	}
-	var cands []note
-	seen := map[string]bool{}
-	add := func(n note) {
-		key := strings.ToLower(n.text)
-		if seen[key] {
-			return // said before: the first mention is kept
-		}
-		seen[key] = true
-		cands = append(cands, n)
+	s := &noteSet{e: e, each: in.records()}
+	if err := s.scan(in.Previous); err != nil {
+		return Output{}, err
 	}
-	turn := 0
-	names := map[string]bool{} // capitalized words seen inside a sentence
-	for _, line := range previousNotes(in.Previous) {
-		for side, part := range line {
-			for _, p := range part {
-				// A phrase that won a place before keeps the bonus it had,
-				// and its capitals, which survived before.
-				add(note{phrase: phrase{text: p.text, firstPerson: true}, turn: turn, reply: side == 1, by: p.by})
-				addNames(names, strings.Fields(p.text))
-			}
-		}
-		turn++
-	}
-	var fresh []note
-	for _, t := range turns(in.Records) {
-		for _, r := range t {
-			if r.IsFake() {
-				continue
-			}
-			for _, p := range recordPhrases(r) {
-				fresh = append(fresh, note{phrase: p, turn: turn, reply: r.Message.Role != transcript.RoleUser, by: label(r)})
-				words := strings.Fields(p.text)
-				if p.initial {
-					words = words[1:]
-				}
-				addNames(names, words)
-			}
-		}
-		turn++
-	}
-	for _, n := range fresh {
-		if n.initial {
-			n.text = lowerInitial(n.text, names)
-		}
-		add(n)
-	}
-	if len(cands) == 0 {
+	if s.n == 0 {
 		return Output{}, nil
 	}
-	e.score(cands)
-	text := renderNotes(e.fit(cands, budget))
+	notes, err := s.fit(budget)
+	if err != nil {
+		return Output{}, err
+	}
+	text := renderNotes(notes)
 	// Facts of the ledger the notes already hold are not repeated after
 	// them: their room goes to more notes, if the facts that then remain
 	// missing still fit.
 	if all := in.FactsTokens; all > 0 {
 		if extra := all - ledgerCost(missingFacts(text, in.Facts), e.Counter); extra > 0 {
-			more := renderNotes(e.fit(cands, budget+extra))
+			notes, err := s.fit(budget + extra)
+			if err != nil {
+				return Output{}, err
+			}
+			more := renderNotes(notes)
 			if e.Counter.Count(more)+ledgerCost(missingFacts(more, in.Facts), e.Counter) <= budget+all {
 				text = more
 			}
@@ -226,43 +190,26 @@ var labelRE = lazyRegexp(`^([\p{L}\p{N}_.-][\p{L}\p{N}_. -]{0,39}): `)
 // is worth against a short one (on LoCoMo 5 keeps more answers than 1.5 or 20).
 const phraseLengthBias = 5
 
-// score sets each candidate's score (see Extractive).
-func (e *Extractive) score(cands []note) {
-	words := make([][]string, len(cands))
-	df := map[string]int{}
-	for i, c := range cands {
-		for _, w := range strings.Fields(c.text) {
-			if isContent(w) {
-				words[i] = append(words[i], w)
-			}
+// score is a candidate's score (see Extractive): n candidates, df giving
+// how many of them hold a folded word, rarity a word's rarity.
+func score(c *note, n float64, df func(string) int, rarity func(string) float64) float64 {
+	sum := 0.0
+	fields := strings.Fields(c.text)
+	for _, w := range fields {
+		if !isContent(w) {
+			continue
 		}
-		for _, w := range distinctFolded(words[i]) {
-			df[w]++
+		lw := foldWord(w)
+		x := rarity(lw) + math.Log(1+n/float64(df(lw)))
+		if first, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(first) || unicode.IsDigit(first) {
+			x *= 2
 		}
+		sum += x
 	}
-	rarity := map[string]float64{}
-	n := float64(len(cands))
-	for i := range cands {
-		sum := 0.0
-		for _, w := range words[i] {
-			lw := foldWord(w)
-			r, ok := rarity[lw]
-			if !ok {
-				r = e.Counter.Rarity(lw)
-				rarity[lw] = r
-			}
-			x := r + math.Log(1+n/float64(df[lw]))
-			if first, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(first) || unicode.IsDigit(first) {
-				x *= 2
-			}
-			sum += x
-		}
-		if cands[i].firstPerson {
-			sum *= 1.3
-		}
-		cands[i].score = sum / (float64(len(strings.Fields(cands[i].text))) + phraseLengthBias)
-		cands[i].cost = e.Counter.Count(cands[i].text) + 1 // and its separator
+	if c.firstPerson {
+		sum *= 1.3
 	}
+	return sum / (float64(len(fields)) + phraseLengthBias)
 }
 
 func distinctFolded(ws []string) []string {
@@ -278,57 +225,57 @@ func distinctFolded(ws []string) []string {
 	return out
 }
 
-// fit keeps the best scoring notes within budget tokens, in their order. A
-// note too long on its own is clipped rather than lost when nothing fits.
-func (e *Extractive) fit(cands []note, budget int) []note {
-	order := make([]int, len(cands))
-	for i := range order {
-		order[i] = i
-	}
-	// Ties go to the newer note: it is the one the next turns build on.
-	sort.SliceStable(order, func(a, b int) bool {
-		if cands[order[a]].score != cands[order[b]].score {
-			return cands[order[a]].score > cands[order[b]].score
-		}
-		return order[a] > order[b]
-	})
+// fit keeps the best scoring notes within budget tokens, in their order:
+// down the candidates from the best, each that still fits. A note too long
+// on its own is clipped rather than lost when nothing fits.
+func (s *noteSet) fit(budget int) ([]note, error) {
+	e := s.e
 	room := budget - e.Counter.Count(notesHeading) - 1
-	keep := make([]bool, len(cands))
+	kept := map[int]note{}
 	// A reply is kept with what the user said in its turn: the user's best
-	// note comes with it, so no line is an answer to nothing.
-	userBest := map[int]int{}
-	for _, i := range order {
-		if _, ok := userBest[cands[i].turn]; !ok && !cands[i].reply {
-			userBest[cands[i].turn] = i
-		}
-	}
+	// note (its pair) comes with it, so no line is an answer to nothing.
 	userKept := map[int]bool{}
-	for _, i := range order {
-		if keep[i] {
-			continue
+	var best *note
+	err := s.walk(func(c *cand) bool {
+		if best == nil {
+			n := c.note
+			best = &n
 		}
-		cost, pair := cands[i].cost, -1
-		if u, ok := userBest[cands[i].turn]; ok && cands[i].reply && !userKept[cands[i].turn] {
-			pair = u
-			cost += cands[u].cost
+		if room < minNoteCost {
+			return false // nothing more fits
+		}
+		if _, ok := kept[c.idx]; ok {
+			return true
+		}
+		cost, pair := s.cost(c), (*cand)(nil)
+		if c.pair != nil && c.reply && !userKept[c.turn] {
+			pair = c.pair
+			cost += s.cost(pair)
 		}
 		if cost > room {
-			continue
+			return true
 		}
-		keep[i] = true
+		kept[c.idx] = c.note
 		room -= cost
-		if pair >= 0 {
-			keep[pair] = true
+		if pair != nil {
+			kept[pair.idx] = pair.note
 		}
-		if !cands[i].reply || pair >= 0 {
-			userKept[cands[i].turn] = true
+		if !c.reply || pair != nil {
+			userKept[c.turn] = true
 		}
+		return true
+	})
+	if err != nil {
+		return nil, err
 	}
-	var out []note
-	for i, c := range cands {
-		if keep[i] {
-			out = append(out, c)
-		}
+	idxs := make([]int, 0, len(kept))
+	for i := range kept {
+		idxs = append(idxs, i)
+	}
+	slices.Sort(idxs)
+	out := make([]note, 0, len(idxs))
+	for _, i := range idxs {
+		out = append(out, kept[i])
 	}
 	// The estimate counts a separator a note; check the real text and drop
 	// the weakest notes while it is over.
@@ -342,12 +289,16 @@ func (e *Extractive) fit(cands []note, budget int) []note {
 		out = slices.Delete(out, weakest, weakest+1)
 	}
 	if len(out) == 0 {
-		best := cands[order[0]]
 		best.text = clipWords(best.text, max(budget/4, 4))
-		out = []note{best}
+		out = []note{*best}
 	}
-	return out
+	return out, nil
 }
+
+// minNoteCost is the least a note costs: a token (its text is never
+// empty) and its separator. Once the room left is less, the walk down the
+// candidates stops: nothing further can be kept.
+const minNoteCost = 2
 
 // renderNotes writes the notes: the heading, then one line per turn, the
 // user's phrases, an arrow, the replies' phrases.
@@ -431,18 +382,6 @@ func previousNotes(prev string) [][2][]notePhrase {
 			}
 		}
 		out = append(out, line)
-	}
-	return out
-}
-
-// turns groups records into turns: a user record and what follows it.
-func turns(recs []transcript.Record) [][]transcript.Record {
-	var out [][]transcript.Record
-	for _, r := range recs {
-		if r.Message.Role == transcript.RoleUser || len(out) == 0 {
-			out = append(out, nil)
-		}
-		out[len(out)-1] = append(out[len(out)-1], r)
 	}
 	return out
 }

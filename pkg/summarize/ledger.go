@@ -36,60 +36,106 @@ type Fact struct {
 // oldest are dropped last, so what was established early (names, ids)
 // survives repeated summarizing.
 func CarryLedger(prev *transcript.Record, covered []transcript.Record, size, budget int, count func(string) int) []Fact {
+	ledger, _ := carryLedger(prev, sliceStream(covered), size, budget, count)
+	return ledger
+}
+
+// carryLedger is CarryLedger over a stream of the covered records. Every
+// fact seen is counted, so it holds each distinct fact once, compactly: its
+// text, its count and who said it first, the speakers interned.
+func carryLedger(prev *transcript.Record, covered RecordStream, size, budget int, count func(string) int) ([]Fact, error) {
 	if size <= 0 {
 		size = DefaultLedgerSize
 	}
-	var ledger []Fact
+	var prevFacts []Fact
 	if prev != nil {
 		if raw, ok := prev.Metadata.Aux["ledger"]; ok {
-			_ = json.Unmarshal(raw, &ledger)
+			_ = json.Unmarshal(raw, &prevFacts)
 		}
 	}
-	index := make(map[string]int, len(ledger))
-	for i, f := range ledger {
-		index[strings.ToLower(f.Text)] = i
+	type entry struct{ seen, by int32 }
+	var (
+		texts    []string
+		entries  []entry
+		speakers []string
+		speakerN = map[string]int32{}
+		index    = make(map[string]int32, len(prevFacts))
+	)
+	speakerOf := func(by string) int32 {
+		i, ok := speakerN[by]
+		if !ok {
+			i = int32(len(speakers))
+			by = strings.Clone(by)
+			speakers = append(speakers, by)
+			speakerN[by] = i
+		}
+		return i
 	}
-	add := func(text, by string) {
+	add := func(text string, by int32, seen int) {
 		k := strings.ToLower(text)
 		if i, ok := index[k]; ok {
-			ledger[i].Seen++
+			entries[i].seen += int32(seen)
 			return
 		}
-		index[k] = len(ledger)
-		ledger = append(ledger, Fact{Text: text, Seen: 1, By: by})
-	}
-	for _, r := range covered {
-		if r.IsFake() {
-			continue
+		// A fact is a piece of its record's text: a copy keeps the record
+		// from being held with it.
+		text = strings.Clone(text)
+		if k != text {
+			k = strings.Clone(k)
+		} else {
+			k = text
 		}
-		by := speaker(r)
+		index[k] = int32(len(texts))
+		texts = append(texts, text)
+		entries = append(entries, entry{seen: int32(seen), by: by})
+	}
+	for _, f := range prevFacts {
+		// Every previous fact stays an entry, even one that differs from
+		// another only in case; the later one is counted.
+		index[strings.ToLower(f.Text)] = int32(len(texts))
+		texts = append(texts, f.Text)
+		entries = append(entries, entry{seen: int32(f.Seen), by: speakerOf(f.By)})
+	}
+	err := covered(func(r *transcript.Record) error {
+		if r.IsFake() {
+			return nil
+		}
+		by := speakerOf(speaker(*r))
 		directives := r.Message.Role == transcript.RoleUser
 		for _, c := range r.Message.Contents {
 			for _, f := range extractFacts(c, directives) {
-				add(f, by)
+				add(f, by, 1)
 			}
 		}
 		// A call's arguments are JSON: their values are facts, as said.
 		for _, tc := range r.Message.ToolCalls {
 			for _, f := range extractFacts(tc.Arguments, false) {
-				add(f, by)
+				add(f, by, 1)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	rank := make([]int, len(ledger))
+	index = nil
+	rank := make([]int32, len(entries))
 	for i := range rank {
-		rank[i] = i
+		rank[i] = int32(i)
 	}
 	// Seen more first; the sort is stable, so older first among equals.
-	slices.SortStableFunc(rank, func(a, b int) int { return ledger[b].Seen - ledger[a].Seen })
-	keep := make([]bool, len(ledger))
+	slices.SortStableFunc(rank, func(a, b int32) int { return int(entries[b].seen - entries[a].seen) })
+	keep := map[int32]bool{}
 	used, kept := 0, 0
 	for _, i := range rank {
 		if kept == size {
 			break
 		}
 		if count != nil && budget > 0 {
-			cost := count(ledger[i].Text) + 1
+			if budget-used < 2 {
+				break // a fact costs a token and its separator at least
+			}
+			cost := count(texts[i]) + 1
 			if used+cost > budget {
 				continue
 			}
@@ -98,13 +144,14 @@ func CarryLedger(prev *transcript.Record, covered []transcript.Record, size, bud
 		keep[i] = true
 		kept++
 	}
-	out := ledger[:0]
-	for i, f := range ledger {
-		if keep[i] {
+	var out []Fact
+	for i, t := range texts {
+		if keep[int32(i)] {
+			f := Fact{Text: t, Seen: int(entries[i].seen), By: speakers[entries[i].by]}
 			out = append(out, f)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // ledgerText is the ledger as the summary text shows it: a line per

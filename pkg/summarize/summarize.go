@@ -34,6 +34,10 @@ type Input struct {
 	// structure rather than text (extractive).
 	Previous string
 	Records  []transcript.Record
+	// Each, when set, replays the records folded in, in order, as often as
+	// it is called, instead of Records: a long span is streamed from the
+	// store, never held (see Runner.Run).
+	Each RecordStream
 	// MaxTokens bounds the summary's length.
 	MaxTokens int
 	// Facts is the fact ledger, appended after the summary unless the
@@ -42,6 +46,30 @@ type Input struct {
 	// their room.
 	Facts       []Fact
 	FactsTokens int
+}
+
+// RecordStream calls fn for each record of a span, in order; fn's error
+// ends the stream and is returned. The record is valid only during the
+// call.
+type RecordStream func(fn func(*transcript.Record) error) error
+
+// records is the stream of the records folded in: Each, or Records.
+func (in Input) records() RecordStream {
+	if in.Each != nil {
+		return in.Each
+	}
+	return sliceStream(in.Records)
+}
+
+func sliceStream(recs []transcript.Record) RecordStream {
+	return func(fn func(*transcript.Record) error) error {
+		for i := range recs {
+			if err := fn(&recs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // Compose is the exact text a text-in, text-out summarizer receives.
@@ -111,48 +139,111 @@ type Plan struct {
 	// the summarizer gets the budget it leaves.
 	Ledger []Fact
 	counts []int // tokens of each record the LLM is sent, by index
+
+	// What Record needs of the span, known once the span is planned (or,
+	// streamed, once its records have passed): the records the LLM is
+	// sent after the anchor, the creation times of the first and last
+	// records folded in, and the ids of the first and last original ones.
+	tailTokens             int
+	coveredFrom, coveredTo int64
+	firstID, lastID        string
+	anchorID               string
+	coveredIDs             []string // streamed only: Records is nil
+	each                   RecordStream
+	previousID             string
 }
 
 // Prepare decides whether and what to summarize in recs: the transcript
 // from its latest summary on (records before it play no part). It returns
 // a nil plan and the reason when there is nothing to do.
 func Prepare(recs []transcript.Record, opt Options) (*Plan, Skip, error) {
+	return prepare(recs, opt, true)
+}
+
+// prepare is Prepare; withText false leaves Input.Text empty, for a
+// summarizer that reads the records, not the text (Extractive).
+func prepare(recs []transcript.Record, opt Options, withText bool) (*Plan, Skip, error) {
 	if opt.Counter == nil {
 		return nil, "", errors.New("summarize: no token counter")
 	}
 	// Count each record the LLM is sent once: the sum is the view's tokens
 	// now, and the tail's share gives the view's tokens after summarizing.
 	counts := make([]int, len(recs))
-	before := 0
-	for i := max(transcript.LatestSummary(recs), 0); i < len(recs); i++ {
+	latest := transcript.LatestSummary(recs)
+	for i := max(latest, 0); i < len(recs); i++ {
 		if recs[i].Message.Role != transcript.RoleSystem {
 			counts[i] = opt.Counter.Record(&recs[i])
-			before += counts[i]
 		}
+	}
+	var prev *transcript.Record
+	if latest >= 0 {
+		prev = &recs[latest]
+	}
+	p, skip := plan(spanOf{
+		n: len(recs), latest: latest, previous: prev,
+		role:  func(i int) transcript.Role { return recs[i].Message.Role },
+		count: func(i int) int { return counts[i] },
+		span:  func(keepLast int) transcript.Span { return transcript.SummarySpan(recs, keepLast) },
+	}, opt)
+	if p == nil {
+		return nil, skip, nil
+	}
+	p.Records, p.counts = recs, counts
+	for _, i := range p.Span.Covered {
+		if recs[i].Message.Role != transcript.RoleSummary {
+			p.Covered = append(p.Covered, recs[i])
+		}
+	}
+	p.anchorID = recs[p.Span.Anchor].ID
+	p.coveredFrom = p.Covered[0].Metadata.Timing.Creation
+	p.coveredTo = p.Covered[len(p.Covered)-1].Metadata.Timing.Creation
+	p.firstID, p.lastID = originalIDs(p.Covered)
+	p.each = sliceStream(p.Covered)
+	if err := p.finish(opt, withText); err != nil {
+		return nil, "", err
+	}
+	return p, "", nil
+}
+
+// spanOf is what planning needs of a transcript from its latest summary
+// on (indexes count from the transcript's start), held or streamed.
+type spanOf struct {
+	n        int
+	latest   int                // the latest summary's index, or -1
+	previous *transcript.Record // the latest summary, or nil
+	role     func(i int) transcript.Role
+	count    func(i int) int // tokens the LLM is sent of record i
+	span     func(keepLast int) transcript.Span
+}
+
+// plan decides whether and what to summarize, and the budget; nil and the
+// reason when there is nothing to do.
+func plan(t spanOf, opt Options) (*Plan, Skip) {
+	before := 0
+	for i := max(t.latest, 0); i < t.n; i++ {
+		before += t.count(i)
 	}
 	if opt.IfOver > 0 && before <= opt.IfOver {
-		return nil, SkipTrigger, nil
+		return nil, SkipTrigger
 	}
-	if opt.Every > 0 && countAfterSummary(recs) < opt.Every {
-		return nil, SkipTrigger, nil
+	if opt.Every > 0 && t.n-t.latest-1 < opt.Every {
+		return nil, SkipTrigger
 	}
-	span := transcript.SummarySpan(recs, opt.KeepLast)
+	span := t.span(opt.KeepLast)
 	if span.Empty() {
-		if n := countTurns(recs); opt.KeepLast > 0 && n > 0 {
-			return nil, skipKeptLast(opt.KeepLast, n), nil
+		if n := countTurnsOf(t); opt.KeepLast > 0 && n > 0 {
+			return nil, skipKeptLast(opt.KeepLast, n)
 		}
-		return nil, SkipNothing, nil
+		return nil, SkipNothing
 	}
-	p := &Plan{Records: recs, Span: span, TokensBefore: before, counts: counts}
+	p := &Plan{Span: span, TokensBefore: before}
 	for _, i := range span.Covered {
-		if recs[i].Message.Role == transcript.RoleSummary {
-			prev := recs[i]
-			p.Previous = &prev
-			p.CoveredTokens += previousCovered(&prev, opt.Counter)
+		if t.role(i) == transcript.RoleSummary {
+			p.Previous = t.previous
+			p.CoveredTokens += previousCovered(t.previous, opt.Counter)
 			continue
 		}
-		p.Covered = append(p.Covered, recs[i])
-		p.CoveredTokens += counts[i]
+		p.CoveredTokens += t.count(i)
 	}
 	// A summary stands in for the span as the LLM sees it (the previous
 	// summary as it is, not what it stands for), and is shorter than it:
@@ -160,13 +251,33 @@ func Prepare(recs []transcript.Record, opt Options) (*Plan, Skip, error) {
 	// costs more than it saves.
 	spanTokens := 0
 	for _, i := range span.Covered {
-		spanTokens += counts[i]
+		spanTokens += t.count(i)
 	}
 	p.Budget = max(1, min(summaryBudget(opt, p.CoveredTokens), spanTokens-1))
-	p.Ledger = CarryLedger(p.Previous, p.Covered, opt.LedgerSize, max(1, p.Budget/ledgerShare), opt.Counter.Count)
-	text, err := renderText(opt.Template, p)
+	for i := span.Anchor + 1; i < t.n; i++ {
+		if t.role(i) != transcript.RoleSummary {
+			p.tailTokens += t.count(i)
+		}
+	}
+	if p.Previous != nil {
+		p.previousID = p.Previous.ID
+	}
+	return p, ""
+}
+
+// finish grows the ledger over the records folded in (p.each) and makes
+// the summarizer's input; withText renders Input.Text.
+func (p *Plan) finish(opt Options, withText bool) error {
+	ledger, err := carryLedger(p.Previous, p.each, opt.LedgerSize, max(1, p.Budget/ledgerShare), opt.Counter.Count)
 	if err != nil {
-		return nil, "", err
+		return err
+	}
+	p.Ledger = ledger
+	text := ""
+	if withText {
+		if text, err = renderText(opt.Template, p); err != nil {
+			return err
+		}
 	}
 	prompt := opt.Prompt
 	if prompt == "" {
@@ -178,23 +289,22 @@ func Prepare(recs []transcript.Record, opt Options) (*Plan, Skip, error) {
 		Instruction: prompt, Text: text, Previous: p.previousText(), Records: p.Covered,
 		MaxTokens: max(p.Budget-factsTokens, 1), Facts: p.Ledger, FactsTokens: factsTokens,
 	}
-	return p, "", nil
+	if p.Covered == nil {
+		p.Input.Each = p.each
+	}
+	return nil
 }
 
 // countTurns counts the turns after the latest summary: user records with
 // something after them.
-func countTurns(recs []transcript.Record) int {
+func countTurnsOf(t spanOf) int {
 	n := 0
-	for i := transcript.LatestSummary(recs) + 1; i < len(recs)-1; i++ {
-		if recs[i].Message.Role == transcript.RoleUser {
+	for i := t.latest + 1; i < t.n-1; i++ {
+		if t.role(i) == transcript.RoleUser {
 			n++
 		}
 	}
 	return n
-}
-
-func countAfterSummary(recs []transcript.Record) int {
-	return len(recs) - transcript.LatestSummary(recs) - 1
 }
 
 // previousText is the previous summary without its ledger section: the
@@ -208,10 +318,15 @@ func (p *Plan) previousText() string {
 }
 
 // AnchorID is the id of the record the summary is placed after.
-func (p *Plan) AnchorID() string { return p.Records[p.Span.Anchor].ID }
+func (p *Plan) AnchorID() string { return p.anchorID }
 
 // CoveredIDs are the ids the summary replaces, in order.
-func (p *Plan) CoveredIDs() []string { return transcript.CoveredIDs(p.Records, p.Span) }
+func (p *Plan) CoveredIDs() []string {
+	if p.Records == nil {
+		return p.coveredIDs
+	}
+	return transcript.CoveredIDs(p.Records, p.Span)
+}
 
 // refusal spots answers that are an error or a refusal rather than a summary.
 var refusal = lazyRegexp(`(?i)^\s*(error\b|exception\b|i'?m sorry\b|i am sorry\b|i can(no|')t\b|as an ai\b|i'?m unable\b|i am unable\b)`)
@@ -242,26 +357,21 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 			Timing:     transcript.Timing{Creation: now},
 		},
 	}
-	after := opt.Counter.Record(&rec)
-	for i := p.Span.Anchor + 1; i < len(p.Records); i++ {
-		if p.Records[i].Message.Role != transcript.RoleSummary {
-			after += p.counts[i]
-		}
-	}
+	after := opt.Counter.Record(&rec) + p.tailTokens
 	aux := map[string]any{
 		"summarizer":    summarizer,
 		"promptVersion": PromptVersion,
 		"tokensBefore":  p.TokensBefore,
 		"tokensAfter":   after,
 		"coveredTokens": p.CoveredTokens,
-		"coveredFrom":   p.Covered[0].Metadata.Timing.Creation,
-		"coveredTo":     p.Covered[len(p.Covered)-1].Metadata.Timing.Creation,
+		"coveredFrom":   p.coveredFrom,
+		"coveredTo":     p.coveredTo,
 	}
 	// The ids of the first and last original records the summary stands
 	// for, carried from summary to summary: they survive the deletion of
 	// the originals and of the previous summary (--delete-originals), which
 	// summaryIds names.
-	if first, last := originalIDs(p.Covered); first != "" {
+	if first, last := p.firstID, p.lastID; first != "" {
 		aux["coveredFromId"], aux["coveredToId"] = first, last
 	}
 	if out.Model != "" {
@@ -272,7 +382,7 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 	}
 	if p.Previous != nil {
 		aux["previousSummary"] = p.Previous.ID
-		aux["coveredFrom"] = min(p.Covered[0].Metadata.Timing.Creation, previousFrom(p.Previous))
+		aux["coveredFrom"] = min(p.coveredFrom, previousFrom(p.Previous))
 		var fromID string
 		if raw, ok := p.Previous.Metadata.Aux["coveredFromId"]; ok && json.Unmarshal(raw, &fromID) == nil && fromID != "" {
 			aux["coveredFromId"] = fromID

@@ -1,0 +1,316 @@
+package summarize
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// noteSet is the extractive summarizer's candidates: the phrases of the
+// previous summary and of the records folded in, each kept at its first
+// mention. A span of a few thousand records is held whole; a longer one
+// is streamed again for each walk down the candidates, and only the
+// figures scoring needs stay in memory (the names, how many candidates
+// hold each word, which phrase is a first mention), so memory is bounded
+// by the words of the conversation, not its length.
+type noteSet struct {
+	e    *Extractive
+	each RecordStream
+
+	prev  []note // the previous summary's candidates, in order
+	turns int    // the previous summary's lines
+	// names are the capitalized words seen inside a sentence: a phrase's
+	// first word among them keeps its capital.
+	names map[string]bool
+	n     int              // the candidates
+	df    map[uint64]int32 // candidates holding a folded word, by its hash
+	// first has a bit per phrase of the records, in order: set at a
+	// phrase's first mention.
+	first []uint64
+	// held is every candidate of the records, when there are at most
+	// maxHeldNotes of them (nil otherwise: they are streamed again).
+	held    []note
+	heldAll bool
+	// batch is the first candidates in order (all of them, when held);
+	// more says there are candidates after it.
+	batch  []cand
+	more   bool
+	rarity map[string]float64
+}
+
+// maxHeldNotes bounds the candidates held in memory; past it they are
+// read again from the stream for each walk. batchNotes bounds the
+// candidates a streamed walk holds at once.
+var (
+	maxHeldNotes = 1 << 16
+	batchNotes   = 1 << 15
+)
+
+// cand is a candidate with its place among the candidates and its pair:
+// the best note of the user in its turn (nil when the user has none).
+type cand struct {
+	note
+	idx  int
+	pair *cand
+}
+
+// ahead reports whether a goes before b in the walk: higher score first,
+// and among equals the newer note, the one the next turns build on.
+func ahead(a, b *cand) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.idx > b.idx
+}
+
+// scan reads the previous summary's notes and the records once: the
+// names, the first mentions and the document frequencies.
+func (s *noteSet) scan(previous string) error {
+	s.names = map[string]bool{}
+	s.df = map[uint64]int32{}
+	seen := map[uint64]struct{}{}
+	// The candidates are the first mentions, compared without case; the
+	// text's hash stands for it, so a long span holds no phrase text.
+	firstMention := func(text string) bool {
+		h := hashString(strings.ToLower(text))
+		if _, ok := seen[h]; ok {
+			return false
+		}
+		seen[h] = struct{}{}
+		s.n++
+		var words []string
+		for _, w := range strings.Fields(text) {
+			if isContent(w) {
+				words = append(words, w)
+			}
+		}
+		for _, w := range distinctFolded(words) {
+			s.df[hashString(w)]++
+		}
+		return true
+	}
+	for _, line := range previousNotes(previous) {
+		for side, part := range line {
+			for _, p := range part {
+				// A phrase that won a place before keeps the bonus it had,
+				// and its capitals, which survived before.
+				n := note{phrase: phrase{text: p.text, firstPerson: true}, turn: s.turns, reply: side == 1, by: p.by}
+				if firstMention(n.text) {
+					s.prev = append(s.prev, n)
+				}
+				addNames(s.names, strings.Fields(p.text))
+			}
+		}
+		s.turns++
+	}
+	occ := 0
+	held := true
+	err := s.fresh(func(n note) error {
+		words := strings.Fields(n.text)
+		if n.initial {
+			words = words[1:]
+		}
+		addNames(s.names, words)
+		if occ/64 == len(s.first) {
+			s.first = append(s.first, 0)
+		}
+		if firstMention(n.text) {
+			s.first[occ/64] |= 1 << (occ % 64)
+			if held {
+				s.held = append(s.held, n)
+				if len(s.held) > maxHeldNotes {
+					s.held, held = nil, false
+				}
+			}
+		}
+		occ++
+		return nil
+	})
+	s.heldAll = held
+	return err
+}
+
+// fresh calls fn with each phrase of the records, in order, as a note of
+// its turn (a user record and what follows it).
+func (s *noteSet) fresh(fn func(note) error) error {
+	turn := s.turns - 1
+	return s.each(func(r *transcript.Record) error {
+		if r.Message.Role == transcript.RoleUser || turn < s.turns {
+			turn++
+		}
+		if r.IsFake() {
+			return nil
+		}
+		for _, p := range recordPhrases(*r) {
+			if err := fn(note{phrase: p, turn: turn, reply: r.Message.Role != transcript.RoleUser, by: label(*r)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// candidates calls fn with each candidate, scored and paired, in order;
+// fn may keep it.
+func (s *noteSet) candidates(fn func(c cand)) error {
+	var turn []cand
+	idx := 0
+	flush := func() {
+		var pair *cand
+		for i := range turn {
+			if !turn[i].reply && (pair == nil || ahead(&turn[i], pair)) {
+				pair = &turn[i]
+			}
+		}
+		if pair != nil {
+			p := *pair
+			pair = &p
+		}
+		for _, c := range turn {
+			c.pair = pair
+			fn(c)
+		}
+		turn = turn[:0]
+	}
+	push := func(n note) {
+		if len(turn) > 0 && turn[0].turn != n.turn {
+			flush()
+		}
+		if n.initial {
+			n.text = lowerInitial(n.text, s.names)
+		}
+		n.score = score(&n, float64(s.n), s.docFreq, s.rarityOf)
+		turn = append(turn, cand{note: n, idx: idx})
+		idx++
+	}
+	for _, n := range s.prev {
+		push(n)
+	}
+	if s.heldAll {
+		for _, n := range s.held {
+			push(n)
+		}
+	} else {
+		occ := 0
+		err := s.fresh(func(n note) error {
+			if s.first[occ/64]&(1<<(occ%64)) != 0 {
+				push(n)
+			}
+			occ++
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	flush()
+	return nil
+}
+
+// next returns the candidates that follow after in the walk (nil: from
+// the first), at most limit of them (0: all), in order, and whether more
+// follow.
+func (s *noteSet) next(after *cand, limit int) ([]cand, bool, error) {
+	var out []cand
+	trim := func() {
+		slices.SortFunc(out, func(a, b cand) int {
+			if ahead(&a, &b) {
+				return -1
+			}
+			return 1
+		})
+		if limit > 0 && len(out) > limit {
+			out = out[:limit]
+		}
+	}
+	total := 0
+	err := s.candidates(func(c cand) {
+		if after != nil && !ahead(after, &c) {
+			return
+		}
+		total++
+		out = append(out, c)
+		if limit > 0 && len(out) >= 2*limit {
+			trim()
+		}
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	trim()
+	return out, total > len(out), nil
+}
+
+// walk calls fn with each candidate from the best down, while it returns
+// true.
+func (s *noteSet) walk(fn func(*cand) bool) error {
+	if s.batch == nil {
+		limit := batchNotes
+		if s.heldAll {
+			limit = 0
+		}
+		var err error
+		if s.batch, s.more, err = s.next(nil, limit); err != nil {
+			return err
+		}
+	}
+	batch, more := s.batch, s.more
+	for {
+		for i := range batch {
+			if !fn(&batch[i]) {
+				return nil
+			}
+		}
+		if !more || len(batch) == 0 {
+			return nil
+		}
+		last := batch[len(batch)-1]
+		var err error
+		if batch, more, err = s.next(&last, batchNotes); err != nil {
+			return err
+		}
+	}
+}
+
+// cost is the tokens a note takes in the summary, its separator counted;
+// counted when first needed, as most candidates never are.
+func (s *noteSet) cost(c *cand) int {
+	if c.cost == 0 {
+		c.cost = s.e.Counter.Count(c.text) + 1
+	}
+	return c.cost
+}
+
+func (s *noteSet) docFreq(folded string) int { return int(s.df[hashString(folded)]) }
+
+// rarityOf caches the tokenizer's rarity of folded words, within bounds.
+func (s *noteSet) rarityOf(folded string) float64 {
+	r, ok := s.rarity[folded]
+	if !ok {
+		if s.rarity == nil || len(s.rarity) >= 1<<16 {
+			s.rarity = map[string]float64{}
+		}
+		r = s.e.Counter.Rarity(folded)
+		s.rarity[folded] = r
+	}
+	return r
+}
+
+// hashString is 64-bit FNV-1a, its bits mixed (murmur3's finalizer): the
+// key of a phrase or word in the sets above. Two distinct keys sharing a
+// hash would be taken for one: with n keys the chance is about n²/2⁶⁵,
+// one in ten million for a million distinct phrases.
+func hashString(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}
