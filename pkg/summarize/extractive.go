@@ -236,7 +236,7 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 	// note (its pair) comes with it, so no line is an answer to nothing.
 	userKept := map[int]bool{}
 	var best *note
-	err := s.walk(func(c *cand) bool {
+	err := s.walk(&room, func(c *cand) bool {
 		if best == nil {
 			n := c.note
 			best = &n

@@ -41,8 +41,10 @@ func CarryLedger(prev *transcript.Record, covered []transcript.Record, size, bud
 }
 
 // carryLedger is CarryLedger over a stream of the covered records. Every
-// fact seen is counted, so it holds each distinct fact once, compactly: its
-// text, its count and who said it first, the speakers interned.
+// fact seen is counted, so it holds each distinct fact once, compactly: a
+// hash of its folded text, its count, who said it first (the speakers
+// interned) and, for the first maxLedgerTexts facts, its text. The text of
+// a later one is read again from the stream if it comes to be needed.
 func carryLedger(prev *transcript.Record, covered RecordStream, size, budget int, count func(string) int) ([]Fact, error) {
 	if size <= 0 {
 		size = DefaultLedgerSize
@@ -55,11 +57,11 @@ func carryLedger(prev *transcript.Record, covered RecordStream, size, budget int
 	}
 	type entry struct{ seen, by int32 }
 	var (
-		texts    []string
+		texts    []string // by entry, for the first maxLedgerTexts
 		entries  []entry
 		speakers []string
 		speakerN = map[string]int32{}
-		index    = make(map[string]int32, len(prevFacts))
+		index    = make(map[uint64]int32, len(prevFacts))
 	)
 	speakerOf := func(by string) int32 {
 		i, ok := speakerN[by]
@@ -71,88 +73,124 @@ func carryLedger(prev *transcript.Record, covered RecordStream, size, budget int
 		}
 		return i
 	}
-	add := func(text string, by int32, seen int) {
-		k := strings.ToLower(text)
-		if i, ok := index[k]; ok {
-			entries[i].seen += int32(seen)
-			return
-		}
-		// A fact is a piece of its record's text: a copy keeps the record
-		// from being held with it.
-		text = strings.Clone(text)
-		if k != text {
-			k = strings.Clone(k)
-		} else {
-			k = text
-		}
-		index[k] = int32(len(texts))
-		texts = append(texts, text)
-		entries = append(entries, entry{seen: int32(seen), by: by})
-	}
 	for _, f := range prevFacts {
 		// Every previous fact stays an entry, even one that differs from
 		// another only in case; the later one is counted.
-		index[strings.ToLower(f.Text)] = int32(len(texts))
+		index[hashString(strings.ToLower(f.Text))] = int32(len(entries))
 		texts = append(texts, f.Text)
 		entries = append(entries, entry{seen: int32(f.Seen), by: speakerOf(f.By)})
 	}
-	err := covered(func(r *transcript.Record) error {
-		if r.IsFake() {
+	// facts calls fn with each fact of the covered records, in order, and
+	// who said it.
+	facts := func(fn func(fact, by string)) error {
+		return covered(func(r *transcript.Record) error {
+			if r.IsFake() {
+				return nil
+			}
+			by := speaker(*r)
+			directives := r.Message.Role == transcript.RoleUser
+			for _, c := range r.Message.Contents {
+				for _, f := range extractFacts(c, directives) {
+					fn(f, by)
+				}
+			}
+			// A call's arguments are JSON: their values are facts, as said.
+			for _, tc := range r.Message.ToolCalls {
+				for _, f := range extractFacts(tc.Arguments, false) {
+					fn(f, by)
+				}
+			}
 			return nil
+		})
+	}
+	err := facts(func(text, by string) {
+		k := hashString(strings.ToLower(text))
+		if i, ok := index[k]; ok {
+			entries[i].seen++
+			return
 		}
-		by := speakerOf(speaker(*r))
-		directives := r.Message.Role == transcript.RoleUser
-		for _, c := range r.Message.Contents {
-			for _, f := range extractFacts(c, directives) {
-				add(f, by, 1)
-			}
+		index[k] = int32(len(entries))
+		entries = append(entries, entry{seen: 1, by: speakerOf(by)})
+		if len(texts) < maxLedgerTexts {
+			// A fact is a piece of its record's text: a copy keeps the
+			// record from being held with it.
+			texts = append(texts, strings.Clone(text))
 		}
-		// A call's arguments are JSON: their values are facts, as said.
-		for _, tc := range r.Message.ToolCalls {
-			for _, f := range extractFacts(tc.Arguments, false) {
-				add(f, by, 1)
-			}
-		}
-		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	index = nil
 	rank := make([]int32, len(entries))
 	for i := range rank {
 		rank[i] = int32(i)
 	}
 	// Seen more first; the sort is stable, so older first among equals.
 	slices.SortStableFunc(rank, func(a, b int32) int { return int(entries[b].seen - entries[a].seen) })
-	keep := map[int32]bool{}
-	used, kept := 0, 0
-	for _, i := range rank {
-		if kept == size {
+	fetched := map[int32]string{}
+	// text is entry rank[at]'s text; one not held is read again with the
+	// next ones of the rank not held, up to ledgerFetch of them.
+	text := func(at int) (string, error) {
+		i := rank[at]
+		if int(i) < len(texts) {
+			return texts[i], nil
+		}
+		if t, ok := fetched[i]; ok {
+			return t, nil
+		}
+		want := map[int32]bool{i: true}
+		for _, j := range rank[at+1:] {
+			if len(want) >= ledgerFetch {
+				break
+			}
+			if int(j) >= len(texts) {
+				want[j] = true
+			}
+		}
+		err := facts(func(t, _ string) {
+			if j := index[hashString(strings.ToLower(t))]; want[j] {
+				fetched[j] = strings.Clone(t)
+				delete(want, j) // its first mention is its text
+			}
+		})
+		return fetched[i], err
+	}
+	keep := map[int32]string{}
+	used := 0
+	for at, i := range rank {
+		if len(keep) == size {
 			break
 		}
+		if count != nil && budget > 0 && budget-used < 2 {
+			break // a fact costs a token and its separator at least
+		}
+		t, err := text(at)
+		if err != nil {
+			return nil, err
+		}
 		if count != nil && budget > 0 {
-			if budget-used < 2 {
-				break // a fact costs a token and its separator at least
-			}
-			cost := count(texts[i]) + 1
+			cost := count(t) + 1
 			if used+cost > budget {
 				continue
 			}
 			used += cost
 		}
-		keep[i] = true
-		kept++
+		keep[i] = t
 	}
 	var out []Fact
-	for i, t := range texts {
-		if keep[int32(i)] {
-			f := Fact{Text: t, Seen: int(entries[i].seen), By: speakers[entries[i].by]}
-			out = append(out, f)
+	for i, e := range entries {
+		if t, ok := keep[int32(i)]; ok {
+			out = append(out, Fact{Text: t, Seen: int(e.seen), By: speakers[e.by]})
 		}
 	}
 	return out, nil
 }
+
+// maxLedgerTexts bounds the facts whose text the ledger holds while it
+// counts; ledgerFetch is how many are read again at once.
+var (
+	maxLedgerTexts = 1 << 16
+	ledgerFetch    = 1 << 10
+)
 
 // ledgerText is the ledger as the summary text shows it: a line per
 // speaker, in order of their first fact, the facts in ledger order.

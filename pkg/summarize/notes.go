@@ -43,7 +43,7 @@ type noteSet struct {
 // read again from the stream for each walk. batchNotes bounds the
 // candidates a streamed walk holds at once.
 var (
-	maxHeldNotes = 1 << 16
+	maxHeldNotes = 1 << 17
 	batchNotes   = 1 << 15
 )
 
@@ -209,9 +209,9 @@ func (s *noteSet) candidates(fn func(c cand)) error {
 }
 
 // next returns the candidates that follow after in the walk (nil: from
-// the first), at most limit of them (0: all), in order, and whether more
-// follow.
-func (s *noteSet) next(after *cand, limit int) ([]cand, bool, error) {
+// the first) and cost at most maxCost (0: any), at most limit of them (0:
+// all), in order, and whether more follow.
+func (s *noteSet) next(after *cand, limit, maxCost int) ([]cand, bool, error) {
 	var out []cand
 	trim := func() {
 		slices.SortFunc(out, func(a, b cand) int {
@@ -226,7 +226,7 @@ func (s *noteSet) next(after *cand, limit int) ([]cand, bool, error) {
 	}
 	total := 0
 	err := s.candidates(func(c cand) {
-		if after != nil && !ahead(after, &c) {
+		if after != nil && !ahead(after, &c) || maxCost > 0 && (leastCost(c.text) > maxCost || s.cost(&c) > maxCost) {
 			return
 		}
 		total++
@@ -243,15 +243,16 @@ func (s *noteSet) next(after *cand, limit int) ([]cand, bool, error) {
 }
 
 // walk calls fn with each candidate from the best down, while it returns
-// true.
-func (s *noteSet) walk(fn func(*cand) bool) error {
+// true; room says what the walk's caller has left: the candidates after
+// the first batch that cost more are passed over, as they cannot be kept.
+func (s *noteSet) walk(room *int, fn func(*cand) bool) error {
 	if s.batch == nil {
 		limit := batchNotes
 		if s.heldAll {
 			limit = 0
 		}
 		var err error
-		if s.batch, s.more, err = s.next(nil, limit); err != nil {
+		if s.batch, s.more, err = s.next(nil, limit, 0); err != nil {
 			return err
 		}
 	}
@@ -267,7 +268,7 @@ func (s *noteSet) walk(fn func(*cand) bool) error {
 		}
 		last := batch[len(batch)-1]
 		var err error
-		if batch, more, err = s.next(&last, batchNotes); err != nil {
+		if batch, more, err = s.next(&last, batchNotes, max(*room, 1)); err != nil {
 			return err
 		}
 	}
@@ -280,6 +281,16 @@ func (s *noteSet) cost(c *cand) int {
 		c.cost = s.e.Counter.Count(c.text) + 1
 	}
 	return c.cost
+}
+
+// leastCost is a bound on a note's cost that takes no counting: the BPE
+// tokenizers split text into pieces before they encode it, none spanning
+// two words of a line, so a line has at least a token a word.
+func leastCost(text string) int {
+	if strings.ContainsAny(text, "\r\n") {
+		return minNoteCost
+	}
+	return len(strings.Fields(text)) + 1
 }
 
 func (s *noteSet) docFreq(folded string) int { return int(s.df[hashString(folded)]) }

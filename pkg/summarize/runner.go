@@ -2,6 +2,7 @@ package summarize
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -72,6 +73,9 @@ type Result struct {
 // conversation changed by another writer meanwhile is store.ErrConflict
 // and writes nothing.
 func (r *Runner) Run(ctx context.Context, s Store, conv string) (Result, error) {
+	if _, ok := r.Summarizer.(*Extractive); ok && !r.DryRun {
+		return r.runStored(ctx, s, conv)
+	}
 	var recs []transcript.Record
 	var readSeq int64
 	err := s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
@@ -92,13 +96,33 @@ func (r *Runner) Run(ctx context.Context, s Store, conv string) (Result, error) 
 	if err != nil || sum == nil {
 		return res, err
 	}
-	prev := ""
-	if i := transcript.LatestSummary(recs); i >= 0 {
-		prev = recs[i].ID
+	return r.write(ctx, s, conv, sum, res, readSeq)
+}
+
+// runStored is Run for a summarizer that reads records, not text
+// (Extractive): the records are streamed from the store, never held, so a
+// conversation of any length is summarized in bounded memory.
+func (r *Runner) runStored(ctx context.Context, s Store, conv string) (Result, error) {
+	if r.Options.Counter == nil {
+		return Result{Conversation: conv}, errors.New("summarize: no token counter")
 	}
-	err = s.WriteSummary(ctx, conv, store.SummaryWrite{
+	plan, skip, readSeq, err := prepareStored(ctx, s, conv, r.Options)
+	if err != nil || plan == nil {
+		return Result{Conversation: conv, Skip: skip}, err
+	}
+	sum, res, err := r.run(ctx, plan)
+	res.Conversation = conv
+	if err != nil || sum == nil {
+		return res, err
+	}
+	return r.write(ctx, s, conv, sum, res, readSeq)
+}
+
+// write stores a summary made of records read at change sequence readSeq.
+func (r *Runner) write(ctx context.Context, s Store, conv string, sum *placed, res Result, readSeq int64) (Result, error) {
+	err := s.WriteSummary(ctx, conv, store.SummaryWrite{
 		Anchor: sum.anchor, Summary: &sum.record, DeleteCovered: r.DeleteOriginals,
-		Check: true, PreviousID: prev, ReadSeq: readSeq,
+		Check: true, PreviousID: sum.previousID, ReadSeq: readSeq,
 	})
 	if err != nil {
 		return Result{Conversation: conv}, err
@@ -109,19 +133,26 @@ func (r *Runner) Run(ctx context.Context, s Store, conv string) (Result, error) 
 
 // placed is a summary record and where it goes.
 type placed struct {
-	record transcript.Record
-	anchor string
-	span   transcript.Span
+	record     transcript.Record
+	anchor     string
+	span       transcript.Span
+	previousID string // the summary it follows ("" for none)
 }
 
 // summarize plans recs (the transcript from its latest summary on), calls
 // the summarizer and builds the summary record. It returns no summary when
 // there is nothing to do or under DryRun; the result says why.
 func (r *Runner) summarize(ctx context.Context, recs []transcript.Record) (*placed, Result, error) {
-	plan, skip, err := Prepare(recs, r.Options)
+	_, extractive := r.Summarizer.(*Extractive)
+	plan, skip, err := prepare(recs, r.Options, r.DryRun || !extractive)
 	if err != nil || plan == nil {
 		return nil, Result{Skip: skip}, err
 	}
+	return r.run(ctx, plan)
+}
+
+// run calls the summarizer on a plan and builds the summary record.
+func (r *Runner) run(ctx context.Context, plan *Plan) (*placed, Result, error) {
 	if r.DryRun {
 		return nil, Result{DryRun: plan.Input.Compose()}, nil
 	}
@@ -154,7 +185,7 @@ func (r *Runner) summarize(ctx context.Context, recs []transcript.Record) (*plac
 	if err != nil {
 		return nil, Result{}, err
 	}
-	return &placed{record: rec, anchor: plan.AnchorID(), span: plan.Span}, Result{}, nil
+	return &placed{record: rec, anchor: plan.AnchorID(), span: plan.Span, previousID: plan.previousID}, Result{}, nil
 }
 
 func (r *Runner) nowMillis() int64 {

@@ -151,6 +151,7 @@ type Plan struct {
 	coveredIDs             []string // streamed only: Records is nil
 	each                   RecordStream
 	previousID             string
+	readSeq                int64 // streamed: the change sequence the plan was read at
 }
 
 // Prepare decides whether and what to summarize in recs: the transcript
