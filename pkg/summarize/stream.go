@@ -174,7 +174,12 @@ func prepareStored(ctx context.Context, s Store, conv string, opt Options) (*Pla
 	if p.Previous != nil {
 		ids2.add(p.Previous.ID)
 	}
+	passes := 0
 	p.each = func(fn func(*transcript.Record) error) error {
+		passes++
+		if passes > 1 { // the ledger reads some facts again: all is known
+			return stream(fn)
+		}
 		n := 0
 		return stream(func(r *transcript.Record) error {
 			if n == 0 {
