@@ -180,6 +180,11 @@ func (r *Runner) run(ctx context.Context, plan *Plan) (*placed, Result, error) {
 		r.Logger.Info("summarized", "summarizer", r.Summarizer.Name(), "model", out.Model, "covered", len(plan.Span.Covered),
 			"latency_ms", time.Since(start).Milliseconds())
 	}
+	if plan.gatherIDs != nil {
+		if err := plan.gatherIDs(); err != nil {
+			return nil, Result{}, err
+		}
+	}
 	now := r.nowMillis()
 	rec, err := plan.Record(out, r.Summarizer.Name(), r.ids().New(now), now, r.Options)
 	if err != nil {

@@ -167,13 +167,9 @@ func prepareStored(ctx context.Context, s Store, conv string, opt Options) (*Pla
 		return err
 	}
 	// The ledger's pass over the records also gathers what the summary
-	// record says of them: their ids, the anchor's, their creation times.
+	// record says of them, but their ids: those are read last, once the
+	// summarizer is done, so they are not held while it works.
 	stream := p.each
-	var ids2 idArena
-	ids2.out = make([]string, 0, len(p.Span.Covered))
-	if p.Previous != nil {
-		ids2.add(p.Previous.ID)
-	}
 	passes := 0
 	p.each = func(fn func(*transcript.Record) error) error {
 		passes++
@@ -191,9 +187,8 @@ func prepareStored(ctx context.Context, s Store, conv string, opt Options) (*Pla
 				if p.firstID == "" {
 					p.firstID = strings.Clone(r.ID)
 				}
-				p.lastID = r.ID
+				p.lastID = strings.Clone(r.ID)
 			}
-			ids2.add(r.ID)
 			return fn(r)
 		})
 	}
@@ -202,9 +197,20 @@ func prepareStored(ctx context.Context, s Store, conv string, opt Options) (*Pla
 	if err != nil {
 		return nil, "", 0, err
 	}
-	p.coveredIDs = ids2.done()
-	p.lastID = strings.Clone(p.lastID)
-	p.anchorID = p.coveredIDs[len(p.coveredIDs)-1]
+	p.anchorID = p.lastID
+	p.gatherIDs = func() error {
+		var ids idArena
+		ids.out = make([]string, 0, len(p.Span.Covered))
+		if p.Previous != nil {
+			ids.add(p.Previous.ID)
+		}
+		err := stream(func(r *transcript.Record) error {
+			ids.add(r.ID)
+			return nil
+		})
+		p.coveredIDs = ids.done()
+		return err
+	}
 	return p, "", p.readSeq, nil
 }
 

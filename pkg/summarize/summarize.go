@@ -151,7 +151,8 @@ type Plan struct {
 	coveredIDs             []string // streamed only: Records is nil
 	each                   RecordStream
 	previousID             string
-	readSeq                int64 // streamed: the change sequence the plan was read at
+	readSeq                int64        // streamed: the change sequence the plan was read at
+	gatherIDs              func() error // streamed: reads coveredIDs, before Record
 }
 
 // Prepare decides whether and what to summarize in recs: the transcript
