@@ -11,7 +11,9 @@ import (
 // BenchmarkProgressiveStep: one progressive summarizing step under the
 // default policy, as `convo summarize` runs it: 300 new records of chat
 // folded with the previous summary (itself of 300 records) through
-// Prepare, the extractive summarizer and Record. The goal is at most 5 ms.
+// Prepare (without the text for an LLM, which the extractive summarizer
+// does not read), the extractive summarizer and Record. The goal is at
+// most 5 ms.
 func BenchmarkProgressiveStep(b *testing.B) {
 	opt := defaultOptions(b)
 	ex := &Extractive{Counter: opt.Counter}
@@ -35,7 +37,7 @@ func BenchmarkProgressiveStep(b *testing.B) {
 		}
 	}
 	for b.Loop() {
-		p, _, err := Prepare(tail, opt)
+		p, _, err := prepare(tail, opt, false)
 		if err != nil || p == nil {
 			b.Fatal(err)
 		}
