@@ -61,6 +61,9 @@ func (e *Extractive) Summarize(_ context.Context, in Input) (Output, error) {
 		budget = DefaultMaxSummaryTokens
 	}
 	s := &noteSet{e: e, each: in.records()}
+	if in.Each == nil {
+		s.recs = in.Records
+	}
 	if err := s.scan(in.Previous); err != nil {
 		return Output{}, err
 	}

@@ -36,7 +36,7 @@ type Fact struct {
 // oldest are dropped last, so what was established early (names, ids)
 // survives repeated summarizing.
 func CarryLedger(prev *transcript.Record, covered []transcript.Record, size, budget int, count func(string) int) []Fact {
-	ledger, _ := carryLedger(prev, sliceStream(covered), size, budget, count)
+	ledger, _ := carryLedger(prev, covered, sliceStream(covered), size, budget, count)
 	return ledger
 }
 
@@ -45,7 +45,10 @@ func CarryLedger(prev *transcript.Record, covered []transcript.Record, size, bud
 // hash of its folded text, its count, who said it first (the speakers
 // interned) and, for the first maxLedgerTexts facts, its text. The text of
 // a later one is read again from the stream if it comes to be needed.
-func carryLedger(prev *transcript.Record, covered RecordStream, size, budget int, count func(string) int) ([]Fact, error) {
+//
+// held, when not nil, is the records covered streams, held in memory:
+// their facts are then found on every processor at once.
+func carryLedger(prev *transcript.Record, held []transcript.Record, covered RecordStream, size, budget int, count func(string) int) ([]Fact, error) {
 	if size <= 0 {
 		size = DefaultLedgerSize
 	}
@@ -83,20 +86,23 @@ func carryLedger(prev *transcript.Record, covered RecordStream, size, budget int
 	// facts calls fn with each fact of the covered records, in order, and
 	// who said it.
 	facts := func(fn func(fact, by string)) error {
-		return covered(func(r *transcript.Record) error {
-			if r.IsFake() {
-				return nil
-			}
-			by := speaker(*r)
-			directives := r.Message.Role == transcript.RoleUser
-			for _, c := range r.Message.Contents {
-				for _, f := range extractFacts(c, directives) {
-					fn(f, by)
+		if held != nil {
+			found := make([][]string, len(held))
+			forEachParallel(len(held), func(i int) { found[i] = recordFacts(&held[i]) })
+			for i := range held {
+				if len(found[i]) > 0 {
+					by := speaker(held[i])
+					for _, f := range found[i] {
+						fn(f, by)
+					}
 				}
 			}
-			// A call's arguments are JSON: their values are facts, as said.
-			for _, tc := range r.Message.ToolCalls {
-				for _, f := range extractFacts(tc.Arguments, false) {
+			return nil
+		}
+		return covered(func(r *transcript.Record) error {
+			if fs := recordFacts(r); len(fs) > 0 {
+				by := speaker(*r)
+				for _, f := range fs {
 					fn(f, by)
 				}
 			}
@@ -191,6 +197,23 @@ var (
 	maxLedgerTexts = 1 << 16
 	ledgerFetch    = 1 << 10
 )
+
+// recordFacts are the facts of one covered record, in order.
+func recordFacts(r *transcript.Record) []string {
+	if r.IsFake() {
+		return nil
+	}
+	var out []string
+	directives := r.Message.Role == transcript.RoleUser
+	for _, c := range r.Message.Contents {
+		out = append(out, extractFacts(c, directives)...)
+	}
+	// A call's arguments are JSON: their values are facts, as said.
+	for _, tc := range r.Message.ToolCalls {
+		out = append(out, extractFacts(tc.Arguments, false)...)
+	}
+	return out
+}
 
 // ledgerText is the ledger as the summary text shows it: a line per
 // speaker, in order of their first fact, the facts in ledger order.

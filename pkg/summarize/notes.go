@@ -17,6 +17,10 @@ import (
 type noteSet struct {
 	e    *Extractive
 	each RecordStream
+	// recs are the records each streams when they are held, and phrases
+	// their phrases, cut once.
+	recs    []transcript.Record
+	phrases [][]phrase
 
 	prev  []note // the previous summary's candidates, in order
 	turns int    // the previous summary's lines
@@ -135,14 +139,36 @@ func (s *noteSet) scan(previous string) error {
 // its turn (a user record and what follows it).
 func (s *noteSet) fresh(fn func(note) error) error {
 	turn := s.turns - 1
-	return s.each(func(r *transcript.Record) error {
+	each, phrases := s.each, recordPhrases
+	if s.recs != nil {
+		// Held records are cut into phrases on every processor at once.
+		if s.phrases == nil {
+			s.phrases = make([][]phrase, len(s.recs))
+			forEachParallel(len(s.recs), func(i int) {
+				if !s.recs[i].IsFake() {
+					s.phrases[i] = recordPhrases(s.recs[i])
+				}
+			})
+		}
+		each = sliceStream(s.recs)
+		phrases = nil
+	}
+	pos := -1
+	return each(func(r *transcript.Record) error {
+		pos++
 		if r.Message.Role == transcript.RoleUser || turn < s.turns {
 			turn++
 		}
 		if r.IsFake() {
 			return nil
 		}
-		for _, p := range recordPhrases(*r) {
+		var ps []phrase
+		if phrases == nil {
+			ps = s.phrases[pos]
+		} else {
+			ps = phrases(*r)
+		}
+		for _, p := range ps {
 			if err := fn(note{phrase: p, turn: turn, reply: r.Message.Role != transcript.RoleUser, by: label(*r)}); err != nil {
 				return err
 			}

@@ -172,11 +172,12 @@ func prepare(recs []transcript.Record, opt Options, withText bool) (*Plan, Skip,
 	// now, and the tail's share gives the view's tokens after summarizing.
 	counts := make([]int, len(recs))
 	latest := transcript.LatestSummary(recs)
-	for i := max(latest, 0); i < len(recs); i++ {
-		if recs[i].Message.Role != transcript.RoleSystem {
-			counts[i] = opt.Counter.Record(&recs[i])
+	from := max(latest, 0)
+	forEachParallel(len(recs)-from, func(i int) {
+		if r := &recs[from+i]; r.Message.Role != transcript.RoleSystem {
+			counts[from+i] = opt.Counter.Record(r)
 		}
-	}
+	})
 	var prev *transcript.Record
 	if latest >= 0 {
 		prev = &recs[latest]
@@ -270,7 +271,7 @@ func plan(t spanOf, opt Options) (*Plan, Skip) {
 // finish grows the ledger over the records folded in (p.each) and makes
 // the summarizer's input; withText renders Input.Text.
 func (p *Plan) finish(opt Options, withText bool) error {
-	ledger, err := carryLedger(p.Previous, p.each, opt.LedgerSize, max(1, p.Budget/ledgerShare), opt.Counter.Count)
+	ledger, err := carryLedger(p.Previous, p.Covered, p.each, opt.LedgerSize, max(1, p.Budget/ledgerShare), opt.Counter.Count)
 	if err != nil {
 		return err
 	}
