@@ -99,8 +99,8 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 			}
 			return nil
 		}
-		return covered(func(r *transcript.Record) error {
-			if fs := recordFacts(r); len(fs) > 0 {
+		return inBatches(covered, recordFacts, func(r *transcript.Record, fs []string) error {
+			if len(fs) > 0 {
 				by := speaker(*r)
 				for _, f := range fs {
 					fn(f, by)

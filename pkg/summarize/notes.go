@@ -37,9 +37,10 @@ type noteSet struct {
 	held    []note
 	heldAll bool
 	// batch is the first candidates in order (all of them, when held);
-	// more says there are candidates after it.
+	// more, when not 0, says there are candidates after it, none costing
+	// less.
 	batch  []cand
-	more   bool
+	more   int
 	rarity map[string]float64
 }
 
@@ -154,7 +155,7 @@ func (s *noteSet) fresh(fn func(note) error) error {
 		phrases = nil
 	}
 	pos := -1
-	return each(func(r *transcript.Record) error {
+	use := func(r *transcript.Record, ps []phrase) error {
 		pos++
 		if r.Message.Role == transcript.RoleUser || turn < s.turns {
 			turn++
@@ -162,11 +163,8 @@ func (s *noteSet) fresh(fn func(note) error) error {
 		if r.IsFake() {
 			return nil
 		}
-		var ps []phrase
 		if phrases == nil {
 			ps = s.phrases[pos]
-		} else {
-			ps = phrases(*r)
 		}
 		for _, p := range ps {
 			if err := fn(note{phrase: p, turn: turn, reply: r.Message.Role != transcript.RoleUser, by: label(*r)}); err != nil {
@@ -174,7 +172,16 @@ func (s *noteSet) fresh(fn func(note) error) error {
 			}
 		}
 		return nil
-	})
+	}
+	if phrases == nil {
+		return each(func(r *transcript.Record) error { return use(r, nil) })
+	}
+	return inBatches(each, func(r *transcript.Record) []phrase {
+		if r.IsFake() {
+			return nil
+		}
+		return phrases(*r)
+	}, use)
 }
 
 // candidates calls fn with each candidate, scored and paired, in order;
@@ -236,9 +243,11 @@ func (s *noteSet) candidates(fn func(c cand)) error {
 
 // next returns the candidates that follow after in the walk (nil: from
 // the first) and cost at most maxCost (0: any), at most limit of them (0:
-// all), in order, and whether more follow.
-func (s *noteSet) next(after *cand, limit, maxCost int) ([]cand, bool, error) {
+// all), in order, and, when more follow, a bound on the cost of every
+// candidate (0: none follow).
+func (s *noteSet) next(after *cand, limit, maxCost int) ([]cand, int, error) {
 	var out []cand
+	least := 0 // the least leastCost of the candidates left out
 	trim := func() {
 		slices.SortFunc(out, func(a, b cand) int {
 			if ahead(&a, &b) {
@@ -247,25 +256,31 @@ func (s *noteSet) next(after *cand, limit, maxCost int) ([]cand, bool, error) {
 			return 1
 		})
 		if limit > 0 && len(out) > limit {
+			for i := limit; i < len(out); i++ {
+				if lc := leastCost(out[i].text); least == 0 || lc < least {
+					least = lc
+				}
+			}
 			out = out[:limit]
 		}
 	}
-	total := 0
 	err := s.candidates(func(c cand) {
-		if after != nil && !ahead(after, &c) || maxCost > 0 && (leastCost(c.text) > maxCost || s.cost(&c) > maxCost) {
+		if after != nil && !ahead(after, &c) {
 			return
 		}
-		total++
+		if maxCost > 0 && (leastCost(c.text) > maxCost || s.cost(&c) > maxCost) {
+			return
+		}
 		out = append(out, c)
 		if limit > 0 && len(out) >= 2*limit {
 			trim()
 		}
 	})
 	if err != nil {
-		return nil, false, err
+		return nil, 0, err
 	}
 	trim()
-	return out, total > len(out), nil
+	return out, least, nil
 }
 
 // walk calls fn with each candidate from the best down, while it returns
@@ -289,8 +304,8 @@ func (s *noteSet) walk(room *int, fn func(*cand) bool) error {
 				return nil
 			}
 		}
-		if !more || len(batch) == 0 {
-			return nil
+		if more == 0 || more > *room || len(batch) == 0 {
+			return nil // none left, or none that fits
 		}
 		last := batch[len(batch)-1]
 		var err error

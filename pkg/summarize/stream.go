@@ -67,18 +67,27 @@ func idHash(id string) uint32 { return uint32(hashString(id)) }
 // on, as planning needs it.
 func readSkeleton(ctx context.Context, s Store, conv string, opt Options) (*skeleton, error) {
 	k := &skeleton{latest: -1}
-	var rec transcript.Record
+	// The records are decoded as read and counted a batch at a time, on
+	// every processor.
+	var batch []transcript.Record
+	counted := func() {
+		base := len(k.recs) - len(batch)
+		forEachParallel(len(batch), func(i int) {
+			if batch[i].Message.Role != transcript.RoleSystem {
+				k.recs[base+i].count = int32(opt.Counter.Record(&batch[i]))
+			}
+		})
+		clear(batch)
+		batch = batch[:0]
+	}
 	err := s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
-		rec = transcript.Record{}
+		var rec transcript.Record
 		if err := transcript.DecodeStored(row.Body, &rec); err != nil {
 			return fmt.Errorf("stored record is corrupt: %w", err)
 		}
 		rec.Conversation = conv
 		k.readSeq = max(k.readSeq, row.Seq)
 		sk := skel{role: k.roleIndex(rec.Message.Role), fake: rec.IsFake(), id: idHash(rec.ID)}
-		if rec.Message.Role != transcript.RoleSystem {
-			sk.count = int32(opt.Counter.Record(&rec))
-		}
 		if rec.Message.ToolCallID != "" || len(rec.Message.ToolCalls) > 0 {
 			c := spanCalls{result: strings.Clone(rec.Message.ToolCallID)}
 			for _, tc := range rec.Message.ToolCalls {
@@ -93,8 +102,12 @@ func readSkeleton(ctx context.Context, s Store, conv string, opt Options) (*skel
 			k.previous, k.latest = &prev, len(k.recs)
 		}
 		k.recs = append(k.recs, sk)
+		if batch = append(batch, rec); len(batch) == streamBatch {
+			counted()
+		}
 		return nil
 	})
+	counted()
 	return k, err
 }
 

@@ -114,10 +114,12 @@ func readStored(t *testing.T, s store.Store, conv string) []transcript.Record {
 
 // setKnobs sets the bounds on what the streaming summarizer holds, and
 // puts them back when the test ends.
-func setKnobs(t *testing.T, held, batch, texts, fetch int) {
-	old := [4]int{maxHeldNotes, batchNotes, maxLedgerTexts, ledgerFetch}
-	maxHeldNotes, batchNotes, maxLedgerTexts, ledgerFetch = held, batch, texts, fetch
-	t.Cleanup(func() { maxHeldNotes, batchNotes, maxLedgerTexts, ledgerFetch = old[0], old[1], old[2], old[3] })
+func setKnobs(t *testing.T, held, batch, texts, fetch, records int) {
+	old := [5]int{maxHeldNotes, batchNotes, maxLedgerTexts, ledgerFetch, streamBatch}
+	maxHeldNotes, batchNotes, maxLedgerTexts, ledgerFetch, streamBatch = held, batch, texts, fetch, records
+	t.Cleanup(func() {
+		maxHeldNotes, batchNotes, maxLedgerTexts, ledgerFetch, streamBatch = old[0], old[1], old[2], old[3], old[4]
+	})
 }
 
 // TestStreamedSummaryMatchesHeld: over random transcripts and options,
@@ -147,7 +149,7 @@ func TestStreamedSummaryMatchesHeld(t *testing.T) {
 			for step := range 3 {
 				appendAll(t, s, "p", randomTranscript(r, 5+r.IntN(60)))
 				held := readStored(t, s, "p")
-				setKnobs(t, 1<<30, 1<<30, 1<<30, 1<<30)
+				setKnobs(t, 1<<30, 1<<30, 1<<30, 1<<30, 256)
 				p, skip, err := Prepare(held, opt)
 				if err != nil {
 					t.Fatal(err)
@@ -158,7 +160,7 @@ func TestStreamedSummaryMatchesHeld(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				setKnobs(t, r.IntN(8), 1+r.IntN(6), r.IntN(4), 1+r.IntN(3))
+				setKnobs(t, r.IntN(8), 1+r.IntN(6), r.IntN(4), 1+r.IntN(3), 1+r.IntN(100))
 				run := &Runner{Options: opt, Summarizer: ex, Now: func() time.Time { return time.UnixMilli(1744815900000) }}
 				res, err := run.Run(context.Background(), s, "p")
 				got, want := "", ""
