@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -198,6 +200,20 @@ func (o *summarizeOptions) shareRate(ctx context.Context) error {
 	return nil
 }
 
+// summarizeMemoryLimit is the soft limit on the Go heap summarize sets
+// unless GOMEMLIMIT does: a long stored conversation is summarized in
+// passes that each decode every record again, and the garbage would let
+// the heap grow to twice what is live (at 1,450,000 records about 100 MB
+// live, 275 MB of RSS without the limit, 196 MB with it). The collector
+// works harder instead; it is a soft limit and never fails a run.
+const summarizeMemoryLimit = 160 << 20
+
+func limitSummarizeMemory() {
+	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
+		debug.SetMemoryLimit(summarizeMemoryLimit)
+	}
+}
+
 func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 	f := o.f
 	if err := o.shareRate(ctx); err != nil {
@@ -207,6 +223,7 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 	if err != nil {
 		return err
 	}
+	limitSummarizeMemory()
 	enc := transcript.NewEncoder(f.IO.Out)
 	switch {
 	case o.batchOut != "":
