@@ -41,9 +41,11 @@ fuzz:
 		done; \
 	done
 
-# What summarizing saves and keeps on LoCoMo (dataset read from ../shared/eval):
-# the default budget, then a summary that grows with the conversation.
-EVAL_DATA ?= ../shared/eval/locomo10.zip
+# What summarizing saves and keeps on LoCoMo: the default budget, then a
+# summary that grows with the conversation. The dataset is not in the
+# repository: EVAL_DATA=PATH names data/locomo10.zip of
+# github.com/snap-research/locomo (the README says how to fetch it).
+EVAL_DATA ?= locomo10.zip
 eval:
 	$(GO) run ./eval/locomo -data $(EVAL_DATA)
 	$(GO) run ./eval/locomo -data $(EVAL_DATA) -args "--max-summary-tokens 3000 --summary-ratio 0.115"
