@@ -72,7 +72,7 @@ func (a *Factory) startLogging(cmd *cobra.Command) error {
 		if a.cfg != nil {
 			cfg = a.cfg.ConfigFileUsed()
 		}
-		l.Debug("run", "command", cmd.CommandPath(), "flags_set", set, "config_file", cfg, "version", buildVersion())
+		l.Debug("run", "command", cmd.CommandPath(), "flags_set", set, "config_file", cfg, "version", Version())
 	}
 	return nil
 }
