@@ -131,6 +131,7 @@ stdin and writes to stdout, touching no file.`,
 		newCmdCopy(a, nil),
 	)
 	completionCmd(root)
+	completeFlagValues(a, root)
 	helpTemplates(root)
 	return root
 }
@@ -245,10 +246,7 @@ func defaultDBPath() string {
 func (a *Factory) conversationFlag(cmd *cobra.Command, target *string, usage string) {
 	cmd.Flags().StringVarP(target, "conversation", "c", "", usage)
 	_ = cmd.RegisterFlagCompletionFunc("conversation", func(cmd *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
-		// Completion runs without PersistentPreRun: honour --db and CONVO_DB here.
-		if a.db == "" {
-			a.db = os.Getenv("CONVO_DB")
-		}
+		a.dbFromEnv()
 		s, err := a.ReadStore(cmd.Context())
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
@@ -259,6 +257,14 @@ func (a *Factory) conversationFlag(cmd *cobra.Command, target *string, usage str
 		}
 		return ids, cobra.ShellCompDirectiveNoFileComp
 	})
+}
+
+// dbFromEnv honours CONVO_DB in completion, which runs without
+// PersistentPreRun and so without the config's precedence rules.
+func (a *Factory) dbFromEnv() {
+	if a.db == "" {
+		a.db = os.Getenv("CONVO_DB")
+	}
 }
 
 // checkEmptyConversation refuses a -c given empty, as an unset shell
