@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/convo-cli/convo/pkg/dynamo/dynamotest"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -66,4 +68,39 @@ func TestReadmeTour(t *testing.T) {
 	params := scriptParams(false, func(env *testscript.Env) (string, error) { return env.WorkDir + "/convo.db", nil })
 	params.Dir = dir
 	testscript.Run(t, params)
+}
+
+// The README says what make test installs and where: dynalite, with npm,
+// into the directory dynamotest uses.
+func TestReadmeSaysWhatTestsInstall(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("DYNALITE_DIR", "")
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", "/home/someone")
+	dir := strings.Replace(dynamotest.Dir(), "/home/someone", "~", 1)
+	for _, want := range []string{"npm install dynalite@4", "`" + dir + "`", "DYNALITE_DIR", "## What each command installs"} {
+		if !strings.Contains(string(readme), want) {
+			t.Errorf("README.md does not say %q", want)
+		}
+	}
+}
+
+// make demo (and every target that builds) says first that it builds and
+// that the first build is slow: a cold build is minutes of silence.
+func TestMakeSaysBuildingFirst(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make:", err)
+	}
+	tmp := t.TempDir()
+	out, err := exec.Command("make", "-n", "--no-print-directory", "demo", "BIN="+filepath.Join(tmp, "convo"), "DEMO_DB="+filepath.Join(tmp, "demo.db")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("make -n demo: %v\n%s", err, out)
+	}
+	lines := strings.Split(string(out), "\n")
+	if !strings.Contains(lines[0], "building") || !strings.Contains(lines[0], "first build takes a few minutes") || !strings.Contains(lines[1], "go build") {
+		t.Errorf("make demo does not say it builds before it does:\n%s", out)
+	}
 }
