@@ -22,9 +22,10 @@ DATE     := $(DATE)
 LDFLAGS  := -X github.com/convo-cli/convo/cmd.version=$(VERSION) \
             -X github.com/convo-cli/convo/cmd.commit=$(COMMIT) \
             -X github.com/convo-cli/convo/cmd.date=$(DATE)
-# The binary is remade when a source changes, not on every make: the build
-# date would otherwise relink it each time (5 s).
-SOURCES  := $(shell find . -name '*.go' -not -path './bin/*' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
+# The binary is remade when a source changes (embedded files included: SQL
+# migrations, schemas), not on every make: the build date would otherwise
+# relink it each time (5 s).
+SOURCES  := main.go go.mod go.sum $(shell find cmd pkg schemas internal -type f -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 
 .PHONY: build install uninstall man test test-short bench fuzz demo eval clean
 
