@@ -63,6 +63,15 @@ func TestParseCutoff(t *testing.T) {
 		{"1.5d", now.UnixMilli() - day*3/2},
 		{"36h", now.UnixMilli() - day*3/2},
 		{"1970-01-02T00:00:00Z", day},
+		// Dates and times without a zone are UTC, as convo prints them.
+		{"1970-01-02", day},
+		{"1970-01-02T01:00", day + 3600*1000},
+		{"1970-01-02 01:00:30", day + 3600*1000 + 30*1000},
+		{"1970-01-02T01:00:30.5", day + 3600*1000 + 30500},
+		{"86400000", day},
+		// A record id stands for the time it was made.
+		{"01JRZJ166J2WRMF990535EVSQS", 1744815823058},
+		{"01jrzj166j2wrmf990535evsqs", 1744815823058},
 	}
 	for _, tt := range tests {
 		got, err := parseCutoff("--x", tt.in, now)
@@ -70,7 +79,7 @@ func TestParseCutoff(t *testing.T) {
 			t.Errorf("%s: %d, %v; want %d", tt.in, got, err, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "d", "-1d", "-2h", "soon", "3x"} {
+	for _, bad := range []string{"", "d", "-1d", "-2h", "soon", "3x", "-5", "+5", "2026-13-01", "2026-01-01T25:00", "01JRZJ166J2WRMF990535EVSQ"} {
 		if _, err := parseCutoff("--x", bad, now); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "--x") {
 			t.Errorf("%q: %v, want a usage error naming the flag", bad, err)
 		}

@@ -30,6 +30,8 @@ func newCmdShow(f *Factory, runF func(context.Context, *showOptions) error) *cob
 	cmd := &cobra.Command{
 		Use:   "show -c ID [--json]",
 		Short: "Show a conversation for a person, with its markers",
+		Example: `  convo show -c demo
+  convo show -c demo --json | jq -r '.message.role'`,
 		Long: `Show a conversation for a person: index, markers, role, contents, id, metadata.
 
 Markers: '*' the first record sent to the LLM, '^' the latest summary,
