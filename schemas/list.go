@@ -2,9 +2,7 @@ package schemas
 
 import (
 	_ "embed"
-	"errors"
 	"fmt"
-	"strings"
 	"sync"
 )
 
@@ -28,13 +26,5 @@ func ValidateListEntry(line []byte) error {
 	if err != nil {
 		return fmt.Errorf("list schema: %w", err)
 	}
-	v, err := decode(line)
-	if err != nil {
-		return err
-	}
-	var reasons []string
-	if !s.validate(v, "", &reasons) {
-		return errors.New("does not match the list schema:\n" + strings.Join(reasons, "\n"))
-	}
-	return nil
+	return s.check(line, "the list schema")
 }

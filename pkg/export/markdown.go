@@ -129,20 +129,8 @@ func recordWithoutContents(body []byte) ([]byte, error) {
 		return nil, err
 	}
 	delete(msg, "contents")
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(msg); err != nil {
-		return nil, err
-	}
-	rec["message"] = bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-	var out bytes.Buffer
-	enc = json.NewEncoder(&out)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(rec); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(out.Bytes(), []byte("\n")), nil
+	line, err := marshalRaw(rec, msg)
+	return bytes.TrimSuffix(line, []byte("\n")), err
 }
 
 // oneLine keeps a heading or the metadata line on one line whatever the
