@@ -225,15 +225,17 @@ func isContent(w string) bool {
 
 // breakWords end a phrase: pronouns, auxiliaries, fillers, conjunctions
 // that join clauses. "and", "of", "a", "the" and prepositions do not: they
-// hold names and facts together ("Bank of America", "once a week").
+// hold names and facts together ("Bank of America", "once a week"); nor
+// do negations, which a phrase cut after them would turn around ("don't
+// eat meat" is not "eat meat").
 var breakWords = wordSet(`i me my mine myself we us our ours you your yours yourself he him his she her hers
 	it its they them their theirs this that these those there here what which who whom whose when where why how
 	am is are was were be been being have has had having do does did doing will would can could should shall
-	might must may im ive id youre youve thats dont doesnt didnt isnt arent wasnt werent wont cant ill hes shes
+	might must may im ive id youre youve thats ill hes shes
 	theyre weve really just so very too also actually totally definitely absolutely wow yeah yes oh ok okay hey
 	hi hello thanks thank lol haha awesome amazing great cool nice sure sorry glad think thought know knew
 	bye goodbye congrats congratulations cheers
-	if then but because though although since while as than not no`)
+	if then but because though although since while as than`)
 
 var firstPersonWords = wordSet(`i we my our me us ive weve im myself ours mine id`)
 

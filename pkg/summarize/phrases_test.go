@@ -23,6 +23,9 @@ func TestSplitPhrases(t *testing.T) {
 		{"Hey Caroline! Painting looks great.",
 			[]phrase{{text: "Painting looks", initial: true}}},
 		{"Thanks, Mel. Sweet! Congrats Caroline, love you, Jo.", nil},
+		// A negation stays with what it negates.
+		{"I don't eat meat, not even fish. No worries!",
+			[]phrase{{text: "don't eat meat", firstPerson: true}, {text: "not even fish"}, {text: "No worries", initial: true}}},
 		// A name after a comma that is not an address stays.
 		{"I moved from Stockholm, Sweden.",
 			[]phrase{{text: "moved from Stockholm", firstPerson: true}, {text: "Sweden"}}},
