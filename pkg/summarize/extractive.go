@@ -361,7 +361,14 @@ func (e *Extractive) fit(cands []note, budget int) []note {
 		if keep[i] {
 			continue
 		}
-		if g := gain(&cands[i], held); g < top.gain && queue.Len() > 0 && g < queue.items[0].gain {
+		g := gain(&cands[i], held)
+		if u, ok := userBest[cands[i].turn]; ok && cands[i].reply && !userKept[cands[i].turn] && !keep[u] {
+			// A reply brings the user's note in with it: the two are
+			// weighed together, as their cost is counted together.
+			r, v := &cands[i], &cands[u]
+			g = (g*r.length + gain(v, held)*v.length) / (r.length + v.length)
+		}
+		if g < top.gain && queue.Len() > 0 && g < queue.items[0].gain {
 			heap.Push(queue, gainItem{i, g})
 			continue
 		}

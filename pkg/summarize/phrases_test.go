@@ -342,3 +342,28 @@ func TestRepeatsGiveWay(t *testing.T) {
 		}
 	}
 }
+
+// TestReplyWeighedWithUserSide: a reply that brings a long, vague user
+// note with it is weighed with that note, whose room it takes too: it
+// does not push out a better note that needs no company.
+func TestReplyWeighedWithUserSide(t *testing.T) {
+	c := counter(t)
+	mk := func(text string, turn int, reply bool, worth float64) note {
+		n := note{phrase: phrase{text: text}, turn: turn, reply: reply, words: []string{text}, worth: []float64{worth}}
+		n.cost = c.Count(text) + 1
+		n.length = float64(n.cost) + phraseLengthBias
+		n.score = worth / n.length
+		return n
+	}
+	cands := []note{
+		mk("whatever works for the general situation of the usual things and the rest of the week", 0, false, 2),
+		mk("Zanzibar Quokka", 0, true, 30),
+		mk("booked a table at the noodle bar downtown", 1, false, 20),
+	}
+	ex := &Extractive{Counter: c}
+	budget := c.Count(notesHeading) + 1 + cands[0].cost + cands[1].cost + 2 // room for the pair or the note, not both
+	got := renderNotes(ex.fit(cands, budget))
+	if !strings.Contains(got, "noodle bar") {
+		t.Errorf("the reply and its vague user note won over a better note:\n%s", got)
+	}
+}
