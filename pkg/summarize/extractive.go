@@ -2,6 +2,7 @@ package summarize
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"math"
 	"slices"
@@ -26,8 +27,11 @@ import (
 // general text (from the tokenizer's vocabulary, see tokens.Rarity) and its
 // inverse frequency among the phrases being weighed (TF-IDF's idf), doubled
 // for a capitalized word or a number (names, titles, amounts), raised when
-// the speaker speaks of themselves, and divided by the phrase's length plus
-// a fixed bias, so specific phrases win over long vague ones.
+// the speaker speaks of themselves, and divided by the phrase's cost in
+// tokens plus a fixed bias, so specific phrases win over long vague ones.
+// Phrases are taken best first by what they add to those taken already:
+// a word the summary holds counts for less (repeatWorth), so the room goes
+// to facts not yet kept rather than to the same topic said again.
 type Extractive struct {
 	Counter *tokens.Counter
 }
@@ -52,6 +56,11 @@ type note struct {
 	by    string // the speaker's name, when the record names one
 	score float64
 	cost  int
+	// words are the phrase's distinct content words, folded, with what
+	// each is worth to it; length divides their sum (see score).
+	words  []string
+	worth  []float64
+	length float64
 }
 
 // Summarize implements Summarizer; it reads in.Records and in.Previous, not
@@ -221,12 +230,14 @@ func label(r transcript.Record) string {
 // letters, digits, spaces, dots, hyphens and underscores, then ": ".
 var labelRE = lazyRegexp(`^([\p{L}\p{N}_.-][\p{L}\p{N}_. -]{0,39}): `)
 
-// phraseLengthBias is added to a phrase's length before its score is
-// divided by it: the larger, the more a long phrase with many specific words
-// is worth against a short one (on LoCoMo 5 keeps more answers than 1.5 or 20).
+// phraseLengthBias is added to a phrase's cost in tokens before its score
+// is divided by it: the larger, the more a long phrase with many specific
+// words is worth against a short one (on LoCoMo 5 keeps more answers than 2
+// or 8).
 const phraseLengthBias = 5
 
-// score sets each candidate's score (see Extractive).
+// score sets each candidate's score (see Extractive), and what each of
+// its words is worth, for fit to weigh what a summary holds already.
 func (e *Extractive) score(cands []note) {
 	words := make([][]string, len(cands))
 	df := map[string]int{}
@@ -243,6 +254,8 @@ func (e *Extractive) score(cands []note) {
 	rarity := map[string]float64{}
 	n := float64(len(cands))
 	for i := range cands {
+		c := &cands[i]
+		c.words, c.worth = c.words[:0], c.worth[:0]
 		sum := 0.0
 		for _, w := range words[i] {
 			lw := foldWord(w)
@@ -255,14 +268,38 @@ func (e *Extractive) score(cands []note) {
 			if first, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(first) || unicode.IsDigit(first) {
 				x *= 2
 			}
+			if c.firstPerson {
+				x *= 1.3
+			}
 			sum += x
+			if j := slices.Index(c.words, lw); j >= 0 {
+				c.worth[j] += x
+			} else {
+				c.words, c.worth = append(c.words, lw), append(c.worth, x)
+			}
 		}
-		if cands[i].firstPerson {
-			sum *= 1.3
-		}
-		cands[i].score = sum / (float64(len(strings.Fields(cands[i].text))) + phraseLengthBias)
-		cands[i].cost = e.Counter.Count(cands[i].text) + 1 // and its separator
+		c.cost = e.Counter.Count(c.text) + 1 // and its separator
+		c.length = float64(c.cost) + phraseLengthBias
+		c.score = sum / c.length
 	}
+}
+
+// repeatWorth is what a word a summary already holds still adds to a
+// phrase: saying it again tells little, the room is better spent on a
+// phrase with words the summary lacks.
+const repeatWorth = 0.5
+
+// gain is what note i adds to a summary that holds the words in held.
+func gain(c *note, held map[string]bool) float64 {
+	sum := 0.0
+	for j, w := range c.words {
+		if held[w] {
+			sum += repeatWorth * c.worth[j]
+		} else {
+			sum += c.worth[j]
+		}
+	}
+	return sum / c.length
 }
 
 func distinctFolded(ws []string) []string {
@@ -303,8 +340,36 @@ func (e *Extractive) fit(cands []note, budget int) []note {
 		}
 	}
 	userKept := map[int]bool{}
+	held := map[string]bool{}
+	take := func(i int) {
+		keep[i] = true
+		for _, w := range cands[i].words {
+			held[w] = true
+		}
+	}
+	// Greedy on what each note adds to the notes taken so far: a note's
+	// gain only falls as they grow, so one is taken once its fresh gain
+	// still beats every other note's last known gain.
+	queue := &gainQueue{}
 	for _, i := range order {
+		queue.items = append(queue.items, gainItem{i, cands[i].score})
+	}
+	heap.Init(queue)
+	for queue.Len() > 0 {
+		top := heap.Pop(queue).(gainItem)
+		i := top.i
 		if keep[i] {
+			continue
+		}
+		g := gain(&cands[i], held)
+		if u, ok := userBest[cands[i].turn]; ok && cands[i].reply && !userKept[cands[i].turn] && !keep[u] {
+			// A reply brings the user's note in with it: the two are
+			// weighed together, as their cost is counted together.
+			r, v := &cands[i], &cands[u]
+			g = (g*r.length + gain(v, held)*v.length) / (r.length + v.length)
+		}
+		if g < top.gain && queue.Len() > 0 && g < queue.items[0].gain {
+			heap.Push(queue, gainItem{i, g})
 			continue
 		}
 		cost, pair := cands[i].cost, -1
@@ -315,10 +380,10 @@ func (e *Extractive) fit(cands []note, budget int) []note {
 		if cost > room {
 			continue
 		}
-		keep[i] = true
+		take(i)
 		room -= cost
 		if pair >= 0 {
-			keep[pair] = true
+			take(pair)
 		}
 		if !cands[i].reply || pair >= 0 {
 			userKept[cands[i].turn] = true
@@ -347,6 +412,29 @@ func (e *Extractive) fit(cands []note, budget int) []note {
 		out = []note{best}
 	}
 	return out
+}
+
+type gainItem struct {
+	i    int
+	gain float64
+}
+
+// gainQueue is a max-heap of notes by gain; ties go to the newer note.
+type gainQueue struct{ items []gainItem }
+
+func (q *gainQueue) Len() int { return len(q.items) }
+func (q *gainQueue) Less(a, b int) bool {
+	if q.items[a].gain != q.items[b].gain {
+		return q.items[a].gain > q.items[b].gain
+	}
+	return q.items[a].i > q.items[b].i
+}
+func (q *gainQueue) Swap(a, b int) { q.items[a], q.items[b] = q.items[b], q.items[a] }
+func (q *gainQueue) Push(x any)    { q.items = append(q.items, x.(gainItem)) }
+func (q *gainQueue) Pop() any {
+	x := q.items[len(q.items)-1]
+	q.items = q.items[:len(q.items)-1]
+	return x
 }
 
 // renderNotes writes the notes: the heading, then one line per turn, the
