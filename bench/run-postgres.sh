@@ -57,3 +57,20 @@ for procs in 1 2 4; do
 	echo "postgres summarize --all, 2000 conversations, $procs process(es) x -j 4: $(awk -v t="${took[$procs]}" 'BEGIN {printf "%.2f s", t/1000}'), $n summaries"
 done
 awk -v a="${took[1]}" -v d="${took[4]}" 'BEGIN {printf "postgres summarize --all: 4 processes %.2fx one (goal >= 3.5)\n", a/d}'
+
+# 3. list over two conversations of LIST_N records (issue 15): kept figures,
+# after an append and a merge, and the first list after the import.
+LIST_N=${BENCH_LIST_LINES:-250000}
+db=$(schema bench_list)
+go run ./bench/gen -n "$LIST_N" >"$out/list.jsonl"
+for c in A B; do "$convo" --db "$db" append -q -c "$c" <"$out/list.jsonl"; done
+rm -f "$out/list.jsonl"
+t0=$(ms); "$convo" --db "$db" list >/dev/null; t1=$(ms); first=$(( (t1 - t0) / 1000000 ))
+t0=$(ms); "$convo" --db "$db" list >/dev/null; t1=$(ms); kept=$(( (t1 - t0) / 1000000 ))
+"$convo" --db "$db" append -q -c A --role user "one more"
+"$convo" --db "$db" append -q -c A --role user "merged into it"
+t0=$(ms); "$convo" --db "$db" list >/dev/null; t1=$(ms); after=$(( (t1 - t0) / 1000000 ))
+psql "$pg" -qc "DROP SCHEMA IF EXISTS bench_list CASCADE" >/dev/null 2>&1 || true
+awk -v f="$first" -v k="$kept" -v a="$after" -v n="$LIST_N" 'BEGIN {
+	printf "postgres list of 2 conversations of %d records: %.2f s kept figures, %.2f s after an append and a merge (goal <= 0.5); the first list after the import %.2f s\n",
+		n, k/1000, a/1000, f/1000 }'

@@ -10,6 +10,7 @@ import (
 	"github.com/oklog/ulid/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/summarize"
@@ -28,6 +29,7 @@ type appendOptions struct {
 	name            string
 	isError         bool
 	from            string
+	format          string // of stdin: jsonl, or markdown as export writes it
 	allowIncomplete bool
 	summarizeIfOver int
 	summarizeEvery  int
@@ -56,10 +58,16 @@ transcript plus the new message on stdout.
 
 Lines may be canonical records, bare messages ({"role":"user","contents":[...]}
 or with "content"), or OpenAI-style chat messages. --timing and --aux apply to
-every message appended.`,
+every message appended.
+
+--format markdown reads what 'convo export --format markdown' wrote: the
+same records come back byte for byte (ids, roles, contents, tool calls,
+metadata). A section written by hand ("## user", then its text) is read as a
+bare message.`,
 		Example: `  convo append -c demo --role user "Hi there" "how are you?"
   convo append -c demo --role assistant --timing llmEnd=1744815823058 "Fine."
-  jq -c '.messages[]' chat.json | convo append -c demo`,
+  jq -c '.messages[]' chat.json | convo append -c demo
+  convo export -c demo --format markdown > demo.md && convo append -c copy --format markdown < demo.md`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.texts = args
 			if o.from == "" { // runAppendFrom checks its own flags
@@ -85,9 +93,14 @@ every message appended.`,
 	fl.IntVar(&o.summarizeEvery, "summarize-every", 0, "after appending, summarize when this many records stand after the latest summary (with --summarize-if-over: when both hold)")
 	o.policy.addPolicyFlags(cmd, "with --summarize-*: ")
 	fl.StringVar(&o.from, "from", "", "read a provider's response body on stdin as the assistant's answer: "+format.NameList(format.CanParse))
+	fl.StringVar(&o.format, "format", string(export.JSONL), "format of stdin: jsonl, or markdown as export --format markdown writes it")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(appendFormats, cobra.ShellCompDirectiveNoFileComp))
 	fl.BoolVar(&o.allowIncomplete, "allow-incomplete", false, "with --from: append an answer cut short (output limit, safety filter) instead of failing")
 	return cmd
 }
+
+// appendFormats are what append --format reads.
+var appendFormats = []string{string(export.JSONL), string(export.Markdown)}
 
 // check reads the flags of an append without --from: the metadata, and
 // the message TEXT builds.
@@ -96,6 +109,15 @@ func (o *appendOptions) check() error {
 		if err := checkConversationID(o.conversation); err != nil {
 			return err
 		}
+	}
+	switch o.format {
+	case string(export.JSONL):
+	case string(export.Markdown):
+		if len(o.texts) > 0 {
+			return usageErrorf("--format markdown reads stdin: give no TEXT arguments")
+		}
+	default:
+		return usageErrorf("--format %q: want jsonl or markdown", o.format)
 	}
 	switch {
 	case o.summarizeIfOver < 0:
@@ -135,7 +157,17 @@ func (o *appendOptions) check() error {
 func appendRun(ctx context.Context, o *appendOptions) error {
 	f := o.f
 	if o.from != "" {
+		if o.format != string(export.JSONL) {
+			return usageErrorf("--from reads a provider's response body: --format does not apply")
+		}
 		return f.runAppendFrom(ctx, o, o.texts)
+	}
+	if o.format == string(export.Markdown) {
+		// The markdown becomes JSONL lines that the usual decoder reads
+		// and checks; it is no regular file any more.
+		streams := *f.IO
+		streams.In, streams.stdinFile = export.NewMarkdownReader(f.IO.In), false
+		f.IO = &streams
 	}
 	if o.conversation == "" {
 		var in *transcript.Decoder

@@ -260,7 +260,7 @@ func TestAskExitCodes(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{[]string{"ask", "-c", "c", "Hi"}, ExitUsage, "convo: missing --provider (one of openai, openai-responses, anthropic, gemini, bedrock, ollama)\nRun 'convo --help' for usage.\n"},
+		{[]string{"ask", "-c", "c", "Hi"}, ExitUsage, "convo: missing --provider (one of openai, openai-responses, anthropic, gemini, bedrock, ollama)\nRun 'convo ask --help' for usage.\n"},
 		{[]string{"ask", "-c", "c", "--provider", "openai", "--schema", schema, "Hi"}, ExitInput, "convo: answer: does not match the schema City:\n"},
 		{[]string{"ask", "-c", "c", "--provider", "openai", "Hi"}, ExitOK, ""},
 		{[]string{"schema", "show", "-c", "c"}, ExitNotFound, `convo: conversation "c" has no schema: not found`},

@@ -20,7 +20,9 @@ func newCmdClear(f *Factory, runF func(context.Context, *clearOptions) error) *c
 	cmd := &cobra.Command{
 		Use:   "clear -c ID --yes",
 		Short: "Delete a conversation and everything stored for it",
-		Args:  noArgs,
+		Example: `  convo clear -c demo --yes
+  convo list --json | jq -r 'select(.records < 2) | .conversation' | xargs -n1 convo clear --yes -c`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireConversation(o.conversation); err != nil {
 				return err

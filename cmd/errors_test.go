@@ -50,7 +50,7 @@ func TestExitCodesThroughRun(t *testing.T) {
 	} {
 		io, _, errOut := Test("")
 		code := Run(context.Background(), append([]string{"--db", db}, tc.args...), io)
-		hint := strings.Contains(errOut.String(), "Run 'convo --help'")
+		hint := strings.Contains(errOut.String(), "--help' for usage.")
 		if code != tc.code || !strings.Contains(errOut.String(), tc.stderr) || hint != (tc.code == ExitUsage) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q, the usage hint only with exit 2", tc.args, code, errOut, tc.code, tc.stderr)
 		}

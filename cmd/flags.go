@@ -4,7 +4,10 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/oklog/ulid/v2"
 
 	"github.com/spf13/cobra"
 
@@ -44,11 +47,35 @@ func annotationFlags(timing, aux, unsetAux []string, now int64) (*transcript.Ann
 	return an, err
 }
 
-// parseCutoff reads an age (a Go duration, Nd or Nw) as now minus that, or
-// an RFC 3339 time or ms since the epoch as the instant itself, in ms.
+// TimeHelp says what a TIME flag takes, for help texts and errors.
+const TimeHelp = "a duration ago (36h, 30d, 2w), a date (2026-01-01), a time (2026-01-01T09:30 UTC, or RFC 3339), ms since the epoch, or a record id"
+
+// timeLayouts are the dates and times a TIME flag takes besides RFC 3339;
+// without a zone they are UTC, as convo prints times.
+var timeLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02",
+	"2006-01-02T15:04",
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02 15:04",
+	"2006-01-02 15:04:05.999999999",
+}
+
+// parseCutoff reads a TIME flag as an instant in ms since the epoch: a
+// date or time, ms since the epoch, a record id (the time it was made, which
+// its ULID holds), or an age (a Go duration, Nd or Nw) as now minus that.
+// Every command that takes a time takes all of these.
 func parseCutoff(flag, v string, now time.Time) (int64, error) {
-	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
-		return t.UnixMilli(), nil
+	for _, layout := range timeLayouts {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t.UnixMilli(), nil
+		}
+	}
+	if ms, err := strconv.ParseInt(v, 10, 64); err == nil && ms >= 0 && v[0] != '+' {
+		return ms, nil
+	}
+	if transcript.IsID(strings.ToUpper(v)) {
+		return int64(ulid.MustParse(strings.ToUpper(v)).Time()), nil
 	}
 	if len(v) > 1 {
 		unit := map[byte]time.Duration{'d': 24 * time.Hour, 'w': 7 * 24 * time.Hour}[v[len(v)-1]]
@@ -61,5 +88,5 @@ func parseCutoff(flag, v string, now time.Time) (int64, error) {
 	if d, err := time.ParseDuration(v); err == nil && d >= 0 {
 		return now.Add(-d).UnixMilli(), nil
 	}
-	return 0, usageErrorf("%s %q: want a duration (36h, 30d, 2w) or an RFC 3339 time", flag, v)
+	return 0, usageErrorf("%s %q: want %s", flag, v, TimeHelp)
 }

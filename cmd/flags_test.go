@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -63,6 +64,15 @@ func TestParseCutoff(t *testing.T) {
 		{"1.5d", now.UnixMilli() - day*3/2},
 		{"36h", now.UnixMilli() - day*3/2},
 		{"1970-01-02T00:00:00Z", day},
+		// Dates and times without a zone are UTC, as convo prints them.
+		{"1970-01-02", day},
+		{"1970-01-02T01:00", day + 3600*1000},
+		{"1970-01-02 01:00:30", day + 3600*1000 + 30*1000},
+		{"1970-01-02T01:00:30.5", day + 3600*1000 + 30500},
+		{"86400000", day},
+		// A record id stands for the time it was made.
+		{"01JRZJ166J2WRMF990535EVSQS", 1744815823058},
+		{"01jrzj166j2wrmf990535evsqs", 1744815823058},
 	}
 	for _, tt := range tests {
 		got, err := parseCutoff("--x", tt.in, now)
@@ -70,7 +80,7 @@ func TestParseCutoff(t *testing.T) {
 			t.Errorf("%s: %d, %v; want %d", tt.in, got, err, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "d", "-1d", "-2h", "soon", "3x"} {
+	for _, bad := range []string{"", "d", "-1d", "-2h", "soon", "3x", "-5", "+5", "2026-13-01", "2026-01-01T25:00", "01JRZJ166J2WRMF990535EVSQ"} {
 		if _, err := parseCutoff("--x", bad, now); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "--x") {
 			t.Errorf("%q: %v, want a usage error naming the flag", bad, err)
 		}
@@ -120,4 +130,28 @@ func TestAnnotationFlags(t *testing.T) {
 			t.Errorf("%v %v %v: %v (exit %d), want exit %d with %q", tt.timing, tt.aux, tt.unset, err, exitCode(err), tt.code, tt.text)
 		}
 	}
+}
+
+// FuzzParseCutoff: any TIME value is an instant or a usage error naming the
+// flag, never a panic; an age is never in the future.
+func FuzzParseCutoff(f *testing.F) {
+	for _, s := range []string{"2026-01-01", "2026-01-01T09:30", "2026-01-01 09:30:05", "2026-01-01T09:30:00+02:00",
+		"1744815823058", "01JRZJ166J2WRMF990535EVSQS", "36h", "30d", "2w", "1.5d", "NaNd", "-1h", "+5", "1e400d", ""} {
+		f.Add(s)
+	}
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, v string) {
+		ms, err := parseCutoff("--since", v, now)
+		if err != nil {
+			var ue *usageError
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--since") {
+				t.Fatalf("%q: %v, want a usage error naming the flag", v, err)
+			}
+			return
+		}
+		age := strings.HasSuffix(v, "h") || strings.HasSuffix(v, "d") || strings.HasSuffix(v, "w")
+		if age && !transcript.IsID(strings.ToUpper(v)) && ms > now.UnixMilli() {
+			t.Fatalf("%q: an age %d ms after now", v, ms-now.UnixMilli())
+		}
+	})
 }

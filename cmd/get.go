@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"time"
 
@@ -28,7 +27,11 @@ func newCmdGet(f *Factory, runF func(context.Context, *getOptions) error) *cobra
 	cmd := &cobra.Command{
 		Use:   "get -c ID [--limit N] [--before ID|TIME]",
 		Short: "Print a conversation's records as canonical JSONL, oldest first",
-		Args:  noArgs,
+		Example: `  convo get -c demo
+  convo get -c demo --limit 10                 # the newest 10, oldest first
+  convo get -c demo --before 2026-01-01        # also 2026-01-01T09:30, 36h, 7d, ms or a record id
+  convo get -c demo | convo render --provider openai`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireConversation(o.conversation); err != nil {
 				return err
@@ -37,7 +40,7 @@ func newCmdGet(f *Factory, runF func(context.Context, *getOptions) error) *cobra
 				return usageErrorf("--limit %d: want a positive number", o.limit)
 			}
 			o.read = store.ReadOptions{Limit: o.limit}
-			if err := parseBefore(o.before, &o.read); err != nil {
+			if err := parseBefore(o.before, f.Now(), &o.read); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -48,7 +51,7 @@ func newCmdGet(f *Factory, runF func(context.Context, *getOptions) error) *cobra
 	}
 	f.conversationFlag(cmd, &o.conversation, "conversation to print")
 	cmd.Flags().IntVar(&o.limit, "limit", 0, "only the newest N records (still oldest first)")
-	cmd.Flags().StringVar(&o.before, "before", "", "only records before this record id, or created before this time (RFC 3339 or ms since the epoch)")
+	cmd.Flags().StringVar(&o.before, "before", "", "only records before this record id, or created before this TIME: "+TimeHelp)
 	return cmd
 }
 
@@ -56,22 +59,21 @@ func getRun(ctx context.Context, o *getOptions) error {
 	return printStored(ctx, o.f, o.conversation, o.read)
 }
 
-// parseBefore reads --before: a record id, ms since the epoch, or RFC 3339.
-func parseBefore(v string, opt *store.ReadOptions) error {
+// parseBefore reads --before: a record id (records before it in the
+// transcript), or any other TIME (records created before it).
+func parseBefore(v string, now time.Time, opt *store.ReadOptions) error {
 	switch {
 	case v == "":
-	case transcript.IsID(v):
+	case transcript.IsID(strings.ToUpper(v)):
 		opt.BeforeID = strings.ToUpper(v)
 	default:
-		if ms, err := strconv.ParseInt(v, 10, 64); err == nil && ms > 0 {
-			opt.BeforeTime = ms
-			return nil
-		}
-		t, err := time.Parse(time.RFC3339Nano, v)
+		ms, err := parseCutoff("--before", v, now)
 		if err != nil {
-			return usageErrorf("--before %q: want a record id, ms since the epoch, or an RFC 3339 time", v)
+			return err
 		}
-		opt.BeforeTime = t.UnixMilli()
+		// BeforeTime 0 means no cutoff: before the epoch's first ms
+		// nothing was made.
+		opt.BeforeTime = max(ms, 1)
 	}
 	return nil
 }

@@ -29,9 +29,13 @@ type listOptions struct {
 func newCmdList(f *Factory, runF func(context.Context, *listOptions) error) *cobra.Command {
 	o := &listOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "list [--since DURATION|TIME] [--older-than DURATION|TIME] [--json]",
+		Use:   "list [--since TIME] [--older-than TIME] [--json]",
 		Short: "List the stored conversations: records, tokens in the LLM view, last activity",
-		Args:  noArgs,
+		Example: `  convo list
+  convo list --since 7d
+  convo list --older-than 2026-01-01 --json
+  convo list --json | jq -r 'select(.tokens > 4000) | .conversation'   # what needs summarizing`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var err error
 			if o.counter, err = tokens.New(o.tokenizer); err != nil {
@@ -55,8 +59,8 @@ func newCmdList(f *Factory, runF func(context.Context, *listOptions) error) *cob
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&o.json, "json", false, "print one JSON object per conversation, with its summaries and export cursors")
-	fl.StringVar(&o.since, "since", "", "only conversations active since then: DURATION ago (24h, 7d) or an RFC 3339 time")
-	fl.StringVar(&o.olderThan, "older-than", "", "only conversations with no activity since then: DURATION ago (30d) or an RFC 3339 time")
+	fl.StringVar(&o.since, "since", "", "only conversations active since TIME: "+TimeHelp)
+	fl.StringVar(&o.olderThan, "older-than", "", "only conversations with no activity since TIME: "+TimeHelp)
 	fl.StringVar(&o.tokenizer, "tokenizer", tokens.Default, "token encoding: o200k_base or cl100k_base")
 	return cmd
 }

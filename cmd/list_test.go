@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/convo-cli/convo/pkg/tokens"
+	"github.com/convo-cli/convo/schemas"
 )
 
 func TestListFlags(t *testing.T) {
@@ -114,5 +115,34 @@ func TestListRun(t *testing.T) {
 	}
 	if out.Len() != 0 {
 		t.Errorf("--older-than the last activity:\n%s", out)
+	}
+}
+
+// list --json is a contract (docs/json-output.md): every line the real
+// command prints, with and without summaries and export cursors, holds to
+// schemas/list.schema.json, which lists every field.
+func TestListJSONMatchesSchema(t *testing.T) {
+	f := appendTo(t, "demo", chat...)
+	for _, args := range [][]string{
+		{"append", "-q", "-c", "other", "hello world"},
+		{"export", "-c", "demo", "--incremental", "--exclude-last", "--sink", "s3"},
+	} {
+		if err := runCmd(t, f, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := f.IO.Out.(*bytes.Buffer)
+	out.Reset()
+	if err := runCmd(t, f, "list", "--json"); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"latestSummary"`) || !strings.Contains(lines[0], `"sink":"s3"`) {
+		t.Fatalf("list --json does not cover summaries and sinks:\n%s", out)
+	}
+	for _, line := range lines {
+		if err := schemas.ValidateListEntry([]byte(line)); err != nil {
+			t.Errorf("%v\n%s", err, line)
+		}
 	}
 }

@@ -12,6 +12,15 @@ import (
 // logOptions are the global --log-level and --log-format flags.
 type logOptions struct{ level, format string }
 
+// logLevels and logFormats are what the flags take (and complete); "warning"
+// is also read as warn.
+var (
+	logLevels = map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}
+	// logLevelNames orders them for help and completion.
+	logLevelNames = []string{"debug", "info", "warn", "error"}
+	logFormats    = []string{"text", "json"}
+)
+
 func (o *logOptions) addFlags(pf *pflag.FlagSet) {
 	pf.StringVar(&o.level, "log-level", "warn", "log on stderr at this level and above: debug, info, warn or error (env CONVO_LOG_LEVEL)")
 	pf.StringVar(&o.format, "log-format", "text", "log line format: text or json (env CONVO_LOG_FORMAT)")
@@ -22,17 +31,12 @@ func (o *logOptions) addFlags(pf *pflag.FlagSet) {
 // parameter. Log lines carry ids, counts, timings and names; never API
 // keys, and never message contents.
 func newLogger(w io.Writer, o logOptions) (*slog.Logger, error) {
-	var level slog.Level
-	switch strings.ToLower(o.level) {
-	case "debug":
-		level = slog.LevelDebug
-	case "info":
-		level = slog.LevelInfo
-	case "warn", "warning":
-		level = slog.LevelWarn
-	case "error":
-		level = slog.LevelError
-	default:
+	name := strings.ToLower(o.level)
+	if name == "warning" {
+		name = "warn"
+	}
+	level, ok := logLevels[name]
+	if !ok {
 		return nil, usageErrorf("--log-level %q: want debug, info, warn or error", o.level)
 	}
 	opts := &slog.HandlerOptions{Level: level}
@@ -72,7 +76,7 @@ func (a *Factory) startLogging(cmd *cobra.Command) error {
 		if a.cfg != nil {
 			cfg = a.cfg.ConfigFileUsed()
 		}
-		l.Debug("run", "command", cmd.CommandPath(), "flags_set", set, "config_file", cfg, "version", buildVersion())
+		l.Debug("run", "command", cmd.CommandPath(), "flags_set", set, "config_file", cfg, "version", Version())
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ type pruneOptions struct {
 func newCmdPrune(f *Factory, runF func(context.Context, *pruneOptions) error) *cobra.Command {
 	o := &pruneOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "prune [--older-than DURATION] [--keep-summaries] [--conversation-glob PATTERN] [--dry-run]",
+		Use:   "prune [--older-than TIME] [--keep-summaries] [--conversation-glob PATTERN] [--dry-run]",
 		Short: "Delete old conversations, or trim them to their latest summary",
 		Long: `Delete the conversations whose last activity is older than --older-than, or,
 with --keep-summaries, keep only each conversation's latest summary, the
@@ -31,15 +31,17 @@ left alone; without --older-than every conversation is trimmed). Runs VACUUM
 afterwards when more than a quarter of the file is free. Prints a tally:
 one line per conversation, then the totals.
 
-DURATION is a Go duration (36h, 90m) or a number of days (30d) or weeks
-(2w); an RFC 3339 time is taken as the cutoff itself. PATTERN is a glob
+TIME is an age: a Go duration (36h, 90m) or a number of days (30d) or weeks
+(2w); or the cutoff itself: a date (2026-01-01), a time (2026-01-01T09:30,
+RFC 3339; UTC without a zone), ms since the epoch or a record id (when it
+was made). PATTERN is a glob
 (* any characters, ? one, [abc] a set; case-sensitive).`,
 		Example: `  convo prune --older-than 90d
   convo prune --keep-summaries --conversation-glob 'support-*' --dry-run`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.olderThan == "" && !o.keepSummaries {
-				return usageErrorf("prune deletes conversations older than --older-than DURATION, or trims them with --keep-summaries; give one")
+				return usageErrorf("prune deletes conversations older than --older-than TIME, or trims them with --keep-summaries; give one")
 			}
 			if o.olderThan != "" {
 				var err error
@@ -54,7 +56,7 @@ DURATION is a Go duration (36h, 90m) or a number of days (30d) or weeks
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.olderThan, "older-than", "", "only conversations whose last activity is older than this: DURATION (30d) or an RFC 3339 time")
+	fl.StringVar(&o.olderThan, "older-than", "", "only conversations whose last activity is older than TIME: "+TimeHelp)
 	fl.BoolVar(&o.keepSummaries, "keep-summaries", false, "trim to the latest summary and what follows it instead of deleting")
 	fl.StringVar(&o.glob, "conversation-glob", "", "only conversations whose id matches this glob")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "print the tally of what would go; change nothing")

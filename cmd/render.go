@@ -19,6 +19,7 @@ type renderOptions struct {
 	system, model          string
 	tools                  string
 	noSummary, lenient     bool
+	full                   bool // the whole history, summaries ignored
 	body                   bool
 	maxTokens              int
 	// temperature is a string so that "unset" differs from 0 whether it
@@ -42,7 +43,11 @@ P: ` + format.NameList(format.CanRender) + `.
 Without --body, only the system and messages fields are printed, as one JSON
 object; with --body --model M, the whole request body. The system prompt is
 the latest system record, or --system; the latest summary is added to it as a
-labelled section, unless --no-summary. Without -c, the transcript is read on
+labelled section. --no-summary leaves the summary out, and since the view
+still starts after it, the records it covers stay out too: the model sees
+neither. --full renders the whole history instead, every record but the
+summaries, as if nothing had been summarized (to debug a summary, or to
+compare what summarizing saves). Without -c, the transcript is read on
 stdin and the transcript rules are applied to it first.
 
 Content strings become one text part each where the provider's messages take
@@ -74,7 +79,8 @@ applies). Gemini and Bedrock take the model in the URL, not in the body.`,
     curl -s https://api.anthropic.com/v1/messages -H "x-api-key: $ANTHROPIC_API_KEY" \
       -H 'anthropic-version: 2023-06-01' -H 'content-type: application/json' -d @- |
     convo append -c demo --from anthropic
-  convo get -c demo | convo render --provider gemini --system @prompt.txt`,
+  convo get -c demo | convo render --provider gemini --system @prompt.txt
+  convo render -c demo --provider openai --full | wc -c   # the history as if never summarized`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.check(); err != nil {
@@ -90,7 +96,8 @@ applies). Gemini and Bedrock take the model in the URL, not in the body.`,
 	fl := cmd.Flags()
 	fl.StringVar(&o.provider, "provider", "", "request format: "+format.NameList(format.CanRender))
 	fl.StringVar(&o.system, "system", "", "system prompt TEXT, or @FILE to read it from a file, instead of the stored one")
-	fl.BoolVar(&o.noSummary, "no-summary", false, "leave the latest summary out of the system prompt")
+	fl.BoolVar(&o.noSummary, "no-summary", false, "leave the latest summary out of the system prompt; the records it covers stay out too")
+	fl.BoolVar(&o.full, "full", false, "render the whole history, every record but the summaries, ignoring what they cover")
 	fl.BoolVar(&o.lenient, "lenient", false, "repair unmatched tool calls and results and non-object arguments instead of failing")
 	fl.BoolVar(&o.body, "body", false, "print a whole request body (needs --model, except for gemini and bedrock)")
 	fl.StringVar(&o.model, "model", "", "with --body: the model")
@@ -130,6 +137,8 @@ func (o *renderOptions) check() error {
 		return usageErrorf("--provider %q: want one of %s", o.provider, format.NameList(format.CanRender))
 	case !o.body && (o.model != "" || o.maxTokens != 0 || o.temperature != "" || o.tools != ""):
 		return usageErrorf("--model, --max-tokens, --temperature and --tools shape a whole request body: add --body")
+	case o.full && o.noSummary:
+		return usageErrorf("--full renders no summary already: drop --no-summary")
 	case o.maxTokens < 0:
 		return usageErrorf("--max-tokens %d: want a positive number", o.maxTokens)
 	case o.body && o.model == "" && !prov.ModelInURL:
@@ -163,6 +172,14 @@ func renderRun(ctx context.Context, o *renderOptions) error {
 	var err error
 	if o.req.System, err = systemFlag(o.system); err != nil {
 		return err
+	}
+	if o.full {
+		history, err := f.fullHistory(ctx, o.conversation, f.IO.In)
+		if err != nil {
+			return err
+		}
+		defer history.Close()
+		return format.RenderTranscript(f.IO.Out, o.req, history, f.IDs, f.nowMillis)
 	}
 	if o.conversation == "" {
 		return format.RenderTranscript(f.IO.Out, o.req, f.IO.In, f.IDs, f.nowMillis)

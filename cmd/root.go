@@ -5,9 +5,9 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 	"time"
@@ -16,11 +16,9 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
-
-// version is set at build time with -ldflags "-X github.com/convo-cli/convo/cmd.version=..."
-var version = ""
 
 // Main runs convo with the process's arguments and streams and returns the
 // exit status.
@@ -47,7 +45,7 @@ func Run(ctx context.Context, args []string, io *IOStreams) int {
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
-	err := root.ExecuteContext(ctx)
+	failed, err := root.ExecuteContextC(ctx)
 	if app.store != nil {
 		err = notFoundIn(err, app.store)
 	}
@@ -61,7 +59,13 @@ func Run(ctx context.Context, args []string, io *IOStreams) int {
 			fmt.Fprintf(io.ErrOut, "convo: %s\n", errorMessage(err))
 		}
 		if code == ExitUsage {
-			fmt.Fprintln(io.ErrOut, "Run 'convo --help' for usage.")
+			// Point at the help of the command that was run, which
+			// holds its flags and examples.
+			path := root.CommandPath()
+			if failed != nil {
+				path = failed.CommandPath()
+			}
+			fmt.Fprintf(io.ErrOut, "Run '%s --help' for usage.\n", path)
 		}
 		return code
 	}
@@ -77,7 +81,10 @@ func (a *Factory) newRootCmd() *cobra.Command {
 
 Without -c, a command is a pure transform: it reads a transcript as JSONL on
 stdin and writes to stdout, touching no file.`,
-		Version:           buildVersion(),
+		Example: `  convo append -c demo "Hi, there"
+  convo get -c demo | convo render --provider openai
+  convo COMMAND --help        # every command's flags, with examples`,
+		Version:           Version(),
 		SilenceErrors:     true,
 		SilenceUsage:      true,
 		DisableAutoGenTag: true,
@@ -123,6 +130,9 @@ stdin and writes to stdout, touching no file.`,
 		newCmdPrune(a, nil),
 		newCmdCopy(a, nil),
 	)
+	completionCmd(root)
+	completeFlagValues(a, root)
+	helpTemplates(root)
 	return root
 }
 
@@ -155,22 +165,66 @@ func (a *Factory) loadConfig(cmd *cobra.Command, path string) error {
 		if ferr != nil || f.Changed || f.Name == "config" || f.Name == "help" || f.Name == "version" || !v.IsSet(f.Name) {
 			return
 		}
+		// Say where a bad value came from: the environment wins over the
+		// file, as viper reads them.
+		source := "config file " + v.ConfigFileUsed()
+		if env := "CONVO_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_")); os.Getenv(env) != "" {
+			source = "environment variable " + env
+		}
 		vals := []string{v.GetString(f.Name)}
 		if sv, ok := f.Value.(pflag.SliceValue); ok {
 			vals = v.GetStringSlice(f.Name)
 			if err := sv.Replace(nil); err != nil {
-				ferr = err
+				ferr = usageErrorf("--%s from %s: %v", f.Name, source, err)
 				return
 			}
 		}
 		for _, val := range vals {
 			if err := f.Value.Set(val); err != nil {
-				ferr = usageErrorf("--%s from environment or config: %v", f.Name, err)
+				ferr = usageErrorf("--%s %q from %s: %v", f.Name, val, source, err)
 				return
 			}
 		}
 	})
+	if ferr == nil && !a.quiet {
+		warnUnknownKeys(cmd, v, a.IO.ErrOut)
+	}
 	return ferr
+}
+
+// warnUnknownKeys says on stderr which keys of the config file no command
+// knows: a misspelt key would otherwise be ignored without a word. Keys are
+// the long names of flags, of any command (one file serves them all), and
+// the providers' settings (OPENAI_API_KEY, OLLAMA_HOST, ...).
+func warnUnknownKeys(cmd *cobra.Command, v *viper.Viper, w io.Writer) {
+	if v.ConfigFileUsed() == "" {
+		return
+	}
+	known := map[string]bool{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) { known[f.Name] = true })
+		c.PersistentFlags().VisitAll(func(f *pflag.Flag) { known[f.Name] = true })
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(cmd.Root())
+	for _, p := range format.Providers(0) {
+		for _, env := range []string{p.KeyEnv, p.BaseURLEnv} {
+			if env != "" {
+				known[strings.ToLower(env)] = true
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, key := range v.AllKeys() {
+		top, _, _ := strings.Cut(key, ".")
+		if !known[top] && !seen[top] {
+			seen[top] = true
+			fmt.Fprintf(w, "convo: config file %s: unknown key %q ignored\n", v.ConfigFileUsed(), top)
+		}
+	}
 }
 
 func xdgDir(env, fallback string) string {
@@ -188,24 +242,11 @@ func defaultDBPath() string {
 	return filepath.Join(xdgDir("XDG_DATA_HOME", filepath.Join(".local", "share")), "convo", "convo.db")
 }
 
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
-
 // conversationFlag adds -c/--conversation with completion from the store.
 func (a *Factory) conversationFlag(cmd *cobra.Command, target *string, usage string) {
 	cmd.Flags().StringVarP(target, "conversation", "c", "", usage)
 	_ = cmd.RegisterFlagCompletionFunc("conversation", func(cmd *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
-		// Completion runs without PersistentPreRun: honour --db and CONVO_DB here.
-		if a.db == "" {
-			a.db = os.Getenv("CONVO_DB")
-		}
+		a.dbFromEnv()
 		s, err := a.ReadStore(cmd.Context())
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
@@ -216,6 +257,14 @@ func (a *Factory) conversationFlag(cmd *cobra.Command, target *string, usage str
 		}
 		return ids, cobra.ShellCompDirectiveNoFileComp
 	})
+}
+
+// dbFromEnv honours CONVO_DB in completion, which runs without
+// PersistentPreRun and so without the config's precedence rules.
+func (a *Factory) dbFromEnv() {
+	if a.db == "" {
+		a.db = os.Getenv("CONVO_DB")
+	}
 }
 
 // checkEmptyConversation refuses a -c given empty, as an unset shell

@@ -44,10 +44,10 @@ provider follows a $ref to another file. Clearing the conversation removes it.`,
 
 // newSchemaCmd builds one subcommand of `convo schema`; runF, when set,
 // replaces run in tests that check flag parsing alone.
-func newSchemaCmd(f *Factory, use, short string, args cobra.PositionalArgs, run, runF func(context.Context, *schemaOptions) error) *cobra.Command {
+func newSchemaCmd(f *Factory, use, short, example string, args cobra.PositionalArgs, run, runF func(context.Context, *schemaOptions) error) *cobra.Command {
 	o := &schemaOptions{f: f}
 	cmd := &cobra.Command{
-		Use: use, Short: short, Args: args,
+		Use: use, Short: short, Example: example, Args: args,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := requireConversation(o.conversation); err != nil {
 				return err
@@ -66,15 +66,15 @@ func newSchemaCmd(f *Factory, use, short string, args cobra.PositionalArgs, run,
 }
 
 func newCmdSchemaSet(f *Factory, runF func(context.Context, *schemaOptions) error) *cobra.Command {
-	return newSchemaCmd(f, "set -c ID FILE", "Store FILE as the schema of every later answer", oneArg("FILE"), schemaSetRun, runF)
+	return newSchemaCmd(f, "set -c ID FILE", "Store FILE as the schema of every later answer", "  convo schema set -c demo city.schema.json\n  convo ask -c demo --provider openai 'Where is the Louvre?'   # answers as city.schema.json says", oneArg("FILE"), schemaSetRun, runF)
 }
 
 func newCmdSchemaUnset(f *Factory, runF func(context.Context, *schemaOptions) error) *cobra.Command {
-	return newSchemaCmd(f, "unset -c ID", "Remove the conversation's schema", noArgs, schemaUnsetRun, runF)
+	return newSchemaCmd(f, "unset -c ID", "Remove the conversation's schema", "  convo schema unset -c demo", noArgs, schemaUnsetRun, runF)
 }
 
 func newCmdSchemaShow(f *Factory, runF func(context.Context, *schemaOptions) error) *cobra.Command {
-	return newSchemaCmd(f, "show -c ID", "Print the conversation's schema as it was given", noArgs, schemaShowRun, runF)
+	return newSchemaCmd(f, "show -c ID", "Print the conversation's schema as it was given", "  convo schema show -c demo > city.schema.json", noArgs, schemaShowRun, runF)
 }
 
 // schemaSetRun checks and stores the schema; it prints nothing.

@@ -1,11 +1,11 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -30,6 +30,8 @@ func newCmdShow(f *Factory, runF func(context.Context, *showOptions) error) *cob
 	cmd := &cobra.Command{
 		Use:   "show -c ID [--json]",
 		Short: "Show a conversation for a person, with its markers",
+		Example: `  convo show -c demo
+  convo show -c demo --json | jq -r '.message.role'`,
 		Long: `Show a conversation for a person: index, markers, role, contents, id, metadata.
 
 Markers: '*' the first record sent to the LLM, '^' the latest summary,
@@ -66,7 +68,7 @@ func showRun(ctx context.Context, o *showOptions) error {
 	if err != nil {
 		return err
 	}
-	w := newLineWriter(o.f.IO.Out)
+	w := bufio.NewWriter(o.f.IO.Out)
 	fmt.Fprintf(w, "conversation %s ('*' first record sent to the LLM, '^' latest summary, '-' next record to export)\n", o.conversation)
 	// The view starts at the latest summary: the filter is fed from there.
 	inView := !hasSummary
@@ -74,6 +76,7 @@ func showRun(ctx context.Context, o *showOptions) error {
 	exportMarked := false
 	idx := 0
 	var r transcript.Record
+	var line []byte
 	err = s.Read(ctx, o.conversation, store.ReadOptions{}, func(row store.Row) error {
 		if err := transcript.DecodeStored(row.Body, &r); err != nil {
 			return fmt.Errorf("record at index %d: %w", idx, err)
@@ -93,9 +96,10 @@ func showRun(ctx context.Context, o *showOptions) error {
 			marks[2] = '-'
 			exportMarked = true
 		}
-		fmt.Fprintf(w, "%-4d %s [%s] %s -- %s %s\n", idx, marks[:], r.Message.Role, contentsForPeople(&r), r.ID, metadataForPeople(&r.Metadata))
+		line = appendShowLine(line[:0], idx, marks[:], &r)
 		idx++
-		return nil
+		_, err := w.Write(line)
+		return err
 	})
 	if err != nil {
 		return err
@@ -106,52 +110,101 @@ func showRun(ctx context.Context, o *showOptions) error {
 	return w.Flush()
 }
 
-func contentsForPeople(r *transcript.Record) string {
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, c := range r.Message.Contents {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(strconv.Quote(c))
+// appendShowLine appends show's line for record r at index idx: built with
+// appends into one buffer, as a million-record conversation reads faster
+// that way than through fmt.
+func appendShowLine(b []byte, idx int, marks []byte, r *transcript.Record) []byte {
+	n := len(b)
+	b = strconv.AppendInt(b, int64(idx), 10)
+	for len(b)-n < 4 {
+		b = append(b, ' ')
 	}
-	for _, tc := range r.Message.ToolCalls {
-		if b.Len() > 1 {
-			b.WriteByte(' ')
-		}
-		fmt.Fprintf(&b, "%s#%s(%s)", tc.Name, tc.ID, tc.Arguments)
-	}
-	b.WriteByte('}')
-	if r.Message.Role == transcript.RoleTool {
-		fmt.Fprintf(&b, " answers %s", r.Message.ToolCallID)
-		if r.Message.Name != "" {
-			fmt.Fprintf(&b, " (%s)", r.Message.Name)
-		}
-		if r.Message.IsError {
-			b.WriteString(" error")
-		}
-	}
-	return b.String()
+	b = append(b, ' ')
+	b = append(b, marks...)
+	b = append(b, " ["...)
+	b = append(b, r.Message.Role...)
+	b = append(b, "] "...)
+	b = appendContentsForPeople(b, r)
+	b = append(b, " -- "...)
+	b = append(b, r.ID...)
+	b = append(b, ' ')
+	b = appendMetadataForPeople(b, &r.Metadata)
+	return append(b, '\n')
 }
 
-func metadataForPeople(m *transcript.Metadata) string {
-	var parts []string
-	if len(m.Attribute) > 0 {
-		parts = append(parts, "attribute=["+strings.Join(m.Attribute, ", ")+"]")
+func appendContentsForPeople(b []byte, r *transcript.Record) []byte {
+	start := len(b)
+	b = append(b, '{')
+	for i, c := range r.Message.Contents {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendQuote(b, c)
 	}
-	if len(m.SummaryIDs) > 0 {
-		parts = append(parts, "summaryIds=["+strings.Join(m.SummaryIDs, ", ")+"]")
+	for _, tc := range r.Message.ToolCalls {
+		if len(b)-start > 1 {
+			b = append(b, ' ')
+		}
+		b = append(b, tc.Name...)
+		b = append(b, '#')
+		b = append(b, tc.ID...)
+		b = append(b, '(')
+		b = append(b, tc.Arguments...)
+		b = append(b, ')')
 	}
-	var ts []string
-	for _, k := range transcript.TimingKeys {
-		if v, ok := m.Timing.Get(k); ok {
-			ts = append(ts, fmt.Sprintf("%s=%d", k, v))
+	b = append(b, '}')
+	if r.Message.Role == transcript.RoleTool {
+		b = append(b, " answers "...)
+		b = append(b, r.Message.ToolCallID...)
+		if r.Message.Name != "" {
+			b = append(b, " ("...)
+			b = append(b, r.Message.Name...)
+			b = append(b, ')')
+		}
+		if r.Message.IsError {
+			b = append(b, " error"...)
 		}
 	}
-	parts = append(parts, "timing={"+strings.Join(ts, ", ")+"}")
+	return b
+}
+
+func appendMetadataForPeople(b []byte, m *transcript.Metadata) []byte {
+	b = append(b, '{')
+	list := func(name string, items []string) {
+		b = append(b, name...)
+		b = append(b, "=["...)
+		for i, s := range items {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = append(b, s...)
+		}
+		b = append(b, "], "...)
+	}
+	if len(m.Attribute) > 0 {
+		list("attribute", m.Attribute)
+	}
+	if len(m.SummaryIDs) > 0 {
+		list("summaryIds", m.SummaryIDs)
+	}
+	b = append(b, "timing={"...)
+	first := true
+	for _, k := range transcript.TimingKeys {
+		if v, ok := m.Timing.Get(k); ok {
+			if !first {
+				b = append(b, ", "...)
+			}
+			first = false
+			b = append(b, k...)
+			b = append(b, '=')
+			b = strconv.AppendInt(b, v, 10)
+		}
+	}
+	b = append(b, '}')
 	if len(m.Aux) > 0 {
 		aux, _ := json.Marshal(m.Aux)
-		parts = append(parts, "aux="+string(aux))
+		b = append(b, ", aux="...)
+		b = append(b, aux...)
 	}
-	return "{" + strings.Join(parts, ", ") + "}"
+	return append(b, '}')
 }

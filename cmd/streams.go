@@ -81,6 +81,10 @@ func isRegular(f *os.File) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
+// StdoutIsTerminal reports whether stdout is a person's screen rather than
+// a pipe or file: output may then be shaped for reading.
+func (s *IOStreams) StdoutIsTerminal() bool { return s.stdoutTTY }
+
 // StderrIsTerminal reports whether progress may be drawn on stderr.
 func (s *IOStreams) StderrIsTerminal() bool { return s.stderrTTY }
 

@@ -3,6 +3,7 @@ package cmd
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -30,6 +31,7 @@ type summarizeOptions struct {
 	f                               *Factory
 	conversation                    string
 	all, dryRun, deleteOriginals    bool
+	json                            bool // --all: JSONL even at a terminal
 	keepLast, ifOver, every         int
 	maxTokens, ledgerSize, jobs     int
 	ratio                           float64
@@ -60,11 +62,16 @@ call: ` + format.NameList(format.CanCall) + ` (openai: any OpenAI-compatible
 endpoint with --base-url). A provider gets the same request from summarize
 as from ask: endpoint, headers, default model and output limit.
 
+With --all, stdout gets the summary records as JSONL when it is no terminal
+(or with --json); at a terminal, one line per conversation summarized, above
+the progress bar (on stderr), and the tally.
+
 Without -c or --all, summarize is a pure transform: a transcript on stdin, the
 transcript with the summary placed on stdout.`,
 		Example: `  convo summarize -c demo --keep-last 2
   convo summarize --all --if-over 4000 -j 8 --rate 60/m --summarizer openai --model gpt-4o-mini
-  convo get -c demo | convo summarize --dry-run`,
+  convo get -c demo | convo summarize --dry-run
+  convo summarize --all --json | jq -r .conversation   # JSONL, as whenever stdout is no terminal`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.check(); err != nil {
@@ -84,6 +91,7 @@ transcript with the summary placed on stdout.`,
 	fl.BoolVar(&o.dryRun, "dry-run", false, "print the text the summarizer would receive; write nothing")
 	fl.StringVar(&o.templatePath, "template", "", "Go text/template FILE shaping that text (fields: .Previous, .PreviousRecord, .Records)")
 	fl.IntVarP(&o.jobs, "jobs", "j", 4, "with --all: conversations summarized at once")
+	fl.BoolVar(&o.json, "json", false, "with --all at a terminal: print the summary records as JSONL, as when stdout is no terminal, instead of a line per conversation")
 	fl.StringVar(&o.rate, "rate", "", "at most N summarizer requests per PERIOD, e.g. 60/m (delayed, never failed)")
 	fl.StringVar(&o.batchOut, "batch-out", "", "with --all and --summarizer "+strings.Join(summarize.BatchProviders(), "|")+": write the requests to FILE for the provider's batch API (half price, answered within 24h), storing nothing (see docs/batch.md)")
 	fl.StringVar(&o.batchIn, "batch-in", "", "store the summaries of the batch result FILE of a --batch-out run, given the same summarize options; conversations changed since are skipped and named")
@@ -262,12 +270,16 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 
 // summarizeAll runs --all with a progress bar on a terminal's stderr,
 // printing each summary and failure as it comes, and the tally at the end.
+// At a terminal (no --json) each summary is one line for a person instead
+// of its record: above the bar when there is one, so that the bar's redraws
+// never cut into it, else on stdout.
 func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner, enc *transcript.Encoder) error {
 	f := o.f
 	s, err := f.Store(ctx)
 	if err != nil {
 		return err
 	}
+	readable := f.IO.StdoutIsTerminal() && !o.json && !o.dryRun
 	var (
 		progress *mpb.Progress
 		bar      *mpb.Bar
@@ -288,9 +300,22 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 		},
 		Done: func(res summarize.Result, err error) {
 			cancelled := err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled)
-			if err != nil && !cancelled { // the interruption is said once, at the end
-				fmt.Fprintf(f.IO.ErrOut, "convo: summarize %s: %s\n", res.Conversation, errorMessage(err))
-			} else if printErr == nil {
+			// Lines for people go above a running bar, through it.
+			var people io.Writer = f.IO.ErrOut
+			if progress != nil {
+				people = progress
+			}
+			switch {
+			case err != nil && !cancelled: // the interruption is said once, at the end
+				fmt.Fprintf(people, "convo: summarize %s: %s\n", res.Conversation, errorMessage(err))
+			case readable && err == nil && res.Summary != nil && !f.quiet:
+				if progress == nil {
+					people = f.IO.Out
+				}
+				if _, werr := io.WriteString(people, summaryLine(res)); printErr == nil && progress == nil {
+					printErr = werr
+				}
+			case printErr == nil:
 				printErr = printResult(o, enc, res)
 			}
 			if bar != nil {
@@ -333,6 +358,17 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 		return afterCommit(printErr)
 	}
 	return printErr
+}
+
+// summaryLine is a summary stored, for a person: the conversation, what
+// the summary covers and the tokens of the LLM view before and after.
+func summaryLine(res summarize.Result) string {
+	md := &res.Summary.Metadata
+	var before, after int64
+	json.Unmarshal(md.Aux["tokensBefore"], &before)
+	json.Unmarshal(md.Aux["tokensAfter"], &after)
+	return fmt.Sprintf("summarized %s: %d records into %s, view %d -> %d tokens\n",
+		res.Conversation, len(md.SummaryIDs), res.Summary.ID, before, after)
 }
 
 // printResult prints the summary stored (unless --quiet) or the text a dry

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -328,5 +329,53 @@ func TestSummarizeRateShared(t *testing.T) {
 	attempts := len(srv.Requests())
 	if want := f.Now().Add(time.Duration(attempts) * 10 * time.Millisecond).UnixMicro(); attempts != 2 || next != want {
 		t.Errorf("%d attempts; next slot %d, want %d", attempts, next, want)
+	}
+}
+
+// At a terminal, summarize --all prints a line per conversation, not the
+// summary records: above the bar when stderr draws one (stdout gets nothing
+// the bar could cut into), else on stdout; JSONL with --json or when stdout
+// is no terminal.
+func TestSummarizeAllAtTerminal(t *testing.T) {
+	tests := []struct {
+		name                 string
+		stdoutTTY, stderrTTY bool
+		args                 []string
+		readableOn           string // "out", "err" or "" for JSONL on stdout
+	}{
+		{"pipe", false, false, nil, ""},
+		{"pipe, bar", false, true, nil, ""},
+		{"terminal, no bar", true, false, nil, "out"},
+		{"terminal, bar", true, true, nil, "err"},
+		{"terminal, --json", true, true, []string{"--json"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, out, errOut := testFactory(t, "")
+			seedTrip(t, f, "a")
+			seedTrip(t, f, "b")
+			f.IO.stdoutTTY, f.IO.stderrTTY = tt.stdoutTTY, tt.stderrTTY
+			if err := summarizeTest(t, f, append([]string{"--all", "--keep-last", "1"}, tt.args...)...); err != nil {
+				t.Fatal(err)
+			}
+			line := regexp.MustCompile(`(?m)^summarized a: \d+ records into [0-9A-Z]{26}, view \d+ -> \d+ tokens$`)
+			switch tt.readableOn {
+			case "":
+				if strings.Count(out.String(), `"role":"summary"`) != 2 || line.MatchString(out.String()+errOut.String()) {
+					t.Errorf("want JSONL on stdout; stdout %q, stderr %q", out, errOut)
+				}
+			case "out":
+				if !line.MatchString(out.String()) || strings.Contains(out.String(), "{") {
+					t.Errorf("want a line per conversation on stdout; stdout %q", out)
+				}
+			case "err":
+				if out.Len() != 0 || !line.MatchString(errOut.String()) || !strings.Contains(errOut.String(), "summarize 2/2") {
+					t.Errorf("want the lines above the bar and nothing on stdout; stdout %q, stderr %q", out, errOut)
+				}
+			}
+			if !strings.Contains(errOut.String(), "2 summarized") {
+				t.Errorf("no tally: %q", errOut)
+			}
+		})
 	}
 }

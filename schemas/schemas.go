@@ -35,13 +35,19 @@ func ValidateRecord(line []byte) error {
 	if recordErr != nil {
 		return fmt.Errorf("record schema: %w", recordErr)
 	}
+	return recordSchema.check(line, "the record schema")
+}
+
+// check validates one JSON document against s, naming s as what in the
+// error, with every reason it does not match.
+func (s *schema) check(line []byte, what string) error {
 	v, err := decode(line)
 	if err != nil {
 		return err
 	}
 	var reasons []string
-	if !recordSchema.validate(v, "", &reasons) {
-		return errors.New("does not match the record schema:\n" + strings.Join(reasons, "\n"))
+	if !s.validate(v, "", &reasons) {
+		return errors.New("does not match " + what + ":\n" + strings.Join(reasons, "\n"))
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package export
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -15,16 +16,34 @@ import (
 // markdownWriter writes a transcript for people: a heading per conversation
 // and per record, the record's id and metadata on one line with times in
 // ISO 8601, contents as paragraphs, tool calls and tool results fenced,
-// summaries quoted.
+// summaries quoted. Text that markdown would read as structure (a heading,
+// a quote, a list, a fence, HTML) is escaped with a backslash, so that a
+// message holding "## assistant" reads as text, not as a new record.
+//
+// It is also a format convo reads back (NewMarkdownReader, append --format
+// markdown): contents are separated by an empty HTML comment ("<!-- -->")
+// and each record ends with a fenced block, info string "json convo",
+// holding the record less its contents, so that ids, roles, tool calls and
+// metadata come back byte for byte.
 type markdownWriter struct {
 	w    *bufio.Writer
 	conv string
 	n    int
 }
 
+// Markers of the markdown a reader relies on.
+const (
+	mdContentSeparator = "<!-- -->"
+	mdRecordInfo       = "json convo"
+)
+
 func (m *markdownWriter) Write(body []byte) error {
 	var r transcript.Record
 	if err := json.Unmarshal(body, &r); err != nil {
+		return fmt.Errorf("record %.40q: %w", body, err)
+	}
+	rest, err := recordWithoutContents(body)
+	if err != nil {
 		return fmt.Errorf("record %.40q: %w", body, err)
 	}
 	w := m.w
@@ -32,7 +51,7 @@ func (m *markdownWriter) Write(body []byte) error {
 		if m.n > 0 {
 			w.WriteByte('\n')
 		}
-		fmt.Fprintf(w, "# Conversation %s\n", codeSpan(r.Conversation))
+		fmt.Fprintf(w, "# Conversation %s\n", oneLine(codeSpan(r.Conversation)))
 		m.conv = r.Conversation
 	}
 	m.n++
@@ -43,27 +62,34 @@ func (m *markdownWriter) Write(body []byte) error {
 		if name == "" {
 			name = "result"
 		}
-		fmt.Fprintf(w, "\n## tool: %s\n\n", name)
+		fmt.Fprintf(w, "\n## tool: %s\n\n", oneLine(name))
 	case transcript.RoleSummary:
 		fmt.Fprintf(w, "\n## summary of %d records\n\n", len(r.Metadata.SummaryIDs))
 	default:
 		fmt.Fprintf(w, "\n## %s\n\n", msg.Role)
 	}
-	w.WriteString(metaLine(&r))
+	w.WriteString(oneLine(metaLine(&r)))
 	w.WriteByte('\n')
 
-	for _, c := range msg.Contents {
+	for i, c := range msg.Contents {
+		if i > 0 {
+			w.WriteString("\n" + mdContentSeparator + "\n")
+		}
 		w.WriteByte('\n')
 		switch msg.Role {
 		case transcript.RoleTool:
 			writeFenced(w, "", c)
 		case transcript.RoleSummary:
-			w.WriteString("> ")
-			w.WriteString(strings.ReplaceAll(c, "\n", "\n> "))
-			w.WriteByte('\n')
+			for line := range strings.SplitSeq(c, "\n") {
+				w.WriteString("> ")
+				w.WriteString(escapeLine(line))
+				w.WriteByte('\n')
+			}
 		default:
-			w.WriteString(c)
-			w.WriteByte('\n')
+			for line := range strings.SplitSeq(c, "\n") {
+				w.WriteString(escapeLine(line))
+				w.WriteByte('\n')
+			}
 		}
 	}
 	if len(msg.ToolCalls) > 0 {
@@ -85,7 +111,99 @@ func (m *markdownWriter) Write(body []byte) error {
 		w.WriteByte('\n')
 		writeFenced(w, "json", strings.TrimSuffix(string(b), "\n"))
 	}
+	w.WriteByte('\n')
+	writeFenced(w, mdRecordInfo, string(rest))
 	return nil
+}
+
+// recordWithoutContents is the canonical record body less
+// message.contents, every other byte as stored (aux numbers and strings
+// exactly as given).
+func recordWithoutContents(body []byte) ([]byte, error) {
+	var rec map[string]json.RawMessage
+	if err := json.Unmarshal(body, &rec); err != nil {
+		return nil, err
+	}
+	var msg map[string]json.RawMessage
+	if err := json.Unmarshal(rec["message"], &msg); err != nil {
+		return nil, err
+	}
+	delete(msg, "contents")
+	line, err := marshalRaw(rec, msg)
+	return bytes.TrimSuffix(line, []byte("\n")), err
+}
+
+// oneLine keeps a heading or the metadata line on one line whatever the
+// names in it hold.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
+}
+
+// escapeLine escapes a line of text that markdown would read as structure:
+// after up to three spaces, a backslash goes before a character that opens a
+// heading, quote, list, fence, table, HTML block, link definition or
+// setext underline, and before the "." or ")" of an ordered list marker. A
+// line that already starts so with a backslash gets one more, so that
+// unescapeLine undoes exactly this.
+func escapeLine(line string) string {
+	indent := leadingSpaces(line)
+	rest := line[indent:]
+	if rest == "" {
+		return line
+	}
+	if n := orderedMarker(rest); n > 0 {
+		return line[:indent+n] + `\` + rest[n:]
+	}
+	if strings.IndexByte(mdBlockStarts, rest[0]) >= 0 {
+		return line[:indent] + `\` + rest
+	}
+	return line
+}
+
+// unescapeLine undoes escapeLine.
+func unescapeLine(line string) string {
+	indent := leadingSpaces(line)
+	rest := line[indent:]
+	if strings.HasPrefix(rest, `\`) {
+		return line[:indent] + rest[1:]
+	}
+	if n := orderedMarker(rest); n > 0 && rest[n] == '\\' {
+		return line[:indent+n] + rest[n+1:]
+	}
+	return line
+}
+
+// mdBlockStarts are the characters that, first on a line, can make it
+// markdown structure; the backslash is there to keep escaping reversible.
+const mdBlockStarts = "\\#>`~-*+=_|<[:"
+
+func leadingSpaces(s string) int {
+	n := 0
+	for n < 3 && n < len(s) && s[n] == ' ' {
+		n++
+	}
+	return n
+}
+
+// orderedMarker returns the number of digits starting s when they are
+// followed by backslashes and then "." or ")" (an ordered list marker, once
+// the backslashes are gone), else 0.
+func orderedMarker(s string) int {
+	d := 0
+	for d < len(s) && d < 9 && s[d] >= '0' && s[d] <= '9' {
+		d++
+	}
+	if d == 0 {
+		return 0
+	}
+	i := d
+	for i < len(s) && s[i] == '\\' {
+		i++
+	}
+	if i < len(s) && (s[i] == '.' || s[i] == ')') {
+		return d
+	}
+	return 0
 }
 
 func (m *markdownWriter) Close() error { return m.w.Flush() }

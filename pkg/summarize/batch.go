@@ -413,6 +413,10 @@ func applyBatchResult(ctx context.Context, s Store, conv string, e batchEntry, o
 	return &rec, "stored", nil
 }
 
+// maxResultLine bounds a result line: a summary's answer with its
+// envelope is kilobytes.
+const maxResultLine = 16 << 20
+
 // readBatchResults reads every result line, keeping of each only what
 // storing its summary needs.
 func readBatchResults(r io.Reader) ([]batchEntry, error) {
@@ -420,6 +424,9 @@ func readBatchResults(r io.Reader) ([]batchEntry, error) {
 	var entries []batchEntry
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
+		if len(line) > maxResultLine {
+			return nil, &transcript.InputError{Line: n, Err: fmt.Errorf("a line over %d MiB: no result of a summary is that long", maxResultLine>>20)}
+		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			e, lerr := readBatchResult(line)
 			if lerr != nil {
@@ -476,8 +483,10 @@ func readBatchResult(line []byte) (batchEntry, error) {
 			e.status, e.errored = "errored", errors.New(msg)
 		case "expired":
 			e.status, e.errored = "expired", errors.New("the batch ended before this request was processed")
-		default: // canceled
-			e.status, e.errored = res.Result.Type, errors.New("the batch was canceled before this request was processed")
+		case "canceled":
+			e.status, e.errored = "canceled", errors.New("the batch was canceled before this request was processed")
+		default:
+			return batchEntry{}, fmt.Errorf("custom_id %s: result type %q: want succeeded, errored, expired or canceled", res.CustomID, res.Result.Type)
 		}
 	case id.api.url != "" && res.Error != nil:
 		e.status = "errored"

@@ -253,3 +253,30 @@ func TestBatchInChanged(t *testing.T) {
 		t.Errorf("%v", got)
 	}
 }
+
+// FuzzBatchResults: any result file is entries or an input error naming a
+// line, never a panic; every entry is a summary or a reason, not both.
+func FuzzBatchResults(f *testing.F) {
+	a := batchID{api: batchAPIs[1], conv: shortHash("c"), readSeq: 7, covered: shortHash("r01")}.String()
+	o := batchID{api: batchAPIs[0], conv: shortHash("c"), readSeq: 7, covered: shortHash("r01")}.String()
+	f.Add(`{"custom_id":"` + a + `","result":{"type":"succeeded","message":{"id":"m","type":"message","role":"assistant","model":"x","content":[{"type":"text","text":"Gist."}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}}}`)
+	f.Add(`{"custom_id":"` + a + `","result":{"type":"expired"}}` + "\n\n" + `{"custom_id":"` + a + `","result":{"type":"canceled"}}`)
+	f.Add(`{"id":"b","custom_id":"` + o + `","response":{"status_code":200,"body":{"choices":[{"index":0,"message":{"role":"assistant","content":"Gist."},"finish_reason":"stop"}]}},"error":null}`)
+	f.Add(`{"id":"b","custom_id":"` + o + `","response":null,"error":{"code":"batch_expired","message":"late"}}`)
+	f.Add("not json\n")
+	f.Fuzz(func(t *testing.T, file string) {
+		entries, err := readBatchResults(strings.NewReader(file))
+		if err != nil {
+			var ie *transcript.InputError
+			if !errors.As(err, &ie) || ie.Line < 1 {
+				t.Fatalf("%v: want an input error naming a line", err)
+			}
+			return
+		}
+		for _, e := range entries {
+			if (e.errored == nil) == (e.status != "") || (e.errored == nil && e.out.Text == "") {
+				t.Fatalf("line %d: text %q, status %q, error %v", e.line, e.out.Text, e.status, e.errored)
+			}
+		}
+	})
+}

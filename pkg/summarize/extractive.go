@@ -2,6 +2,7 @@ package summarize
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"math"
 	"slices"
@@ -25,8 +26,11 @@ import (
 // general text (from the tokenizer's vocabulary, see tokens.Rarity) and its
 // inverse frequency among the phrases being weighed (TF-IDF's idf), doubled
 // for a capitalized word or a number (names, titles, amounts), raised when
-// the speaker speaks of themselves, and divided by the phrase's length plus
-// a fixed bias, so specific phrases win over long vague ones.
+// the speaker speaks of themselves, and divided by the phrase's cost in
+// tokens plus a fixed bias, so specific phrases win over long vague ones.
+// Phrases are taken best first by what they add to those taken already:
+// a word the summary holds counts for less (repeatWorth), so the room goes
+// to facts not yet kept rather than to the same topic said again.
 type Extractive struct {
 	Counter *tokens.Counter
 }
@@ -51,6 +55,11 @@ type note struct {
 	by    string // the speaker's name, when the record names one
 	score float64
 	cost  int
+	// words are the phrase's distinct content words, folded, with what
+	// each is worth to it; length divides their sum (see score).
+	words  []string
+	worth  []float64
+	length float64
 }
 
 // Summarize implements Summarizer; it reads in.Records (or in.Each) and
@@ -188,17 +197,20 @@ func label(r transcript.Record) string {
 // letters, digits, spaces, dots, hyphens and underscores, then ": ".
 var labelRE = lazyRegexp(`^([\p{L}\p{N}_.-][\p{L}\p{N}_. -]{0,39}): `)
 
-// phraseLengthBias is added to a phrase's length before its score is
-// divided by it: the larger, the more a long phrase with many specific words
-// is worth against a short one (on LoCoMo 5 keeps more answers than 1.5 or 20).
+// phraseLengthBias is added to a phrase's cost in tokens before its score
+// is divided by it: the larger, the more a long phrase with many specific
+// words is worth against a short one (on LoCoMo 5 keeps more answers than 2
+// or 8).
 const phraseLengthBias = 5
 
-// score is a candidate's score (see Extractive): n candidates, df giving
-// how many of them hold a folded word, rarity a word's rarity.
-func score(c *note, n float64, df func(string) int, rarity func(string) float64) float64 {
+// score sets a candidate's score (see Extractive), and what each of its
+// words is worth, for fit to weigh what a summary holds already: n
+// candidates, df giving how many of them hold a folded word, rarity a
+// word's rarity.
+func (e *Extractive) score(c *note, n float64, df func(string) int, rarity func(string) float64) {
+	c.words, c.worth = c.words[:0], c.worth[:0]
 	sum := 0.0
-	fields := strings.Fields(c.text)
-	for _, w := range fields {
+	for _, w := range strings.Fields(c.text) {
 		if !isContent(w) {
 			continue
 		}
@@ -207,12 +219,37 @@ func score(c *note, n float64, df func(string) int, rarity func(string) float64)
 		if first, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(first) || unicode.IsDigit(first) {
 			x *= 2
 		}
+		if c.firstPerson {
+			x *= 1.3
+		}
 		sum += x
+		if j := slices.Index(c.words, lw); j >= 0 {
+			c.worth[j] += x
+		} else {
+			c.words, c.worth = append(c.words, lw), append(c.worth, x)
+		}
 	}
-	if c.firstPerson {
-		sum *= 1.3
+	c.cost = e.Counter.Count(c.text) + 1 // and its separator
+	c.length = float64(c.cost) + phraseLengthBias
+	c.score = sum / c.length
+}
+
+// repeatWorth is what a word a summary already holds still adds to a
+// phrase: saying it again tells little, the room is better spent on a
+// phrase with words the summary lacks.
+const repeatWorth = 0.5
+
+// gain is what note i adds to a summary that holds the words in held.
+func gain(c *note, held map[string]bool) float64 {
+	sum := 0.0
+	for j, w := range c.words {
+		if held[w] {
+			sum += repeatWorth * c.worth[j]
+		} else {
+			sum += c.worth[j]
+		}
 	}
-	return sum / (float64(len(fields)) + phraseLengthBias)
+	return sum / c.length
 }
 
 func distinctFolded(ws []string) []string {
@@ -228,9 +265,8 @@ func distinctFolded(ws []string) []string {
 	return out
 }
 
-// fit keeps the best scoring notes within budget tokens, in their order:
-// down the candidates from the best, each that still fits. A note too long
-// on its own is clipped rather than lost when nothing fits.
+// fit keeps the best scoring notes within budget tokens, in their order. A
+// note too long on its own is clipped rather than lost when nothing fits.
 func (s *noteSet) fit(budget int) ([]note, error) {
 	e := s.e
 	room := budget - e.Counter.Count(notesHeading) - 1
@@ -238,38 +274,95 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 	// A reply is kept with what the user said in its turn: the user's best
 	// note (its pair) comes with it, so no line is an answer to nothing.
 	userKept := map[int]bool{}
+	held := map[string]bool{}
+	take := func(c *cand) {
+		kept[c.idx] = c.note
+		for _, w := range c.words {
+			held[w] = true
+		}
+	}
+	// Greedy on what each note adds to the notes taken so far: a note's
+	// gain only falls as they grow, so one is taken once its fresh gain
+	// still beats every other note's last known gain. The candidates come
+	// into the queue a batch at a time (see walk): one not in it yet has
+	// its score for its last known gain, which is below the batch's.
+	queue := &gainQueue{}
 	var best *note
-	err := s.walk(&room, func(c *cand) bool {
+	w := s.walker(&room)
+	// fill brings the next batch into the queue while a candidate not in
+	// it may go before its top.
+	fill := func() error {
+		for {
+			c, ok, err := w.peek()
+			if err != nil || !ok || queue.Len() > 0 && !queue.before(c.score, c.idx, queue.items[0]) {
+				return err
+			}
+			batch, err := w.next()
+			if err != nil {
+				return err
+			}
+			for i := range batch {
+				heap.Push(queue, gainItem{c: &batch[i], gain: batch[i].score})
+			}
+		}
+	}
+	for room >= minNoteCost {
+		if err := fill(); err != nil {
+			return nil, err
+		}
+		if queue.Len() == 0 {
+			break
+		}
+		top := heap.Pop(queue).(gainItem)
+		c := top.c
 		if best == nil {
 			n := c.note
 			best = &n
 		}
-		if room < minNoteCost {
-			return false // nothing more fits
-		}
 		if _, ok := kept[c.idx]; ok {
-			return true
+			continue
 		}
-		cost, pair := s.cost(c), (*cand)(nil)
+		g := gain(&c.note, held)
+		_, pairKept := kept[idxOf(c.pair)]
+		if c.pair != nil && c.reply && !userKept[c.turn] && !pairKept {
+			// A reply brings the user's note in with it: the two are
+			// weighed together, as their cost is counted together.
+			r, v := &c.note, &c.pair.note
+			g = (g*r.length + gain(v, held)*v.length) / (r.length + v.length)
+		}
+		if err := fill(); err != nil {
+			return nil, err
+		}
+		if g < top.gain && queue.Len() > 0 && g < queue.items[0].gain {
+			heap.Push(queue, gainItem{c: c, gain: g})
+			continue
+		}
+		cost, pair := c.cost, (*cand)(nil)
 		if c.pair != nil && c.reply && !userKept[c.turn] {
 			pair = c.pair
-			cost += s.cost(pair)
+			cost += pair.cost
 		}
 		if cost > room {
-			return true
+			continue
 		}
-		kept[c.idx] = c.note
+		take(c)
 		room -= cost
 		if pair != nil {
-			kept[pair.idx] = pair.note
+			take(pair)
 		}
 		if !c.reply || pair != nil {
 			userKept[c.turn] = true
 		}
-		return true
-	})
-	if err != nil {
-		return nil, err
+	}
+	if best == nil { // the room was too small for any note
+		c, ok, err := s.walker(&room).peek()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			n := c.note
+			best = &n
+		}
 	}
 	idxs := make([]int, 0, len(kept))
 	for i := range kept {
@@ -296,6 +389,48 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 		out = []note{*best}
 	}
 	return out, nil
+}
+
+// fit is noteSet.fit over candidates scored already.
+func (e *Extractive) fit(cands []note, budget int) []note {
+	s := &noteSet{e: e, scored: cands, heldAll: true}
+	out, _ := s.fit(budget)
+	return out
+}
+
+func idxOf(c *cand) int {
+	if c == nil {
+		return -1
+	}
+	return c.idx
+}
+
+type gainItem struct {
+	c    *cand
+	gain float64
+}
+
+// gainQueue is a max-heap of notes by gain; ties go to the newer note.
+type gainQueue struct{ items []gainItem }
+
+// before reports whether a note of gain g and place idx goes before it.
+func (q *gainQueue) before(g float64, idx int, it gainItem) bool {
+	if g != it.gain {
+		return g > it.gain
+	}
+	return idx > it.c.idx
+}
+
+func (q *gainQueue) Len() int { return len(q.items) }
+func (q *gainQueue) Less(a, b int) bool {
+	return q.before(q.items[a].gain, q.items[a].c.idx, q.items[b])
+}
+func (q *gainQueue) Swap(a, b int) { q.items[a], q.items[b] = q.items[b], q.items[a] }
+func (q *gainQueue) Push(x any)    { q.items = append(q.items, x.(gainItem)) }
+func (q *gainQueue) Pop() any {
+	x := q.items[len(q.items)-1]
+	q.items = q.items[:len(q.items)-1]
+	return x
 }
 
 // minNoteCost is the least a note costs: a token (its text is never

@@ -190,7 +190,7 @@ var (
 	fillers   = wordSet(`perfect brave great awesome amazing wonderful lovely beautiful fantastic incredible congrats
 		congratulations cheers wow totally absolutely exactly definitely sure nice cool sweet glad sorry thanks yes yeah
 		okay ok hey hi hello bye good well agreed indeed true right haha lol omg yay hooray welcome anyway oh ah hmm
-		love awww aw super excellent brilliant fun cute stunning impressive`)
+		love awww aw super excellent brilliant fun cute stunning impressive adorable gorgeous breathtaking stoked hilarious`)
 	// unitAfter is the word right after a number, one space on: its unit.
 	unitAfter = lazyRegexp(`^ ?([\p{L}]+)`)
 	// codeBefore is a currency code right before a number: "EUR 129.90".

@@ -39,8 +39,10 @@ type noteSet struct {
 	// batch is the first candidates in order (all of them, when held);
 	// more, when not 0, says there are candidates after it, none costing
 	// less.
-	batch  []cand
-	more   int
+	batch []cand
+	more  int
+	// scored, when set, are the candidates, scored already (fit's tests).
+	scored []note
 	rarity map[string]float64
 }
 
@@ -210,12 +212,21 @@ func (s *noteSet) candidates(fn func(c cand)) error {
 		if len(turn) > 0 && turn[0].turn != n.turn {
 			flush()
 		}
-		if n.initial {
-			n.text = lowerInitial(n.text, s.names)
+		if s.scored == nil {
+			if n.initial {
+				n.text = lowerInitial(n.text, s.names)
+			}
+			s.e.score(&n, float64(s.n), s.docFreq, s.rarityOf)
 		}
-		n.score = score(&n, float64(s.n), s.docFreq, s.rarityOf)
 		turn = append(turn, cand{note: n, idx: idx})
 		idx++
+	}
+	if s.scored != nil {
+		for _, n := range s.scored {
+			push(n)
+		}
+		flush()
+		return nil
 	}
 	for _, n := range s.prev {
 		push(n)
@@ -247,7 +258,7 @@ func (s *noteSet) candidates(fn func(c cand)) error {
 // candidate (0: none follow).
 func (s *noteSet) next(after *cand, limit, maxCost int) ([]cand, int, error) {
 	var out []cand
-	least := 0 // the least leastCost of the candidates left out
+	least := 0 // the least cost of the candidates left out
 	trim := func() {
 		slices.SortFunc(out, func(a, b cand) int {
 			if ahead(&a, &b) {
@@ -257,8 +268,8 @@ func (s *noteSet) next(after *cand, limit, maxCost int) ([]cand, int, error) {
 		})
 		if limit > 0 && len(out) > limit {
 			for i := limit; i < len(out); i++ {
-				if lc := leastCost(out[i].text); least == 0 || lc < least {
-					least = lc
+				if least == 0 || out[i].cost < least {
+					least = out[i].cost
 				}
 			}
 			out = out[:limit]
@@ -268,7 +279,7 @@ func (s *noteSet) next(after *cand, limit, maxCost int) ([]cand, int, error) {
 		if after != nil && !ahead(after, &c) {
 			return
 		}
-		if maxCost > 0 && (leastCost(c.text) > maxCost || s.cost(&c) > maxCost) {
+		if maxCost > 0 && c.cost > maxCost {
 			return
 		}
 		out = append(out, c)
@@ -283,55 +294,68 @@ func (s *noteSet) next(after *cand, limit, maxCost int) ([]cand, int, error) {
 	return out, least, nil
 }
 
-// walk calls fn with each candidate from the best down, while it returns
-// true; room says what the walk's caller has left: the candidates after
-// the first batch that cost more are passed over, as they cannot be kept.
-func (s *noteSet) walk(room *int, fn func(*cand) bool) error {
-	if s.batch == nil {
-		limit := batchNotes
-		if s.heldAll {
-			limit = 0
-		}
-		var err error
-		if s.batch, s.more, err = s.next(nil, limit, 0); err != nil {
-			return err
-		}
+// walker hands out the candidates a batch at a time, from the best down;
+// past the first batch, only those that cost at most the room left, as
+// no other can be kept.
+type walker struct {
+	s       *noteSet
+	room    *int
+	pending []cand // the next batch, once read
+	more    int    // after pending: the least cost of the rest (0: none)
+	last    *cand  // the last candidate handed out
+	done    bool
+}
+
+func (s *noteSet) walker(room *int) *walker { return &walker{s: s, room: room} }
+
+func (w *walker) load() error {
+	if w.pending != nil || w.done {
+		return nil
 	}
-	batch, more := s.batch, s.more
-	for {
-		for i := range batch {
-			if !fn(&batch[i]) {
-				return nil
+	s := w.s
+	var err error
+	switch {
+	case w.last == nil:
+		if s.batch == nil {
+			limit := batchNotes
+			if s.heldAll {
+				limit = 0
+			}
+			if s.batch, s.more, err = s.next(nil, limit, 0); err != nil {
+				return err
 			}
 		}
-		if more == 0 || more > *room || len(batch) == 0 {
-			return nil // none left, or none that fits
-		}
-		last := batch[len(batch)-1]
-		var err error
-		if batch, more, err = s.next(&last, batchNotes, max(*room, 1)); err != nil {
+		w.pending, w.more = s.batch, s.more
+	case w.more == 0 || w.more > *w.room:
+		w.done = true // none left, or none that fits
+		return nil
+	default:
+		if w.pending, w.more, err = s.next(w.last, batchNotes, max(*w.room, 1)); err != nil {
 			return err
 		}
 	}
+	if len(w.pending) == 0 {
+		w.pending, w.done = nil, true
+	}
+	return nil
 }
 
-// cost is the tokens a note takes in the summary, its separator counted;
-// counted when first needed, as most candidates never are.
-func (s *noteSet) cost(c *cand) int {
-	if c.cost == 0 {
-		c.cost = s.e.Counter.Count(c.text) + 1
+// peek is the best candidate not handed out yet.
+func (w *walker) peek() (*cand, bool, error) {
+	if err := w.load(); err != nil || w.pending == nil {
+		return nil, false, err
 	}
-	return c.cost
+	return &w.pending[0], true, nil
 }
 
-// leastCost is a bound on a note's cost that takes no counting: the BPE
-// tokenizers split text into pieces before they encode it, none spanning
-// two words of a line, so a line has at least a token a word.
-func leastCost(text string) int {
-	if strings.ContainsAny(text, "\r\n") {
-		return minNoteCost
+// next hands out the next batch.
+func (w *walker) next() ([]cand, error) {
+	if err := w.load(); err != nil || w.pending == nil {
+		return nil, err
 	}
-	return len(strings.Fields(text)) + 1
+	b := w.pending
+	w.last, w.pending = &b[len(b)-1], nil
+	return b, nil
 }
 
 func (s *noteSet) docFreq(folded string) int { return int(s.df[hashString(folded)]) }

@@ -27,11 +27,16 @@ func splitPhrases(text string) []phrase {
 	var out []phrase
 	var run []string
 	firstPerson, initial := false, false
-	flush := func() {
+	// addressed: the run follows a greeting ("Hey", "Thanks,", "you,"),
+	// so a name alone in it is a form of address.
+	addressed, before := false, ""
+	// flush ends the run; ended: at a stop, comma or line end, where a
+	// form of address ends ("Hey Mel!"), not at a word.
+	flush := func(ended bool) {
 		for len(run) > 0 && stopwords[foldWord(run[len(run)-1])] && !startsUpper(run[len(run)-1]) {
 			run = run[:len(run)-1]
 		}
-		if hasContent(run) {
+		if hasContent(run) && !smallTalk(run, addressed && ended) {
 			out = append(out, phrase{text: strings.Join(run, " "), firstPerson: firstPerson, initial: initial})
 		}
 		run = run[:0]
@@ -39,10 +44,14 @@ func splitPhrases(text string) []phrase {
 	}
 	for _, line := range strings.Split(text, "\n") {
 		sentenceStart := true
+		before = ""
 		for _, field := range strings.Fields(line) {
 			for _, tok := range fieldTokens(field) {
 				if !tok.word {
-					flush()
+					flush(true)
+					if tok.text != "," {
+						before = ""
+					}
 					if strings.ContainsAny(tok.text, ".!?:") {
 						sentenceStart = true
 					}
@@ -55,8 +64,9 @@ func splitPhrases(text string) []phrase {
 				titled := !sentenceStart && startsUpper(tok.text) && stem(tok.text) != "i"
 				if !titled && (breakWords[lw] || breakWords[stem(tok.text)]) {
 					if len(run) > 0 {
-						flush()
+						flush(false)
 					}
+					before = lw
 					if firstPersonWords[lw] || firstPersonWords[stem(tok.text)] {
 						firstPerson = true
 					}
@@ -65,14 +75,34 @@ func splitPhrases(text string) []phrase {
 				}
 				if len(run) == 0 {
 					initial = sentenceStart
+					addressed = greetings[before] || before == "you"
 				}
 				run = append(run, tok.text)
+				before = lw
 				sentenceStart = false
 			}
 		}
-		flush()
+		flush(true)
 	}
 	return out
+}
+
+// smallTalk reports whether a run of words says nothing a summary needs:
+// a lone filler ("Sweet!", "Perfect.") or, addressed, a name alone, which
+// is the person spoken to ("Hey Mel!", "Thanks, Caroline.").
+func smallTalk(run []string, addressed bool) bool {
+	if len(run) == 1 && fillers[foldWord(run[0])] {
+		return true
+	}
+	if !addressed || len(run) > 2 {
+		return false
+	}
+	for _, w := range run {
+		if !startsUpper(w) {
+			return false
+		}
+	}
+	return true
 }
 
 type token struct {
@@ -195,14 +225,17 @@ func isContent(w string) bool {
 
 // breakWords end a phrase: pronouns, auxiliaries, fillers, conjunctions
 // that join clauses. "and", "of", "a", "the" and prepositions do not: they
-// hold names and facts together ("Bank of America", "once a week").
+// hold names and facts together ("Bank of America", "once a week"); nor
+// do negations, which a phrase cut after them would turn around ("don't
+// eat meat" is not "eat meat").
 var breakWords = wordSet(`i me my mine myself we us our ours you your yours yourself he him his she her hers
 	it its they them their theirs this that these those there here what which who whom whose when where why how
 	am is are was were be been being have has had having do does did doing will would can could should shall
-	might must may im ive id youre youve thats dont doesnt didnt isnt arent wasnt werent wont cant ill hes shes
+	might must may im ive id youre youve thats ill hes shes
 	theyre weve really just so very too also actually totally definitely absolutely wow yeah yes oh ok okay hey
 	hi hello thanks thank lol haha awesome amazing great cool nice sure sorry glad think thought know knew
-	if then but because though although since while as than not no`)
+	bye goodbye congrats congratulations cheers
+	if then but because though although since while as than`)
 
 var firstPersonWords = wordSet(`i we my our me us ive weve im myself ours mine id`)
 

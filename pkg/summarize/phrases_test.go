@@ -19,8 +19,16 @@ func TestSplitPhrases(t *testing.T) {
 	}{
 		{"I joined a nearby church yesterday. So far it's been really great!",
 			[]phrase{{text: "joined a nearby church yesterday", firstPerson: true}, {text: "far"}}},
+		// A name the speaker addresses, a lone filler: small talk.
 		{"Hey Caroline! Painting looks great.",
-			[]phrase{{text: "Caroline"}, {text: "Painting looks", initial: true}}},
+			[]phrase{{text: "Painting looks", initial: true}}},
+		{"Thanks, Mel. Sweet! Congrats Caroline, love you, Jo.", nil},
+		// A negation stays with what it negates.
+		{"I don't eat meat, not even fish. No worries!",
+			[]phrase{{text: "don't eat meat", firstPerson: true}, {text: "not even fish"}, {text: "No worries", initial: true}}},
+		// A name after a comma that is not an address stays.
+		{"I moved from Stockholm, Sweden.",
+			[]phrase{{text: "moved from Stockholm", firstPerson: true}, {text: "Sweden"}}},
 		{"I see them at least once a week.",
 			[]phrase{{text: "see", firstPerson: true}, {text: "at least once a week"}}},
 		// URLs, paths, versions and amounts stay whole.
@@ -304,5 +312,58 @@ func TestUserSideKept(t *testing.T) {
 	}
 	if !strings.Contains(out.Text, "go ahead") || !strings.Contains(out.Text, "→ billing-bot: ") {
 		t.Errorf("summary lacks the user's decision or the named speaker:\n%s", out.Text)
+	}
+}
+
+// TestRepeatsGiveWay: a topic said again and again does not fill the
+// budget: once the summary holds its words, the room goes to facts it
+// lacks.
+func TestRepeatsGiveWay(t *testing.T) {
+	c := counter(t)
+	texts := []string{
+		"We marched at the Stockholm LGBTQ Pride parade with the Rainbow Collective.",
+		"The Stockholm LGBTQ Pride parade with the Rainbow Collective sounds huge.",
+		"The Rainbow Collective at the Stockholm LGBTQ Pride parade was huge indeed.",
+		"Next year the Rainbow Collective plans the Stockholm LGBTQ Pride parade again.",
+		"I started violin lessons on Tuesdays.",
+		"My guinea pig is named Oscar.",
+		"We bought a kayak for the lake.",
+		"Sounds like a busy summer.",
+	}
+	recs := conversation(len(texts), func(i int) string { return texts[i] })
+	ex := &Extractive{Counter: c}
+	out, err := ex.Summarize(context.Background(), Input{Records: recs, MaxTokens: 75})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"violin lessons", "guinea pig"} {
+		if !strings.Contains(out.Text, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out.Text)
+		}
+	}
+}
+
+// TestReplyWeighedWithUserSide: a reply that brings a long, vague user
+// note with it is weighed with that note, whose room it takes too: it
+// does not push out a better note that needs no company.
+func TestReplyWeighedWithUserSide(t *testing.T) {
+	c := counter(t)
+	mk := func(text string, turn int, reply bool, worth float64) note {
+		n := note{phrase: phrase{text: text}, turn: turn, reply: reply, words: []string{text}, worth: []float64{worth}}
+		n.cost = c.Count(text) + 1
+		n.length = float64(n.cost) + phraseLengthBias
+		n.score = worth / n.length
+		return n
+	}
+	cands := []note{
+		mk("whatever works for the general situation of the usual things and the rest of the week", 0, false, 2),
+		mk("Zanzibar Quokka", 0, true, 30),
+		mk("booked a table at the noodle bar downtown", 1, false, 20),
+	}
+	ex := &Extractive{Counter: c}
+	budget := c.Count(notesHeading) + 1 + cands[0].cost + cands[1].cost + 2 // room for the pair or the note, not both
+	got := renderNotes(ex.fit(cands, budget))
+	if !strings.Contains(got, "noodle bar") {
+		t.Errorf("the reply and its vague user note won over a better note:\n%s", got)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -222,29 +221,4 @@ func anchorOf(t *testing.T, s store.Store, id string) string {
 		t.Fatal(err)
 	}
 	return anchor
-}
-
-// TestLeastCostBound: leastCost never exceeds a note's real cost, for the
-// text notes are made of and for text that is not.
-func TestLeastCostBound(t *testing.T) {
-	c := counter(t)
-	r := rand.New(rand.NewPCG(1, 2))
-	pieces := []string{"a", "I", "word", "Lisbon", "ORD-55821", "v1.2.3", "https://x.y/z", "'s", "—", "…", "日本語",
-		"😊", "$", "12345678901", "(", ")", "!!", " ", "  ", "\t", "/", "e.g.", "don't", "\u00a0", "a/b"}
-	for range 20000 {
-		var b strings.Builder
-		for range 1 + r.IntN(10) {
-			b.WriteString(pieces[r.IntN(len(pieces))])
-			if r.IntN(2) == 0 {
-				b.WriteByte(' ')
-			}
-		}
-		text := b.String()
-		if !utf8.ValidString(text) || strings.TrimSpace(text) == "" {
-			continue
-		}
-		if least, cost := leastCost(text), c.Count(text)+1; least > cost {
-			t.Fatalf("%q: least cost %d, real %d", text, least, cost)
-		}
-	}
 }

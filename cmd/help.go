@@ -1,0 +1,65 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// This file shapes what --help, man pages and usage errors show.
+
+func init() {
+	cobra.AddTemplateFunc("plainFlagUsages", plainFlagUsages)
+}
+
+// helpTemplates makes every command's usage list boolean flags as plain
+// flags (--json), not as pflag writes them (--json[=true|false]), which
+// reads as if a value were wanted.
+func helpTemplates(root *cobra.Command) {
+	t := root.UsageTemplate()
+	t = strings.ReplaceAll(t, ".LocalFlags.FlagUsages", "plainFlagUsages .LocalFlags")
+	t = strings.ReplaceAll(t, ".InheritedFlags.FlagUsages", "plainFlagUsages .InheritedFlags")
+	root.SetUsageTemplate(t)
+}
+
+// plainFlagUsages is fs.FlagUsages with each boolean flag shown bare.
+func plainFlagUsages(fs *pflag.FlagSet) string {
+	c := pflag.NewFlagSet("", pflag.ContinueOnError)
+	c.SortFlags = fs.SortFlags
+	fs.VisitAll(func(f *pflag.Flag) {
+		g := *f
+		if f.Value.Type() == "bool" {
+			g.Value = plainBool{f.Value}
+		}
+		c.AddFlag(&g)
+	})
+	return c.FlagUsages()
+}
+
+// plainBool hides IsBoolFlag from the usage writer; its type stays "bool",
+// for which pflag prints no value name.
+type plainBool struct{ v pflag.Value }
+
+func (b plainBool) String() string     { return b.v.String() }
+func (b plainBool) Set(s string) error { return b.v.Set(s) }
+func (b plainBool) Type() string       { return b.v.Type() }
+
+// completionCmd gives cobra's completion command and its shells examples
+// and says what they install where.
+func completionCmd(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		c.Example = `  convo completion bash > ~/.local/share/bash-completion/completions/convo
+  convo completion zsh > "${fpath[1]}/_convo"
+  convo completion fish > ~/.config/fish/completions/convo.fish
+  make install        # installs all three under PREFIX/share`
+		for _, shell := range c.Commands() {
+			shell.Example = fmt.Sprintf("  source <(convo completion %[1]s)    # this shell only\n  convo completion %[1]s --help       # where to install it for good", shell.Name())
+		}
+	}
+}
