@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -221,4 +222,54 @@ func anchorOf(t *testing.T, s store.Store, id string) string {
 		t.Fatal(err)
 	}
 	return anchor
+}
+
+// TestFitInBatchesMatchesWhole: the greedy over candidates that come into
+// its queue a few at a time (as a streamed span's do) keeps the notes it
+// keeps over all of them at once, over random candidates sharing few
+// words, so that gains fall and notes go back into the queue often.
+func TestFitInBatchesMatchesWhole(t *testing.T) {
+	c := counter(t)
+	ex := &Extractive{Counter: c}
+	pool := strings.Fields("Lisbon trip bakery Clara report Friday")
+	for seed := range 300 {
+		r := rand.New(rand.NewPCG(uint64(seed), 16))
+		var cands []note
+		turn := 0
+		for i := range 5 + r.IntN(60) {
+			if r.IntN(3) == 0 {
+				turn++
+			}
+			n := note{turn: turn, reply: r.IntN(2) == 0}
+			var text []string
+			sum := 0.0
+			for range 1 + r.IntN(4) {
+				w := pool[r.IntN(len(pool))]
+				x := 1 + 10*r.Float64()
+				text = append(text, w)
+				sum += x
+				if j := slices.Index(n.words, strings.ToLower(w)); j >= 0 {
+					n.worth[j] += x
+				} else {
+					n.words, n.worth = append(n.words, strings.ToLower(w)), append(n.worth, x)
+				}
+			}
+			n.text = strings.Join(text, " ") + fmt.Sprintf(" n%d", i)
+			n.cost = c.Count(n.text) + 1
+			n.length = float64(n.cost) + phraseLengthBias
+			n.score = sum / n.length
+			cands = append(cands, n)
+		}
+		budget := c.Count(notesHeading) + 1 + 5 + r.IntN(120)
+		want := renderNotes(ex.fit(cands, budget))
+		setKnobs(t, 0, 1+r.IntN(4), 1<<30, 1<<30, 256)
+		s := &noteSet{e: ex, scored: cands}
+		notes, err := s.fit(budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := renderNotes(notes); got != want {
+			t.Fatalf("seed %d, budget %d: in batches\n%s\nall at once\n%s", seed, budget, got, want)
+		}
+	}
 }
