@@ -303,6 +303,7 @@ type walker struct {
 	pending []cand // the next batch, once read
 	more    int    // after pending: the least cost of the rest (0: none)
 	last    *cand  // the last candidate handed out
+	handed  int    // the candidates handed out
 	done    bool
 }
 
@@ -330,7 +331,11 @@ func (w *walker) load() error {
 		w.done = true // none left, or none that fits
 		return nil
 	default:
-		if w.pending, w.more, err = s.next(w.last, batchNotes, max(*w.room, 1)); err != nil {
+		// Each batch is as large as all before it together: a greedy that
+		// needs many (when most candidates share a word, their gains all
+		// fall below the scores of those not read yet) reads the span a
+		// few times, not once a batch.
+		if w.pending, w.more, err = s.next(w.last, max(batchNotes, w.handed), max(*w.room, 1)); err != nil {
 			return err
 		}
 	}
@@ -355,6 +360,7 @@ func (w *walker) next() ([]cand, error) {
 	}
 	b := w.pending
 	w.last, w.pending = &b[len(b)-1], nil
+	w.handed += len(b)
 	return b, nil
 }
 
