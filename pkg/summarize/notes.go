@@ -9,11 +9,13 @@ import (
 
 // noteSet is the extractive summarizer's candidates: the phrases of the
 // previous summary and of the records folded in, each kept at its first
-// mention. A span of a few thousand records is held whole; a longer one
-// is streamed again for each walk down the candidates, and only the
-// figures scoring needs stay in memory (the names, how many candidates
-// hold each word, which phrase is a first mention), so memory is bounded
-// by the words of the conversation, not its length.
+// mention. Up to maxHeldNotes candidates are held whole; more are
+// streamed again for each batch the greedy (fit) needs, and between
+// batches only the figures scoring needs stay in memory (the names, how
+// many candidates hold each word, by hash, which phrase is a first
+// mention). The greedy's queue keeps every batch it has read: when most
+// candidates share a word, their gains all fall below the scores of those
+// not read yet and it reads most of them (see walker).
 type noteSet struct {
 	e    *Extractive
 	each RecordStream
