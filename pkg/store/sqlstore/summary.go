@@ -42,7 +42,7 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 			return fmt.Errorf("read summary anchor: %w", err)
 		}
 		if sw.Check {
-			if err := checkUnchanged(ctx, tx, conv, sw); err != nil {
+			if err := checkUnchanged(ctx, tx, conv, pos, sw); err != nil {
 				return err
 			}
 		}
@@ -74,7 +74,7 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 	})
 }
 
-func checkUnchanged(ctx context.Context, tx conn, conv string, w store.SummaryWrite) error {
+func checkUnchanged(ctx context.Context, tx conn, conv string, anchorPos int64, w store.SummaryWrite) error {
 	var latest string
 	err := tx.QueryRowContext(ctx, `SELECT id FROM records WHERE conversation = ? AND role = 'summary'
 		AND role IN ('system', 'summary') ORDER BY pos DESC, sub DESC LIMIT 1`, conv).Scan(&latest)
@@ -84,21 +84,50 @@ func checkUnchanged(ctx context.Context, tx conn, conv string, w store.SummaryWr
 	if latest != w.PreviousID {
 		return fmt.Errorf("%w: a newer summary (%s) was stored", store.ErrConflict, latest)
 	}
-	// The covered ids travel as one JSON array, as rewind's do: binding
-	// each one fails past SQLite's limit on variables (32,766), which a
-	// first summary of a long conversation reaches.
+	// The covered records are walked in order beside the summary's ids
+	// (both follow the transcript), from the first to the anchor: a
+	// cursor, not one bound list, so a first summary of a long
+	// conversation is checked in bounded memory and past any limit on
+	// variables or on the size of a parameter.
 	ids := w.Summary.Metadata.SummaryIDs
-	list := idList(ids)
-	var n int
-	var maxSeq int64
-	if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(max(seq), 0) FROM records
-		WHERE conversation = ?1 AND id IN `+tx.d.IDsIn("?2"), conv, list).Scan(&n, &maxSeq); err != nil {
+	if len(ids) == 0 {
+		return nil
+	}
+	var fromPos, fromSub int64
+	err = tx.QueryRowContext(ctx, `SELECT pos, sub FROM records WHERE conversation = ? AND id = ?`, conv, ids[0]).
+		Scan(&fromPos, &fromSub)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%w: covered record %s is gone", store.ErrConflict, ids[0])
+	}
+	if err != nil {
+		return fmt.Errorf("read the first covered record: %w", err)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, seq FROM records WHERE conversation = ?1
+		AND (pos > ?2 OR (pos = ?2 AND sub >= ?3)) AND pos <= ?4 ORDER BY pos, sub`, conv, fromPos, fromSub, anchorPos)
+	if err != nil {
 		return fmt.Errorf("read covered records: %w", err)
 	}
-	if n != len(ids) {
-		return fmt.Errorf("%w: %d covered record(s) are gone", store.ErrConflict, len(ids)-n)
+	defer rows.Close()
+	j, changed := 0, false
+	var id string
+	var seq int64
+	for j < len(ids) && rows.Next() {
+		if err := rows.Scan(&id, &seq); err != nil {
+			return fmt.Errorf("read covered records: %w", err)
+		}
+		if id != ids[j] {
+			continue // kept, not covered (a system record)
+		}
+		changed = changed || seq > w.ReadSeq
+		j++
 	}
-	if maxSeq > w.ReadSeq {
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read covered records: %w", err)
+	}
+	if j < len(ids) {
+		return fmt.Errorf("%w: covered record %s is gone", store.ErrConflict, ids[j])
+	}
+	if changed {
 		return fmt.Errorf("%w: a covered record changed", store.ErrConflict)
 	}
 	return nil
