@@ -3,10 +3,8 @@ package cmd
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"runtime/debug"
@@ -15,8 +13,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/vbauerster/mpb/v8"
-	"github.com/vbauerster/mpb/v8/decor"
 
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/llm"
@@ -268,122 +264,6 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 	return err
 }
 
-// summarizeAll runs --all with a progress bar on a terminal's stderr,
-// printing each summary and failure as it comes, and the tally at the end.
-// At a terminal (no --json) each summary is one line for a person instead
-// of its record: above the bar when there is one, so that the bar's redraws
-// never cut into it, else on stdout.
-func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner, enc *transcript.Encoder) error {
-	f := o.f
-	s, err := f.Store(ctx)
-	if err != nil {
-		return err
-	}
-	readable := f.IO.StdoutIsTerminal() && !o.json && !o.dryRun
-	var (
-		progress *mpb.Progress
-		bar      *mpb.Bar
-		start    time.Time
-		printErr error // the first failure to print a summary (it is stored)
-	)
-	opts := summarize.AllOptions{
-		Jobs: o.jobs,
-		Start: func(total int) {
-			start = time.Now()
-			if f.IO.StderrIsTerminal() && !f.quiet && !o.dryRun {
-				// AutoRefresh: mpb would draw nothing on a test's buffer.
-				progress = mpb.NewWithContext(ctx, mpb.WithOutput(f.IO.ErrOut), mpb.WithWidth(40), mpb.WithAutoRefresh())
-				bar = progress.AddBar(int64(total),
-					mpb.PrependDecorators(decor.Name("summarize "), decor.CountersNoUnit("%d/%d")),
-					mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.AverageETA(decor.ET_STYLE_GO)))
-			}
-		},
-		Done: func(res summarize.Result, err error) {
-			cancelled := err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled)
-			// Lines for people go above a running bar, through it.
-			var people io.Writer = f.IO.ErrOut
-			if progress != nil {
-				people = progress
-			}
-			switch {
-			case err != nil && !cancelled: // the interruption is said once, at the end
-				fmt.Fprintf(people, "convo: summarize %s: %s\n", res.Conversation, errorMessage(err))
-			case readable && err == nil && res.Summary != nil && !f.quiet:
-				if progress == nil {
-					people = f.IO.Out
-				}
-				if _, werr := io.WriteString(people, summaryLine(res)); printErr == nil && progress == nil {
-					printErr = werr
-				}
-			case printErr == nil:
-				printErr = printResult(o, enc, res)
-			}
-			if bar != nil {
-				bar.Increment()
-			}
-		},
-	}
-	if !o.dryRun {
-		// Runners sharing the store (a CI matrix on one PostgreSQL) split
-		// the conversations between them by claims; a dry run writes nothing.
-		opts.Claims, opts.Owner, opts.ClaimSince = s, runnerID(f), f.Now().UnixMilli()
-	}
-	tally, err := summarize.All(ctx, s, r, opts)
-	if progress != nil {
-		progress.Wait()
-	}
-	printErr = errors.Join(printErr, enc.Flush())
-	if start.IsZero() { // the listing failed: nothing was summarized
-		return err
-	}
-	if !o.dryRun {
-		stopped := ""
-		if tally.Interrupted > 0 {
-			stopped = fmt.Sprintf(", %d stopped midway", tally.Interrupted)
-		}
-		f.warnf("summarize --all: %d conversations in %s: %d summarized, %d with nothing to cover, %d under the trigger, %d held by other runners, %d failed%s",
-			tally.Conversations, time.Since(start).Round(time.Millisecond), tally.Summarized, tally.Nothing, tally.NotDue, tally.Held, tally.Failed, stopped)
-	}
-	switch {
-	case err != nil:
-		if printErr != nil {
-			fmt.Fprintf(f.IO.ErrOut, "convo: the summaries stored were not all printed: %s\n", errorMessage(printErr))
-		}
-		if ctx.Err() != nil && tally.Summarized > 0 {
-			// Each conversation is its own transaction: say what stands.
-			return &partialError{err, fmt.Sprintf("%d summaries were stored before that; the other conversations are as they were", tally.Summarized)}
-		}
-		return err
-	case tally.Summarized > 0:
-		return afterCommit(printErr)
-	}
-	return printErr
-}
-
-// summaryLine is a summary stored, for a person: the conversation, what
-// the summary covers and the tokens of the LLM view before and after.
-func summaryLine(res summarize.Result) string {
-	md := &res.Summary.Metadata
-	var before, after int64
-	json.Unmarshal(md.Aux["tokensBefore"], &before)
-	json.Unmarshal(md.Aux["tokensAfter"], &after)
-	return fmt.Sprintf("summarized %s: %d records into %s, view %d -> %d tokens\n",
-		res.Conversation, len(md.SummaryIDs), res.Summary.ID, before, after)
-}
-
-// printResult prints the summary stored (unless --quiet) or the text a dry
-// run would send.
-func printResult(o *summarizeOptions, enc *transcript.Encoder, res summarize.Result) error {
-	switch {
-	case res.DryRun != "":
-		_, err := io.WriteString(o.f.IO.Out, res.DryRun+"\n")
-		return err
-	case res.Summary != nil && !o.f.quiet:
-		return enc.Encode(res.Summary)
-	}
-	return nil
-}
-
 // runner builds the summarize policy the flags describe.
 func (o *summarizeOptions) runner() (*summarize.Runner, error) {
 	f := o.f
@@ -419,86 +299,6 @@ func (o *summarizeOptions) runner() (*summarize.Runner, error) {
 		}
 	}
 	return r, nil
-}
-
-// summarizeBatchOut writes the requests of --all for the provider's batch
-// API to --batch-out, storing nothing.
-func summarizeBatchOut(ctx context.Context, o *summarizeOptions, r *summarize.Runner) error {
-	f := o.f
-	s, err := f.Store(ctx)
-	if err != nil {
-		return err
-	}
-	w, done := f.IO.Out, func() error { return nil }
-	if o.batchOut != "-" {
-		file, err := os.Create(o.batchOut)
-		if err != nil {
-			return fmt.Errorf("--batch-out: %w", err)
-		}
-		w, done = file, file.Close
-	}
-	tally, err := summarize.BatchOut(ctx, s, r.Options, summarize.BatchOutOptions{
-		Provider: o.provider.name, Model: o.provider.model,
-		Done: func(res summarize.Result, err error) {
-			if err != nil {
-				fmt.Fprintf(f.IO.ErrOut, "convo: summarize %s: %s\n", res.Conversation, errorMessage(err))
-			}
-		},
-	}, w)
-	if cerr := done(); err == nil && cerr != nil {
-		err = fmt.Errorf("--batch-out: %w", cerr)
-	}
-	f.warnf("summarize --batch-out: %d conversations: %d requests written, %d with nothing to cover, %d under the trigger, %d failed",
-		tally.Conversations, tally.Requests, tally.Nothing, tally.NotDue, tally.Failed)
-	return err
-}
-
-// summarizeBatchIn stores the summaries of the --batch-in result file,
-// printing each one stored and naming each result skipped.
-func summarizeBatchIn(ctx context.Context, o *summarizeOptions, r *summarize.Runner, enc *transcript.Encoder) error {
-	f := o.f
-	in := f.IO.In
-	if o.batchIn != "-" {
-		file, err := os.Open(o.batchIn)
-		if err != nil {
-			return usageErrorf("--batch-in: %v", err)
-		}
-		defer file.Close()
-		in = file
-	}
-	s, err := f.Store(ctx)
-	if err != nil {
-		return err
-	}
-	var printErr error
-	tally, err := summarize.BatchIn(ctx, s, in, summarize.BatchInOptions{
-		Options: r.Options, DeleteOriginals: o.deleteOriginals, IDs: f.IDs, Now: f.Now,
-		Done: func(out summarize.BatchOutcome) {
-			switch {
-			case out.Summary != nil:
-				if printErr == nil {
-					printErr = printResult(o, enc, out.Result)
-				}
-			case out.Err != nil:
-				conv := out.Conversation
-				if conv == "" {
-					conv = "?"
-				}
-				fmt.Fprintf(f.IO.ErrOut, "convo: summarize --batch-in line %d (%s, conversation %s): %s: %s\n", out.Line, out.CustomID, conv, out.Status, errorMessage(out.Err))
-			}
-		},
-	})
-	printErr = errors.Join(printErr, enc.Flush())
-	var ie *transcript.InputError
-	if errors.As(err, &ie) {
-		return fmt.Errorf("--batch-in %s: %w", o.batchIn, err)
-	}
-	f.warnf("summarize --batch-in: %d results: %d stored, %d summarized already, %d conversations changed since the request, %d errored or expired, %d failed",
-		tally.Conversations, tally.Stored, tally.Already, tally.Changed, tally.Errored, tally.Failed)
-	if err == nil && tally.Stored > 0 {
-		return afterCommit(printErr)
-	}
-	return errors.Join(err, printErr)
 }
 
 // runnerID names this process among the runners sharing a store.

@@ -1,0 +1,131 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/convo-cli/convo/pkg/summarize"
+	"github.com/convo-cli/convo/pkg/transcript"
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+)
+
+// summarizeAll runs --all with a progress bar on a terminal's stderr,
+// printing each summary and failure as it comes, and the tally at the end.
+// At a terminal (no --json) each summary is one line for a person instead
+// of its record: above the bar when there is one, so that the bar's redraws
+// never cut into it, else on stdout.
+func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner, enc *transcript.Encoder) error {
+	f := o.f
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	readable := f.IO.StdoutIsTerminal() && !o.json && !o.dryRun
+	var (
+		progress *mpb.Progress
+		bar      *mpb.Bar
+		start    time.Time
+		printErr error // the first failure to print a summary (it is stored)
+	)
+	opts := summarize.AllOptions{
+		Jobs: o.jobs,
+		Start: func(total int) {
+			start = time.Now()
+			if f.IO.StderrIsTerminal() && !f.quiet && !o.dryRun {
+				// AutoRefresh: mpb would draw nothing on a test's buffer.
+				progress = mpb.NewWithContext(ctx, mpb.WithOutput(f.IO.ErrOut), mpb.WithWidth(40), mpb.WithAutoRefresh())
+				bar = progress.AddBar(int64(total),
+					mpb.PrependDecorators(decor.Name("summarize "), decor.CountersNoUnit("%d/%d")),
+					mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.AverageETA(decor.ET_STYLE_GO)))
+			}
+		},
+		Done: func(res summarize.Result, err error) {
+			cancelled := err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled)
+			// Lines for people go above a running bar, through it.
+			var people io.Writer = f.IO.ErrOut
+			if progress != nil {
+				people = progress
+			}
+			switch {
+			case err != nil && !cancelled: // the interruption is said once, at the end
+				fmt.Fprintf(people, "convo: summarize %s: %s\n", res.Conversation, errorMessage(err))
+			case readable && err == nil && res.Summary != nil && !f.quiet:
+				if progress == nil {
+					people = f.IO.Out
+				}
+				if _, werr := io.WriteString(people, summaryLine(res)); printErr == nil && progress == nil {
+					printErr = werr
+				}
+			case printErr == nil:
+				printErr = printResult(o, enc, res)
+			}
+			if bar != nil {
+				bar.Increment()
+			}
+		},
+	}
+	if !o.dryRun {
+		// Runners sharing the store (a CI matrix on one PostgreSQL) split
+		// the conversations between them by claims; a dry run writes nothing.
+		opts.Claims, opts.Owner, opts.ClaimSince = s, runnerID(f), f.Now().UnixMilli()
+	}
+	tally, err := summarize.All(ctx, s, r, opts)
+	if progress != nil {
+		progress.Wait()
+	}
+	printErr = errors.Join(printErr, enc.Flush())
+	if start.IsZero() { // the listing failed: nothing was summarized
+		return err
+	}
+	if !o.dryRun {
+		stopped := ""
+		if tally.Interrupted > 0 {
+			stopped = fmt.Sprintf(", %d stopped midway", tally.Interrupted)
+		}
+		f.warnf("summarize --all: %d conversations in %s: %d summarized, %d with nothing to cover, %d under the trigger, %d held by other runners, %d failed%s",
+			tally.Conversations, time.Since(start).Round(time.Millisecond), tally.Summarized, tally.Nothing, tally.NotDue, tally.Held, tally.Failed, stopped)
+	}
+	switch {
+	case err != nil:
+		if printErr != nil {
+			fmt.Fprintf(f.IO.ErrOut, "convo: the summaries stored were not all printed: %s\n", errorMessage(printErr))
+		}
+		if ctx.Err() != nil && tally.Summarized > 0 {
+			// Each conversation is its own transaction: say what stands.
+			return &partialError{err, fmt.Sprintf("%d summaries were stored before that; the other conversations are as they were", tally.Summarized)}
+		}
+		return err
+	case tally.Summarized > 0:
+		return afterCommit(printErr)
+	}
+	return printErr
+}
+
+// summaryLine is a summary stored, for a person: the conversation, what
+// the summary covers and the tokens of the LLM view before and after.
+func summaryLine(res summarize.Result) string {
+	md := &res.Summary.Metadata
+	var before, after int64
+	json.Unmarshal(md.Aux["tokensBefore"], &before)
+	json.Unmarshal(md.Aux["tokensAfter"], &after)
+	return fmt.Sprintf("summarized %s: %d records into %s, view %d -> %d tokens\n",
+		res.Conversation, len(md.SummaryIDs), res.Summary.ID, before, after)
+}
+
+// printResult prints the summary stored (unless --quiet) or the text a dry
+// run would send.
+func printResult(o *summarizeOptions, enc *transcript.Encoder, res summarize.Result) error {
+	switch {
+	case res.DryRun != "":
+		_, err := io.WriteString(o.f.IO.Out, res.DryRun+"\n")
+		return err
+	case res.Summary != nil && !o.f.quiet:
+		return enc.Encode(res.Summary)
+	}
+	return nil
+}

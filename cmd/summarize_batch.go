@@ -1,0 +1,91 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/convo-cli/convo/pkg/summarize"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// summarizeBatchOut writes the requests of --all for the provider's batch
+// API to --batch-out, storing nothing.
+func summarizeBatchOut(ctx context.Context, o *summarizeOptions, r *summarize.Runner) error {
+	f := o.f
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	w, done := f.IO.Out, func() error { return nil }
+	if o.batchOut != "-" {
+		file, err := os.Create(o.batchOut)
+		if err != nil {
+			return fmt.Errorf("--batch-out: %w", err)
+		}
+		w, done = file, file.Close
+	}
+	tally, err := summarize.BatchOut(ctx, s, r.Options, summarize.BatchOutOptions{
+		Provider: o.provider.name, Model: o.provider.model,
+		Done: func(res summarize.Result, err error) {
+			if err != nil {
+				fmt.Fprintf(f.IO.ErrOut, "convo: summarize %s: %s\n", res.Conversation, errorMessage(err))
+			}
+		},
+	}, w)
+	if cerr := done(); err == nil && cerr != nil {
+		err = fmt.Errorf("--batch-out: %w", cerr)
+	}
+	f.warnf("summarize --batch-out: %d conversations: %d requests written, %d with nothing to cover, %d under the trigger, %d failed",
+		tally.Conversations, tally.Requests, tally.Nothing, tally.NotDue, tally.Failed)
+	return err
+}
+
+// summarizeBatchIn stores the summaries of the --batch-in result file,
+// printing each one stored and naming each result skipped.
+func summarizeBatchIn(ctx context.Context, o *summarizeOptions, r *summarize.Runner, enc *transcript.Encoder) error {
+	f := o.f
+	in := f.IO.In
+	if o.batchIn != "-" {
+		file, err := os.Open(o.batchIn)
+		if err != nil {
+			return usageErrorf("--batch-in: %v", err)
+		}
+		defer file.Close()
+		in = file
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	var printErr error
+	tally, err := summarize.BatchIn(ctx, s, in, summarize.BatchInOptions{
+		Options: r.Options, DeleteOriginals: o.deleteOriginals, IDs: f.IDs, Now: f.Now,
+		Done: func(out summarize.BatchOutcome) {
+			switch {
+			case out.Summary != nil:
+				if printErr == nil {
+					printErr = printResult(o, enc, out.Result)
+				}
+			case out.Err != nil:
+				conv := out.Conversation
+				if conv == "" {
+					conv = "?"
+				}
+				fmt.Fprintf(f.IO.ErrOut, "convo: summarize --batch-in line %d (%s, conversation %s): %s: %s\n", out.Line, out.CustomID, conv, out.Status, errorMessage(out.Err))
+			}
+		},
+	})
+	printErr = errors.Join(printErr, enc.Flush())
+	var ie *transcript.InputError
+	if errors.As(err, &ie) {
+		return fmt.Errorf("--batch-in %s: %w", o.batchIn, err)
+	}
+	f.warnf("summarize --batch-in: %d results: %d stored, %d summarized already, %d conversations changed since the request, %d errored or expired, %d failed",
+		tally.Conversations, tally.Stored, tally.Already, tally.Changed, tally.Errored, tally.Failed)
+	if err == nil && tally.Stored > 0 {
+		return afterCommit(printErr)
+	}
+	return errors.Join(err, printErr)
+}
