@@ -15,75 +15,106 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 	// note (its pair) comes with it, so no line is an answer to nothing.
 	userKept := map[int]bool{}
 	held := map[string]bool{}
+	s.taken = 0
 	take := func(c *cand) {
+		s.taken++
 		kept[c.idx] = c.note
 		for _, w := range c.words {
 			held[w] = true
 		}
 	}
+	// weigh is what c adds to the notes taken, and what it costs: a reply
+	// brings the user's note of its turn in with it, so the two are
+	// weighed together, as their cost is counted together.
+	weigh := func(c *cand) (float64, int) {
+		g := gain(&c.note, held)
+		_, pairKept := kept[idxOf(c.pair)]
+		if c.pair != nil && c.reply && !userKept[c.turn] && !pairKept {
+			r, v := &c.note, &c.pair.note
+			g = (g*r.length + gain(v, held)*v.length) / (r.length + v.length)
+		}
+		if c.pair != nil && c.reply && !userKept[c.turn] {
+			return g, c.cost + c.pair.cost
+		}
+		return g, c.cost
+	}
 	// Greedy on what each note adds to the notes taken so far: a note's
 	// gain only falls as they grow, so one is taken once its fresh gain
-	// still beats every other note's last known gain. The candidates come
-	// into the queue a batch at a time (see walk): one not in it yet has
-	// its score for its last known gain, which is below the batch's.
+	// still beats every other note's last known gain. The queue holds at
+	// most batchNotes candidates, the best of a pass over them all (see
+	// top), and rest is the best one the pass left out. Once rest would go
+	// before the queue's top, a new pass ranks them all by what they add
+	// now, leaving out those kept and those that no longer fit; the best
+	// of such a pass is taken, so there is a pass per note taken at most,
+	// besides the first and a last that finds nothing. When every
+	// candidate fits in the queue there is one pass: the plain lazy
+	// greedy, starting from the scores.
 	queue := &gainQueue{}
-	var best *note
-	w := s.walker(&room)
-	// fill brings the next batch into the queue while a candidate not in
-	// it may go before its top.
-	fill := func() error {
-		for {
-			c, ok, err := w.peek()
-			if err != nil || !ok || queue.Len() > 0 && !queue.before(c.score, c.idx, queue.items[0]) {
-				return err
+	var rest *gainItem
+	s.passes = 0
+	pass := func() error {
+		var items []gainItem
+		var r *gainItem
+		if s.passes == 0 {
+			if s.opening == nil { // the same for every budget
+				var err error
+				s.opening, s.rest, err = s.top(batchNotes, func(c *cand) (float64, bool) { return c.score, true })
+				if err != nil {
+					return err
+				}
 			}
-			batch, err := w.next()
+			items, r = slices.Clone(s.opening), s.rest
+		} else {
+			var err error
+			items, r, err = s.top(batchNotes, func(c *cand) (float64, bool) {
+				if _, ok := kept[c.idx]; ok {
+					return 0, false
+				}
+				g, cost := weigh(c)
+				return g, cost <= room
+			})
 			if err != nil {
 				return err
 			}
-			for i := range batch {
-				heap.Push(queue, gainItem{c: &batch[i], gain: batch[i].score})
-			}
 		}
+		s.passes++
+		queue.items, rest = items, r
+		heap.Init(queue)
+		return nil
+	}
+	if err := pass(); err != nil {
+		return nil, err
+	}
+	var best *note
+	if queue.Len() > 0 {
+		n := queue.items[0].c.note
+		best = &n
 	}
 	for room >= minNoteCost {
-		if err := fill(); err != nil {
-			return nil, err
+		if rest != nil && (queue.Len() == 0 || gainBefore(rest.gain, rest.c.idx, queue.items[0].gain, queue.items[0].c.idx)) {
+			if err := pass(); err != nil {
+				return nil, err
+			}
 		}
 		if queue.Len() == 0 {
 			break
 		}
 		top := heap.Pop(queue).(gainItem)
 		c := top.c
-		if best == nil {
-			n := c.note
-			best = &n
-		}
 		if _, ok := kept[c.idx]; ok {
 			continue
 		}
-		g := gain(&c.note, held)
-		_, pairKept := kept[idxOf(c.pair)]
-		if c.pair != nil && c.reply && !userKept[c.turn] && !pairKept {
-			// A reply brings the user's note in with it: the two are
-			// weighed together, as their cost is counted together.
-			r, v := &c.note, &c.pair.note
-			g = (g*r.length + gain(v, held)*v.length) / (r.length + v.length)
-		}
-		if err := fill(); err != nil {
-			return nil, err
-		}
-		if g < top.gain && queue.Len() > 0 && g < queue.items[0].gain {
+		g, cost := weigh(c)
+		if g < top.gain && (queue.Len() > 0 && g < queue.items[0].gain || rest != nil && g < rest.gain) {
 			heap.Push(queue, gainItem{c: c, gain: g})
 			continue
 		}
-		cost, pair := c.cost, (*cand)(nil)
-		if c.pair != nil && c.reply && !userKept[c.turn] {
-			pair = c.pair
-			cost += pair.cost
-		}
 		if cost > room {
 			continue
+		}
+		pair := c.pair
+		if !c.reply || userKept[c.turn] {
+			pair = nil
 		}
 		take(c)
 		room -= cost
@@ -92,16 +123,6 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 		}
 		if !c.reply || pair != nil {
 			userKept[c.turn] = true
-		}
-	}
-	if best == nil { // the room was too small for any note
-		c, ok, err := s.walker(&room).peek()
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			n := c.note
-			best = &n
 		}
 	}
 	idxs := make([]int, 0, len(kept))
@@ -153,17 +174,18 @@ type gainItem struct {
 // gainQueue is a max-heap of notes by gain; ties go to the newer note.
 type gainQueue struct{ items []gainItem }
 
-// before reports whether a note of gain g and place idx goes before it.
-func (q *gainQueue) before(g float64, idx int, it gainItem) bool {
-	if g != it.gain {
-		return g > it.gain
+// gainBefore reports whether a note of gain g and place idx goes before
+// one of gain h and place jdx.
+func gainBefore(g float64, idx int, h float64, jdx int) bool {
+	if g != h {
+		return g > h
 	}
-	return idx > it.c.idx
+	return idx > jdx
 }
 
 func (q *gainQueue) Len() int { return len(q.items) }
 func (q *gainQueue) Less(a, b int) bool {
-	return q.before(q.items[a].gain, q.items[a].c.idx, q.items[b])
+	return gainBefore(q.items[a].gain, q.items[a].c.idx, q.items[b].gain, q.items[b].c.idx)
 }
 func (q *gainQueue) Swap(a, b int) { q.items[a], q.items[b] = q.items[b], q.items[a] }
 func (q *gainQueue) Push(x any)    { q.items = append(q.items, x.(gainItem)) }

@@ -10,12 +10,11 @@ import (
 // noteSet is the extractive summarizer's candidates: the phrases of the
 // previous summary and of the records folded in, each kept at its first
 // mention. Up to maxHeldNotes candidates are held whole; more are
-// streamed again for each batch the greedy (fit) needs, and between
-// batches only the figures scoring needs stay in memory (the names, how
+// streamed again for each pass the greedy (fit) needs, and between
+// passes only the figures scoring needs stay in memory (the names, how
 // many candidates hold each word, by hash, which phrase is a first
-// mention). The greedy's queue keeps every batch it has read: when most
-// candidates share a word, their gains all fall below the scores of those
-// not read yet and it reads most of them (see walker).
+// mention). The greedy weighs at most batchNotes candidates at once (see
+// fit).
 type noteSet struct {
 	e    *Extractive
 	each RecordStream
@@ -38,19 +37,21 @@ type noteSet struct {
 	// maxHeldNotes of them (nil otherwise: they are streamed again).
 	held    []note
 	heldAll bool
-	// batch is the first candidates in order (all of them, when held);
-	// more, when not 0, says there are candidates after it, none costing
-	// less.
-	batch []cand
-	more  int
+	// all is every candidate, scored, when they are held; opening is the
+	// greedy's first pass over them and rest the best it left out.
+	all     []cand
+	opening []gainItem
+	rest    *gainItem
+	// passes and taken are the last fit's passes and the notes it took.
+	passes, taken int
 	// scored, when set, are the candidates, scored already (fit's tests).
 	scored []note
 	rarity map[string]float64
 }
 
 // maxHeldNotes bounds the candidates held in memory; past it they are
-// read again from the stream for each walk. batchNotes bounds the
-// candidates a streamed walk holds at once.
+// read again from the stream for each pass of the greedy. batchNotes
+// bounds the candidates the greedy weighs at once.
 var (
 	maxHeldNotes = 1 << 17
 	batchNotes   = 1 << 15
@@ -254,116 +255,62 @@ func (s *noteSet) candidates(fn func(c cand)) error {
 	return nil
 }
 
-// next returns the candidates that follow after in the walk (nil: from
-// the first) and cost at most maxCost (0: any), at most limit of them (0:
-// all), in order, and, when more follow, a bound on the cost of every
-// candidate (0: none follow).
-func (s *noteSet) next(after *cand, limit, maxCost int) ([]cand, int, error) {
-	var out []cand
-	least := 0 // the least cost of the candidates left out
+// top ranks the candidates by rank (what each would add now; false:
+// leave it out) and returns the best limit of them, in no order, and the
+// best of those left out (nil: none is). The held candidates are scored
+// once; streamed ones on every pass.
+func (s *noteSet) top(limit int, rank func(*cand) (float64, bool)) ([]gainItem, *gainItem, error) {
+	type ranked struct {
+		c    cand
+		gain float64
+	}
+	var (
+		out  []ranked
+		rest *gainItem
+	)
+	// trim keeps the best limit, noting the best of the others.
 	trim := func() {
-		slices.SortFunc(out, func(a, b cand) int {
-			if ahead(&a, &b) {
+		if len(out) <= limit {
+			return
+		}
+		slices.SortFunc(out, func(a, b ranked) int {
+			if gainBefore(a.gain, a.c.idx, b.gain, b.c.idx) {
 				return -1
 			}
 			return 1
 		})
-		if limit > 0 && len(out) > limit {
-			for i := limit; i < len(out); i++ {
-				if least == 0 || out[i].cost < least {
-					least = out[i].cost
-				}
+		if r := out[limit]; rest == nil || gainBefore(r.gain, r.c.idx, rest.gain, rest.c.idx) {
+			rest = &gainItem{c: &r.c, gain: r.gain}
+		}
+		clear(out[limit:])
+		out = out[:limit]
+	}
+	add := func(c *cand) {
+		if g, ok := rank(c); ok {
+			out = append(out, ranked{c: *c, gain: g})
+			if len(out) >= 2*limit {
+				trim()
 			}
-			out = out[:limit]
 		}
 	}
-	err := s.candidates(func(c cand) {
-		if after != nil && !ahead(after, &c) {
-			return
+	if s.heldAll {
+		if s.all == nil {
+			if err := s.candidates(func(c cand) { s.all = append(s.all, c) }); err != nil {
+				return nil, nil, err
+			}
 		}
-		if maxCost > 0 && c.cost > maxCost {
-			return
+		for i := range s.all {
+			add(&s.all[i])
 		}
-		out = append(out, c)
-		if limit > 0 && len(out) >= 2*limit {
-			trim()
-		}
-	})
-	if err != nil {
-		return nil, 0, err
+	} else if err := s.candidates(func(c cand) { add(&c) }); err != nil {
+		return nil, nil, err
 	}
 	trim()
-	return out, least, nil
-}
-
-// walker hands out the candidates a batch at a time, from the best down;
-// past the first batch, only those that cost at most the room left, as
-// no other can be kept.
-type walker struct {
-	s       *noteSet
-	room    *int
-	pending []cand // the next batch, once read
-	more    int    // after pending: the least cost of the rest (0: none)
-	last    *cand  // the last candidate handed out
-	handed  int    // the candidates handed out
-	done    bool
-}
-
-func (s *noteSet) walker(room *int) *walker { return &walker{s: s, room: room} }
-
-func (w *walker) load() error {
-	if w.pending != nil || w.done {
-		return nil
+	items := make([]gainItem, len(out))
+	for i := range out {
+		items[i] = gainItem{c: &out[i].c, gain: out[i].gain}
 	}
-	s := w.s
-	var err error
-	switch {
-	case w.last == nil:
-		if s.batch == nil {
-			limit := batchNotes
-			if s.heldAll {
-				limit = 0
-			}
-			if s.batch, s.more, err = s.next(nil, limit, 0); err != nil {
-				return err
-			}
-		}
-		w.pending, w.more = s.batch, s.more
-	case w.more == 0 || w.more > *w.room:
-		w.done = true // none left, or none that fits
-		return nil
-	default:
-		// Each batch is as large as all before it together: a greedy that
-		// needs many (when most candidates share a word, their gains all
-		// fall below the scores of those not read yet) reads the span a
-		// few times, not once a batch.
-		if w.pending, w.more, err = s.next(w.last, max(batchNotes, w.handed), max(*w.room, 1)); err != nil {
-			return err
-		}
-	}
-	if len(w.pending) == 0 {
-		w.pending, w.done = nil, true
-	}
-	return nil
-}
-
-// peek is the best candidate not handed out yet.
-func (w *walker) peek() (*cand, bool, error) {
-	if err := w.load(); err != nil || w.pending == nil {
-		return nil, false, err
-	}
-	return &w.pending[0], true, nil
-}
-
-// next hands out the next batch.
-func (w *walker) next() ([]cand, error) {
-	if err := w.load(); err != nil || w.pending == nil {
-		return nil, err
-	}
-	b := w.pending
-	w.last, w.pending = &b[len(b)-1], nil
-	w.handed += len(b)
-	return b, nil
+	return items, rest, nil
 }
 
 func (s *noteSet) docFreq(folded string) int { return int(s.df[hashString(folded)]) }

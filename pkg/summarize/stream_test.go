@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -149,7 +150,10 @@ func TestStreamedSummaryMatchesHeld(t *testing.T) {
 			for step := range 3 {
 				appendAll(t, s, "p", randomTranscript(r, 5+r.IntN(60)))
 				held := readStored(t, s, "p")
-				setKnobs(t, 1<<30, 1<<30, 1<<30, 1<<30, 256)
+				// The greedy weighs batchNotes candidates at once whether
+				// they are held or streamed.
+				batch := 1 + r.IntN(6)
+				setKnobs(t, 1<<30, batch, 1<<30, 1<<30, 256)
 				p, skip, err := Prepare(held, opt)
 				if err != nil {
 					t.Fatal(err)
@@ -160,7 +164,7 @@ func TestStreamedSummaryMatchesHeld(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				setKnobs(t, r.IntN(8), 1+r.IntN(6), r.IntN(4), 1+r.IntN(3), 1+r.IntN(100))
+				setKnobs(t, r.IntN(8), batch, r.IntN(4), 1+r.IntN(3), 1+r.IntN(100))
 				run := &Runner{Options: opt, Summarizer: ex, Now: func() time.Time { return time.UnixMilli(1744815900000) }}
 				res, err := run.Run(context.Background(), s, "p")
 				got, want := "", ""
@@ -224,42 +228,53 @@ func anchorOf(t *testing.T, s store.Store, id string) string {
 	return anchor
 }
 
-// TestFitInBatchesMatchesWhole: the greedy over candidates that come into
-// its queue a few at a time (as a streamed span's do) keeps the notes it
-// keeps over all of them at once, over random candidates sharing few
-// words, so that gains fall and notes go back into the queue often.
-func TestFitInBatchesMatchesWhole(t *testing.T) {
-	c := counter(t)
-	ex := &Extractive{Counter: c}
+// randomNotes is 5 to 64 candidates over a few words, so that gains fall
+// and notes go back into the queue often; with pairs, some are replies
+// in turns with a user's note.
+func randomNotes(r *rand.Rand, c *tokens.Counter, pairs bool) []note {
 	pool := strings.Fields("Lisbon trip bakery Clara report Friday")
-	for seed := range 300 {
-		r := rand.New(rand.NewPCG(uint64(seed), 16))
-		var cands []note
-		turn := 0
-		for i := range 5 + r.IntN(60) {
+	var cands []note
+	turn := 0
+	for i := range 5 + r.IntN(60) {
+		n := note{turn: i}
+		if pairs {
 			if r.IntN(3) == 0 {
 				turn++
 			}
-			n := note{turn: turn, reply: r.IntN(2) == 0}
-			var text []string
-			sum := 0.0
-			for range 1 + r.IntN(4) {
-				w := pool[r.IntN(len(pool))]
-				x := 1 + 10*r.Float64()
-				text = append(text, w)
-				sum += x
-				if j := slices.Index(n.words, strings.ToLower(w)); j >= 0 {
-					n.worth[j] += x
-				} else {
-					n.words, n.worth = append(n.words, strings.ToLower(w)), append(n.worth, x)
-				}
-			}
-			n.text = strings.Join(text, " ") + fmt.Sprintf(" n%d", i)
-			n.cost = c.Count(n.text) + 1
-			n.length = float64(n.cost) + phraseLengthBias
-			n.score = sum / n.length
-			cands = append(cands, n)
+			n = note{turn: turn, reply: r.IntN(2) == 0}
 		}
+		var text []string
+		sum := 0.0
+		for range 1 + r.IntN(4) {
+			w := pool[r.IntN(len(pool))]
+			x := 1 + 10*r.Float64()
+			text = append(text, w)
+			sum += x
+			if j := slices.Index(n.words, strings.ToLower(w)); j >= 0 {
+				n.worth[j] += x
+			} else {
+				n.words, n.worth = append(n.words, strings.ToLower(w)), append(n.worth, x)
+			}
+		}
+		n.text = strings.Join(text, " ") + fmt.Sprintf(" n%d", i)
+		n.cost = c.Count(n.text) + 1
+		n.length = float64(n.cost) + phraseLengthBias
+		n.score = sum / n.length
+		cands = append(cands, n)
+	}
+	return cands
+}
+
+// TestFitInPassesMatchesWhole: the greedy weighing a few candidates at a
+// time, in passes (as it does past batchNotes), keeps the notes it keeps
+// weighing all at once, when what a note adds only falls as the summary
+// grows (no replies, so no pairs).
+func TestFitInPassesMatchesWhole(t *testing.T) {
+	c := counter(t)
+	ex := &Extractive{Counter: c}
+	for seed := range 300 {
+		r := rand.New(rand.NewPCG(uint64(seed), 16))
+		cands := randomNotes(r, c, false)
 		budget := c.Count(notesHeading) + 1 + 5 + r.IntN(120)
 		want := renderNotes(ex.fit(cands, budget))
 		setKnobs(t, 0, 1+r.IntN(4), 1<<30, 1<<30, 256)
@@ -269,7 +284,36 @@ func TestFitInBatchesMatchesWhole(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := renderNotes(notes); got != want {
-			t.Fatalf("seed %d, budget %d: in batches\n%s\nall at once\n%s", seed, budget, got, want)
+			t.Fatalf("seed %d, budget %d: in passes\n%s\nall at once\n%s", seed, budget, got, want)
+		}
+	}
+}
+
+// TestFitInPassesIsBounded: with replies and their pairs (whose weight
+// changes once the user's note is kept), the greedy in passes stays
+// within the budget and makes at most a pass per note it takes, besides
+// the first and a last that finds nothing.
+func TestFitInPassesIsBounded(t *testing.T) {
+	c := counter(t)
+	ex := &Extractive{Counter: c}
+	for seed := range 300 {
+		r := rand.New(rand.NewPCG(uint64(seed), 17))
+		cands := randomNotes(r, c, true)
+		budget := c.Count(notesHeading) + 1 + 5 + r.IntN(120)
+		setKnobs(t, 0, 1+r.IntN(4), 1<<30, 1<<30, 256)
+		s := &noteSet{e: ex, scored: cands}
+		notes, err := s.fit(budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(notes) == 0 {
+			t.Fatalf("seed %d: no notes", seed)
+		}
+		if text := renderNotes(notes); len(notes) > 1 && c.Count(text) > budget {
+			t.Fatalf("seed %d: %d tokens over a budget of %d:\n%s", seed, c.Count(text), budget, text)
+		}
+		if s.passes > s.taken+2 {
+			t.Fatalf("seed %d: %d passes for %d notes taken", seed, s.passes, s.taken)
 		}
 	}
 }
