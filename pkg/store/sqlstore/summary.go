@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
+	"unsafe"
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -50,9 +52,12 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 		if err := tx.QueryRowContext(ctx, `SELECT max(sub) + 1 FROM records WHERE conversation = ? AND pos = ?`, conv, pos).Scan(&sub); err != nil {
 			return fmt.Errorf("place summary: %w", err)
 		}
-		w.buf = transcript.AppendJSON(w.buf[:0], sum)
+		// A summary of a long span lists every covered id: its body is
+		// tens of megabytes, so it is encoded once, into a buffer sized
+		// for it (no doubling), and bound without a copy.
+		w.buf = transcript.AppendJSON(slices.Grow(w.buf[:0], summaryBodySize(sum)), sum)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES (?, ?, ?, ?, 'summary', ?, ?, ?)`,
-			conv, sum.ID, pos, sub, sum.Metadata.Timing.Creation, w.seq, string(w.buf)); err != nil {
+			conv, sum.ID, pos, sub, sum.Metadata.Timing.Creation, w.seq, unsafe.String(unsafe.SliceData(w.buf), len(w.buf))); err != nil {
 			return fmt.Errorf("insert summary %s: %w", sum.ID, err)
 		}
 		w.seq++
@@ -72,6 +77,22 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 		}
 		return w.finish(ctx)
 	})
+}
+
+// summaryBodySize is about the size of sum encoded: its ids quoted and
+// separated, its text escaped at most twice over, its aux.
+func summaryBodySize(sum *transcript.Record) int {
+	n := 1024
+	for _, id := range sum.Metadata.SummaryIDs {
+		n += len(id) + 3
+	}
+	for _, c := range sum.Message.Contents {
+		n += 2 * len(c)
+	}
+	for _, raw := range sum.Metadata.Aux {
+		n += len(raw) + 32
+	}
+	return n
 }
 
 func checkUnchanged(ctx context.Context, tx conn, conv string, anchorPos int64, w store.SummaryWrite) error {
