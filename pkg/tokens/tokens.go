@@ -22,6 +22,7 @@ const Default = string(tokenizer.O200kBase)
 type Counter struct {
 	codec tokenizer.Codec
 	name  string
+	split splitter // the codec's pre-tokenizer, written out
 }
 
 // New returns a Counter for the named encoding.
@@ -38,7 +39,11 @@ func New(name string) (*Counter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Counter{codec: c, name: name}, nil
+	split := splitO200k
+	if name == string(tokenizer.Cl100kBase) {
+		split = splitCl100k
+	}
+	return &Counter{codec: c, name: name, split: split}, nil
 }
 
 // Name returns the encoding's name: the key of token counts kept by a store.
