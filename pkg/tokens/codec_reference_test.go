@@ -72,6 +72,11 @@ func ourPieces(c *Counter, s string) []string {
 	var pieces []string
 	for at := 0; at < len(s); {
 		end := c.split(s, at)
+		if end == at {
+			_, w := utf8.DecodeRuneInString(s[at:])
+			at += w
+			continue
+		}
 		pieces = append(pieces, s[at:end])
 		at = end
 	}

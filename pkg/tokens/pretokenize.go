@@ -16,12 +16,19 @@ import (
 //     line breaks in it ("a \n \n b" is "a", " \n", " \n", " b"), as the
 //     generated backtracking for \s*[\r\n]+ looks for the first \r or \n,
 //     not the last;
-//   - (?i:'s) also matches 'ſ (U+017F, which folds to s).
+//   - (?i:'s) also matches 'ſ (U+017F, which folds to s);
+//   - U+007F (DEL) matches no alternative: the engine's ASCII bitmaps for
+//     [^\r\n\p{L}\p{N}] and [^\s\p{L}\p{N}] leave out their last bit. The
+//     engine moves on past it, so it is in no piece and counts nothing.
 //
 // A splitter works on valid UTF-8 (Count sees to it) and returns where the
-// piece starting at at ends; pieces are substrings of s, so splitting
-// allocates nothing.
+// piece starting at at ends, or at itself when no piece starts there (the
+// caller moves on by a rune, as the engine does); pieces are substrings of
+// s, so splitting allocates nothing.
 type splitter func(s string, at int) (end int)
+
+// del is U+007F, which no alternative of either pattern matches.
+const del = 0x7f
 
 // runeClass is the set of character classes of a rune the patterns test.
 type runeClass uint8
@@ -100,11 +107,13 @@ func classOfCached(r rune) runeClass {
 
 // isPrefix reports whether a rune may lead a word: [^\r\n\p{L}\p{N}].
 func isPrefix(c runeClass, r rune) bool {
-	return c&(classLetter|classNumber) == 0 && r != '\r' && r != '\n'
+	return c&(classLetter|classNumber) == 0 && r != '\r' && r != '\n' && r != del
 }
 
 // isSymbol reports [^\s\p{L}\p{N}].
-func isSymbol(c runeClass) bool { return c&(classSpace|classLetter|classNumber) == 0 }
+func isSymbol(c runeClass, r rune) bool {
+	return c&(classSpace|classLetter|classNumber) == 0 && r != del
+}
 
 func isLineBreak(b byte) bool { return b == '\r' || b == '\n' }
 
@@ -251,8 +260,8 @@ func splitRest(s string, at int, c runeClass, slashes bool) int {
 	}
 	end := from
 	for end < len(s) {
-		c, _, w := classAt(s, end)
-		if !isSymbol(c) {
+		c, r, w := classAt(s, end)
+		if !isSymbol(c, r) {
 			break
 		}
 		end += w
@@ -291,10 +300,7 @@ func spaceEnd(s string, i int) int {
 		}
 		return end
 	case end == i:
-		// Unreachable: every rune matches an alternative before this one.
-		// Move on by one rune rather than loop.
-		_, w := utf8.DecodeRuneInString(s[i:])
-		return i + w
+		return i // no alternative matched (U+007F)
 	case end == len(s) || last == i:
 		return end
 	}

@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ var trickyTexts = []string{
 	"e\u0301", "\u0301", "\u0301abc", "\u0301ABC", " \u0301", "A\u0301B", "ab\u0301\u0302cd", "\u0903x",
 	"👍 thanks!! 🎉🎉", "ok👍", "١٢٣٤ ٥", "Ⅻ ½ ²³", "x²", "ʰello", "ʰ", "ABʰ", "ABʰC",
 	"[\"json\", {\"a\": 1}]\n", "(see above)", "...\n\n", " ?!\r\n", " ---\n\n---", "x!/\n/",
-	"\x00\x01\x1f", "\xff", "a\xffb", "\xe2\x82", "\xed\xa0\x80", "ok\xc3", "\xc3\xa9\xe9",
+	"\x00\x01\x1f", "\x7f", "a\x7fb", " \x7f", "\x7fabc", "!\x7f!", " \x7f\n", "\xff", "a\xffb", "\xe2\x82", "\xed\xa0\x80", "ok\xc3", "\xc3\xa9\xe9",
 	"\v\f\u0085\u1680x",
 	strings.Repeat(" ", 100) + "x", strings.Repeat("ab", 60), strings.Repeat("A", 70) + "b",
 }
@@ -53,6 +54,8 @@ func TestSplitQuirks(t *testing.T) {
 		{"o200k_base", "\u0301AB", []string{"\u0301", "AB"}},
 		{"o200k_base", "a//b\n", []string{"a", "//", "b", "\n"}},
 		{"o200k_base", "x  \ty", []string{"x", "  ", "\ty"}},
+		{"o200k_base", " !\x7f!\x7fab", []string{" !", "!", "ab"}},
+		{"cl100k_base", "\x7f \x7f", []string{" "}},
 	} {
 		c, err := New(tc.encoding)
 		if err != nil {
@@ -89,6 +92,29 @@ func TestClassOf(t *testing.T) {
 		}
 		if r < utf8.RuneSelf && asciiClass[r] != want {
 			t.Fatalf("asciiClass[%U] = %05b, want %05b", r, asciiClass[r], want)
+		}
+	}
+}
+
+// TestSplitRandomRunes strings together runes from every class the
+// patterns tell apart, where the fuzzer's byte mutations rarely reach:
+// title case, modifier letters, marks, letters of no case, other numbers,
+// each kind of space, line breaks, apostrophes and the contractions'
+// letters.
+func TestSplitRandomRunes(t *testing.T) {
+	alphabet := []rune("aAsStTlLdDmMrReEvVxſ'' \t\n\r\v\u00a0\u2028\u3000\u0085/!-.,0915٣½Ⅻǅʰ中\u0301\u0903\u20dd\x7f😀")
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	for _, c := range counters(t) {
+		for range n {
+			runes := make([]rune, rng.IntN(24))
+			for i := range runes {
+				runes[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+			checkAgainstCodec(t, c, string(runes))
 		}
 	}
 }

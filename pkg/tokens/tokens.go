@@ -79,6 +79,11 @@ func (c *Counter) Count(s string) int {
 	n := 0
 	for at := 0; at < len(text); {
 		end := c.split(text, at)
+		if end == at { // no piece starts here: move on, as the codec does
+			_, w := utf8.DecodeRuneInString(text[at:])
+			at += w
+			continue
+		}
 		tokens, ok := c.pieceTokens(text[at:end])
 		if !ok {
 			return c.countWhole(s)
