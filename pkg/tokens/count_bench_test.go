@@ -11,8 +11,10 @@ const benchParagraph = "Hi Anna, thanks for getting back to me so quickly! I've 
 	"If it's easier, call me at +49 30 1234 5678 after 6 pm. 東京の件は来週で大丈夫です。 Thanks again 👍\n"
 
 // BenchmarkCount: the codec alone, Count with its cache warm (a long
-// conversation, where most pieces were seen before) and Count with its
-// cache emptied before each count (every piece new).
+// conversation, where most pieces were seen before), the same on every
+// processor at once (as summarize counts: the cache's sharing costs what
+// the time per count exceeds Count's divided by the processors), and Count
+// with its cache emptied before each count (every piece new).
 func BenchmarkCount(b *testing.B) {
 	for _, c := range counters(b) {
 		b.Run(c.name+"/codec", func(b *testing.B) {
@@ -26,6 +28,14 @@ func BenchmarkCount(b *testing.B) {
 			for b.Loop() {
 				c.Count(benchParagraph)
 			}
+		})
+		b.Run(c.name+"/Count-parallel", func(b *testing.B) {
+			b.SetBytes(int64(len(benchParagraph)))
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					c.Count(benchParagraph)
+				}
+			})
 		})
 		b.Run(c.name+"/Count-cold", func(b *testing.B) {
 			b.SetBytes(int64(len(benchParagraph)))
