@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
 
@@ -18,10 +19,12 @@ var Names = []string{string(tokenizer.O200kBase), string(tokenizer.Cl100kBase)}
 // Default is the encoding used when none is named (GPT-4o and later).
 const Default = string(tokenizer.O200kBase)
 
-// Counter counts tokens in one encoding.
+// Counter counts tokens in one encoding. It is safe for concurrent use.
 type Counter struct {
 	codec tokenizer.Codec
 	name  string
+	split splitter    // the codec's pre-tokenizer, written out
+	cache *pieceCache // tokens of the pieces seen
 }
 
 // New returns a Counter for the named encoding.
@@ -38,7 +41,11 @@ func New(name string) (*Counter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Counter{codec: c, name: name}, nil
+	split := splitO200k
+	if name == string(tokenizer.Cl100kBase) {
+		split = splitCl100k
+	}
+	return &Counter{codec: c, name: name, split: split, cache: newPieceCache()}, nil
 }
 
 // Name returns the encoding's name: the key of token counts kept by a store.
@@ -57,8 +64,51 @@ func (c *Counter) Stored(role string, body []byte) (int, error) {
 	return c.Record(&r), nil
 }
 
-// Count returns the tokens of s.
+// Count returns the tokens of s: what the codec counts, piece by piece.
+// The codec splits s into pieces and merges each into tokens on its own,
+// so the sum of the pieces' counts is the count of s; Count splits s
+// itself and asks the codec only for the pieces its cache lacks
+// (FuzzCountMatchesCodec holds the two to the same result).
 func (c *Counter) Count(s string) int {
+	text := s
+	if !utf8.ValidString(text) {
+		// The codec's regexp engine reads each invalid byte as U+FFFD and
+		// hands back pieces of that text: count the same.
+		text = string([]rune(text))
+	}
+	n := 0
+	for at := 0; at < len(text); {
+		end := c.split(text, at)
+		if end == at { // no piece starts here: move on, as the codec does
+			_, w := utf8.DecodeRuneInString(text[at:])
+			at += w
+			continue
+		}
+		tokens, ok := c.pieceTokens(text[at:end])
+		if !ok {
+			return c.countWhole(s)
+		}
+		n += tokens
+		at = end
+	}
+	return n
+}
+
+// pieceTokens returns the tokens of one piece, from the cache or the codec.
+func (c *Counter) pieceTokens(piece string) (int, bool) {
+	if n, ok := c.cache.get(piece); ok {
+		return n, true
+	}
+	n, err := c.codec.Count(piece)
+	if err != nil {
+		return 0, false
+	}
+	c.cache.put(piece, n)
+	return n, true
+}
+
+// countWhole counts s with the codec alone.
+func (c *Counter) countWhole(s string) int {
 	n, err := c.codec.Count(s)
 	if err != nil {
 		// Input is valid UTF-8 by the time it is stored; fall back to a
