@@ -305,14 +305,3 @@ func clipWords(s string, n int) string {
 	}
 	return strings.Join(f[:n], " ") + " …"
 }
-
-func hasCamel(s string) bool {
-	prevLower := false
-	for _, r := range s {
-		if prevLower && unicode.IsUpper(r) {
-			return true
-		}
-		prevLower = unicode.IsLower(r)
-	}
-	return false
-}

@@ -24,75 +24,101 @@ type phrase struct {
 
 // splitPhrases returns the phrases of text in order.
 func splitPhrases(text string) []phrase {
-	var out []phrase
-	var run []string
-	firstPerson, initial := false, false
-	// addressed: the run follows a greeting ("Hey", "Thanks,", "you,"),
-	// so a name alone in it is a form of address.
-	addressed, before := false, ""
-	// flush ends the run; ended: at a stop, comma or line end, where a
-	// form of address ends ("Hey Mel!"), not at a word.
-	flush := func(ended bool) {
-		for len(run) > 0 && stopwords[foldWord(run[len(run)-1])] && !startsUpper(run[len(run)-1]) {
-			run = run[:len(run)-1]
-		}
-		if hasContent(run) && !smallTalk(run, addressed && ended) {
-			out = append(out, phrase{text: strings.Join(run, " "), firstPerson: firstPerson, initial: initial})
-		}
-		run = run[:0]
-		firstPerson = false
-	}
-	for _, line := range strings.Split(text, "\n") {
+	var s phraseSplitter
+	s.run, s.tokens = s.runBuf[:0], s.tokenBuf[:0]
+	// Folded words live in these buffers: they are only looked up.
+	var foldBuf, stemBuf, beforeBuf [32]byte
+	for line := range strings.SplitSeq(text, "\n") {
 		sentenceStart := true
-		before = ""
-		for _, field := range strings.Fields(line) {
-			for _, tok := range fieldTokens(field) {
+		// before: the word before, folded, if no mark but a comma came
+		// since. After a greeting or "you" ("Hey", "Thanks,", "you,"), a
+		// name alone is a form of address.
+		before := beforeBuf[:0]
+		for field := range strings.FieldsSeq(line) {
+			s.tokens = appendFieldTokens(s.tokens[:0], field)
+			for _, tok := range s.tokens {
 				if !tok.word {
-					flush(true)
+					s.flush(true)
 					if tok.text != "," {
-						before = ""
+						before = before[:0]
 					}
 					if strings.ContainsAny(tok.text, ".!?:") {
 						sentenceStart = true
 					}
 					continue
 				}
-				lw := foldWord(tok.text)
+				lw := foldAppend(foldBuf[:0], tok.text)
+				// The stem is the folded word but for an apostrophe.
+				st, sameStem := lw, true
+				if strings.ContainsAny(tok.text, "'’") {
+					st, sameStem = stemAppend(stemBuf[:0], tok.text), false
+				}
 				// A capital inside a sentence makes a break word part of a
 				// name or title: "The Great Gatsby", "7 May 2023". "I" is
 				// always capitalized and always a pronoun.
-				titled := !sentenceStart && startsUpper(tok.text) && stem(tok.text) != "i"
-				if !titled && (breakWords[lw] || breakWords[stem(tok.text)]) {
-					if len(run) > 0 {
-						flush(false)
+				titled := !sentenceStart && startsUpper(tok.text) && string(st) != "i"
+				if !titled && (breakWords[string(lw)] || !sameStem && breakWords[string(st)]) {
+					if len(s.run) > 0 {
+						s.flush(false)
 					}
-					before = lw
-					if firstPersonWords[lw] || firstPersonWords[stem(tok.text)] {
-						firstPerson = true
+					before = append(before[:0], lw...)
+					if firstPersonWords[string(lw)] || !sameStem && firstPersonWords[string(st)] {
+						s.firstPerson = true
 					}
 					sentenceStart = false
 					continue
 				}
-				if len(run) == 0 {
-					initial = sentenceStart
-					addressed = greetings[before] || before == "you"
+				if len(s.run) == 0 {
+					s.initial = sentenceStart
+					s.addressed = greetings[string(before)] || string(before) == "you"
 				}
-				run = append(run, tok.text)
-				before = lw
+				s.run = append(s.run, tok.text)
+				before = append(before[:0], lw...)
 				sentenceStart = false
 			}
 		}
-		flush(true)
+		s.flush(true)
 	}
-	return out
+	return s.out
+}
+
+// phraseSplitter is splitPhrases' state: the phrases so far and the run
+// of words that may become the next.
+type phraseSplitter struct {
+	out    []phrase
+	run    []string
+	tokens []token // one field's, reused
+	// first room for run and tokens, which are seldom longer
+	runBuf   [16]string
+	tokenBuf [8]token
+	// firstPerson, initial: as the phrase's fields say. addressed: the
+	// run follows a greeting ("Hey", "Thanks,", "you,"), so a name alone
+	// in it is a form of address.
+	firstPerson, initial, addressed bool
+}
+
+// flush ends the run; ended: at a stop, comma or line end, where a form
+// of address ends ("Hey Mel!"), not at a word.
+func (s *phraseSplitter) flush(ended bool) {
+	for len(s.run) > 0 && isStopword(s.run[len(s.run)-1]) && !startsUpper(s.run[len(s.run)-1]) {
+		s.run = s.run[:len(s.run)-1]
+	}
+	if hasContent(s.run) && !smallTalk(s.run, s.addressed && ended) {
+		s.out = append(s.out, phrase{text: strings.Join(s.run, " "), firstPerson: s.firstPerson, initial: s.initial})
+	}
+	s.run = s.run[:0]
+	s.firstPerson = false
 }
 
 // smallTalk reports whether a run of words says nothing a summary needs:
 // a lone filler ("Sweet!", "Perfect.") or, addressed, a name alone, which
 // is the person spoken to ("Hey Mel!", "Thanks, Caroline.").
 func smallTalk(run []string, addressed bool) bool {
-	if len(run) == 1 && fillers[foldWord(run[0])] {
-		return true
+	if len(run) == 1 {
+		var buf [32]byte
+		if fillers[string(foldAppend(buf[:0], run[0]))] {
+			return true
+		}
 	}
 	if !addressed || len(run) > 2 {
 		return false
@@ -110,13 +136,12 @@ type token struct {
 	word bool // else punctuation, which ends a phrase
 }
 
-// fieldTokens splits one whitespace-delimited field into words and
-// punctuation. URLs, e-mail addresses, paths, identifiers and version
-// numbers stay whole.
-func fieldTokens(field string) []token {
+// appendFieldTokens appends the words and punctuation of one
+// whitespace-delimited field. URLs, e-mail addresses, paths, identifiers
+// and version numbers stay whole.
+func appendFieldTokens(out []token, field string) []token {
 	core := strings.TrimLeftFunc(field, isEdgePunct)
 	trimmed := strings.TrimRightFunc(core, isEdgePunct)
-	var out []token
 	if lead := field[:len(field)-len(core)]; lead != "" {
 		out = append(out, token{text: lead})
 	}
@@ -137,7 +162,10 @@ func fieldTokens(field string) []token {
 				out = append(out, token{text: trimmed[start:i], word: true})
 				start = -1
 			}
-			out = append(out, token{text: string(r)})
+			// The rune as the text has it: punctuation is only compared
+			// with ASCII marks, where an invalid byte and U+FFFD agree.
+			_, w := utf8.DecodeRuneInString(trimmed[i:])
+			out = append(out, token{text: trimmed[i : i+w]})
 		}
 		if start >= 0 {
 			out = append(out, token{text: trimmed[start:], word: true})
@@ -153,7 +181,7 @@ func fieldTokens(field string) []token {
 // them ("Caroline's", "sci-fi"), a colon or comma joining two digits
 // ("08:40", "1,000").
 func isWordRune(s string, i int, r rune) bool {
-	if unicode.IsLetter(r) || unicode.IsDigit(r) {
+	if r < utf8.RuneSelf && isAlnumByte(byte(r)) || unicode.IsLetter(r) || unicode.IsDigit(r) {
 		return true
 	}
 	if i == 0 {
@@ -177,36 +205,78 @@ func isEdgePunct(r rune) bool {
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '$' && r != '€' && r != '£' && r != '#' && r != '@' && r != '/'
 }
 
-// atomic reports whether a field is kept as one word: it holds "://", "@",
-// "_", "/", a dot inside it ("main.go", "3.5") or a camelCase joint.
+// atomic reports whether a field is kept as one word: it holds a letter
+// or digit and "://", "@", "_", "/", a dot inside it ("main.go", "3.5"),
+// a camelCase joint or a sign of money or number; in one pass.
 func atomic(s string) bool {
-	if !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
-		return false // "##", "--": punctuation
+	alnum, joined, camel, money, prevLower := false, false, false, false, false
+	for _, r := range s {
+		switch r {
+		case '@', '_', '/', '\\', '`': // "://" holds a '/'
+			joined = true
+		case '$', '€', '£', '#':
+			money = true
+		}
+		upper, lower := unicode.IsUpper(r), unicode.IsLower(r)
+		if prevLower && upper {
+			camel = true
+		}
+		prevLower = lower
+		if !alnum {
+			alnum = unicode.IsLetter(r) || unicode.IsDigit(r)
+		}
 	}
-	if strings.ContainsAny(s, "@_/\\`") || strings.Contains(s, "://") || hasCamel(s) {
+	switch {
+	case !alnum:
+		return false // "##", "--": punctuation
+	case joined || camel:
 		return true
 	}
 	if i := strings.IndexByte(s, '.'); i > 0 && i < len(s)-1 {
 		return true
 	}
-	return strings.ContainsAny(s, "$€£#")
+	return money
 }
 
 // foldWord lower-cases a word and drops its apostrophes: "I've" is "ive".
 func foldWord(w string) string {
-	w = strings.ToLower(w)
-	if strings.ContainsAny(w, "'’") {
-		w = strings.NewReplacer("'", "", "’", "").Replace(w)
+	var buf [32]byte
+	if lw := foldAppend(buf[:0], w); string(lw) != w {
+		return string(lw)
 	}
 	return w
 }
 
-// stem is a word's part before an apostrophe, lower-cased: "that's" is "that".
-func stem(w string) string {
-	if i := strings.IndexAny(w, "'’"); i > 0 {
-		return strings.ToLower(w[:i])
+// foldAppend appends foldWord(w) to dst.
+func foldAppend(dst []byte, w string) []byte {
+	for i := 0; i < len(w); {
+		if c := w[i]; c < utf8.RuneSelf {
+			if isUpper(c) {
+				c += 'a' - 'A'
+			}
+			if c != '\'' {
+				dst = append(dst, c)
+			}
+			i++
+			continue
+		}
+		// An invalid byte becomes U+FFFD, as strings.ToLower makes it.
+		r, n := utf8.DecodeRuneInString(w[i:])
+		if r != '’' {
+			dst = utf8.AppendRune(dst, unicode.ToLower(r))
+		}
+		i += n
 	}
-	return strings.ToLower(w)
+	return dst
+}
+
+// stemAppend appends a word's part before an apostrophe, lower-cased, to
+// dst: "that's" is "that".
+func stemAppend(dst []byte, w string) []byte {
+	if i := strings.IndexAny(w, "'’"); i > 0 {
+		w = w[:i]
+	}
+	return appendLower(dst, w)
 }
 
 func hasContent(words []string) bool {
@@ -219,8 +289,14 @@ func hasContent(words []string) bool {
 }
 
 func isContent(w string) bool {
-	lw := foldWord(w)
-	return len(lw) > 1 && !stopwords[lw]
+	var buf [32]byte
+	lw := foldAppend(buf[:0], w)
+	return len(lw) > 1 && !stopwords[string(lw)]
+}
+
+func isStopword(w string) bool {
+	var buf [32]byte
+	return stopwords[string(foldAppend(buf[:0], w))]
 }
 
 // breakWords end a phrase: pronouns, auxiliaries, fillers, conjunctions
