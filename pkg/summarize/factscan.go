@@ -71,13 +71,13 @@ type factScanner struct {
 	digitsMatch                      int
 }
 
-func newFactScanner(text string) *factScanner {
-	return &factScanner{
+func newFactScanner(text string) factScanner {
+	return factScanner{
 		text:          text,
 		hasAt:         strings.IndexByte(text, '@') >= 0,
 		hasSlash:      strings.IndexByte(text, '/') >= 0,
 		hasUnderscore: strings.IndexByte(text, '_') >= 0,
-		hasDigit:      strings.ContainsAny(text, "0123456789"),
+		hasDigit:      run(text, 0, func(c byte) bool { return !isDigit(c) }) < len(text),
 		emailRunEnd:   -1, segsEnd: -1, chainEnd: -1, lettersEnd: -1, digitsEnd: -1,
 	}
 }
@@ -88,6 +88,12 @@ func newFactScanner(text string) *factScanner {
 func (s *factScanner) next() (start, end int, ok bool) {
 	t := s.text
 	for i := s.pos; i < len(t); {
+		// Inside a word only a URL or an e-mail address can start, and
+		// most of a text is inside words.
+		if c := t[i]; i > 0 && isLower(c) && c != 'h' && !s.hasAt && isWordByte(t[i-1]) {
+			i++
+			continue
+		}
 		if e := s.matchAt(i); e >= 0 {
 			s.pos = e
 			return i, e, true

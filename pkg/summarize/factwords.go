@@ -21,6 +21,10 @@ import (
 // fillers.
 func appendNames(out []string, text string) []string {
 	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf && !isUpper(c) {
+			i++
+			continue
+		}
 		r, w := rune(text[i]), 1
 		if r >= utf8.RuneSelf {
 			r, w = utf8.DecodeRuneInString(text[i:])
@@ -227,25 +231,21 @@ func nextSentence(text string, pos int) (start, end int) {
 // than stops and line ends, or stops followed by one that is none of
 // these nor a space, then the stops after them.
 func sentenceEnd(text string, i int) int {
+	// Bytes past 0x7f are never stops nor line ends: stepping over a rune
+	// byte by byte ends where stepping over it whole would.
 	q := i
 	for q < len(text) {
-		c, w := text[q], 1
-		if c >= utf8.RuneSelf {
-			_, w = utf8.DecodeRuneInString(text[q:])
-		}
-		if c == '\n' {
+		if c := text[q]; c == '\n' {
 			break
-		}
-		if !isStop(c) {
-			q += w
+		} else if !isStop(c) {
+			q++
 			continue
 		}
 		k := stopRun(text, q)
 		if k == len(text) || isSpace(text[k]) {
 			break
 		}
-		_, w = utf8.DecodeRuneInString(text[k:])
-		q = k + w
+		q = k + 1
 	}
 	if q == i {
 		return -1
@@ -280,9 +280,17 @@ func directivePrefix(s string) int {
 // directiveWords is the length of the directive words s starts with,
 // compared as (?i) compares, -1 for none.
 func directiveWords(s string) int {
+	if s == "" {
+		return -1
+	}
 	for _, words := range [...]string{"please ", "always ", "never ", "don't ", "dont ", "do not ", "make sure ",
 		"remember ", "avoid ", "only ", "stop ", "keep ", "use ", "call me ", "i want you to ", "i'd like you to ",
 		"id like you to ", "i prefer ", "from now on"} {
+		// A byte below 0x80 must be the first letter in either case (|0x20
+		// lower-cases a letter and makes no letter of anything else).
+		if s[0] < utf8.RuneSelf && s[0]|0x20 != words[0] {
+			continue
+		}
 		if n := prefixFold(s, words); n >= 0 {
 			return n
 		}

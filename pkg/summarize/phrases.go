@@ -25,8 +25,11 @@ type phrase struct {
 // splitPhrases returns the phrases of text in order.
 func splitPhrases(text string) []phrase {
 	var s phraseSplitter
-	s.run, s.tokens = s.runBuf[:0], s.tokenBuf[:0]
-	// Folded words live in these buffers: they are only looked up.
+	// First room for the run of words and a field's tokens, seldom
+	// outgrown, and for folded words, which are only looked up.
+	var runBuf [16]string
+	var tokenBuf [8]token
+	run, tokens := runBuf[:0], tokenBuf[:0]
 	var foldBuf, stemBuf, beforeBuf [32]byte
 	for line := range strings.SplitSeq(text, "\n") {
 		sentenceStart := true
@@ -35,10 +38,10 @@ func splitPhrases(text string) []phrase {
 		// name alone is a form of address.
 		before := beforeBuf[:0]
 		for field := range strings.FieldsSeq(line) {
-			s.tokens = appendFieldTokens(s.tokens[:0], field)
-			for _, tok := range s.tokens {
+			tokens = appendFieldTokens(tokens[:0], field)
+			for _, tok := range tokens {
 				if !tok.word {
-					s.flush(true)
+					run = s.flush(run, true)
 					if tok.text != "," {
 						before = before[:0]
 					}
@@ -50,7 +53,7 @@ func splitPhrases(text string) []phrase {
 				lw := foldAppend(foldBuf[:0], tok.text)
 				// The stem is the folded word but for an apostrophe.
 				st, sameStem := lw, true
-				if strings.ContainsAny(tok.text, "'’") {
+				if strings.IndexByte(tok.text, '\'') >= 0 || strings.Contains(tok.text, "’") {
 					st, sameStem = stemAppend(stemBuf[:0], tok.text), false
 				}
 				// A capital inside a sentence makes a break word part of a
@@ -58,8 +61,8 @@ func splitPhrases(text string) []phrase {
 				// always capitalized and always a pronoun.
 				titled := !sentenceStart && startsUpper(tok.text) && string(st) != "i"
 				if !titled && (breakWords[string(lw)] || !sameStem && breakWords[string(st)]) {
-					if len(s.run) > 0 {
-						s.flush(false)
+					if len(run) > 0 {
+						run = s.flush(run, false)
 					}
 					before = append(before[:0], lw...)
 					if firstPersonWords[string(lw)] || !sameStem && firstPersonWords[string(st)] {
@@ -68,46 +71,42 @@ func splitPhrases(text string) []phrase {
 					sentenceStart = false
 					continue
 				}
-				if len(s.run) == 0 {
+				if len(run) == 0 {
 					s.initial = sentenceStart
 					s.addressed = greetings[string(before)] || string(before) == "you"
 				}
-				s.run = append(s.run, tok.text)
+				run = append(run, tok.text)
 				before = append(before[:0], lw...)
 				sentenceStart = false
 			}
 		}
-		s.flush(true)
+		run = s.flush(run, true)
 	}
 	return s.out
 }
 
-// phraseSplitter is splitPhrases' state: the phrases so far and the run
-// of words that may become the next.
+// phraseSplitter is splitPhrases' state: the phrases so far, and what
+// is known of the run of words that may become the next.
 type phraseSplitter struct {
-	out    []phrase
-	run    []string
-	tokens []token // one field's, reused
-	// first room for run and tokens, which are seldom longer
-	runBuf   [16]string
-	tokenBuf [8]token
+	out []phrase
 	// firstPerson, initial: as the phrase's fields say. addressed: the
 	// run follows a greeting ("Hey", "Thanks,", "you,"), so a name alone
 	// in it is a form of address.
 	firstPerson, initial, addressed bool
 }
 
-// flush ends the run; ended: at a stop, comma or line end, where a form
-// of address ends ("Hey Mel!"), not at a word.
-func (s *phraseSplitter) flush(ended bool) {
-	for len(s.run) > 0 && isStopword(s.run[len(s.run)-1]) && !startsUpper(s.run[len(s.run)-1]) {
-		s.run = s.run[:len(s.run)-1]
+// flush ends the run and returns it emptied; ended: at a stop, comma or
+// line end, where a form of address ends ("Hey Mel!"), not at a word.
+func (s *phraseSplitter) flush(run []string, ended bool) []string {
+	words := run
+	for len(words) > 0 && isStopword(words[len(words)-1]) && !startsUpper(words[len(words)-1]) {
+		words = words[:len(words)-1]
 	}
-	if hasContent(s.run) && !smallTalk(s.run, s.addressed && ended) {
-		s.out = append(s.out, phrase{text: strings.Join(s.run, " "), firstPerson: s.firstPerson, initial: s.initial})
+	if hasContent(words) && !smallTalk(words, s.addressed && ended) {
+		s.out = append(s.out, phrase{text: strings.Join(words, " "), firstPerson: s.firstPerson, initial: s.initial})
 	}
-	s.run = s.run[:0]
 	s.firstPerson = false
+	return run[:0]
 }
 
 // smallTalk reports whether a run of words says nothing a summary needs:
@@ -140,6 +139,16 @@ type token struct {
 // whitespace-delimited field. URLs, e-mail addresses, paths, identifiers
 // and version numbers stay whole.
 func appendFieldTokens(out []token, field string) []token {
+	if lead, word, trail, ok := plainField(field); ok {
+		if lead != "" {
+			out = append(out, token{text: lead})
+		}
+		out = append(out, token{text: word, word: true})
+		if trail != "" {
+			out = append(out, token{text: trail})
+		}
+		return out
+	}
 	core := strings.TrimLeftFunc(field, isEdgePunct)
 	trimmed := strings.TrimRightFunc(core, isEdgePunct)
 	if lead := field[:len(field)-len(core)]; lead != "" {
@@ -175,6 +184,21 @@ func appendFieldTokens(out []token, field string) []token {
 		out = append(out, token{text: trail})
 	}
 	return out
+}
+
+// plainField splits the most common field, ASCII letters and digits
+// between marks ("(great!)"), into what appendFieldTokens would: a word
+// between its marks. ok is false for any other field.
+func plainField(field string) (lead, word, trail string, ok bool) {
+	edge := func(c byte) bool {
+		return c < utf8.RuneSelf && !isAlnumByte(c) && c != '$' && c != '#' && c != '@' && c != '/'
+	}
+	i := run(field, 0, edge)
+	j := alnumRun(field, i)
+	if j == i || run(field, j, edge) != len(field) {
+		return "", "", "", false
+	}
+	return field[:i], field[i:j], field[j:], true
 }
 
 // isWordRune: letters and digits, an apostrophe or hyphen joining two of
