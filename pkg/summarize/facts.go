@@ -31,6 +31,7 @@ func extractFacts(text string, directives bool) []string {
 		return out
 	}
 	var out []string
+	grower := newTokenGrower(text)
 	for scan := newFactScanner(text); ; {
 		start, end, ok := scan.next()
 		if !ok {
@@ -49,7 +50,7 @@ func extractFacts(text string, directives bool) []string {
 			out = append(out, raw)
 			continue
 		}
-		start, end = wholeToken(text, start, end)
+		start, end = grower.grow(start, end)
 		fact := text[start:end]
 		if isNumber(fact) {
 			if strings.HasSuffix(fact, ",") { // "40," of "40, seat 14A"
@@ -181,11 +182,32 @@ func isUnit(w string) bool {
 var notUnits = wordSet(`never ever always already still again yet later now today tomorrow yesterday soon
 	instead either anyway please or and but`)
 
-// wholeToken grows text[start:end] to the whole token it lies in: past
-// letters and digits, and past a joiner (- . / @ + _ :) between two of
-// them, so "55821" of "ORD-55821" is ORD-55821.
-func wholeToken(text string, start, end int) (int, int) {
+// tokenGrower grows the matches of one text, left to right, to the whole
+// tokens they lie in: past letters and digits, and past a joiner (- . / @
+// + _ :) between two of them, so "55821" of "ORD-55821" is ORD-55821.
+// Each step of either walk depends on its position alone, so a walk that
+// reaches a position an earlier walk started from ends where that one
+// ended: on a long token with many matches ("1.2.3.…", base64) each walk
+// is then as long as the step from the match before, not the token.
+type tokenGrower struct {
+	text string
+	// the last left walk's start and end; the last right walk's start
+	// (the earliest with that end) and end
+	leftFrom, leftTo, rightFrom, rightTo int
+}
+
+func newTokenGrower(text string) tokenGrower {
+	return tokenGrower{text: text, leftFrom: -1, rightFrom: -1, rightTo: -1}
+}
+
+func (g *tokenGrower) grow(start, end int) (int, int) {
+	text := g.text
+	from := start
 	for start > 0 {
+		if start == g.leftFrom {
+			start = g.leftTo
+			break
+		}
 		r, n := utf8.DecodeLastRuneInString(text[:start])
 		if isAlnum(r) {
 			start -= n
@@ -199,6 +221,13 @@ func wholeToken(text string, start, end int) (int, int) {
 		}
 		break
 	}
+	g.leftFrom, g.leftTo = from, start
+	// The right walk steps from rune to rune as the matches do, so one
+	// that starts between an earlier walk's start and end lies on its way.
+	if g.rightFrom <= end && end <= g.rightTo {
+		return start, g.rightTo
+	}
+	g.rightFrom = end
 	for end < len(text) {
 		r, n := utf8.DecodeRuneInString(text[end:])
 		if isAlnum(r) {
@@ -213,6 +242,7 @@ func wholeToken(text string, start, end int) (int, int) {
 		}
 		break
 	}
+	g.rightTo = end
 	return start, end
 }
 

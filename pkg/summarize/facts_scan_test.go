@@ -56,6 +56,9 @@ func scanSeeds() []string {
 		"ab 123", "ABCD 123", "aABC 12", "12abc", "4B", "14A", "123-ABC", "1-2-3", "1_2_a", "1-a-b_c-", "a-1", "a-b-c1", "a_1-b",
 		"x1-y_z-", "A-B-C", "ab12-", "sk-test-123", "AF-20418", "ORD-55821.", "ORD-55821-", "a-b-c-d-e-f", "1-2-3-4-5-6",
 		"9" + strings.Repeat("-9", 40) + "x", strings.Repeat("a-", 50) + "1",
+		// long tokens with many matches in them
+		"1.2.3.4.5.6.7.8.9.10.11", "v1.v2.v3.v4", "iVBORw0KGgo+AAAANSUhEUgAAAAEAAAAB/CAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+		"a1:b2@c3_d4+e5/f6-g7.h8", "x-1.y-2. z-3", "1é2é3", "1\xff2.3\xe2\x82.4", "ä1.ö2.ü3",
 		// names, contractions, directives
 		"I met Matt Patterson at the Bank of America.", "Oliver's dog", "Oliver’s", "Jones'", "Jones' dog", "O'Neil",
 		"It's Mary's", "We saw The Great Gatsby and the Sound of Music", "Hey Caro,", "Thanks, Mell!", "Dear John",
@@ -116,6 +119,13 @@ func checkFactsMatchReference(t *testing.T, text string, directives bool) {
 	t.Helper()
 	if got, want := fmt.Sprint(factMatches(text)), fmt.Sprint(oneFactRE().FindAllStringIndex(text, -1)); got != want {
 		t.Fatalf("factMatches(%q)\n got %s\nwant %s", text, got, want)
+	}
+	grower := newTokenGrower(text)
+	for _, m := range factMatches(text) {
+		start, end := grower.grow(m[0], m[1])
+		if wantStart, wantEnd := wholeTokenReference(text, m[0], m[1]); start != wantStart || end != wantEnd {
+			t.Fatalf("the token of %q at %v in %q is %d %d, want %d %d", text[m[0]:m[1]], m, text, start, end, wantStart, wantEnd)
+		}
 	}
 	if got, want := extractFacts(text, directives), extractFactsReference(text, directives); !slices.Equal(got, want) {
 		t.Fatalf("extractFacts(%q, %v)\n got %q\nwant %q", text, directives, got, want)
