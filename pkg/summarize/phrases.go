@@ -24,75 +24,100 @@ type phrase struct {
 
 // splitPhrases returns the phrases of text in order.
 func splitPhrases(text string) []phrase {
-	var out []phrase
-	var run []string
-	firstPerson, initial := false, false
-	// addressed: the run follows a greeting ("Hey", "Thanks,", "you,"),
-	// so a name alone in it is a form of address.
-	addressed, before := false, ""
-	// flush ends the run; ended: at a stop, comma or line end, where a
-	// form of address ends ("Hey Mel!"), not at a word.
-	flush := func(ended bool) {
-		for len(run) > 0 && stopwords[foldWord(run[len(run)-1])] && !startsUpper(run[len(run)-1]) {
-			run = run[:len(run)-1]
-		}
-		if hasContent(run) && !smallTalk(run, addressed && ended) {
-			out = append(out, phrase{text: strings.Join(run, " "), firstPerson: firstPerson, initial: initial})
-		}
-		run = run[:0]
-		firstPerson = false
-	}
-	for _, line := range strings.Split(text, "\n") {
+	var s phraseSplitter
+	// First room for the run of words and a field's tokens, seldom
+	// outgrown, and for folded words, which are only looked up.
+	var runBuf [16]string
+	var tokenBuf [8]token
+	run, tokens := runBuf[:0], tokenBuf[:0]
+	var foldBuf, stemBuf, beforeBuf [32]byte
+	for line := range strings.SplitSeq(text, "\n") {
 		sentenceStart := true
-		before = ""
-		for _, field := range strings.Fields(line) {
-			for _, tok := range fieldTokens(field) {
+		// before: the word before, folded, if no mark but a comma came
+		// since. After a greeting or "you" ("Hey", "Thanks,", "you,"), a
+		// name alone is a form of address.
+		before := beforeBuf[:0]
+		for field := range strings.FieldsSeq(line) {
+			tokens = appendFieldTokens(tokens[:0], field)
+			for _, tok := range tokens {
 				if !tok.word {
-					flush(true)
+					run = s.flush(run, true)
 					if tok.text != "," {
-						before = ""
+						before = before[:0]
 					}
 					if strings.ContainsAny(tok.text, ".!?:") {
 						sentenceStart = true
 					}
 					continue
 				}
-				lw := foldWord(tok.text)
+				lw := foldAppend(foldBuf[:0], tok.text)
+				// The stem is the folded word but for an apostrophe.
+				st, sameStem := lw, true
+				if strings.IndexByte(tok.text, '\'') >= 0 || strings.Contains(tok.text, "’") {
+					st, sameStem = stemAppend(stemBuf[:0], tok.text), false
+				}
 				// A capital inside a sentence makes a break word part of a
 				// name or title: "The Great Gatsby", "7 May 2023". "I" is
 				// always capitalized and always a pronoun.
-				titled := !sentenceStart && startsUpper(tok.text) && stem(tok.text) != "i"
-				if !titled && (breakWords[lw] || breakWords[stem(tok.text)]) {
+				titled := !sentenceStart && startsUpper(tok.text) && string(st) != "i"
+				if !titled && (breakWords[string(lw)] || !sameStem && breakWords[string(st)]) {
 					if len(run) > 0 {
-						flush(false)
+						run = s.flush(run, false)
 					}
-					before = lw
-					if firstPersonWords[lw] || firstPersonWords[stem(tok.text)] {
-						firstPerson = true
+					before = append(before[:0], lw...)
+					if firstPersonWords[string(lw)] || !sameStem && firstPersonWords[string(st)] {
+						s.firstPerson = true
 					}
 					sentenceStart = false
 					continue
 				}
 				if len(run) == 0 {
-					initial = sentenceStart
-					addressed = greetings[before] || before == "you"
+					s.initial = sentenceStart
+					s.addressed = greetings[string(before)] || string(before) == "you"
 				}
 				run = append(run, tok.text)
-				before = lw
+				before = append(before[:0], lw...)
 				sentenceStart = false
 			}
 		}
-		flush(true)
+		run = s.flush(run, true)
 	}
-	return out
+	return s.out
+}
+
+// phraseSplitter is splitPhrases' state: the phrases so far, and what
+// is known of the run of words that may become the next.
+type phraseSplitter struct {
+	out []phrase
+	// firstPerson, initial: as the phrase's fields say. addressed: the
+	// run follows a greeting ("Hey", "Thanks,", "you,"), so a name alone
+	// in it is a form of address.
+	firstPerson, initial, addressed bool
+}
+
+// flush ends the run and returns it emptied; ended: at a stop, comma or
+// line end, where a form of address ends ("Hey Mel!"), not at a word.
+func (s *phraseSplitter) flush(run []string, ended bool) []string {
+	words := run
+	for len(words) > 0 && isStopword(words[len(words)-1]) && !startsUpper(words[len(words)-1]) {
+		words = words[:len(words)-1]
+	}
+	if hasContent(words) && !smallTalk(words, s.addressed && ended) {
+		s.out = append(s.out, phrase{text: strings.Join(words, " "), firstPerson: s.firstPerson, initial: s.initial})
+	}
+	s.firstPerson = false
+	return run[:0]
 }
 
 // smallTalk reports whether a run of words says nothing a summary needs:
 // a lone filler ("Sweet!", "Perfect.") or, addressed, a name alone, which
 // is the person spoken to ("Hey Mel!", "Thanks, Caroline.").
 func smallTalk(run []string, addressed bool) bool {
-	if len(run) == 1 && fillers[foldWord(run[0])] {
-		return true
+	if len(run) == 1 {
+		var buf [32]byte
+		if fillers[string(foldAppend(buf[:0], run[0]))] {
+			return true
+		}
 	}
 	if !addressed || len(run) > 2 {
 		return false
@@ -110,13 +135,22 @@ type token struct {
 	word bool // else punctuation, which ends a phrase
 }
 
-// fieldTokens splits one whitespace-delimited field into words and
-// punctuation. URLs, e-mail addresses, paths, identifiers and version
-// numbers stay whole.
-func fieldTokens(field string) []token {
+// appendFieldTokens appends the words and punctuation of one
+// whitespace-delimited field. URLs, e-mail addresses, paths, identifiers
+// and version numbers stay whole.
+func appendFieldTokens(out []token, field string) []token {
+	if lead, word, trail, ok := plainField(field); ok {
+		if lead != "" {
+			out = append(out, token{text: lead})
+		}
+		out = append(out, token{text: word, word: true})
+		if trail != "" {
+			out = append(out, token{text: trail})
+		}
+		return out
+	}
 	core := strings.TrimLeftFunc(field, isEdgePunct)
 	trimmed := strings.TrimRightFunc(core, isEdgePunct)
-	var out []token
 	if lead := field[:len(field)-len(core)]; lead != "" {
 		out = append(out, token{text: lead})
 	}
@@ -137,7 +171,10 @@ func fieldTokens(field string) []token {
 				out = append(out, token{text: trimmed[start:i], word: true})
 				start = -1
 			}
-			out = append(out, token{text: string(r)})
+			// The rune as the text has it: punctuation is only compared
+			// with ASCII marks, where an invalid byte and U+FFFD agree.
+			_, w := utf8.DecodeRuneInString(trimmed[i:])
+			out = append(out, token{text: trimmed[i : i+w]})
 		}
 		if start >= 0 {
 			out = append(out, token{text: trimmed[start:], word: true})
@@ -149,11 +186,26 @@ func fieldTokens(field string) []token {
 	return out
 }
 
+// plainField splits the most common field, ASCII letters and digits
+// between marks ("(great!)"), into what appendFieldTokens would: a word
+// between its marks. ok is false for any other field.
+func plainField(field string) (lead, word, trail string, ok bool) {
+	edge := func(c byte) bool {
+		return c < utf8.RuneSelf && !isAlnumByte(c) && c != '$' && c != '#' && c != '@' && c != '/'
+	}
+	i := run(field, 0, edge)
+	j := alnumRun(field, i)
+	if j == i || run(field, j, edge) != len(field) {
+		return "", "", "", false
+	}
+	return field[:i], field[i:j], field[j:], true
+}
+
 // isWordRune: letters and digits, an apostrophe or hyphen joining two of
 // them ("Caroline's", "sci-fi"), a colon or comma joining two digits
 // ("08:40", "1,000").
 func isWordRune(s string, i int, r rune) bool {
-	if unicode.IsLetter(r) || unicode.IsDigit(r) {
+	if r < utf8.RuneSelf && isAlnumByte(byte(r)) || unicode.IsLetter(r) || unicode.IsDigit(r) {
 		return true
 	}
 	if i == 0 {
@@ -177,36 +229,78 @@ func isEdgePunct(r rune) bool {
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '$' && r != '€' && r != '£' && r != '#' && r != '@' && r != '/'
 }
 
-// atomic reports whether a field is kept as one word: it holds "://", "@",
-// "_", "/", a dot inside it ("main.go", "3.5") or a camelCase joint.
+// atomic reports whether a field is kept as one word: it holds a letter
+// or digit and "://", "@", "_", "/", a dot inside it ("main.go", "3.5"),
+// a camelCase joint or a sign of money or number; in one pass.
 func atomic(s string) bool {
-	if !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
-		return false // "##", "--": punctuation
+	alnum, joined, camel, money, prevLower := false, false, false, false, false
+	for _, r := range s {
+		switch r {
+		case '@', '_', '/', '\\', '`': // "://" holds a '/'
+			joined = true
+		case '$', '€', '£', '#':
+			money = true
+		}
+		upper, lower := unicode.IsUpper(r), unicode.IsLower(r)
+		if prevLower && upper {
+			camel = true
+		}
+		prevLower = lower
+		if !alnum {
+			alnum = unicode.IsLetter(r) || unicode.IsDigit(r)
+		}
 	}
-	if strings.ContainsAny(s, "@_/\\`") || strings.Contains(s, "://") || hasCamel(s) {
+	switch {
+	case !alnum:
+		return false // "##", "--": punctuation
+	case joined || camel:
 		return true
 	}
 	if i := strings.IndexByte(s, '.'); i > 0 && i < len(s)-1 {
 		return true
 	}
-	return strings.ContainsAny(s, "$€£#")
+	return money
 }
 
 // foldWord lower-cases a word and drops its apostrophes: "I've" is "ive".
 func foldWord(w string) string {
-	w = strings.ToLower(w)
-	if strings.ContainsAny(w, "'’") {
-		w = strings.NewReplacer("'", "", "’", "").Replace(w)
+	var buf [32]byte
+	if lw := foldAppend(buf[:0], w); string(lw) != w {
+		return string(lw)
 	}
 	return w
 }
 
-// stem is a word's part before an apostrophe, lower-cased: "that's" is "that".
-func stem(w string) string {
-	if i := strings.IndexAny(w, "'’"); i > 0 {
-		return strings.ToLower(w[:i])
+// foldAppend appends foldWord(w) to dst.
+func foldAppend(dst []byte, w string) []byte {
+	for i := 0; i < len(w); {
+		if c := w[i]; c < utf8.RuneSelf {
+			if isUpper(c) {
+				c += 'a' - 'A'
+			}
+			if c != '\'' {
+				dst = append(dst, c)
+			}
+			i++
+			continue
+		}
+		// An invalid byte becomes U+FFFD, as strings.ToLower makes it.
+		r, n := utf8.DecodeRuneInString(w[i:])
+		if r != '’' {
+			dst = utf8.AppendRune(dst, unicode.ToLower(r))
+		}
+		i += n
 	}
-	return strings.ToLower(w)
+	return dst
+}
+
+// stemAppend appends a word's part before an apostrophe, lower-cased, to
+// dst: "that's" is "that".
+func stemAppend(dst []byte, w string) []byte {
+	if i := strings.IndexAny(w, "'’"); i > 0 {
+		w = w[:i]
+	}
+	return appendLower(dst, w)
 }
 
 func hasContent(words []string) bool {
@@ -219,8 +313,14 @@ func hasContent(words []string) bool {
 }
 
 func isContent(w string) bool {
-	lw := foldWord(w)
-	return len(lw) > 1 && !stopwords[lw]
+	var buf [32]byte
+	lw := foldAppend(buf[:0], w)
+	return len(lw) > 1 && !stopwords[string(lw)]
+}
+
+func isStopword(w string) bool {
+	var buf [32]byte
+	return stopwords[string(foldAppend(buf[:0], w))]
 }
 
 // breakWords end a phrase: pronouns, auxiliaries, fillers, conjunctions

@@ -1,0 +1,311 @@
+package summarize
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The fact extraction as it was before the hand-written scanners
+// (factscan.go and the files it names, factwords.go), its regular
+// expressions and all: the reference the fuzz targets of
+// facts_scan_test.go hold the scanners to, output for output. Only the
+// word sets are shared. The kinds of fact are in
+// factkinds_reference_test.go.
+
+var (
+	// Names: runs of capitalized words ("Matt Patterson", "Bank of America").
+	nameREReference = lazyRegexp(`\p{Lu}[\p{Ll}'’]+(?:(?: (?:of|and|the|de|van|von|&))* \p{Lu}[\p{L}'’]+)*`)
+	// Directives: a user's sentence that tells the assistant how to behave.
+	directiveREReference = lazyRegexp(`(?i)^(?:\w+: )?(?:please |always |never |don'?t |do not |make sure |remember |avoid |only |stop |keep |use |call me |i want you to |i'?d like you to |i prefer |from now on)`)
+	// A sentence ends at . ! or ? followed by a space, or at a line end, so
+	// URLs and decimals stay whole.
+	sentenceREReference = lazyRegexp(`(?:[^.!?\n]|[.!?]+[^\s.!?])+[.!?]*`)
+	// contractionReference strips "'s", "'ll" and the like off namesReference: "Oliver's" is Oliver.
+	contractionReference = lazyRegexp(`['’](?:s|ll|re|ve|d|m|t)?\b|['’]$`)
+)
+
+// extractFactsReference returns the facts of one text, in order of appearance. A
+// fact is a piece of the text, byte for byte, and whole: a match that
+// stops inside a token (at a hyphen, dot, slash, @ or +) grows to the
+// whole token. A number keeps its unit when one follows it ("4 years",
+// "30 EUR") or a currency code before it ("EUR 129.90"), so it still says
+// what it counts; a bare number of one or two digits is noise and
+// dropped. Names are capitalized words that do not only start a sentence,
+// less forms of address ("Thanks, Mell!") and fillers ("Perfect").
+// A text that is JSON (a tool result) gives the facts of its string
+// values: its keys are structure, not facts.
+func extractFactsReference(text string, directives bool) []string {
+	if values, ok := jsonStringsReference(text); ok {
+		var out []string
+		for _, v := range values {
+			out = append(out, extractFactsReference(v, false)...)
+		}
+		return out
+	}
+	var out []string
+	for _, loc := range factMatchesReference(text) {
+		start, end := loc[0], loc[1]
+		raw := text[start:end]
+		if raw[0] == '"' || strings.HasPrefix(raw, "“") {
+			// A quoted key ("name": ...) is structure; a quoted blank is nothing.
+			if rest := strings.TrimLeft(text[end:], " \t"); strings.HasPrefix(rest, ":") {
+				continue
+			}
+			inner := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(raw, `"`), "“"), `"`), "”")
+			if strings.TrimSpace(inner) == "" {
+				continue
+			}
+			out = append(out, raw)
+			continue
+		}
+		start, end = wholeTokenReference(text, start, end)
+		fact := text[start:end]
+		if isNumberReference(fact) {
+			if strings.HasSuffix(fact, ",") { // "40," of "40, seat 14A"
+				end -= len(fact) - len(strings.TrimRight(fact, ","))
+				fact = text[start:end]
+			}
+			// An amount with its currency or percent sign says what it counts.
+			if !strings.ContainsAny(fact, "%°$€£") && !strings.HasSuffix(strings.ToLower(fact), "percent") {
+				if m := unitAfterReference().FindStringSubmatchIndex(text[end:min(len(text), end+30)]); m != nil && isUnitReference(text[end+m[2]:end+m[3]]) {
+					end += m[3]
+				} else if m := codeBeforeReference().FindStringIndex(text[max(0, start-5):start]); m != nil {
+					start = max(0, start-5) + m[0]
+				}
+			}
+			fact = text[start:end]
+			if !strings.Contains(fact, " ") && len(strings.Trim(fact, "$€£")) < 3 {
+				continue
+			}
+		}
+		if fact = strings.TrimSpace(fact); fact != "" {
+			out = append(out, fact)
+		}
+	}
+	out = append(out, namesReference(text)...)
+	if directives {
+		for _, loc := range sentenceREReference().FindAllStringIndex(text, -1) {
+			s := strings.TrimSpace(text[loc[0]:loc[1]])
+			if m := directiveREReference().FindStringIndex(s); m != nil && hasContentWordReference(s[m[1]:]) {
+				out = append(out, clipToWordsReference(s, 25))
+			}
+		}
+	}
+	return out
+}
+
+// namesReference are the namesReference of text: runs of capitalized words, without the
+// first word of a sentence ("Wow", "Thanks") unless more follow, without a
+// trailing "'s", and without forms of address and fillers.
+func namesReference(text string) []string {
+	var out []string
+	for _, loc := range nameREReference().FindAllStringIndex(text, -1) {
+		start, end := loc[0], loc[1]
+		if m := contractionReference().FindStringIndex(text[start:end]); m != nil && start+m[1] == end {
+			end = start + m[0] // "Oliver's" is Oliver
+		}
+		if sentenceStartReference(text, start) {
+			// "Wow" or "Thanks" start sentences; "Matt Patterson" is a name anywhere.
+			sp := strings.IndexByte(text[start:end], ' ')
+			if sp < 0 {
+				continue
+			}
+			start += sp + 1
+			for {
+				w, _, _ := strings.Cut(text[start:end], " ")
+				if !connector[w] || w == text[start:end] {
+					break
+				}
+				start += len(w) + 1
+			}
+		}
+		name := text[start:end]
+		if name == "" || isCommonCapitalizedReference(name) || !strings.Contains(name, " ") && (fillers[strings.ToLower(name)] || vocativeReference(text, start, end)) {
+			continue
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// vocativeReference reports whether the one-word name at text[start:end] is a form
+// of address: after a comma or a greeting, before a comma, a stop or the
+// end ("Thanks, Mell!", "Hey Caro,").
+func vocativeReference(text string, start, end int) bool {
+	after := strings.TrimLeft(text[end:], " ")
+	if after != "" && !strings.ContainsAny(after[:1], ",.!?;:)") {
+		return false
+	}
+	before := strings.TrimRight(text[:start], " ")
+	if before == "" || strings.HasSuffix(before, ",") {
+		return true
+	}
+	i := strings.LastIndexAny(before, " \n\t") + 1
+	return greetings[strings.ToLower(strings.Trim(before[i:], ",!.'’"))]
+}
+
+var (
+	// unitAfterReference is the word right after a number, one space on: its unit.
+	unitAfterReference = lazyRegexp(`^ ?([\p{L}]+)`)
+	// codeBeforeReference is a currency code right before a number: "EUR 129.90".
+	codeBeforeReference = lazyRegexp(`\b[A-Z]{3} $`)
+)
+
+// isUnitReference reports whether the word after a number can say what it counts:
+// not a function word or an adverb ("4 years", not "55821 never").
+func isUnitReference(w string) bool {
+	lw := strings.ToLower(w)
+	return !stopwords[lw] && !breakWords[lw] && !notUnits[lw]
+}
+
+// wholeTokenReference grows text[start:end] to the whole token it lies in: past
+// letters and digits, and past a joiner (- . / @ + _ :) between two of
+// them, so "55821" of "ORD-55821" is ORD-55821.
+func wholeTokenReference(text string, start, end int) (int, int) {
+	for start > 0 {
+		r, n := utf8.DecodeLastRuneInString(text[:start])
+		if isAlnumReference(r) {
+			start -= n
+			continue
+		}
+		if strings.ContainsRune(joiners, r) && start-n > 0 {
+			if p, _ := utf8.DecodeLastRuneInString(text[:start-n]); isAlnumReference(p) {
+				start -= n
+				continue
+			}
+		}
+		break
+	}
+	for end < len(text) {
+		r, n := utf8.DecodeRuneInString(text[end:])
+		if isAlnumReference(r) {
+			end += n
+			continue
+		}
+		if strings.ContainsRune(joiners, r) && end+n < len(text) {
+			if q, _ := utf8.DecodeRuneInString(text[end+n:]); isAlnumReference(q) {
+				end += n
+				continue
+			}
+		}
+		break
+	}
+	return start, end
+}
+
+func isAlnumReference(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// jsonStringsReference returns the string values of a text that is a JSON object or
+// array, in order; ok is false for any other text.
+func jsonStringsReference(text string) (values []string, ok bool) {
+	t := strings.TrimSpace(text)
+	if t == "" || t[0] != '{' && t[0] != '[' {
+		return nil, false
+	}
+	var v any
+	if json.Unmarshal([]byte(t), &v) != nil {
+		return nil, false
+	}
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			values = append(values, v)
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			keys := make([]string, 0, len(v))
+			for k := range v {
+				keys = append(keys, k)
+			}
+			// Map order is random; the text's order is lost, so sort for
+			// byte-stable output.
+			slices.Sort(keys)
+			for _, k := range keys {
+				walk(v[k])
+			}
+		}
+	}
+	walk(v)
+	return values, true
+}
+
+// hasContentWordReference reports whether s holds a word no fact rests on less.
+func hasContentWordReference(s string) bool {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !isAlnumReference(r) && r != '\'' && r != '’' }) {
+		if isContentReference(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// clipToWordsReference is s up to the end of its n-th word: a piece of s still.
+func clipToWordsReference(s string, n int) string {
+	fields := fieldBoundsReference(s)
+	if len(fields) <= n {
+		return s
+	}
+	return s[:fields[n-1][1]]
+}
+
+// fieldBoundsReference are the start and end of each whitespace-separated field.
+func fieldBoundsReference(text string) [][2]int {
+	var fields [][2]int
+	start := -1
+	for i, r := range text {
+		if unicode.IsSpace(r) {
+			if start >= 0 {
+				fields = append(fields, [2]int{start, i})
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		fields = append(fields, [2]int{start, len(text)})
+	}
+	return fields
+}
+
+// sentenceStartReference reports whether position i of text begins a sentence (or a
+// "Speaker: " label's text): only marks stand between it and a sentence's
+// end or the text's start ("**Perfect**", "😊 Great").
+func sentenceStartReference(text string, i int) bool {
+	for i > 0 {
+		r, n := utf8.DecodeLastRuneInString(text[:i])
+		switch {
+		case strings.ContainsRune(".!?:\n", r):
+			return true
+		case isAlnumReference(r) || r == ',' || r == ';':
+			return false
+		}
+		i -= n
+	}
+	return true
+}
+
+// isCommonCapitalizedReference drops name-like matches made of words that are only
+// capitalized because a sentence starts with them ("Thanks So").
+func isCommonCapitalizedReference(s string) bool {
+	if s == "" || !unicode.IsUpper([]rune(s)[0]) || strings.ContainsAny(s, "0123456789_\"`") {
+		return false
+	}
+	for _, w := range strings.Fields(s) {
+		if !stopwords[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return true
+}
+
+// isNumberReference reports whether a fact is an amount alone, not a date or an id.
+func isNumberReference(s string) bool { return amountREReference().MatchString(s) }
+
+var amountREReference = lazyRegexp(`^[$€£]?\s?\d[\d,]*(?:\.\d+)?(?:\s?(?i:%|percent|°[cf]))?,?$`)

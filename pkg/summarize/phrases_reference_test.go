@@ -1,0 +1,211 @@
+package summarize
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The phrase splitting as it was before it was made to spare allocations
+// (phrases.go): the reference FuzzPhrasesMatchReference holds it to.
+
+// splitPhrasesReference returns the phrases of text in order.
+func splitPhrasesReference(text string) []phrase {
+	var out []phrase
+	var run []string
+	firstPerson, initial := false, false
+	// addressed: the run follows a greeting ("Hey", "Thanks,", "you,"),
+	// so a name alone in it is a form of address.
+	addressed, before := false, ""
+	// flush ends the run; ended: at a stop, comma or line end, where a
+	// form of address ends ("Hey Mel!"), not at a word.
+	flush := func(ended bool) {
+		for len(run) > 0 && stopwords[foldWordReference(run[len(run)-1])] && !startsUpper(run[len(run)-1]) {
+			run = run[:len(run)-1]
+		}
+		if hasContentReference(run) && !smallTalkReference(run, addressed && ended) {
+			out = append(out, phrase{text: strings.Join(run, " "), firstPerson: firstPerson, initial: initial})
+		}
+		run = run[:0]
+		firstPerson = false
+	}
+	for _, line := range strings.Split(text, "\n") {
+		sentenceStart := true
+		before = ""
+		for _, field := range strings.Fields(line) {
+			for _, tok := range fieldTokensReference(field) {
+				if !tok.word {
+					flush(true)
+					if tok.text != "," {
+						before = ""
+					}
+					if strings.ContainsAny(tok.text, ".!?:") {
+						sentenceStart = true
+					}
+					continue
+				}
+				lw := foldWordReference(tok.text)
+				// A capital inside a sentence makes a break word part of a
+				// name or title: "The Great Gatsby", "7 May 2023". "I" is
+				// always capitalized and always a pronoun.
+				titled := !sentenceStart && startsUpper(tok.text) && stemReference(tok.text) != "i"
+				if !titled && (breakWords[lw] || breakWords[stemReference(tok.text)]) {
+					if len(run) > 0 {
+						flush(false)
+					}
+					before = lw
+					if firstPersonWords[lw] || firstPersonWords[stemReference(tok.text)] {
+						firstPerson = true
+					}
+					sentenceStart = false
+					continue
+				}
+				if len(run) == 0 {
+					initial = sentenceStart
+					addressed = greetings[before] || before == "you"
+				}
+				run = append(run, tok.text)
+				before = lw
+				sentenceStart = false
+			}
+		}
+		flush(true)
+	}
+	return out
+}
+
+// smallTalkReference reports whether a run of words says nothing a summary needs:
+// a lone filler ("Sweet!", "Perfect.") or, addressed, a name alone, which
+// is the person spoken to ("Hey Mel!", "Thanks, Caroline.").
+func smallTalkReference(run []string, addressed bool) bool {
+	if len(run) == 1 && fillers[foldWordReference(run[0])] {
+		return true
+	}
+	if !addressed || len(run) > 2 {
+		return false
+	}
+	for _, w := range run {
+		if !startsUpper(w) {
+			return false
+		}
+	}
+	return true
+}
+
+type tokenReference struct {
+	text string
+	word bool // else punctuation, which ends a phrase
+}
+
+// fieldTokensReference splits one whitespace-delimited field into words and
+// punctuation. URLs, e-mail addresses, paths, identifiers and version
+// numbers stay whole.
+func fieldTokensReference(field string) []tokenReference {
+	core := strings.TrimLeftFunc(field, isEdgePunctReference)
+	trimmed := strings.TrimRightFunc(core, isEdgePunctReference)
+	var out []tokenReference
+	if lead := field[:len(field)-len(core)]; lead != "" {
+		out = append(out, tokenReference{text: lead})
+	}
+	switch {
+	case trimmed == "":
+	case atomicReference(trimmed):
+		out = append(out, tokenReference{text: trimmed, word: true})
+	default:
+		start := -1
+		for i, r := range trimmed {
+			if isWordRuneReference(trimmed, i, r) {
+				if start < 0 {
+					start = i
+				}
+				continue
+			}
+			if start >= 0 {
+				out = append(out, tokenReference{text: trimmed[start:i], word: true})
+				start = -1
+			}
+			out = append(out, tokenReference{text: string(r)})
+		}
+		if start >= 0 {
+			out = append(out, tokenReference{text: trimmed[start:], word: true})
+		}
+	}
+	if trail := core[len(trimmed):]; trail != "" {
+		out = append(out, tokenReference{text: trail})
+	}
+	return out
+}
+
+// isWordRuneReference: letters and digits, an apostrophe or hyphen joining two of
+// them ("Caroline's", "sci-fi"), a colon or comma joining two digits
+// ("08:40", "1,000").
+func isWordRuneReference(s string, i int, r rune) bool {
+	if unicode.IsLetter(r) || unicode.IsDigit(r) {
+		return true
+	}
+	if i == 0 {
+		return false
+	}
+	// The width comes from the text, not from r: an invalid byte is one
+	// byte wide while utf8.RuneLen(RuneError) is three.
+	_, width := utf8.DecodeRuneInString(s[i:])
+	before, _ := utf8.DecodeLastRuneInString(s[:i])
+	after, _ := utf8.DecodeRuneInString(s[i+width:])
+	switch r {
+	case '\'', '’', '-':
+		return (unicode.IsLetter(before) || unicode.IsDigit(before)) && (unicode.IsLetter(after) || unicode.IsDigit(after))
+	case ':', ',':
+		return unicode.IsDigit(before) && unicode.IsDigit(after) // 08:40, 1,000
+	}
+	return false
+}
+
+func isEdgePunctReference(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '$' && r != '€' && r != '£' && r != '#' && r != '@' && r != '/'
+}
+
+// atomicReference reports whether a field is kept as one word: it holds "://", "@",
+// "_", "/", a dot inside it ("main.go", "3.5") or a camelCase joint.
+func atomicReference(s string) bool {
+	if !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+		return false // "##", "--": punctuation
+	}
+	if strings.ContainsAny(s, "@_/\\`") || strings.Contains(s, "://") || hasCamelReference(s) {
+		return true
+	}
+	if i := strings.IndexByte(s, '.'); i > 0 && i < len(s)-1 {
+		return true
+	}
+	return strings.ContainsAny(s, "$€£#")
+}
+
+// foldWordReference lower-cases a word and drops its apostrophes: "I've" is "ive".
+func foldWordReference(w string) string {
+	w = strings.ToLower(w)
+	if strings.ContainsAny(w, "'’") {
+		w = strings.NewReplacer("'", "", "’", "").Replace(w)
+	}
+	return w
+}
+
+// stemReference is a word's part before an apostrophe, lower-cased: "that's" is "that".
+func stemReference(w string) string {
+	if i := strings.IndexAny(w, "'’"); i > 0 {
+		return strings.ToLower(w[:i])
+	}
+	return strings.ToLower(w)
+}
+
+func hasContentReference(words []string) bool {
+	for _, w := range words {
+		if isContentReference(w) {
+			return true
+		}
+	}
+	return false
+}
+
+func isContentReference(w string) bool {
+	lw := foldWordReference(w)
+	return len(lw) > 1 && !stopwords[lw]
+}
