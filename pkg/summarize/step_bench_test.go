@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -13,7 +14,7 @@ import (
 // folded with the previous summary (itself of 300 records) through
 // Prepare (without the text for an LLM, which the extractive summarizer
 // does not read), the extractive summarizer and Record. The goal is at
-// most 5 ms.
+// most 5 ms, cold.
 func BenchmarkProgressiveStep(b *testing.B) {
 	opt := defaultOptions(b)
 	ex := &Extractive{Counter: opt.Counter}
@@ -36,7 +37,8 @@ func BenchmarkProgressiveStep(b *testing.B) {
 			tail = append(tail, ch.Record.Clone())
 		}
 	}
-	for b.Loop() {
+	step := func(b *testing.B, opt Options) {
+		ex := &Extractive{Counter: opt.Counter}
 		p, _, err := prepare(tail, opt, false)
 		if err != nil || p == nil {
 			b.Fatal(err)
@@ -49,6 +51,25 @@ func BenchmarkProgressiveStep(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	// warm: one counter for every step, as summarize --all runs them.
+	b.Run("warm", func(b *testing.B) {
+		for b.Loop() {
+			step(b, opt)
+		}
+	})
+	// cold: a counter of its own for each step, its cache of pieces
+	// empty, as one convo summarize process runs it.
+	b.Run("cold", func(b *testing.B) {
+		for b.Loop() {
+			c, err := tokens.New(tokens.Default)
+			if err != nil {
+				b.Fatal(err)
+			}
+			o := opt
+			o.Counter = c
+			step(b, o)
+		}
+	})
 }
 
 // chitChatWithFacts is chitChat with an identifier, an amount or a date in
