@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -110,12 +112,36 @@ func (r *Runner) runStored(ctx context.Context, s Store, conv string) (Result, e
 	if err != nil || plan == nil {
 		return Result{Conversation: conv, Skip: skip}, err
 	}
+	long := len(plan.Span.Covered) > maxHeldNotes
 	sum, res, err := r.run(ctx, plan)
 	res.Conversation = conv
 	if err != nil || sum == nil {
 		return res, err
 	}
+	if long {
+		// The summary of a long span is tens of megabytes of ids, which
+		// the store encodes and the database copies twice as it writes
+		// them: the garbage of the passes goes back to the system first,
+		// and the heap grows little past what is live while it writes.
+		// The limit is the process's: such writes go one at a time.
+		sum.span = transcript.Span{}
+		longWrite.Lock()
+		defer longWrite.Unlock()
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(writeMemoryLimit()))
+	}
 	return r.write(ctx, s, conv, sum, res, readSeq)
+}
+
+var longWrite sync.Mutex
+
+// writeMemoryLimit is a soft limit for writing a long span's summary: what
+// is live once the garbage is collected, and room for its body and some
+// garbage besides; never above the limit set.
+func writeMemoryLimit() int64 {
+	debug.FreeOSMemory()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return min(debug.SetMemoryLimit(-1), int64(m.HeapAlloc)+64<<20)
 }
 
 // write stores a summary made of records read at change sequence readSeq.
