@@ -62,15 +62,16 @@ type factScanner struct {
 	// what the text holds at all, so kinds that need it are not tried
 	hasAt, hasSlash, hasUnderscore, hasDigit bool
 
-	emailFrom, emailRunEnd, emailEnd int // e-mail: a [\w.+-] run and its answer
-	segsFrom, segsEnd                int // paths: a [\w-] run before a '/'
-	chainFrom, chainEnd              int // paths: the /segment/… chain after it
-	lastTailStart, lastTailEnd       int // and its last segment that ends a path
-	lettersFrom, lettersEnd          int // identifiers: a letter chain
-	lettersMatch                     int
-	digitsFrom, digitsEnd            int // identifiers: a digit chain
-	digitsMatch                      int
+	emailFrom, emailRunEnd, emailEnd int        // e-mail: a [\w.+-] run and its answer
+	segsFrom, segsEnd                int        // paths: a [\w-] run before a '/'
+	chainFrom, chainEnd              int        // paths: the /segment/… chain after it
+	lastTailStart, lastTailEnd       int        // and its last segment that ends a path
+	letters, digits                  chainMatch // identifiers: a letter or digit chain
 }
+
+// chainMatch is a chain of runs from its start to end and the answer
+// every start inside it gets (-1: none).
+type chainMatch struct{ from, end, match int }
 
 func newFactScanner(text string) factScanner {
 	return factScanner{
@@ -79,7 +80,8 @@ func newFactScanner(text string) factScanner {
 		hasSlash:      strings.IndexByte(text, '/') >= 0,
 		hasUnderscore: strings.IndexByte(text, '_') >= 0,
 		hasDigit:      run(text, 0, func(c byte) bool { return !isDigit(c) }) < len(text),
-		emailRunEnd:   -1, segsEnd: -1, chainEnd: -1, lettersEnd: -1, digitsEnd: -1,
+		emailRunEnd:   -1, segsEnd: -1, chainEnd: -1,
+		letters: chainMatch{end: -1}, digits: chainMatch{end: -1},
 	}
 }
 

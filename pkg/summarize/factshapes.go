@@ -225,43 +225,35 @@ func hashNumber(t string, i int) int {
 // (identTail). The letter chain is whole: fewer parts would leave a
 // letter where a digit must come.
 func (s *factScanner) lettersThenDigit(i int) int {
-	t := s.text
-	if i >= s.lettersFrom && i < s.lettersEnd {
-		return s.lettersMatch
-	}
-	p := letterRun(t, i)
-	for p+1 < len(t) && (t[p] == '-' || t[p] == '_') && isLetter(t[p+1]) {
-		p = letterRun(t, p+1)
-	}
-	s.lettersFrom, s.lettersEnd, s.lettersMatch = i, p, -1
-	if p < len(t) && (t[p] == '-' || t[p] == '_') {
-		p++
-	}
-	if p < len(t) && isDigit(t[p]) {
-		s.lettersMatch = identTail(t, p+1)
-	}
-	return s.lettersMatch
+	return s.chainThen(i, &s.letters, letterRun, isLetter, isDigit)
 }
 
 // digitsThenLetter: \b\d+(?:[-_]\d+)*[-_]?[A-Za-z] then the tail, the
 // digit chain whole as the letter chain above.
 func (s *factScanner) digitsThenLetter(i int) int {
+	return s.chainThen(i, &s.digits, digitRun, isDigit, isLetter)
+}
+
+// chainThen matches a chain of runs (of what in holds, joined by '-' or
+// '_') from i, an optional '-' or '_', a byte then holds, and the tail.
+// Every start inside the chain has the same answer, kept in c.
+func (s *factScanner) chainThen(i int, c *chainMatch, runFrom func(string, int) int, in, then func(byte) bool) int {
 	t := s.text
-	if i >= s.digitsFrom && i < s.digitsEnd {
-		return s.digitsMatch
+	if i >= c.from && i < c.end {
+		return c.match
 	}
-	p := digitRun(t, i)
-	for p+1 < len(t) && (t[p] == '-' || t[p] == '_') && isDigit(t[p+1]) {
-		p = digitRun(t, p+1)
+	p := runFrom(t, i)
+	for p+1 < len(t) && (t[p] == '-' || t[p] == '_') && in(t[p+1]) {
+		p = runFrom(t, p+1)
 	}
-	s.digitsFrom, s.digitsEnd, s.digitsMatch = i, p, -1
+	c.from, c.end, c.match = i, p, -1
 	if p < len(t) && (t[p] == '-' || t[p] == '_') {
 		p++
 	}
-	if p < len(t) && isLetter(t[p]) {
-		s.digitsMatch = identTail(t, p+1)
+	if p < len(t) && then(t[p]) {
+		c.match = identTail(t, p+1)
 	}
-	return s.digitsMatch
+	return c.match
 }
 
 // identTail: [A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*\b, each run whole. All
