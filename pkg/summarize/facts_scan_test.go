@@ -188,3 +188,17 @@ func firstSpan(m []int) string {
 	}
 	return fmt.Sprint(m[0], m[1])
 }
+
+// factMatches returns the facts' positions in text, left to right, without
+// overlaps, as the reference regexps give them (extractFacts walks a
+// factScanner itself).
+func factMatches(text string) [][2]int {
+	var out [][2]int
+	for s := newFactScanner(text); ; {
+		start, end, ok := s.next()
+		if !ok {
+			return out
+		}
+		out = append(out, [2]int{start, end})
+	}
+}

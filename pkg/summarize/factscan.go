@@ -39,19 +39,6 @@ import (
 // bytes once. The kinds live in factshapes.go, factnumbers.go and
 // factdates.go.
 
-// factMatches returns the facts' positions in text, left to right, without
-// overlaps (extractFacts walks a factScanner itself).
-func factMatches(text string) [][2]int {
-	var out [][2]int
-	for s := newFactScanner(text); ; {
-		start, end, ok := s.next()
-		if !ok {
-			return out
-		}
-		out = append(out, [2]int{start, end})
-	}
-}
-
 // factScanner walks a text for facts. Its memos keep the walk linear on
 // long runs ("a-b-c-…", "x/y/z/…"), where every start inside a run would
 // otherwise read the rest of it again: they hold what a kind found from a

@@ -28,15 +28,14 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 	// weighed together, as their cost is counted together.
 	weigh := func(c *cand) (float64, int) {
 		g := gain(&c.note, held)
-		_, pairKept := kept[idxOf(c.pair)]
-		if c.pair != nil && c.reply && !userKept[c.turn] && !pairKept {
+		if c.pair == nil || !c.reply || userKept[c.turn] {
+			return g, c.cost
+		}
+		if _, pairKept := kept[c.pair.idx]; !pairKept {
 			r, v := &c.note, &c.pair.note
 			g = (g*r.length + gain(v, held)*v.length) / (r.length + v.length)
 		}
-		if c.pair != nil && c.reply && !userKept[c.turn] {
-			return g, c.cost + c.pair.cost
-		}
-		return g, c.cost
+		return g, c.cost + c.pair.cost
 	}
 	// Greedy on what each note adds to the notes taken so far: a note's
 	// gain only falls as they grow, so one is taken once its fresh gain
@@ -52,20 +51,10 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 	queue := &gainQueue{}
 	var rest *gainItem
 	s.passes = 0
-	pass := func() error {
-		var items []gainItem
-		var r *gainItem
-		if s.passes == 0 {
-			if s.opening == nil { // the same for every budget
-				var err error
-				s.opening, s.rest, err = s.top(batchNotes, func(c *cand) (float64, bool) { return c.score, true })
-				if err != nil {
-					return err
-				}
-			}
-			items, r = slices.Clone(s.opening), s.rest
-		} else {
-			var err error
+	pass := func() (err error) {
+		items, r := s.opening, s.rest
+		switch {
+		case s.passes > 0:
 			items, r, err = s.top(batchNotes, func(c *cand) (float64, bool) {
 				if _, ok := kept[c.idx]; ok {
 					return 0, false
@@ -73,9 +62,15 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 				g, cost := weigh(c)
 				return g, cost <= room
 			})
-			if err != nil {
-				return err
-			}
+		case s.opening == nil: // the first pass is the same for every budget
+			items, r, err = s.top(batchNotes, func(c *cand) (float64, bool) { return c.score, true })
+			s.opening, s.rest = items, r
+		}
+		if err != nil {
+			return err
+		}
+		if s.passes == 0 {
+			items = slices.Clone(items) // the queue reorders it; the next fit starts from it too
 		}
 		s.passes++
 		queue.items, rest = items, r
@@ -157,13 +152,6 @@ func (e *Extractive) fit(cands []note, budget int) []note {
 	s := &noteSet{e: e, scored: cands, heldAll: true}
 	out, _ := s.fit(budget)
 	return out
-}
-
-func idxOf(c *cand) int {
-	if c == nil {
-		return -1
-	}
-	return c.idx
 }
 
 type gainItem struct {
