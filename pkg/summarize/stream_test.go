@@ -277,14 +277,8 @@ func TestFitInPassesMatchesWhole(t *testing.T) {
 		cands := randomNotes(r, c, false)
 		budget := c.Count(notesHeading) + 1 + 5 + r.IntN(120)
 		want := renderNotes(ex.fit(cands, budget))
-		setKnobs(t, 0, 1+r.IntN(4), 1<<30, 1<<30, 256)
-		s := &noteSet{e: ex, scored: cands}
-		notes, err := s.fit(budget)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := renderNotes(notes); got != want {
-			t.Fatalf("seed %d, budget %d: in passes\n%s\nall at once\n%s", seed, budget, got, want)
+		if _, notes := fitInPasses(t, r, ex, cands, budget); renderNotes(notes) != want {
+			t.Fatalf("seed %d, budget %d: in passes\n%s\nall at once\n%s", seed, budget, renderNotes(notes), want)
 		}
 	}
 }
@@ -300,12 +294,7 @@ func TestFitInPassesIsBounded(t *testing.T) {
 		r := rand.New(rand.NewPCG(uint64(seed), 17))
 		cands := randomNotes(r, c, true)
 		budget := c.Count(notesHeading) + 1 + 5 + r.IntN(120)
-		setKnobs(t, 0, 1+r.IntN(4), 1<<30, 1<<30, 256)
-		s := &noteSet{e: ex, scored: cands}
-		notes, err := s.fit(budget)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, notes := fitInPasses(t, r, ex, cands, budget)
 		if len(notes) == 0 {
 			t.Fatalf("seed %d: no notes", seed)
 		}
@@ -316,4 +305,16 @@ func TestFitInPassesIsBounded(t *testing.T) {
 			t.Fatalf("seed %d: %d passes for %d notes taken", seed, s.passes, s.taken)
 		}
 	}
+}
+
+// fitInPasses fits cands within budget weighing 1 to 4 of them at once.
+func fitInPasses(t *testing.T, r *rand.Rand, ex *Extractive, cands []note, budget int) (*noteSet, []note) {
+	t.Helper()
+	setKnobs(t, 0, 1+r.IntN(4), 1<<30, 1<<30, 256)
+	s := &noteSet{e: ex, scored: cands}
+	notes, err := s.fit(budget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, notes
 }
