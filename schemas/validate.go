@@ -11,8 +11,8 @@ import (
 )
 
 // validate.go, compile.go, keywords.go and values.go are convo's JSON Schema
-// validator: the assertions of draft
-// 2020-12 (and draft-07's spellings of them), with $ref inside the document.
+// validator: the assertions of draft 2020-12 (and draft-07's spellings of
+// them), with $ref inside the document.
 // It exists so that nothing is compiled before main: a validator library
 // that compiles its meta-schemas at package init cost every convo process
 // about 6 ms, while only ask and the tests validate anything. A schema using
