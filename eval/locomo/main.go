@@ -24,14 +24,10 @@
 package main
 
 import (
-	"archive/zip"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"log"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -375,93 +371,3 @@ func (run runner) viewTokens(tail []transcript.Record, summaryTokens map[string]
 }
 
 var nonWord = regexp.MustCompile(`[^\p{L}\p{N}]+`)
-
-// normalize lower-cases and keeps words only, the usual QA answer match.
-func normalize(s string) string {
-	return " " + strings.TrimSpace(nonWord.ReplaceAllString(strings.ToLower(s), " ")) + " "
-}
-
-func wordSet(normalized string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(normalized) {
-		m[w] = true
-	}
-	return m
-}
-
-// contentWords are an answer's distinct words less the function words.
-func contentWords(normalized string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, w := range strings.Fields(normalized) {
-		if !functionWords[w] && !seen[w] {
-			seen[w] = true
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-var functionWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a an the and or but of to in on at by for with from as is are was were be been being am
-		do does did have has had i me my we us our you your he him his she her it its they them their this that these those
-		there here what which who whom when where why how not no yes so than too very can will just also about into over
-		after before during while if then s t`) {
-		m[w] = true
-	}
-	return m
-}()
-
-func names(samples []sample) string {
-	if len(samples) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("(%s..%s)", samples[0].name, samples[len(samples)-1].name)
-}
-
-// load reads the conversations and QA items from the zip, in name order.
-func load(path string) ([]sample, error) {
-	z, err := zip.OpenReader(path)
-	if err != nil {
-		return nil, fmt.Errorf("open dataset: %w (give EVAL_DATA=PATH to make eval)", err)
-	}
-	defer z.Close()
-	var out []sample
-	for _, f := range z.File {
-		if !strings.HasSuffix(f.Name, ".json") {
-			continue
-		}
-		rc, err := f.Open()
-		if err != nil {
-			return nil, err
-		}
-		body, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			return nil, err
-		}
-		var raw map[string]json.RawMessage
-		if err := json.Unmarshal(body, &raw); err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Name, err)
-		}
-		s := sample{name: strings.TrimSuffix(filepath.Base(f.Name), ".json")}
-		for i := 1; ; i++ {
-			sess, ok := raw[fmt.Sprintf("session_%d", i)]
-			if !ok {
-				break
-			}
-			var ts []turn
-			if err := json.Unmarshal(sess, &ts); err != nil {
-				return nil, fmt.Errorf("%s session %d: %w", f.Name, i, err)
-			}
-			s.turns = append(s.turns, ts...)
-		}
-		if err := json.Unmarshal(raw["qa"], &s.qa); err != nil {
-			return nil, fmt.Errorf("%s qa: %w", f.Name, err)
-		}
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return out, nil
-}
