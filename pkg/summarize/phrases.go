@@ -20,10 +20,20 @@ type phrase struct {
 	// initial: it starts a sentence, so a capital on its first word may say
 	// nothing about the word.
 	initial bool
+	// listed: only a comma parts it from the phrase before, as the items
+	// of a list are ("croissants, muffins, and tarts").
+	listed bool
 }
 
-// splitPhrases returns the phrases of text in order.
+// splitPhrases returns the phrases of text in order, a list of short
+// items as one phrase (see joinLists).
 func splitPhrases(text string) []phrase {
+	return joinLists(scanPhrases(text))
+}
+
+// scanPhrases returns the phrases of text in order, each item of a list
+// on its own.
+func scanPhrases(text string) []phrase {
 	var s phraseSplitter
 	// First room for the run of words and a field's tokens, seldom
 	// outgrown, and for folded words, which are only looked up.
@@ -41,7 +51,9 @@ func splitPhrases(text string) []phrase {
 			tokens = appendFieldTokens(tokens[:0], field)
 			for _, tok := range tokens {
 				if !tok.word {
+					emitted := len(s.out)
 					run = s.flush(run, true)
+					s.linked = tok.text == "," && len(s.out) > emitted
 					if tok.text != "," {
 						before = before[:0]
 					}
@@ -64,6 +76,7 @@ func splitPhrases(text string) []phrase {
 					if len(run) > 0 {
 						run = s.flush(run, false)
 					}
+					s.linked = false
 					before = append(before[:0], lw...)
 					if firstPersonWords[string(lw)] || !sameStem && firstPersonWords[string(st)] {
 						s.firstPerson = true
@@ -74,6 +87,7 @@ func splitPhrases(text string) []phrase {
 				if len(run) == 0 {
 					s.initial = sentenceStart
 					s.addressed = greetings[string(before)] || string(before) == "you"
+					s.listed = s.linked
 				}
 				run = append(run, tok.text)
 				before = append(before[:0], lw...)
@@ -81,6 +95,7 @@ func splitPhrases(text string) []phrase {
 			}
 		}
 		run = s.flush(run, true)
+		s.linked = false
 	}
 	return s.out
 }
@@ -89,10 +104,11 @@ func splitPhrases(text string) []phrase {
 // is known of the run of words that may become the next.
 type phraseSplitter struct {
 	out []phrase
-	// firstPerson, initial: as the phrase's fields say. addressed: the
-	// run follows a greeting ("Hey", "Thanks,", "you,"), so a name alone
-	// in it is a form of address.
-	firstPerson, initial, addressed bool
+	// firstPerson, initial, listed: as the phrase's fields say.
+	// addressed: the run follows a greeting ("Hey", "Thanks,", "you,"),
+	// so a name alone in it is a form of address. linked: the last mark
+	// was a comma that ended a phrase.
+	firstPerson, initial, listed, addressed, linked bool
 }
 
 // flush ends the run and returns it emptied; ended: at a stop, comma or
@@ -103,7 +119,7 @@ func (s *phraseSplitter) flush(run []string, ended bool) []string {
 		words = words[:len(words)-1]
 	}
 	if hasContent(words) && !smallTalk(words, s.addressed && ended) {
-		s.out = append(s.out, phrase{text: strings.Join(words, " "), firstPerson: s.firstPerson, initial: s.initial})
+		s.out = append(s.out, phrase{text: strings.Join(words, " "), firstPerson: s.firstPerson, initial: s.initial, listed: s.listed})
 	}
 	s.firstPerson = false
 	return run[:0]
@@ -323,7 +339,8 @@ func isStopword(w string) bool {
 	return stopwords[string(foldAppend(buf[:0], w))]
 }
 
-// breakWords end a phrase: pronouns, auxiliaries, fillers, conjunctions
+// breakWords end a phrase: pronouns, auxiliaries, fillers and the
+// intensifiers of chat ("super", "pretty", "gonna"), conjunctions
 // that join clauses. "and", "of", "a", "the" and prepositions do not: they
 // hold names and facts together ("Bank of America", "once a week"); nor
 // do negations, which a phrase cut after them would turn around ("don't
@@ -335,7 +352,8 @@ var breakWords = wordSet(`i me my mine myself we us our ours you your yours your
 	theyre weve really just so very too also actually totally definitely absolutely wow yeah yes oh ok okay hey
 	hi hello thanks thank lol haha awesome amazing great cool nice sure sorry glad think thought know knew
 	bye goodbye congrats congratulations cheers
-	if then but because though although since while as than`)
+	if then but because though although since while as than
+	wanna gonna gotta kinda sorta truly super pretty quite usually especially honestly seriously literally basically`)
 
 var firstPersonWords = wordSet(`i we my our me us ive weve im myself ours mine id`)
 

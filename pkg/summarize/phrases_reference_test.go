@@ -13,7 +13,7 @@ import (
 func splitPhrasesReference(text string) []phrase {
 	var out []phrase
 	var run []string
-	firstPerson, initial := false, false
+	firstPerson, initial, listed, linked := false, false, false, false
 	// addressed: the run follows a greeting ("Hey", "Thanks,", "you,"),
 	// so a name alone in it is a form of address.
 	addressed, before := false, ""
@@ -24,7 +24,7 @@ func splitPhrasesReference(text string) []phrase {
 			run = run[:len(run)-1]
 		}
 		if hasContentReference(run) && !smallTalkReference(run, addressed && ended) {
-			out = append(out, phrase{text: strings.Join(run, " "), firstPerson: firstPerson, initial: initial})
+			out = append(out, phrase{text: strings.Join(run, " "), firstPerson: firstPerson, initial: initial, listed: listed})
 		}
 		run = run[:0]
 		firstPerson = false
@@ -35,7 +35,9 @@ func splitPhrasesReference(text string) []phrase {
 		for _, field := range strings.Fields(line) {
 			for _, tok := range fieldTokensReference(field) {
 				if !tok.word {
+					emitted := len(out)
 					flush(true)
+					linked = tok.text == "," && len(out) > emitted
 					if tok.text != "," {
 						before = ""
 					}
@@ -53,6 +55,7 @@ func splitPhrasesReference(text string) []phrase {
 					if len(run) > 0 {
 						flush(false)
 					}
+					linked = false
 					before = lw
 					if firstPersonWords[lw] || firstPersonWords[stemReference(tok.text)] {
 						firstPerson = true
@@ -63,6 +66,7 @@ func splitPhrasesReference(text string) []phrase {
 				if len(run) == 0 {
 					initial = sentenceStart
 					addressed = greetings[before] || before == "you"
+					listed = linked
 				}
 				run = append(run, tok.text)
 				before = lw
@@ -70,6 +74,7 @@ func splitPhrasesReference(text string) []phrase {
 			}
 		}
 		flush(true)
+		linked = false
 	}
 	return out
 }

@@ -44,6 +44,24 @@ func TestSplitPhrases(t *testing.T) {
 		{"", nil},
 		// Each line starts a sentence.
 		{"first line\nSecond line", []phrase{{text: "first line", initial: true}, {text: "Second line", initial: true}}},
+		// A list closed by "and" or "or" is one phrase; its items apart
+		// tell nothing of it.
+		{"We had croissants, muffins, and tarts!",
+			[]phrase{{text: "croissants, muffins, and tarts", firstPerson: true}}},
+		{"It stands for love, faith and strength.",
+			[]phrase{{text: "stands for love, faith and strength"}}},
+		{"Do you want tea, coffee or juice?",
+			[]phrase{{text: "want tea, coffee or juice"}}},
+		// Not a list: no closing "and", an item too long, a break between.
+		{"I went to Paris, Rome, Berlin.",
+			[]phrase{{text: "went to Paris", firstPerson: true}, {text: "Rome"}, {text: "Berlin"}}},
+		{"I fixed the old fence behind the barn, the gate and the roof.",
+			[]phrase{{text: "fixed the old fence behind the barn", firstPerson: true}, {text: "the gate and the roof"}}},
+		{"I sold the car, then bought bikes and skates.",
+			[]phrase{{text: "sold the car", firstPerson: true}, {text: "bought bikes and skates"}}},
+		// The intensifiers of chat end a phrase, as "really" does.
+		{"It was super exciting and pretty cold. I'm gonna start a dance studio.",
+			[]phrase{{text: "exciting"}, {text: "cold"}, {text: "start a dance studio", firstPerson: true}}},
 	}
 	for _, tt := range tests {
 		if got := splitPhrases(tt.text); !slices.Equal(got, tt.want) {
