@@ -106,6 +106,8 @@ func namesReference(text string) []string {
 		start, end := loc[0], loc[1]
 		if m := contractionReference().FindStringIndex(text[start:end]); m != nil && start+m[1] == end {
 			end = start + m[0] // "Oliver's" is Oliver
+		} else if m := closingPlusReference().FindStringSubmatchIndex(text[end:]); m != nil {
+			end += m[3] // Disney+, Notepad++
 		}
 		if sentenceStartReference(text, start) {
 			// "Wow" or "Thanks" start sentences; "Matt Patterson" is a name anywhere.

@@ -105,6 +105,8 @@ func connectorAt(text string, p int) int {
 func keptName(text string, start, end int) (string, bool) {
 	if from, to := contraction(text[start:end]); from >= 0 && start+to == end {
 		end = start + from // "Oliver's" is Oliver
+	} else {
+		end = plusEnd(text, end) // Disney+, Notepad++
 	}
 	if sentenceStart(text, start) {
 		// "Wow" or "Thanks" start sentences; "Matt Patterson" is a name anywhere.

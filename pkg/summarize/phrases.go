@@ -167,6 +167,9 @@ func appendFieldTokens(out []token, field string) []token {
 	}
 	core := strings.TrimLeftFunc(field, isEdgePunct)
 	trimmed := strings.TrimRightFunc(core, isEdgePunct)
+	if last, _ := utf8.DecodeLastRuneInString(trimmed); isAlnum(last) {
+		trimmed = core[:plusEnd(core, len(trimmed))]
+	}
 	if lead := field[:len(field)-len(core)]; lead != "" {
 		out = append(out, token{text: lead})
 	}
@@ -211,6 +214,9 @@ func plainField(field string) (lead, word, trail string, ok bool) {
 	}
 	i := run(field, 0, edge)
 	j := alnumRun(field, i)
+	if j > i {
+		j = plusEnd(field, j)
+	}
 	if j == i || run(field, j, edge) != len(field) {
 		return "", "", "", false
 	}
@@ -237,8 +243,24 @@ func isWordRune(s string, i int, r rune) bool {
 		return (unicode.IsLetter(before) || unicode.IsDigit(before)) && (unicode.IsLetter(after) || unicode.IsDigit(after))
 	case ':', ',':
 		return unicode.IsDigit(before) && unicode.IsDigit(after) // 08:40, 1,000
+	case '+':
+		return (isAlnum(before) || before == '+') && plusEnd(s, i) > i // C++, LGBTQ+
 	}
 	return false
+}
+
+// plusEnd is the end of the '+' signs at i that close a word ("C++",
+// "LGBTQ+", "Disney+"), i when there are none or a letter or digit
+// follows them ("a+b" is a sum).
+func plusEnd(s string, i int) int {
+	j := i
+	for j < len(s) && s[j] == '+' {
+		j++
+	}
+	if r, _ := utf8.DecodeRuneInString(s[j:]); j < len(s) && isAlnum(r) {
+		return i
+	}
+	return j
 }
 
 func isEdgePunct(r rune) bool {

@@ -108,6 +108,12 @@ type tokenReference struct {
 func fieldTokensReference(field string) []tokenReference {
 	core := strings.TrimLeftFunc(field, isEdgePunctReference)
 	trimmed := strings.TrimRightFunc(core, isEdgePunctReference)
+	// Plus signs that close a word are part of it: C++, LGBTQ+.
+	if m := closingPlusReference().FindStringSubmatchIndex(core[len(trimmed):]); m != nil && trimmed != "" {
+		if last, _ := utf8.DecodeLastRuneInString(trimmed); unicode.IsLetter(last) || unicode.IsDigit(last) {
+			trimmed = core[:len(trimmed)+m[3]]
+		}
+	}
 	var out []tokenReference
 	if lead := field[:len(field)-len(core)]; lead != "" {
 		out = append(out, tokenReference{text: lead})
@@ -161,9 +167,14 @@ func isWordRuneReference(s string, i int, r rune) bool {
 		return (unicode.IsLetter(before) || unicode.IsDigit(before)) && (unicode.IsLetter(after) || unicode.IsDigit(after))
 	case ':', ',':
 		return unicode.IsDigit(before) && unicode.IsDigit(after) // 08:40, 1,000
+	case '+':
+		return (unicode.IsLetter(before) || unicode.IsDigit(before) || before == '+') && closingPlusReference().MatchString(s[i:])
 	}
 	return false
 }
+
+// closingPlusReference matches the plus signs that close a word.
+var closingPlusReference = lazyRegexp(`^(\++)(?:[^+\p{L}\p{N}]|$)`)
 
 func isEdgePunctReference(r rune) bool {
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '$' && r != '€' && r != '£' && r != '#' && r != '@' && r != '/'

@@ -59,6 +59,9 @@ func TestSplitPhrases(t *testing.T) {
 			[]phrase{{text: "fixed the old fence behind the barn", firstPerson: true}, {text: "the gate and the roof"}}},
 		{"I sold the car, then bought bikes and skates.",
 			[]phrase{{text: "sold the car", firstPerson: true}, {text: "bought bikes and skates"}}},
+		// Plus signs that close a word are part of it; a sum is not a word.
+		{"I write C++ and Notepad++ for LGBTQ+ folks, not ab+cd.",
+			[]phrase{{text: "write C++ and Notepad++ for LGBTQ+ folks", firstPerson: true}, {text: "not ab"}, {text: "cd"}}},
 		// The intensifiers of chat end a phrase, as "really" does.
 		{"It was super exciting and pretty cold. I'm gonna start a dance studio.",
 			[]phrase{{text: "exciting"}, {text: "cold"}, {text: "start a dance studio", firstPerson: true}}},

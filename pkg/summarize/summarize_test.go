@@ -264,6 +264,10 @@ func TestExtractFacts(t *testing.T) {
 			t.Errorf("facts hold noise %q", bad)
 		}
 	}
+	// A name is whole with the plus signs that close it.
+	if got := extractFacts("We moved from Hulu to Disney+ and Notepad++, Mel+Jo said.", false); !slices.Equal(got, []string{"Hulu", "Disney+", "Notepad++", "Mel", "Jo"}) {
+		t.Errorf("names with a plus: %q", got)
+	}
 }
 
 func FuzzExtractFacts(f *testing.F) {
