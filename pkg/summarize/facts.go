@@ -31,6 +31,7 @@ func extractFacts(text string, directives bool) []string {
 		return out
 	}
 	var out []string
+	var quotes [][2]int // the quoted facts' spans: no name is taken inside them
 	grower := newTokenGrower(text)
 	for scan := newFactScanner(text); ; {
 		start, end, ok := scan.next()
@@ -48,6 +49,7 @@ func extractFacts(text string, directives bool) []string {
 				continue
 			}
 			out = append(out, raw)
+			quotes = append(quotes, [2]int{start, end})
 			continue
 		}
 		start, end = grower.grow(start, end)
@@ -74,14 +76,14 @@ func extractFacts(text string, directives bool) []string {
 			out = append(out, fact)
 		}
 	}
-	out = appendNames(out, text)
+	out = appendNames(out, text, quotes)
 	if directives {
 		for start, end := 0, 0; ; {
 			if start, end = nextSentence(text, end); start < 0 {
 				break
 			}
 			s := strings.TrimSpace(text[start:end])
-			if n := directivePrefix(s); n >= 0 && hasContentWord(s[n:]) {
+			if n := directivePrefix(s); n >= 0 && hasContentWord(s[n:]) && !cheer(s, s[n:]) {
 				out = append(out, clipToWords(s, 25))
 			}
 		}

@@ -46,6 +46,7 @@ func extractFactsReference(text string, directives bool) []string {
 		return out
 	}
 	var out []string
+	var quotes [][]int
 	for _, loc := range factMatchesReference(text) {
 		start, end := loc[0], loc[1]
 		raw := text[start:end]
@@ -59,6 +60,7 @@ func extractFactsReference(text string, directives bool) []string {
 				continue
 			}
 			out = append(out, raw)
+			quotes = append(quotes, loc)
 			continue
 		}
 		start, end = wholeTokenReference(text, start, end)
@@ -85,11 +87,12 @@ func extractFactsReference(text string, directives bool) []string {
 			out = append(out, fact)
 		}
 	}
-	out = append(out, namesReference(text)...)
+	out = append(out, namesReference(text, quotes)...)
 	if directives {
 		for _, loc := range sentenceREReference().FindAllStringIndex(text, -1) {
 			s := strings.TrimSpace(text[loc[0]:loc[1]])
-			if m := directiveREReference().FindStringIndex(s); m != nil && hasContentWordReference(s[m[1]:]) {
+			// cheer is not a scanner: the reference shares it.
+			if m := directiveREReference().FindStringIndex(s); m != nil && hasContentWordReference(s[m[1]:]) && !cheer(s, s[m[1]:]) {
 				out = append(out, clipToWordsReference(s, 25))
 			}
 		}
@@ -100,9 +103,17 @@ func extractFactsReference(text string, directives bool) []string {
 // namesReference are the namesReference of text: runs of capitalized words, without the
 // first word of a sentence ("Wow", "Thanks") unless more follow, without a
 // trailing "'s", and without forms of address and fillers.
-func namesReference(text string) []string {
+func namesReference(text string, quotes [][]int) []string {
 	var out []string
-	for _, loc := range nameREReference().FindAllStringIndex(text, -1) {
+	// The name expression is run on the text with each quoted span blanked,
+	// so no name starts inside one.
+	blank := []byte(text)
+	for _, q := range quotes {
+		for i := q[0]; i < q[1]; i++ {
+			blank[i] = 0
+		}
+	}
+	for _, loc := range nameREReference().FindAllIndex(blank, -1) {
 		start, end := loc[0], loc[1]
 		if m := contractionReference().FindStringIndex(text[start:end]); m != nil && start+m[1] == end {
 			end = start + m[0] // "Oliver's" is Oliver
@@ -115,17 +126,19 @@ func namesReference(text string) []string {
 			if sp < 0 {
 				continue
 			}
-			start += sp + 1
-			for {
-				w, _, _ := strings.Cut(text[start:end], " ")
-				if !connector[w] || w == text[start:end] {
-					break
+			if sentenceOpener(text[start : start+sp]) {
+				start += sp + 1
+				for {
+					w, _, _ := strings.Cut(text[start:end], " ")
+					if !connector[w] || w == text[start:end] {
+						break
+					}
+					start += len(w) + 1
 				}
-				start += len(w) + 1
 			}
 		}
 		name := text[start:end]
-		if name == "" || isCommonCapitalizedReference(name) || !strings.Contains(name, " ") && (fillers[strings.ToLower(name)] || vocativeReference(text, start, end)) {
+		if name == "" || isCommonCapitalizedReference(name) || !strings.Contains(name, " ") && (commonWord(name) || vocativeReference(text, start, end)) {
 			continue
 		}
 		out = append(out, name)

@@ -130,7 +130,7 @@ func checkFactsMatchReference(t *testing.T, text string, directives bool) {
 	if got, want := extractFacts(text, directives), extractFactsReference(text, directives); !slices.Equal(got, want) {
 		t.Fatalf("extractFacts(%q, %v)\n got %q\nwant %q", text, directives, got, want)
 	}
-	if got, want := appendNames(nil, text), namesReference(text); !slices.Equal(got, want) {
+	if got, want := appendNames(nil, text, nil), namesReference(text, nil); !slices.Equal(got, want) {
 		t.Fatalf("names(%q)\n got %q\nwant %q", text, got, want)
 	}
 	if got, want := isNumber(text), isNumberReference(text); got != want {

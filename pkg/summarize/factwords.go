@@ -18,9 +18,17 @@ import (
 // appendNames appends the names of text: runs of capitalized words,
 // without the first word of a sentence ("Wow", "Thanks") unless more
 // follow, without a trailing "'s", and without forms of address and
-// fillers.
-func appendNames(out []string, text string) []string {
+// fillers. A name inside quoted (the spans of the quoted facts, in
+// order) is not taken: the quoted fact holds it.
+func appendNames(out []string, text string, quoted [][2]int) []string {
 	for i := 0; i < len(text); {
+		for len(quoted) > 0 && quoted[0][1] <= i {
+			quoted = quoted[1:]
+		}
+		if len(quoted) > 0 && quoted[0][0] <= i {
+			i = quoted[0][1]
+			continue
+		}
 		if c := text[i]; c < utf8.RuneSelf && !isUpper(c) {
 			i++
 			continue
@@ -114,24 +122,23 @@ func keptName(text string, start, end int) (string, bool) {
 		if sp < 0 {
 			return "", false
 		}
-		start += sp + 1
-		for {
-			w, _, _ := strings.Cut(text[start:end], " ")
-			if !connector[w] || w == text[start:end] {
-				break
+		if sentenceOpener(text[start : start+sp]) {
+			start += sp + 1
+			for {
+				w, _, _ := strings.Cut(text[start:end], " ")
+				if !connector[w] || w == text[start:end] {
+					break
+				}
+				start += len(w) + 1
 			}
-			start += len(w) + 1
 		}
 	}
 	name := text[start:end]
 	if name == "" || isCommonCapitalized(name) {
 		return "", false
 	}
-	if !strings.Contains(name, " ") {
-		var buf [32]byte
-		if fillers[string(appendLower(buf[:0], name))] || vocative(text, start, end) {
-			return "", false
-		}
+	if !strings.Contains(name, " ") && (commonWord(name) || vocative(text, start, end)) {
+		return "", false
 	}
 	return name, true
 }
@@ -161,6 +168,31 @@ func contraction(s string) (from, to int) {
 	}
 	return -1, -1
 }
+
+// sentenceOpener reports whether a capitalized word at a sentence's start
+// may be no part of the name after it: a common word or a verb in -ing
+// ("Tell Mel", "Yesterday Caroline", "Knowing I'm"). Other words open the
+// name: "Matt Patterson", "Summer Sounds".
+func sentenceOpener(w string) bool {
+	return commonWord(w) || len(w) > 4 && strings.HasSuffix(w, "ing")
+}
+
+// commonWord reports whether a word is never a name alone: a greeting, a
+// filler, a function word ("It's" as "It"), or a verb or adverb that
+// opens a sentence.
+func commonWord(w string) bool {
+	if from, _ := contraction(w); from > 0 {
+		w = w[:from]
+	}
+	var buf [32]byte
+	lw := string(appendLower(buf[:0], w))
+	return greetings[lw] || fillers[lw] || stopwords[lw] || breakWords[lw] || openers[lw]
+}
+
+var openers = wordSet(`see meet ask tell let say check look hope wish miss bring take give try call thank guess bet
+	imagine remember congratulate welcome yesterday today tomorrow tonight lately recently sometimes maybe perhaps
+	finally anyway besides plus dear poor even during after before whenever wherever however although though
+	unless whether alright hopefully honestly actually luckily sadly unfortunately fortunately`)
 
 // vocative reports whether the one-word name at text[start:end] is a form
 // of address: after a comma or a greeting, before a comma, a stop or the

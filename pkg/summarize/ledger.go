@@ -254,13 +254,29 @@ func speaker(r transcript.Record) string {
 }
 
 // missingFacts are the facts text does not already hold verbatim: only
-// those need repeating after it.
+// those need repeating after it. A quoted fact is held by its words
+// ("Becoming Nicole" by Becoming Nicole): notes keep no quotes.
 func missingFacts(text string, ledger []Fact) []Fact {
 	var out []Fact
 	for _, f := range ledger {
-		if !strings.Contains(text, f.Text) {
+		if !strings.Contains(text, f.Text) && !strings.Contains(text, unquote(f.Text)) {
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// unquote is a quoted fact's words, without the quotes and a stop inside
+// them ("Finding Home." is Finding Home); any other fact as it is.
+func unquote(fact string) string {
+	for _, q := range [][2]string{{`"`, `"`}, {"“", "”"}} {
+		if inner, ok := strings.CutPrefix(fact, q[0]); ok {
+			if inner, ok := strings.CutSuffix(inner, q[1]); ok {
+				if words := strings.TrimRight(inner, ".!?, "); strings.TrimSpace(words) != "" {
+					return words
+				}
+			}
+		}
+	}
+	return fact
 }
