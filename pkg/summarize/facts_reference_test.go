@@ -113,7 +113,25 @@ func namesReference(text string, quotes [][]int) []string {
 			blank[i] = 0
 		}
 	}
-	for _, loc := range nameREReference().FindAllIndex(blank, -1) {
+	// A name starts a word: a match after a letter or digit (the capital
+	// of jQuery or iPhone) is passed over, and the search goes on a rune
+	// later.
+	var locs [][2]int
+	for pos := 0; pos < len(blank); {
+		m := nameREReference().FindIndex(blank[pos:])
+		if m == nil {
+			break
+		}
+		s, e := pos+m[0], pos+m[1]
+		if before, _ := utf8.DecodeLastRune(blank[:s]); s > 0 && (unicode.IsLetter(before) || unicode.IsDigit(before)) {
+			_, w := utf8.DecodeRune(blank[s:])
+			pos = s + w
+			continue
+		}
+		locs = append(locs, [2]int{s, e})
+		pos = e
+	}
+	for _, loc := range locs {
 		start, end := loc[0], loc[1]
 		if m := contractionReference().FindStringIndex(text[start:end]); m != nil && start+m[1] == end {
 			end = start + m[0] // "Oliver's" is Oliver

@@ -41,6 +41,11 @@ func appendNames(out []string, text string, quoted [][2]int) []string {
 			i += w
 			continue
 		}
+		// A name starts a word: the capital of jQuery or iPhone starts none.
+		if before, _ := utf8.DecodeLastRuneInString(text[:i]); i > 0 && isAlnum(before) {
+			i += w
+			continue
+		}
 		end := nameEnd(text, i+w)
 		if end < 0 {
 			i += w

@@ -56,6 +56,8 @@ func TestNamesAtSentenceStartAndInQuotes(t *testing.T) {
 		{"Knowing I'm loved helps.", nil},
 		{"During Thanksgiving we cook.", []string{"Thanksgiving"}},
 		{"Nice! I Bet it's great, See you soon.", nil},
+		// A name starts a word: no "Phone" nor "Query" (both are camelCase facts).
+		{"My iPhone runs jQuery apps for Ann.", []string{"iPhone", "jQuery", "Ann"}},
 	} {
 		if got := extractFacts(tt.text, false); !slices.Equal(got, tt.want) {
 			t.Errorf("extractFacts(%q) = %q, want %q", tt.text, got, tt.want)
