@@ -38,8 +38,14 @@ type Extractive struct {
 func (e *Extractive) Name() string { return "extractive" }
 
 // notesHeading opens an extractive summary; a previous summary that does
-// not start with it (an LLM's, or an older format) is read as prose.
-const notesHeading = `Earlier, key phrases (a line per exchange: user → assistant; "Name:" marks a named speaker):`
+// not start with it or with an older heading (legacyNotesHeadings) is read
+// as prose (an LLM's). It is sent with every call that carries the summary:
+// each token of it counts as often.
+const notesHeading = `Earlier, a line per exchange (user → assistant; "Name:" names a speaker):`
+
+// legacyNotesHeadings opened the summaries of earlier versions, which are
+// still read as notes.
+var legacyNotesHeadings = []string{`Earlier, key phrases (a line per exchange: user → assistant; "Name:" marks a named speaker):`}
 
 const (
 	phraseSep = "; "
@@ -318,6 +324,11 @@ func previousNotes(prev string) [][2][]notePhrase {
 		return nil
 	}
 	rest, ok := strings.CutPrefix(prev, notesHeading)
+	for _, h := range legacyNotesHeadings {
+		if !ok {
+			rest, ok = strings.CutPrefix(prev, h)
+		}
+	}
 	if !ok {
 		var line [2][]notePhrase
 		for _, p := range splitPhrases(prev) {

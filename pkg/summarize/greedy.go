@@ -130,12 +130,23 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 		out = append(out, kept[i])
 	}
 	// The estimate counts a separator a note; check the real text and drop
-	// the weakest notes while it is over.
+	// the weakest notes while it is over. The user's only note of a turn
+	// goes after its replies, so no line is an answer to nothing.
 	for len(out) > 1 && e.Counter.Count(renderNotes(out)) > budget {
-		weakest := 0
-		for i, c := range out {
-			if c.score <= out[weakest].score {
-				weakest = i
+		weakest := weakestNote(out, func(note) bool { return true })
+		if w := out[weakest]; !w.reply {
+			users, replies := 0, 0
+			for _, n := range out {
+				if n.turn == w.turn {
+					if n.reply {
+						replies++
+					} else {
+						users++
+					}
+				}
+			}
+			if users == 1 && replies > 0 {
+				weakest = weakestNote(out, func(n note) bool { return n.turn == w.turn && n.reply })
 			}
 		}
 		out = slices.Delete(out, weakest, weakest+1)
@@ -145,6 +156,18 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 		out = []note{*best}
 	}
 	return out, nil
+}
+
+// weakestNote is the place of the lowest scoring note among those that
+// in accepts, the later among equals (notes has one at least).
+func weakestNote(notes []note, in func(note) bool) int {
+	weakest := -1
+	for i, n := range notes {
+		if in(n) && (weakest < 0 || n.score <= notes[weakest].score) {
+			weakest = i
+		}
+	}
+	return weakest
 }
 
 // fit is noteSet.fit over candidates scored already.
