@@ -26,11 +26,11 @@ func cheer(s, rest string) bool {
 
 // cheerIdiom: "keep" with "up", "on", "it up", "me posted" or a verb in
 // -ing ("keep going", "keep pushing"); "give up", "quit", "lose hope",
-// "worry" or "know" after "don't" or "never", "let" when it goes on to
-// "you" ("Don't let anything stop you"); "believe in yourself"; and a sentence of one's own
-// with its "I" left out ("Always here to help", "Never been there"):
-// "always" or "never" before a participle, a place, an article or a word
-// of mood.
+// "worry" or "know" after "don't" or "never", and "let" when it goes on
+// to "you" ("Don't let anything stop you"); "believe in yourself"; and a
+// sentence of one's own with its "I" left out ("Always here to help",
+// "Never been there"): "always" or "never" before a participle, a place,
+// an article or a word of mood.
 func cheerIdiom(s, rest string) bool {
 	words := strings.FieldsFunc(strings.ToLower(rest), func(r rune) bool { return !isAlnum(r) && r != '\'' && r != '’' })
 	if len(words) == 0 {

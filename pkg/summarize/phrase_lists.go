@@ -6,8 +6,8 @@ import "strings"
 // muffins, and tarts" or "love, faith and strength" is one fact, which
 // its items apart do not tell. A list is a run of phrases parted by
 // commas alone (listed), closed by an item that holds "and" or "or"
-// ("and tarts", "faith and strength"), of at most maxListItemWords words an item and maxListWords in
-// all; any other run of phrases is left as it is.
+// ("and tarts", "faith and strength"), of at most maxListItemWords words
+// an item and maxListWords in all; any other run is left as it is.
 func joinLists(ps []phrase) []phrase {
 	out := ps[:0]
 	for i := 0; i < len(ps); {
