@@ -324,10 +324,8 @@ func previousNotes(prev string) [][2][]notePhrase {
 		return nil
 	}
 	rest, ok := strings.CutPrefix(prev, notesHeading)
-	for _, h := range legacyNotesHeadings {
-		if !ok {
-			rest, ok = strings.CutPrefix(prev, h)
-		}
+	for i := 0; !ok && i < len(legacyNotesHeadings); i++ {
+		rest, ok = strings.CutPrefix(prev, legacyNotesHeadings[i])
 	}
 	if !ok {
 		var line [2][]notePhrase

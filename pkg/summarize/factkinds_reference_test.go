@@ -127,7 +127,7 @@ func factMatchesReference(text string) [][]int {
 			continue
 		}
 		if fields == nil {
-			fields = fieldBoundsReference(text)
+			fields = fieldBounds(text)
 		}
 		for _, w := range digitWindowsReference(text, fields, k.reach) {
 			for _, loc := range factREsReference()[i].FindAllStringIndex(text[w[0]:w[1]], -1) {

@@ -1,8 +1,6 @@
 package summarize
 
 import (
-	"encoding/json"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -11,8 +9,10 @@ import (
 // The fact extraction as it was before the hand-written scanners
 // (factscan.go and the files it names, factwords.go), its regular
 // expressions and all: the reference the fuzz targets of
-// facts_scan_test.go hold the scanners to, output for output. Only the
-// word sets are shared. The kinds of fact are in
+// facts_scan_test.go hold the scanners to, output for output. Shared:
+// the word sets, and the helpers that never were expressions (JSON values,
+// sentence starts, clipping to words, cheer), of which a copy would test
+// nothing. The kinds of fact are in
 // factkinds_reference_test.go.
 
 var (
@@ -38,7 +38,7 @@ var (
 // A text that is JSON (a tool result) gives the facts of its string
 // values: its keys are structure, not facts.
 func extractFactsReference(text string, directives bool) []string {
-	if values, ok := jsonStringsReference(text); ok {
+	if values, ok := jsonStrings(text); ok {
 		var out []string
 		for _, v := range values {
 			out = append(out, extractFactsReference(v, false)...)
@@ -93,7 +93,7 @@ func extractFactsReference(text string, directives bool) []string {
 			s := strings.TrimSpace(text[loc[0]:loc[1]])
 			// cheer is not a scanner: the reference shares it.
 			if m := directiveREReference().FindStringIndex(s); m != nil && hasContentWordReference(s[m[1]:]) && !cheer(s, s[m[1]:]) {
-				out = append(out, clipToWordsReference(s, 25))
+				out = append(out, clipToWords(s, 25))
 			}
 		}
 	}
@@ -138,7 +138,7 @@ func namesReference(text string, quotes [][]int) []string {
 		} else if m := closingPlusReference().FindStringSubmatchIndex(text[end:]); m != nil {
 			end += m[3] // Disney+, Notepad++
 		}
-		if sentenceStartReference(text, start) {
+		if sentenceStart(text, start) {
 			// "Wow" or "Thanks" start sentences; "Matt Patterson" is a name anywhere.
 			sp := strings.IndexByte(text[start:end], ' ')
 			if sp < 0 {
@@ -231,43 +231,6 @@ func wholeTokenReference(text string, start, end int) (int, int) {
 
 func isAlnumReference(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// jsonStringsReference returns the string values of a text that is a JSON object or
-// array, in order; ok is false for any other text.
-func jsonStringsReference(text string) (values []string, ok bool) {
-	t := strings.TrimSpace(text)
-	if t == "" || t[0] != '{' && t[0] != '[' {
-		return nil, false
-	}
-	var v any
-	if json.Unmarshal([]byte(t), &v) != nil {
-		return nil, false
-	}
-	var walk func(any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case string:
-			values = append(values, v)
-		case []any:
-			for _, e := range v {
-				walk(e)
-			}
-		case map[string]any:
-			keys := make([]string, 0, len(v))
-			for k := range v {
-				keys = append(keys, k)
-			}
-			// Map order is random; the text's order is lost, so sort for
-			// byte-stable output.
-			slices.Sort(keys)
-			for _, k := range keys {
-				walk(v[k])
-			}
-		}
-	}
-	walk(v)
-	return values, true
-}
-
 // hasContentWordReference reports whether s holds a word no fact rests on less.
 func hasContentWordReference(s string) bool {
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !isAlnumReference(r) && r != '\'' && r != '’' }) {
@@ -276,52 +239,6 @@ func hasContentWordReference(s string) bool {
 		}
 	}
 	return false
-}
-
-// clipToWordsReference is s up to the end of its n-th word: a piece of s still.
-func clipToWordsReference(s string, n int) string {
-	fields := fieldBoundsReference(s)
-	if len(fields) <= n {
-		return s
-	}
-	return s[:fields[n-1][1]]
-}
-
-// fieldBoundsReference are the start and end of each whitespace-separated field.
-func fieldBoundsReference(text string) [][2]int {
-	var fields [][2]int
-	start := -1
-	for i, r := range text {
-		if unicode.IsSpace(r) {
-			if start >= 0 {
-				fields = append(fields, [2]int{start, i})
-				start = -1
-			}
-		} else if start < 0 {
-			start = i
-		}
-	}
-	if start >= 0 {
-		fields = append(fields, [2]int{start, len(text)})
-	}
-	return fields
-}
-
-// sentenceStartReference reports whether position i of text begins a sentence (or a
-// "Speaker: " label's text): only marks stand between it and a sentence's
-// end or the text's start ("**Perfect**", "😊 Great").
-func sentenceStartReference(text string, i int) bool {
-	for i > 0 {
-		r, n := utf8.DecodeLastRuneInString(text[:i])
-		switch {
-		case strings.ContainsRune(".!?:\n", r):
-			return true
-		case isAlnumReference(r) || r == ',' || r == ';':
-			return false
-		}
-		i -= n
-	}
-	return true
 }
 
 // isCommonCapitalizedReference drops name-like matches made of words that are only
