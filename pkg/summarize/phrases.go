@@ -47,10 +47,15 @@ func scanPhrases(text string) []phrase {
 		// since. After a greeting or "you" ("Hey", "Thanks,", "you,"), a
 		// name alone is a form of address.
 		before := beforeBuf[:0]
-		for field := range strings.FieldsSeq(line) {
-			tokens = appendFieldTokens(tokens[:0], field)
-			for _, tok := range tokens {
+		for field, next := range fieldsAhead(line) {
+			tokens = appendFieldTokens(tokens[:0], field, startsUpper(next))
+			for k, tok := range tokens {
 				if !tok.word {
+					// A title's closing quote before its author ("Brave"
+					// by Sara Bareilles) parts nothing.
+					if len(run) > 0 && k == len(tokens)-1 && next == "by" && closingQuote(tok.text) {
+						continue
+					}
 					emitted := len(s.out)
 					run = s.flush(run, true)
 					s.linked = tok.text == "," && len(s.out) > emitted
@@ -151,11 +156,58 @@ type token struct {
 	word bool // else punctuation, which ends a phrase
 }
 
+// fieldsAhead yields the whitespace-delimited fields of s, each with the
+// field after it ("" after the last).
+func fieldsAhead(s string) func(yield func(field, next string) bool) {
+	return func(yield func(field, next string) bool) {
+		prev, started := "", false
+		for f := range strings.FieldsSeq(s) {
+			if started && !yield(prev, f) {
+				return
+			}
+			prev, started = f, true
+		}
+		if started {
+			yield(prev, "")
+		}
+	}
+}
+
+// closingQuote: the marks that close a quoted title.
+func closingQuote(mark string) bool {
+	return mark == `"` || mark == "”" || mark == "'" || mark == "’"
+}
+
+// abbreviation reports whether a word followed by a dot and a capital is
+// a title or initials, whose dot ends no sentence ("Dr. Dre", "J.K.
+// Rowling", "St. Louis"): a title of the list, or single capitals joined
+// by dots but the pronoun I.
+func abbreviation(w string) bool {
+	if titleAbbreviations[w] {
+		return true
+	}
+	if w == "I" {
+		return false
+	}
+	for i := 0; i < len(w); i += 2 {
+		if !isUpper(w[i]) || i+1 < len(w) && w[i+1] != '.' {
+			return false
+		}
+	}
+	return len(w)%2 == 1
+}
+
+var titleAbbreviations = wordSet(`Mr Mrs Ms Mx Dr Prof St Mt Ft Rev Gen Capt Lt Sgt Col`)
+
 // appendFieldTokens appends the words and punctuation of one
 // whitespace-delimited field. URLs, e-mail addresses, paths, identifiers
-// and version numbers stay whole.
-func appendFieldTokens(out []token, field string) []token {
+// and version numbers stay whole; so does the dot of an abbreviation
+// when the next field starts with a capital (nextUpper).
+func appendFieldTokens(out []token, field string, nextUpper bool) []token {
 	if lead, word, trail, ok := plainField(field); ok {
+		if trail == "." && nextUpper && abbreviation(word) {
+			word, trail = field[len(lead):], ""
+		}
 		if lead != "" {
 			out = append(out, token{text: lead})
 		}
@@ -173,9 +225,13 @@ func appendFieldTokens(out []token, field string) []token {
 	if lead := field[:len(field)-len(core)]; lead != "" {
 		out = append(out, token{text: lead})
 	}
+	abbreviated := core[len(trimmed):] == "." && nextUpper && abbreviation(trimmed)
+	if abbreviated {
+		trimmed = core
+	}
 	switch {
 	case trimmed == "":
-	case atomic(trimmed):
+	case abbreviated || atomic(trimmed):
 		out = append(out, token{text: trimmed, word: true})
 	default:
 		start := -1
@@ -223,9 +279,9 @@ func plainField(field string) (lead, word, trail string, ok bool) {
 	return field[:i], field[i:j], field[j:], true
 }
 
-// isWordRune: letters and digits, an apostrophe or hyphen joining two of
-// them ("Caroline's", "sci-fi"), a colon or comma joining two digits
-// ("08:40", "1,000").
+// isWordRune: letters and digits, an apostrophe, hyphen or colon joining
+// two of them ("Caroline's", "sci-fi", "08:40", "CS:GO"), a comma joining
+// two digits ("1,000").
 func isWordRune(s string, i int, r rune) bool {
 	if r < utf8.RuneSelf && isAlnumByte(byte(r)) || unicode.IsLetter(r) || unicode.IsDigit(r) {
 		return true
@@ -241,8 +297,10 @@ func isWordRune(s string, i int, r rune) bool {
 	switch r {
 	case '\'', '’', '-':
 		return (unicode.IsLetter(before) || unicode.IsDigit(before)) && (unicode.IsLetter(after) || unicode.IsDigit(after))
-	case ':', ',':
-		return unicode.IsDigit(before) && unicode.IsDigit(after) // 08:40, 1,000
+	case ':':
+		return isAlnum(before) && isAlnum(after) // 08:40, CS:GO
+	case ',':
+		return unicode.IsDigit(before) && unicode.IsDigit(after) // 1,000
 	case '+':
 		return (isAlnum(before) || before == '+') && plusEnd(s, i) > i // C++, LGBTQ+
 	}

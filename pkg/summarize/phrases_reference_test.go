@@ -32,9 +32,18 @@ func splitPhrasesReference(text string) []phrase {
 	for _, line := range strings.Split(text, "\n") {
 		sentenceStart := true
 		before = ""
-		for _, field := range strings.Fields(line) {
-			for _, tok := range fieldTokensReference(field) {
+		fields := strings.Fields(line)
+		for i, field := range fields {
+			next := ""
+			if i+1 < len(fields) {
+				next = fields[i+1]
+			}
+			toks := fieldTokensReference(field, startsUpper(next))
+			for k, tok := range toks {
 				if !tok.word {
+					if len(run) > 0 && k == len(toks)-1 && next == "by" && closingQuoteReference().MatchString(tok.text) {
+						continue
+					}
 					emitted := len(out)
 					flush(true)
 					linked = tok.text == "," && len(out) > emitted
@@ -105,7 +114,7 @@ type tokenReference struct {
 // fieldTokensReference splits one whitespace-delimited field into words and
 // punctuation. URLs, e-mail addresses, paths, identifiers and version
 // numbers stay whole.
-func fieldTokensReference(field string) []tokenReference {
+func fieldTokensReference(field string, nextUpper bool) []tokenReference {
 	core := strings.TrimLeftFunc(field, isEdgePunctReference)
 	trimmed := strings.TrimRightFunc(core, isEdgePunctReference)
 	// Plus signs that close a word are part of it: C++, LGBTQ+.
@@ -114,13 +123,18 @@ func fieldTokensReference(field string) []tokenReference {
 			trimmed = core[:len(trimmed)+m[3]]
 		}
 	}
+	// The dot of a title or of initials before a capital: Dr. Dre, J.K. Rowling.
+	abbreviated := nextUpper && core[len(trimmed):] == "." && abbreviationReference().MatchString(trimmed)
+	if abbreviated {
+		trimmed = core
+	}
 	var out []tokenReference
 	if lead := field[:len(field)-len(core)]; lead != "" {
 		out = append(out, tokenReference{text: lead})
 	}
 	switch {
 	case trimmed == "":
-	case atomicReference(trimmed):
+	case abbreviated || atomicReference(trimmed):
 		out = append(out, tokenReference{text: trimmed, word: true})
 	default:
 		start := -1
@@ -147,9 +161,9 @@ func fieldTokensReference(field string) []tokenReference {
 	return out
 }
 
-// isWordRuneReference: letters and digits, an apostrophe or hyphen joining two of
-// them ("Caroline's", "sci-fi"), a colon or comma joining two digits
-// ("08:40", "1,000").
+// isWordRuneReference: letters and digits, an apostrophe, hyphen or colon
+// joining two of them ("Caroline's", "sci-fi", "CS:GO"), a comma joining
+// two digits ("1,000").
 func isWordRuneReference(s string, i int, r rune) bool {
 	if unicode.IsLetter(r) || unicode.IsDigit(r) {
 		return true
@@ -165,13 +179,20 @@ func isWordRuneReference(s string, i int, r rune) bool {
 	switch r {
 	case '\'', '’', '-':
 		return (unicode.IsLetter(before) || unicode.IsDigit(before)) && (unicode.IsLetter(after) || unicode.IsDigit(after))
-	case ':', ',':
-		return unicode.IsDigit(before) && unicode.IsDigit(after) // 08:40, 1,000
+	case ':':
+		return (unicode.IsLetter(before) || unicode.IsDigit(before)) && (unicode.IsLetter(after) || unicode.IsDigit(after))
+	case ',':
+		return unicode.IsDigit(before) && unicode.IsDigit(after) // 1,000
 	case '+':
 		return (unicode.IsLetter(before) || unicode.IsDigit(before) || before == '+') && closingPlusReference().MatchString(s[i:])
 	}
 	return false
 }
+
+// abbreviationReference: a title, or initials but the pronoun I.
+var abbreviationReference = lazyRegexp(`^(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Ft|Rev|Gen|Capt|Lt|Sgt|Col|[A-HJ-Z]|[A-Z](?:\.[A-Z])+)$`)
+
+var closingQuoteReference = lazyRegexp(`^["”'’]$`)
 
 // closingPlusReference matches the plus signs that close a word.
 var closingPlusReference = lazyRegexp(`^(\++)(?:[^+\p{L}\p{N}]|$)`)

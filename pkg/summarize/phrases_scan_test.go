@@ -44,19 +44,26 @@ func checkPhrasesMatchReference(t *testing.T, text string) {
 				t.Fatalf("isContent(%q) = %v, want %v", w, got, want)
 			}
 		}
-		got, want := appendFieldTokens(nil, field), fieldTokensReference(field)
-		if len(got) != len(want) {
-			t.Fatalf("fieldTokens(%q)\n got %+v\nwant %+v", field, got, want)
+		for _, nextUpper := range []bool{false, true} {
+			checkFieldTokens(t, field, nextUpper)
 		}
-		for i := range got {
-			g, w := got[i], want[i]
-			// Punctuation is only compared with ASCII marks: its text may
-			// differ where an invalid byte stands (U+FFFD before).
-			same := g.word == w.word && (g.text == w.text || !g.word &&
-				(g.text == ",") == (w.text == ",") && strings.ContainsAny(g.text, ".!?:") == strings.ContainsAny(w.text, ".!?:"))
-			if !same {
-				t.Fatalf("fieldTokens(%q)\n got %+v\nwant %+v", field, got, want)
-			}
+	}
+}
+
+func checkFieldTokens(t *testing.T, field string, nextUpper bool) {
+	t.Helper()
+	got, want := appendFieldTokens(nil, field, nextUpper), fieldTokensReference(field, nextUpper)
+	if len(got) != len(want) {
+		t.Fatalf("fieldTokens(%q, %v)\n got %+v\nwant %+v", field, nextUpper, got, want)
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		// Punctuation is only compared with ASCII marks: its text may
+		// differ where an invalid byte stands (U+FFFD before).
+		same := g.word == w.word && (g.text == w.text || !g.word &&
+			(g.text == ",") == (w.text == ",") && strings.ContainsAny(g.text, ".!?:") == strings.ContainsAny(w.text, ".!?:"))
+		if !same {
+			t.Fatalf("fieldTokens(%q, %v)\n got %+v\nwant %+v", field, nextUpper, got, want)
 		}
 	}
 }

@@ -35,8 +35,22 @@ func TestSplitPhrases(t *testing.T) {
 		{"see https://example.com/a_b?x=1, then edit main.go and v2.3.1 for $30",
 			[]phrase{{text: "see https://example.com/a_b?x=1", initial: true}, {text: "edit main.go and v2.3.1 for $30"}}},
 		// Titles and dates keep their capitalized function words.
+		// A quoted title stays with its author, the dot of an initial or
+		// a title before a name ends no sentence, a colon inside a word
+		// parts nothing.
 		{`My favorite book is "The Great Gatsby" by F. Scott Fitzgerald.`,
-			[]phrase{{text: "favorite book", firstPerson: true}, {text: "The Great Gatsby"}, {text: "Scott Fitzgerald", initial: true}}},
+			[]phrase{{text: "favorite book", firstPerson: true}, {text: "The Great Gatsby by F. Scott Fitzgerald"}}},
+		{`Yeah totally! "Brave" by Sara Bareilles, a song.`,
+			[]phrase{{text: "Brave by Sara Bareilles", initial: true}, {text: "a song"}}},
+		{"J.K. Rowling wrote it; we met Dr. Dre in St. Louis, played CS:GO.",
+			[]phrase{{text: "J.K. Rowling wrote", initial: true}, {text: "met Dr. Dre in St. Louis", firstPerson: true}, {text: "played CS:GO"}}},
+		// A dot after a lone capital ends a sentence when no capital
+		// follows, or when the capital is the pronoun.
+		{"We need vitamin D. then rest. So do I. Then we met.",
+			[]phrase{{text: "need vitamin D", firstPerson: true}, {text: "rest"}, {text: "met", firstPerson: true}}},
+		// A quote before "by" that closes nothing stays a break.
+		{`I said "wow" by the way.`,
+			[]phrase{{text: "said", firstPerson: true}, {text: "by the way"}}},
 		{"Caroline: I'm going to the LGBTQ center on 7 May 2023, it's sci-fi night!",
 			[]phrase{{text: "Caroline", initial: true}, {text: "going to the LGBTQ center on 7 May 2023", firstPerson: true}, {text: "sci-fi night"}}},
 		// Nothing but function words and small talk: no phrase.
