@@ -25,7 +25,8 @@ import (
 // general text (from the tokenizer's vocabulary, see tokens.Rarity) and its
 // inverse frequency among the phrases being weighed (TF-IDF's idf), doubled
 // for a capitalized word or a number (names, titles, amounts), raised when
-// the speaker speaks of themselves, and divided by the phrase's cost in
+// the speaker speaks of themselves (firstPersonWorth) and when the phrase
+// counts time (quantityWorth), and divided by the phrase's cost in
 // tokens plus a fixed bias, so specific phrases win over long vague ones.
 // Phrases are taken best first by what they add to those taken already:
 // a word the summary holds counts for less (repeatWorth), so the room goes
@@ -208,6 +209,10 @@ var labelRE = lazyRegexp(`^([\p{L}\p{N}_.-][\p{L}\p{N}_. -]{0,39}): `)
 // or 8).
 const phraseLengthBias = 5
 
+// firstPersonWorth multiplies what the words of a phrase are worth when
+// the speaker speaks of themselves ("I", "we", "my" before it).
+const firstPersonWorth = 1.3
+
 // score sets a candidate's score (see Extractive), and what each of its
 // words is worth, for fit to weigh what a summary holds already: n
 // candidates, df giving how many of them hold a folded word, rarity a
@@ -215,6 +220,13 @@ const phraseLengthBias = 5
 func (e *Extractive) score(c *note, n float64, df func(string) int, rarity func(string) float64) {
 	c.words, c.worth = c.words[:0], c.worth[:0]
 	sum := 0.0
+	factor := 1.0
+	if c.firstPerson {
+		factor = firstPersonWorth
+	}
+	if countsTime(c.text) {
+		factor *= quantityWorth
+	}
 	for _, w := range strings.Fields(c.text) {
 		if !isContent(w) {
 			continue
@@ -224,9 +236,7 @@ func (e *Extractive) score(c *note, n float64, df func(string) int, rarity func(
 		if first, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(first) || unicode.IsDigit(first) {
 			x *= 2
 		}
-		if c.firstPerson {
-			x *= 1.3
-		}
+		x *= factor
 		sum += x
 		if j := slices.Index(c.words, lw); j >= 0 {
 			c.worth[j] += x

@@ -1,0 +1,39 @@
+package summarize
+
+import "strings"
+
+// quantityWorth multiplies what the words of a phrase that counts time
+// are worth ("twice a week", "for 3 years", "every morning", "last
+// Friday"). How often, how long and when are what a multi-week chat is
+// asked about, yet such a phrase is made of common words that rarity
+// alone rates low. On LoCoMo 1.3 keeps more answers on both halves than
+// 1 (none) and than 1.6 or 2, which crowd out the phrases naming things.
+const quantityWorth = 1.3
+
+// countsTime reports whether a phrase counts or places time: "once" or
+// "twice", or a unit of time after a number, a count word or a word that
+// places it ("3 years", "a few days", "every morning", "last week").
+func countsTime(text string) bool {
+	var buf, prevBuf [32]byte
+	prev := prevBuf[:0]
+	for w := range strings.FieldsSeq(text) {
+		lw := foldAppend(buf[:0], strings.TrimFunc(w, isEdgePunct))
+		switch {
+		case onceWords[string(lw)]:
+			return true
+		case timeUnits[string(lw)] && (timeCounts[string(prev)] || len(prev) > 0 && isDigit(prev[0])):
+			return true
+		}
+		prev = append(prev[:0], lw...)
+	}
+	return false
+}
+
+var (
+	onceWords = wordSet(`once twice thrice daily weekly monthly yearly annually fortnightly`)
+	timeUnits = wordSet(`second seconds minute minutes hour hours day days night nights week weeks weekend weekends
+		month months year years decade decades morning mornings evening evenings afternoon afternoons times
+		monday tuesday wednesday thursday friday saturday sunday summer winter spring fall autumn`)
+	timeCounts = wordSet(`a an one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty
+		few several couple many every each per last next this`)
+)
