@@ -5,9 +5,10 @@ import "strings"
 // joinLists makes each list of short items one phrase: "croissants,
 // muffins, and tarts" or "love, faith and strength" is one fact, which
 // its items apart do not tell. A list is a run of phrases parted by
-// commas alone (listed), closed by an item that holds "and" or "or"
-// ("and tarts", "faith and strength"), of at most maxListItemWords words
-// an item and maxListWords in all; any other run is left as it is.
+// commas alone (listed), three or more, or two closed by an item that
+// holds "and" or "or" ("and tarts", "faith and strength"), of at most
+// maxListItemWords words an item and maxListWords in all; any other run
+// is left as it is.
 func joinLists(ps []phrase) []phrase {
 	out := ps[:0]
 	for i := 0; i < len(ps); {
@@ -57,5 +58,5 @@ func isList(items []phrase) bool {
 	for w := range strings.FieldsSeq(items[len(items)-1].text) {
 		closed = closed || strings.EqualFold(w, "and") || strings.EqualFold(w, "or")
 	}
-	return closed && words <= maxListWords
+	return (closed || len(items) >= 3) && words <= maxListWords
 }

@@ -66,9 +66,13 @@ func TestSplitPhrases(t *testing.T) {
 			[]phrase{{text: "stands for love, faith and strength"}}},
 		{"Do you want tea, coffee or juice?",
 			[]phrase{{text: "want tea, coffee or juice"}}},
-		// Not a list: no closing "and", an item too long, a break between.
+		// Three items or more are a list without a closing "and".
 		{"I went to Paris, Rome, Berlin.",
-			[]phrase{{text: "went to Paris", firstPerson: true}, {text: "Rome"}, {text: "Berlin"}}},
+			[]phrase{{text: "went to Paris, Rome, Berlin", firstPerson: true}}},
+		// Not a list: two items with no closing "and", an item too long,
+		// a break between.
+		{"I went to Paris, Rome.",
+			[]phrase{{text: "went to Paris", firstPerson: true}, {text: "Rome"}}},
 		{"I fixed the old fence behind the barn, the gate and the roof.",
 			[]phrase{{text: "fixed the old fence behind the barn", firstPerson: true}, {text: "the gate and the roof"}}},
 		{"I sold the car, then bought bikes and skates.",
