@@ -38,15 +38,42 @@ type Extractive struct {
 // Name implements Summarizer.
 func (e *Extractive) Name() string { return "extractive" }
 
-// notesHeading opens an extractive summary; a previous summary that does
-// not start with it or with an older heading (legacyNotesHeadings) is read
-// as prose (an LLM's). It is sent with every call that carries the summary:
-// each token of it counts as often.
-const notesHeading = `Earlier, a line per exchange (user → assistant; "Name:" names a speaker):`
+// notesHeading opens an extractive summary whose notes name a speaker,
+// unnamedNotesHeading one whose notes name none; a previous summary that
+// starts with neither nor with an older heading (legacyNotesHeadings) is
+// read as prose (an LLM's). The heading is sent with every call that
+// carries the summary: each token of it counts as often, so it explains
+// names only where there are some.
+const (
+	notesHeading        = `Earlier, a line per exchange (user → assistant; "Name:" names a speaker):`
+	unnamedNotesHeading = `Earlier, a line per exchange (user → assistant):`
+)
 
 // legacyNotesHeadings opened the summaries of earlier versions, which are
 // still read as notes.
-var legacyNotesHeadings = []string{`Earlier, key phrases (a line per exchange: user → assistant; "Name:" marks a named speaker):`}
+var (
+	legacyNotesHeadings = []string{`Earlier, key phrases (a line per exchange: user → assistant; "Name:" marks a named speaker):`}
+	allNotesHeadings    = append([]string{notesHeading, unnamedNotesHeading}, legacyNotesHeadings...)
+)
+
+// headingFor is the heading of notes that name a speaker (named) or none.
+func headingFor(named bool) string {
+	if named {
+		return notesHeading
+	}
+	return unnamedNotesHeading
+}
+
+// cutNotesHeading returns text after its notes heading, of this version
+// or an earlier one, and whether it had one.
+func cutNotesHeading(text string) (string, bool) {
+	for _, h := range allNotesHeadings {
+		if rest, ok := strings.CutPrefix(text, h); ok {
+			return rest, true
+		}
+	}
+	return text, false
+}
 
 const (
 	phraseSep = "; "
@@ -108,7 +135,9 @@ func (e *Extractive) Summarize(_ context.Context, in Input) (Output, error) {
 	// A budget too small for the heading (a span of a few tokens) gets
 	// the notes bare, then clipped: a summary never outgrows its budget.
 	if limit := budget + in.FactsTokens - ledgerCost(missingFacts(text, in.Facts), e.Counter); e.Counter.Count(text) > max(limit, budget) {
-		text = strings.TrimPrefix(text, notesHeading+"\n")
+		if rest, ok := cutNotesHeading(text); ok {
+			text = strings.TrimPrefix(rest, "\n")
+		}
 		for words := strings.Fields(text); len(words) > 1 && e.Counter.Count(text) > budget; {
 			words = words[:len(words)/2]
 			text = strings.Join(words, " ")
@@ -284,7 +313,7 @@ func distinctFolded(ws []string) []string {
 // user's phrases, an arrow, the replies' phrases.
 func renderNotes(notes []note) string {
 	var b strings.Builder
-	b.WriteString(notesHeading)
+	b.WriteString(headingFor(slices.ContainsFunc(notes, func(n note) bool { return n.by != "" })))
 	for i := 0; i < len(notes); {
 		j := i
 		for j < len(notes) && notes[j].turn == notes[i].turn {
@@ -333,10 +362,7 @@ func previousNotes(prev string) [][2][]notePhrase {
 	if prev == "" {
 		return nil
 	}
-	rest, ok := strings.CutPrefix(prev, notesHeading)
-	for i := 0; !ok && i < len(legacyNotesHeadings); i++ {
-		rest, ok = strings.CutPrefix(prev, legacyNotesHeadings[i])
-	}
+	rest, ok := cutNotesHeading(prev)
 	if !ok {
 		var line [2][]notePhrase
 		for _, p := range splitPhrases(prev) {

@@ -9,7 +9,7 @@ import (
 // note too long on its own is clipped rather than lost when nothing fits.
 func (s *noteSet) fit(budget int) ([]note, error) {
 	e := s.e
-	room := budget - e.Counter.Count(notesHeading) - 1
+	room := budget - e.Counter.Count(headingFor(s.named)) - 1
 	kept := map[int]note{}
 	// A reply is kept with what the user said in its turn: the user's best
 	// note (its pair) comes with it, so no line is an answer to nothing.
@@ -172,7 +172,8 @@ func weakestNote(notes []note, in func(note) bool) int {
 
 // fit is noteSet.fit over candidates scored already.
 func (e *Extractive) fit(cands []note, budget int) []note {
-	s := &noteSet{e: e, scored: cands, heldAll: true}
+	named := slices.ContainsFunc(cands, func(n note) bool { return n.by != "" })
+	s := &noteSet{e: e, scored: cands, heldAll: true, named: named}
 	out, _ := s.fit(budget)
 	return out
 }

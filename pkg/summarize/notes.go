@@ -28,6 +28,7 @@ type noteSet struct {
 	// names are the capitalized words seen inside a sentence: a phrase's
 	// first word among them keeps its capital.
 	names map[string]bool
+	named bool             // a candidate names its speaker (see label)
 	n     int              // the candidates
 	df    map[uint64]int32 // candidates holding a folded word, by its hash
 	// first has a bit per phrase of the records, in order: set at a
@@ -79,6 +80,7 @@ func ahead(a, b *cand) bool {
 func (s *noteSet) scan(previous string) error {
 	s.names = map[string]bool{}
 	s.df = map[uint64]int32{}
+	s.named = false
 	seen := map[uint64]struct{}{}
 	// The candidates are the first mentions, compared without case; the
 	// text's hash stands for it, so a long span holds no phrase text.
@@ -106,6 +108,7 @@ func (s *noteSet) scan(previous string) error {
 				// A phrase that won a place before keeps the bonus it had,
 				// and its capitals, which survived before.
 				n := note{phrase: phrase{text: p.text, firstPerson: true}, turn: s.turns, reply: side == 1, by: p.by}
+				s.named = s.named || n.by != ""
 				if firstMention(n.text) {
 					s.prev = append(s.prev, n)
 				}
@@ -117,6 +120,7 @@ func (s *noteSet) scan(previous string) error {
 	occ := 0
 	held := true
 	err := s.fresh(func(n note) error {
+		s.named = s.named || n.by != ""
 		words := strings.Fields(n.text)
 		if n.initial {
 			words = words[1:]

@@ -138,6 +138,14 @@ func TestNotesRoundTrip(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(wantLines) {
 		t.Fatalf("parsed %q, want %q", got, wantLines)
 	}
+	// Notes that name no speaker have the shorter heading, read back alike.
+	unnamed := renderNotes(notes[:5])
+	if want := unnamedNotesHeading + strings.TrimPrefix(strings.Split(want, "\nCaroline")[0], notesHeading); unnamed != want {
+		t.Fatalf("rendered\n%s\nwant\n%s", unnamed, want)
+	}
+	if got := previousNotes(unnamed); fmt.Sprint(got) != fmt.Sprint(wantLines[:3]) {
+		t.Fatalf("parsed %q, want %q", got, wantLines[:3])
+	}
 	// A summary an earlier version wrote is read as notes too.
 	for _, h := range legacyNotesHeadings {
 		if legacy := previousNotes(h + strings.TrimPrefix(text, notesHeading)); fmt.Sprint(legacy) != fmt.Sprint(wantLines) {
@@ -378,7 +386,7 @@ func TestRepeatsGiveWay(t *testing.T) {
 	recs := conversation(len(texts), func(i int) string { return texts[i] })
 	ex := &Extractive{Counter: c}
 	// Room for 53 tokens of notes, whatever the heading costs.
-	out, err := ex.Summarize(context.Background(), Input{Records: recs, MaxTokens: c.Count(notesHeading) + 53})
+	out, err := ex.Summarize(context.Background(), Input{Records: recs, MaxTokens: c.Count(unnamedNotesHeading) + 53})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,7 +415,7 @@ func TestReplyWeighedWithUserSide(t *testing.T) {
 		mk("booked a table at the noodle bar downtown", 1, false, 20),
 	}
 	ex := &Extractive{Counter: c}
-	budget := c.Count(notesHeading) + 1 + cands[0].cost + cands[1].cost + 2 // room for the pair or the note, not both
+	budget := c.Count(unnamedNotesHeading) + 1 + cands[0].cost + cands[1].cost + 2 // room for the pair or the note, not both
 	got := renderNotes(ex.fit(cands, budget))
 	if !strings.Contains(got, "noodle bar") {
 		t.Errorf("the reply and its vague user note won over a better note:\n%s", got)

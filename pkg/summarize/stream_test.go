@@ -275,7 +275,7 @@ func TestFitInPassesMatchesWhole(t *testing.T) {
 	for seed := range 300 {
 		r := rand.New(rand.NewPCG(uint64(seed), 16))
 		cands := randomNotes(r, c, false)
-		budget := c.Count(notesHeading) + 1 + 5 + r.IntN(120)
+		budget := c.Count(unnamedNotesHeading) + 1 + 5 + r.IntN(120)
 		want := renderNotes(ex.fit(cands, budget))
 		if _, notes := fitInPasses(t, r, ex, cands, budget); renderNotes(notes) != want {
 			t.Fatalf("seed %d, budget %d: in passes\n%s\nall at once\n%s", seed, budget, renderNotes(notes), want)
@@ -293,7 +293,7 @@ func TestFitInPassesIsBounded(t *testing.T) {
 	for seed := range 300 {
 		r := rand.New(rand.NewPCG(uint64(seed), 17))
 		cands := randomNotes(r, c, true)
-		budget := c.Count(notesHeading) + 1 + 5 + r.IntN(120)
+		budget := c.Count(unnamedNotesHeading) + 1 + 5 + r.IntN(120)
 		s, notes := fitInPasses(t, r, ex, cands, budget)
 		if len(notes) == 0 {
 			t.Fatalf("seed %d: no notes", seed)
