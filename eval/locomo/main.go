@@ -119,11 +119,11 @@ func main() {
 	if !*cv || half == 0 {
 		return
 	}
-	// The constants a half would choose, among a grid around the default,
-	// and what they keep on the half they were not chosen on.
+	// The constants a half would choose, among a grid around the default
+	// that holds it, and what they keep on the half they were not chosen on.
 	grid := []policy{}
-	for _, r := range []float64{0.08, 0.10, 0.12} {
-		for _, c := range []int{3000, 6000} {
+	for _, r := range []float64{0.08, 0.09, 0.10, 0.11, 0.12} {
+		for _, c := range []int{summarize.DefaultMaxSummaryTokens, 3000, 6000} {
 			grid = append(grid, policy{r, c})
 		}
 	}
