@@ -96,7 +96,12 @@ var (
 	fillers   = wordSet(`perfect brave great awesome amazing wonderful lovely beautiful fantastic incredible congrats
 		congratulations cheers wow totally absolutely exactly definitely sure nice cool sweet glad sorry thanks yes yeah
 		okay ok hey hi hello bye good well agreed indeed true right haha lol omg yay hooray welcome anyway oh ah hmm
-		love awww aw super excellent brilliant fun cute stunning impressive adorable gorgeous breathtaking stoked hilarious`)
+		love awww aw super excellent brilliant fun cute stunning impressive adorable gorgeous breathtaking stoked hilarious
+		aww btw yum yummy yea yep yup woohoo woo ugh ooo ooh oof lemme huh whoa hehe heh meh phew`)
+	// interjections are the fillers that stand before a name only to
+	// address it ("Yep Deb!", "Aww Mel."); "Super Mario" is no address.
+	interjections = wordSet(`yes yeah yea yep yup oh ah aw aww awww hmm huh wow whoa woohoo woo ugh ooh ooo oof haha
+		hehe heh lol omg yay hey hi hello thanks btw phew`)
 )
 
 // unitAfter is the word right after a number at end, one space on, within

@@ -132,12 +132,17 @@ func (s *phraseSplitter) flush(run []string, ended bool) []string {
 
 // smallTalk reports whether a run of words says nothing a summary needs:
 // a lone filler ("Sweet!", "Perfect.") or, addressed, a name alone, which
-// is the person spoken to ("Hey Mel!", "Thanks, Caroline.").
+// is the person spoken to ("Hey Mel!", "Thanks, Caroline."); after an
+// interjection a name alone is addressed too ("Yep Deb!", "Aww Mel.").
 func smallTalk(run []string, addressed bool) bool {
-	if len(run) == 1 {
+	if len(run) > 0 {
 		var buf [32]byte
-		if fillers[string(foldAppend(buf[:0], run[0]))] {
+		first := foldAppend(buf[:0], run[0])
+		if len(run) == 1 && fillers[string(first)] {
 			return true
+		}
+		if interjections[string(first)] {
+			run, addressed = run[1:], true
 		}
 	}
 	if !addressed || len(run) > 2 {

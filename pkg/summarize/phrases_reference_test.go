@@ -95,6 +95,10 @@ func smallTalkReference(run []string, addressed bool) bool {
 	if len(run) == 1 && fillers[foldWordReference(run[0])] {
 		return true
 	}
+	// After an interjection a name alone is addressed too ("Yep Deb!").
+	if len(run) > 0 && interjections[foldWordReference(run[0])] {
+		run, addressed = run[1:], true
+	}
 	if !addressed || len(run) > 2 {
 		return false
 	}

@@ -23,6 +23,10 @@ func TestSplitPhrases(t *testing.T) {
 		{"Hey Caroline! Painting looks great.",
 			[]phrase{{text: "Painting looks", initial: true}}},
 		{"Thanks, Mel. Sweet! Congrats Caroline, love you, Jo.", nil},
+		// Interjections alone, or before a name they address, are small
+		// talk; a filler before a name is not an address.
+		{"Yep Deb! Aww Mel. BTW, ugh. We love Super Mario.",
+			[]phrase{{text: "love Super Mario", firstPerson: true}}},
 		// A negation stays with what it negates.
 		{"I don't eat meat, not even fish. No worries!",
 			[]phrase{{text: "don't eat meat", firstPerson: true}, {text: "not even fish"}, {text: "No worries", initial: true}}},
