@@ -24,7 +24,8 @@ import (
 // A phrase's score is the sum over its content words of the word's rarity in
 // general text (from the tokenizer's vocabulary, see tokens.Rarity) and its
 // inverse frequency among the phrases being weighed (TF-IDF's idf), doubled
-// for a capitalized word or a number (names, titles, amounts), raised when
+// for a capitalized word or a number, in digits or words (names, titles,
+// amounts, "three dogs"), raised when
 // the speaker speaks of themselves (firstPersonWorth) and when the phrase
 // counts time (quantityWorth), and divided by the phrase's cost in
 // tokens plus a fixed bias, so specific phrases win over long vague ones.
@@ -262,7 +263,7 @@ func (e *Extractive) score(c *note, n float64, df func(string) int, rarity func(
 		}
 		lw := foldWord(w)
 		x := rarity(lw) + math.Log(1+n/float64(df(lw)))
-		if first, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(first) || unicode.IsDigit(first) {
+		if first, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(first) || unicode.IsDigit(first) || numberWords[lw] {
 			x *= 2
 		}
 		x *= factor

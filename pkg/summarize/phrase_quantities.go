@@ -21,7 +21,7 @@ func countsTime(text string) bool {
 		switch {
 		case onceWords[string(lw)]:
 			return true
-		case timeUnits[string(lw)] && (timeCounts[string(prev)] || len(prev) > 0 && isDigit(prev[0])):
+		case timeUnits[string(lw)] && (timeCounts[string(prev)] || numberWords[string(prev)] || len(prev) > 0 && isDigit(prev[0])):
 			return true
 		}
 		prev = append(prev[:0], lw...)
@@ -34,6 +34,10 @@ var (
 	timeUnits = wordSet(`second seconds minute minutes hour hours day days night nights week weeks weekend weekends
 		month months year years decade decades morning mornings evening evenings afternoon afternoons times
 		monday tuesday wednesday thursday friday saturday sunday summer winter spring fall autumn`)
-	timeCounts = wordSet(`a an one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty
-		few several couple many every each per last next this`)
+	timeCounts = wordSet(`a an one few several couple many every each per last next this`)
+	// numberWords are the numbers in words, which score as numbers in
+	// digits do ("three dogs"); "one" is as often a pronoun ("the blue one").
+	numberWords = wordSet(`two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+		sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand
+		million billion dozen once twice`)
 )

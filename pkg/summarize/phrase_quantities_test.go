@@ -56,3 +56,35 @@ func TestQuantityRaisesWorth(t *testing.T) {
 		t.Errorf("swim is worth %.3f when timed, want %.3f", got, want)
 	}
 }
+
+// A number in words weighs what a number in digits or a name does: twice
+// a plain word of the same rarity; "one", as often a pronoun, does not.
+func TestNumberWordsWeighAsNumbers(t *testing.T) {
+	c, err := tokens.New(tokens.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &Extractive{Counter: c}
+	df := func(string) int { return 1 }
+	rarity := func(string) float64 { return 1 }
+	for _, tt := range []struct {
+		text   string
+		factor float64
+	}{
+		{"adopted three dogs", 2},
+		{"adopted twenty dogs", 2},
+		{"adopted 30 dogs", 2},
+		{"adopted Rex dogs", 2},
+		{"adopted one dogs", 1},
+		{"adopted big dogs", 1},
+	} {
+		n := note{phrase: phrase{text: tt.text}}
+		e.score(&n, 10, df, rarity)
+		if len(n.worth) != 3 {
+			t.Fatalf("%q: words %q", tt.text, n.words)
+		}
+		if got := n.worth[1] / n.worth[2]; math.Abs(got-tt.factor) > 1e-9 {
+			t.Errorf("%q: %s weighs %.2f times %s, want %.0f", tt.text, n.words[1], got, n.words[2], tt.factor)
+		}
+	}
+}
