@@ -41,7 +41,17 @@ func scanPhrases(text string) []phrase {
 	var tokenBuf [8]token
 	run, tokens := runBuf[:0], tokenBuf[:0]
 	var foldBuf, stemBuf, beforeBuf [32]byte
+	inCode := false
 	for line := range strings.SplitSeq(text, "\n") {
+		// A fenced code block is code, not prose: its identifiers and
+		// URLs reach the ledger, its lines make no phrase.
+		if codeFence(line) {
+			inCode = !inCode
+			continue
+		}
+		if inCode {
+			continue
+		}
 		sentenceStart := true
 		// before: the word before, folded, if no mark but a comma came
 		// since. After a greeting or "you" ("Hey", "Thanks,", "you,"), a
@@ -51,6 +61,9 @@ func scanPhrases(text string) []phrase {
 			tokens = appendFieldTokens(tokens[:0], field, startsUpper(next))
 			for k, tok := range tokens {
 				if !tok.word {
+					if emphasis(tok.text) {
+						continue // **bold** and _italic_ words read on
+					}
 					// A title's closing quote before its author ("Brave"
 					// by Sara Bareilles) parts nothing.
 					if len(run) > 0 && k == len(tokens)-1 && next == "by" && closingQuote(tok.text) {
@@ -178,6 +191,19 @@ func fieldsAhead(s string) func(yield func(field, next string) bool) {
 	}
 }
 
+// codeFence reports whether a line opens or closes a fenced code block
+// (Markdown's ``` or ~~~).
+func codeFence(line string) bool {
+	line = strings.TrimLeft(line, " \t")
+	return strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~")
+}
+
+// emphasis reports whether marks are Markdown emphasis alone ("**",
+// "_"), which parts no words.
+func emphasis(marks string) bool {
+	return marks != "" && strings.Trim(marks, "*_") == ""
+}
+
 // closingQuote: the marks that close a quoted title.
 func closingQuote(mark string) bool {
 	return mark == `"` || mark == "”" || mark == "'" || mark == "’"
@@ -209,6 +235,16 @@ var titleAbbreviations = wordSet(`Mr Mrs Ms Mx Dr Prof St Mt Ft Rev Gen Capt Lt 
 // and version numbers stay whole; so does the dot of an abbreviation
 // when the next field starts with a capital (nextUpper).
 func appendFieldTokens(out []token, field string, nextUpper bool) []token {
+	if lead, code, trail, ok := codeField(field); ok {
+		if lead != "" {
+			out = append(out, token{text: lead})
+		}
+		out = append(out, token{text: code, word: true})
+		if trail != "" {
+			out = append(out, token{text: trail})
+		}
+		return out
+	}
 	if lead, word, trail, ok := plainField(field); ok {
 		if trail == "." && nextUpper && abbreviation(word) {
 			word, trail = field[len(lead):], ""
@@ -264,6 +300,24 @@ func appendFieldTokens(out []token, field string, nextUpper bool) []token {
 		out = append(out, token{text: trail})
 	}
 	return out
+}
+
+// codeField splits a field that is inline code ("(`timeout=10`),") into
+// the marks before it, the code, whole, and the marks after it; the
+// backticks, like emphasis, part no words. ok is false for any other
+// field, and for code without a letter or digit.
+func codeField(field string) (lead, code, trail string, ok bool) {
+	i := strings.IndexByte(field, '`')
+	if i < 0 {
+		return "", "", "", false
+	}
+	j := strings.LastIndexByte(field, '`')
+	if j <= i+1 || strings.IndexByte(field[i+1:j], '`') >= 0 ||
+		strings.TrimLeftFunc(field[:i], isEdgePunct) != "" || strings.TrimLeftFunc(field[j+1:], isEdgePunct) != "" ||
+		!strings.ContainsFunc(field[i+1:j], isAlnum) {
+		return "", "", "", false
+	}
+	return field[:i], field[i+1 : j], field[j+1:], true
 }
 
 // plainField splits the most common field, ASCII letters and digits

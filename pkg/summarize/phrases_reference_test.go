@@ -29,7 +29,15 @@ func splitPhrasesReference(text string) []phrase {
 		run = run[:0]
 		firstPerson = false
 	}
+	inCode := false
 	for _, line := range strings.Split(text, "\n") {
+		if codeFenceReference().MatchString(line) {
+			inCode = !inCode
+			continue
+		}
+		if inCode {
+			continue
+		}
 		sentenceStart := true
 		before = ""
 		fields := strings.Fields(line)
@@ -41,6 +49,9 @@ func splitPhrasesReference(text string) []phrase {
 			toks := fieldTokensReference(field, startsUpper(next))
 			for k, tok := range toks {
 				if !tok.word {
+					if emphasisReference().MatchString(tok.text) {
+						continue
+					}
 					if len(run) > 0 && k == len(toks)-1 && next == "by" && closingQuoteReference().MatchString(tok.text) {
 						continue
 					}
@@ -119,6 +130,18 @@ type tokenReference struct {
 // punctuation. URLs, e-mail addresses, paths, identifiers and version
 // numbers stay whole.
 func fieldTokensReference(field string, nextUpper bool) []tokenReference {
+	// Inline code is one word: `timeout=10`.
+	if m := inlineCodeReference().FindStringSubmatch(field); m != nil {
+		var out []tokenReference
+		if m[1] != "" {
+			out = append(out, tokenReference{text: m[1]})
+		}
+		out = append(out, tokenReference{text: m[2], word: true})
+		if m[3] != "" {
+			out = append(out, tokenReference{text: m[3]})
+		}
+		return out
+	}
 	core := strings.TrimLeftFunc(field, isEdgePunctReference)
 	trimmed := strings.TrimRightFunc(core, isEdgePunctReference)
 	// Plus signs that close a word are part of it: C++, LGBTQ+.
@@ -195,6 +218,12 @@ func isWordRuneReference(s string, i int, r rune) bool {
 
 // abbreviationReference: a title, or initials but the pronoun I.
 var abbreviationReference = lazyRegexp(`^(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Ft|Rev|Gen|Capt|Lt|Sgt|Col|[A-HJ-Z]|[A-Z](?:\.[A-Z])+)$`)
+
+var (
+	inlineCodeReference = lazyRegexp("^([^\\p{L}\\p{Nd}$€£#@/`]*)`([^`]*[\\p{L}\\p{Nd}][^`]*)`([^\\p{L}\\p{Nd}$€£#@/`]*)$")
+	codeFenceReference  = lazyRegexp("^[ \t]*(?:```|~~~)")
+	emphasisReference   = lazyRegexp(`^[*_]+$`)
+)
 
 var closingQuoteReference = lazyRegexp(`^["”'’]$`)
 

@@ -27,6 +27,10 @@ func TestSplitPhrases(t *testing.T) {
 		// talk; a filler before a name is not an address.
 		{"Yep Deb! Aww Mel. BTW, ugh. We love Super Mario.",
 			[]phrase{{text: "love Super Mario", firstPerson: true}}},
+		// Markdown: emphasis parts no words, inline code is one word, a
+		// fenced code block makes no phrase.
+		{"**Install** the package, set `timeout=10`.\n```python\nprint(resp.json())\n```\nIt _really_ works.",
+			[]phrase{{text: "Install the package", initial: true}, {text: "set timeout=10"}, {text: "works"}}},
 		// A negation stays with what it negates.
 		{"I don't eat meat, not even fish. No worries!",
 			[]phrase{{text: "don't eat meat", firstPerson: true}, {text: "not even fish"}, {text: "No worries", initial: true}}},
