@@ -38,17 +38,7 @@ func TestCountsTime(t *testing.T) {
 // Each word of a phrase that counts time is worth quantityWorth times
 // what it is worth in a phrase that does not.
 func TestQuantityRaisesWorth(t *testing.T) {
-	c, err := tokens.New(tokens.Default)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &Extractive{Counter: c}
-	df := func(string) int { return 1 }
-	rarity := func(string) float64 { return 1 }
-	timed := note{phrase: phrase{text: "swim twice a week"}}
-	plain := note{phrase: phrase{text: "swim with a friend"}}
-	e.score(&timed, 10, df, rarity)
-	e.score(&plain, 10, df, rarity)
+	timed, plain := scoreFlat(t, "swim twice a week"), scoreFlat(t, "swim with a friend")
 	if timed.words[0] != "swim" || plain.words[0] != "swim" {
 		t.Fatalf("first words %q, %q, want swim", timed.words, plain.words)
 	}
@@ -60,13 +50,6 @@ func TestQuantityRaisesWorth(t *testing.T) {
 // A number in words weighs what a number in digits or a name does: twice
 // a plain word of the same rarity; "one", as often a pronoun, does not.
 func TestNumberWordsWeighAsNumbers(t *testing.T) {
-	c, err := tokens.New(tokens.Default)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &Extractive{Counter: c}
-	df := func(string) int { return 1 }
-	rarity := func(string) float64 { return 1 }
 	for _, tt := range []struct {
 		text   string
 		factor float64
@@ -78,8 +61,7 @@ func TestNumberWordsWeighAsNumbers(t *testing.T) {
 		{"adopted one dogs", 1},
 		{"adopted big dogs", 1},
 	} {
-		n := note{phrase: phrase{text: tt.text}}
-		e.score(&n, 10, df, rarity)
+		n := scoreFlat(t, tt.text)
 		if len(n.worth) != 3 {
 			t.Fatalf("%q: words %q", tt.text, n.words)
 		}
@@ -87,4 +69,18 @@ func TestNumberWordsWeighAsNumbers(t *testing.T) {
 			t.Errorf("%q: %s weighs %.2f times %s, want %.0f", tt.text, n.words[1], got, n.words[2], tt.factor)
 		}
 	}
+}
+
+// scoreFlat scores a phrase among 10 candidates where every word is as
+// rare as any other and held by one candidate: what is left of its score
+// are the multipliers.
+func scoreFlat(t *testing.T, text string) note {
+	t.Helper()
+	c, err := tokens.New(tokens.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := note{phrase: phrase{text: text}}
+	(&Extractive{Counter: c}).score(&n, 10, func(string) int { return 1 }, func(string) float64 { return 1 })
+	return n
 }

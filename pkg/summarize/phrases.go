@@ -236,27 +236,13 @@ var titleAbbreviations = wordSet(`Mr Mrs Ms Mx Dr Prof St Mt Ft Rev Gen Capt Lt 
 // when the next field starts with a capital (nextUpper).
 func appendFieldTokens(out []token, field string, nextUpper bool) []token {
 	if lead, code, trail, ok := codeField(field); ok {
-		if lead != "" {
-			out = append(out, token{text: lead})
-		}
-		out = append(out, token{text: code, word: true})
-		if trail != "" {
-			out = append(out, token{text: trail})
-		}
-		return out
+		return appendMarkedWord(out, lead, code, trail)
 	}
 	if lead, word, trail, ok := plainField(field); ok {
 		if trail == "." && nextUpper && abbreviation(word) {
 			word, trail = field[len(lead):], ""
 		}
-		if lead != "" {
-			out = append(out, token{text: lead})
-		}
-		out = append(out, token{text: word, word: true})
-		if trail != "" {
-			out = append(out, token{text: trail})
-		}
-		return out
+		return appendMarkedWord(out, lead, word, trail)
 	}
 	core := strings.TrimLeftFunc(field, isEdgePunct)
 	trimmed := strings.TrimRightFunc(core, isEdgePunct)
@@ -297,6 +283,19 @@ func appendFieldTokens(out []token, field string, nextUpper bool) []token {
 		}
 	}
 	if trail := core[len(trimmed):]; trail != "" {
+		out = append(out, token{text: trail})
+	}
+	return out
+}
+
+// appendMarkedWord appends a word and the marks before and after it
+// (either may be empty).
+func appendMarkedWord(out []token, lead, word, trail string) []token {
+	if lead != "" {
+		out = append(out, token{text: lead})
+	}
+	out = append(out, token{text: word, word: true})
+	if trail != "" {
 		out = append(out, token{text: trail})
 	}
 	return out
