@@ -31,10 +31,10 @@ type Fact struct {
 
 // CarryLedger returns the ledger of a new summary: the previous summary's
 // facts, with the facts of the covered records counted in, within budget
-// tokens (counted by count; 0: no bound) and size entries. Past that the
-// entries seen least often go first and, among those, the newest: the
-// oldest are dropped last, so what was established early (names, ids)
-// survives repeated summarizing.
+// tokens (counted by count; 0: no bound) and size entries. The user's
+// directives come first; past that the entries seen least often go first
+// and, among those, the newest: the oldest are dropped last, so what was
+// established early (names, ids) survives repeated summarizing.
 func CarryLedger(prev *transcript.Record, covered []transcript.Record, size, budget int, count func(string) int) []Fact {
 	ledger, _ := carryLedger(prev, covered, sliceStream(covered), size, budget, count)
 	return ledger
@@ -58,7 +58,10 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 			_ = json.Unmarshal(raw, &prevFacts)
 		}
 	}
-	type entry struct{ seen, by int32 }
+	type entry struct {
+		seen, by  int32
+		directive bool
+	}
 	var (
 		texts    []string // by entry, for the first maxLedgerTexts
 		entries  []entry
@@ -81,7 +84,7 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 		// another only in case; the later one is counted.
 		index[hashString(strings.ToLower(f.Text))] = int32(len(entries))
 		texts = append(texts, f.Text)
-		entries = append(entries, entry{seen: int32(f.Seen), by: speakerOf(f.By)})
+		entries = append(entries, entry{seen: int32(f.Seen), by: speakerOf(f.By), directive: isDirective(f.Text)})
 	}
 	// facts calls fn with each fact of the covered records, in order, and
 	// who said it.
@@ -116,7 +119,7 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 			return
 		}
 		index[k] = int32(len(entries))
-		entries = append(entries, entry{seen: 1, by: speakerOf(by)})
+		entries = append(entries, entry{seen: 1, by: speakerOf(by), directive: isDirective(text)})
 		if len(texts) < maxLedgerTexts {
 			// A fact is a piece of its record's text: a copy keeps the
 			// record from being held with it.
@@ -130,8 +133,18 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 	for i := range rank {
 		rank[i] = int32(i)
 	}
-	// Seen more first; the sort is stable, so older first among equals.
-	slices.SortStableFunc(rank, func(a, b int32) int { return int(entries[b].seen - entries[a].seen) })
+	// The user's standing instructions first: said once, they still rule
+	// every turn after. Then seen more first; the sort is stable, so
+	// older first among equals.
+	slices.SortStableFunc(rank, func(a, b int32) int {
+		if da, db := entries[a].directive, entries[b].directive; da != db {
+			if da {
+				return -1
+			}
+			return 1
+		}
+		return int(entries[b].seen - entries[a].seen)
+	})
 	fetched := map[int32]string{}
 	// text is entry rank[at]'s text; one not held is read again with the
 	// next ones of the rank not held, up to ledgerFetch of them.
@@ -189,6 +202,13 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 		}
 	}
 	return out, nil
+}
+
+// isDirective reports whether a fact is a user's directive: words that
+// open with a directive's ("Please always book window seats.", clipped
+// when long). No other kind of fact does but a rare title ("Keep Calm").
+func isDirective(fact string) bool {
+	return strings.IndexByte(fact, ' ') >= 0 && directivePrefix(fact) >= 0
 }
 
 // maxLedgerTexts bounds the facts whose text the ledger holds while it

@@ -196,3 +196,24 @@ func TestNotFacts(t *testing.T) {
 		}
 	}
 }
+
+// A user's standing instruction, said once, outranks facts said more
+// often when the ledger's budget holds only some: it rules every turn after.
+func TestLedgerKeepsDirectivesFirst(t *testing.T) {
+	c := counter(t)
+	user := func(text string) transcript.Record {
+		return transcript.Record{Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{text}}}
+	}
+	covered := []transcript.Record{
+		user("Order ORD-55821 and ORD-55822 shipped with DHL-7781-XZ on 2026-05-12."),
+		user("Please always book window seats."),
+		user("Again: ORD-55821, ORD-55822, DHL-7781-XZ, 2026-05-12."),
+	}
+	ledger := CarryLedger(nil, covered, 0, 12, c.Count)
+	if len(ledger) == 0 || !slices.ContainsFunc(ledger, func(f Fact) bool { return f.Text == "Please always book window seats." }) {
+		t.Fatalf("the directive lost its place to facts seen twice: %v", ledger)
+	}
+	if len(ledger) == 5 {
+		t.Fatalf("a budget of 12 tokens held all five facts (%v): it tests nothing", ledger)
+	}
+}
