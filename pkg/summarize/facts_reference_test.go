@@ -15,9 +15,12 @@ import (
 // nothing. The kinds of fact are in
 // factkinds_reference_test.go.
 
+// abbreviationREReference is a title or initials with their dot: "Dr.", "J.K.".
+const abbreviationREReference = `(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Ft|Rev|Gen|Capt|Lt|Sgt|Col|[A-Z](?:\.[A-Z])+)\.`
+
 var (
 	// Names: runs of capitalized words ("Matt Patterson", "Bank of America").
-	nameREReference = lazyRegexp(`\p{Lu}[\p{Ll}'’]+(?:(?: (?:of|and|the|de|van|von|&))* \p{Lu}[\p{L}'’]+)*`)
+	nameREReference = lazyRegexp(`(?:` + abbreviationREReference + ` )*\p{Lu}[\p{Ll}'’]+(?:(?: (?:of|and|the|de|van|von|&))* (?:` + abbreviationREReference + ` )*\p{Lu}[\p{L}'’]+)*`)
 	// Directives: a user's sentence that tells the assistant how to behave.
 	directiveREReference = lazyRegexp(`(?i)^(?:\w+: )?(?:please |always |never |don'?t |do not |make sure |remember |avoid |only |stop |keep |use |call me |i want you to |i'?d like you to |i prefer |from now on)`)
 	// A sentence ends at . ! or ? followed by a space, or at a line end, so

@@ -27,6 +27,7 @@ func scanSeeds() []string {
 		`He only said "   " and left. Then "" again.`, "Perfect! Keep it up! 100 % agree. Wow!",
 		"Thanks, Mell! See you soon, Caro. Hey Caro, so Brave of you!", "**Perfect**, that works. _Great_ news.",
 		"**Install** the `pkg`, (`x=1`), `a b`, ``, `` `, `²`.\n```go\nx := 1\n```\n  ~~~\nunclosed fence",
+		"Dr. Smith and Mr. Brown at St. Mary's; Tupac and Dr. Dre; J.K. Rowling; U.S. Army; Plan B. Then; Dr. Dr. Mrs. x; A.B.C.D. Eve",
 		`{"sku": "WID-0042", "url": "https://x.example/p/42?ref=a"}`, "[1, \"two\", {\"b\": \"Bank of America\"}]",
 		// URLs: trailing marks, quotes and brackets end them.
 		"https://a.b/c?d=1&e=2#f).", "http://x.", "https://x", "see (https://x.y/z), or http://q.r/s!", "https://.,;:!?x",

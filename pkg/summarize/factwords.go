@@ -46,7 +46,7 @@ func appendNames(out []string, text string, quoted [][2]int) []string {
 			i += w
 			continue
 		}
-		end := nameEnd(text, i+w)
+		end := nameEnd(text, i)
 		if end < 0 {
 			i += w
 			continue
@@ -59,16 +59,16 @@ func appendNames(out []string, text string, quoted [][2]int) []string {
 	return out
 }
 
-// nameEnd is the end of the name whose capital ends at p, -1 for none.
-// Each run of letters is whole, as the next word must start with a space;
-// the connectors before a capitalized word are all taken, as a connector
-// and a capital never start alike.
-func nameEnd(text string, p int) int {
-	q := nameRun(text, p, unicode.IsLower)
-	if q == p {
+// nameEnd is the end of the name that starts at the capital at start,
+// -1 for none. Each run of letters is whole, as the next word must start
+// with a space; the connectors before a capitalized word are all taken,
+// as a connector and a capital never start alike.
+func nameEnd(text string, start int) int {
+	q := nameWord(text, start, unicode.IsLower)
+	if q < 0 {
 		return -1
 	}
-	for p = q; ; {
+	for p := q; ; {
 		for q < len(text) && text[q] == ' ' {
 			n := connectorAt(text, q+1)
 			if n == 0 {
@@ -79,16 +79,71 @@ func nameEnd(text string, p int) int {
 		if q >= len(text) || text[q] != ' ' {
 			return p
 		}
-		r, w := utf8.DecodeRuneInString(text[q+1:])
-		if !unicode.IsUpper(r) {
-			return p
-		}
-		end := nameRun(text, q+1+w, unicode.IsLetter)
-		if end == q+1+w {
+		end := nameWord(text, q+1, unicode.IsLetter)
+		if end < 0 {
 			return p
 		}
 		p, q = end, end
 	}
+}
+
+// nameWord is the end of the word of a name at p, -1 for none: a capital
+// and a run of letters (lower-case ones for a name's first word), after
+// the titles and initials that stand before it ("Dr. ", "J.K. "), as many
+// as a word follows.
+func nameWord(text string, p int, letters func(rune) bool) int {
+	var buf [4]int
+	starts := append(buf[:0], p)
+	for {
+		e := abbreviationAt(text, starts[len(starts)-1])
+		if e < 0 {
+			break
+		}
+		starts = append(starts, e)
+	}
+	for k := len(starts) - 1; k >= 0; k-- {
+		r, w := utf8.DecodeRuneInString(text[starts[k]:])
+		if !unicode.IsUpper(r) {
+			continue
+		}
+		if end := nameRun(text, starts[k]+w, letters); end > starts[k]+w {
+			return end
+		}
+	}
+	return -1
+}
+
+// abbreviationAt is past the title or initials, their dot and a space at
+// p ("Dr. ", "J.K. "), -1 for none. A lone initial is left out: "Plan B.
+// Then" is no name.
+func abbreviationAt(text string, p int) int {
+	q := p
+	for q < len(text) && isLetter(text[q]) {
+		q++
+	}
+	if q == p || q+1 >= len(text) || text[q] != '.' || text[q+1] != ' ' {
+		if q == p+1 && isUpper(text[p]) {
+			return initialsAt(text, p)
+		}
+		return -1
+	}
+	if !titleAbbreviations[text[p:q]] {
+		return -1
+	}
+	return q + 2
+}
+
+// initialsAt is past initials joined by dots, their last dot and a space
+// at p ("J.K. "), -1 for none.
+func initialsAt(text string, p int) int {
+	q := p
+	for q+1 < len(text) && isUpper(text[q]) && text[q+1] == '.' {
+		q += 2
+	}
+	if q-p < 4 || q >= len(text) || text[q] != ' ' {
+		return -1
+	}
+	return q + 1
 }
 
 // nameRun is the end of the run of apostrophes and runes in letters from p.

@@ -58,6 +58,11 @@ func TestNamesAtSentenceStartAndInQuotes(t *testing.T) {
 		{"Nice! I Bet it's great, See you soon.", nil},
 		// A name starts a word: no "Phone" nor "Query" (both are camelCase facts).
 		{"My iPhone runs jQuery apps for Ann.", []string{"iPhone", "jQuery", "Ann"}},
+		// Titles and initials stay with the names they stand before; a
+		// lone capital and its dot do not ("Plan B. Then").
+		{"I saw Dr. Smith and Mr. Brown at St. Mary's today.", []string{"Dr. Smith and Mr. Brown", "St. Mary"}},
+		{"A song by Tupac and Dr. Dre, by J.K. Rowling, for the U.S. Army.", []string{"Tupac and Dr. Dre", "J.K. Rowling", "U.S. Army"}},
+		{"Plan B. Then we left. Ask Dr. Lee.", []string{"Dr. Lee"}},
 	} {
 		if got := extractFacts(tt.text, false); !slices.Equal(got, tt.want) {
 			t.Errorf("extractFacts(%q) = %q, want %q", tt.text, got, tt.want)
