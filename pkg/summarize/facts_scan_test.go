@@ -28,6 +28,7 @@ func scanSeeds() []string {
 		"Thanks, Mell! See you soon, Caro. Hey Caro, so Brave of you!", "**Perfect**, that works. _Great_ news.",
 		"**Install** the `pkg`, (`x=1`), `a b`, ``, `` `, `²`.\n```go\nx := 1\n```\n  ~~~\nunclosed fence",
 		"Dr. Smith and Mr. Brown at St. Mary's; Tupac and Dr. Dre; J.K. Rowling; U.S. Army; Plan B. Then; Dr. Dr. Mrs. x; A.B.C.D. Eve",
+		`We sang "Bring it on Home", "wow" by me, "Brave" by Sara, (“Monster Hunter: World”) and "a b c d e f g h i j k l m n o`,
 		`{"sku": "WID-0042", "url": "https://x.example/p/42?ref=a"}`, "[1, \"two\", {\"b\": \"Bank of America\"}]",
 		// URLs: trailing marks, quotes and brackets end them.
 		"https://a.b/c?d=1&e=2#f).", "http://x.", "https://x", "see (https://x.y/z), or http://q.r/s!", "https://.,;:!?x",

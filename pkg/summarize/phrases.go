@@ -1,6 +1,7 @@
 package summarize
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -57,6 +58,10 @@ func scanPhrases(text string) []phrase {
 		// since. After a greeting or "you" ("Hey", "Thanks,", "you,"), a
 		// name alone is a form of address.
 		before := beforeBuf[:0]
+		// quoted: inside double quotes, which hold a title or a saying
+		// whole ("Monster Hunter: World", "Bring it on Home"), up to
+		// maxQuotedWords.
+		quoted := false
 		for field, next := range fieldsAhead(line) {
 			tokens = appendFieldTokens(tokens[:0], field, startsUpper(next))
 			for k, tok := range tokens {
@@ -64,9 +69,17 @@ func scanPhrases(text string) []phrase {
 					if emphasis(tok.text) {
 						continue // **bold** and _italic_ words read on
 					}
+					switch {
+					case quoted && !strings.ContainsAny(tok.text, quoteMarks) && len(run) < maxQuotedWords:
+						continue
+					case quoted:
+						quoted = false
+					case k == 0 && k+1 < len(tokens) && strings.ContainsAny(tok.text, quoteMarks):
+						quoted = true
+					}
 					// A title's closing quote before its author ("Brave"
-					// by Sara Bareilles) parts nothing.
-					if len(run) > 0 && k == len(tokens)-1 && next == "by" && closingQuote(tok.text) {
+					// by Sara Bareilles) parts nothing; a title has a capital.
+					if k == len(tokens)-1 && next == "by" && closingQuote(tok.text) && slices.ContainsFunc(run, startsUpper) {
 						continue
 					}
 					emitted := len(s.out)
@@ -90,7 +103,10 @@ func scanPhrases(text string) []phrase {
 				// name or title: "The Great Gatsby", "7 May 2023". "I" is
 				// always capitalized and always a pronoun.
 				titled := !sentenceStart && startsUpper(tok.text) && string(st) != "i"
-				if !titled && (breakWords[string(lw)] || !sameStem && breakWords[string(st)]) {
+				if quoted && len(run) >= maxQuotedWords {
+					quoted = false
+				}
+				if !titled && !quoted && (breakWords[string(lw)] || !sameStem && breakWords[string(st)]) {
 					if len(run) > 0 {
 						run = s.flush(run, false)
 					}
@@ -203,6 +219,13 @@ func codeFence(line string) bool {
 func emphasis(marks string) bool {
 	return marks != "" && strings.Trim(marks, "*_") == ""
 }
+
+// quoteMarks open and close a quoted span; maxQuotedWords bounds what of
+// it is held as one phrase (a quote left open ends there).
+const (
+	quoteMarks     = `"“”`
+	maxQuotedWords = 12
+)
 
 // closingQuote: the marks that close a quoted title.
 func closingQuote(mark string) bool {

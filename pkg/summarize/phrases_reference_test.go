@@ -1,6 +1,7 @@
 package summarize
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -40,6 +41,7 @@ func splitPhrasesReference(text string) []phrase {
 		}
 		sentenceStart := true
 		before = ""
+		quoted := false // inside double quotes: one phrase, up to 12 words
 		fields := strings.Fields(line)
 		for i, field := range fields {
 			next := ""
@@ -52,7 +54,16 @@ func splitPhrasesReference(text string) []phrase {
 					if emphasisReference().MatchString(tok.text) {
 						continue
 					}
-					if len(run) > 0 && k == len(toks)-1 && next == "by" && closingQuoteReference().MatchString(tok.text) {
+					hasQuote := quoteMarkReference().MatchString(tok.text)
+					if quoted {
+						if !hasQuote && len(run) < 12 {
+							continue
+						}
+						quoted = false
+					} else if k == 0 && len(toks) > 1 && hasQuote {
+						quoted = true
+					}
+					if k == len(toks)-1 && next == "by" && closingQuoteReference().MatchString(tok.text) && slices.ContainsFunc(run, startsUpper) {
 						continue
 					}
 					emitted := len(out)
@@ -71,7 +82,10 @@ func splitPhrasesReference(text string) []phrase {
 				// name or title: "The Great Gatsby", "7 May 2023". "I" is
 				// always capitalized and always a pronoun.
 				titled := !sentenceStart && startsUpper(tok.text) && stemReference(tok.text) != "i"
-				if !titled && (breakWords[lw] || breakWords[stemReference(tok.text)]) {
+				if quoted && len(run) >= 12 {
+					quoted = false
+				}
+				if !titled && !quoted && (breakWords[lw] || breakWords[stemReference(tok.text)]) {
 					if len(run) > 0 {
 						flush(false)
 					}
@@ -220,6 +234,7 @@ func isWordRuneReference(s string, i int, r rune) bool {
 var abbreviationReference = lazyRegexp(`^(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Ft|Rev|Gen|Capt|Lt|Sgt|Col|[A-HJ-Z]|[A-Z](?:\.[A-Z])+)$`)
 
 var (
+	quoteMarkReference  = lazyRegexp(`["“”]`)
 	inlineCodeReference = lazyRegexp("^([^\\p{L}\\p{Nd}$€£#@/`]*)`([^`]*[\\p{L}\\p{Nd}][^`]*)`([^\\p{L}\\p{Nd}$€£#@/`]*)$")
 	codeFenceReference  = lazyRegexp("^[ \t]*(?:```|~~~)")
 	emphasisReference   = lazyRegexp(`^[*_]+$`)

@@ -56,6 +56,14 @@ func TestSplitPhrases(t *testing.T) {
 		// follows, or when the capital is the pronoun.
 		{"We need vitamin D. then rest. So do I. Then we met.",
 			[]phrase{{text: "need vitamin D", firstPerson: true}, {text: "rest"}, {text: "met", firstPerson: true}}},
+		// Double quotes hold a title or a saying whole, break words and
+		// marks included; an unclosed one holds 12 words at most.
+		{`We sang "Bring it on Home" and played "Monster Hunter: World".`,
+			[]phrase{{text: "sang", firstPerson: true}, {text: "Bring it on Home"}, {text: "and played"}, {text: "Monster Hunter World"}}},
+		{`He quoted "Turn on the light - happiness hides in the darkest of times." Nice.`,
+			[]phrase{{text: "quoted"}, {text: "Turn on the light happiness hides in the darkest of times"}}},
+		{`"alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu and we go`,
+			[]phrase{{text: "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu", initial: true}, {text: "go", firstPerson: true}}},
 		// A quote before "by" that closes nothing stays a break.
 		{`I said "wow" by the way.`,
 			[]phrase{{text: "said", firstPerson: true}, {text: "by the way"}}},
