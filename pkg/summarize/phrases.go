@@ -58,28 +58,12 @@ func scanPhrases(text string) []phrase {
 		// since. After a greeting or "you" ("Hey", "Thanks,", "you,"), a
 		// name alone is a form of address.
 		before := beforeBuf[:0]
-		// quoted: inside double quotes, which hold a title or a saying
-		// whole ("Monster Hunter: World", "Bring it on Home"), up to
-		// maxQuotedWords.
-		quoted := false
+		s.quoted = false
 		for field, next := range fieldsAhead(line) {
 			tokens = appendFieldTokens(tokens[:0], field, startsUpper(next))
 			for k, tok := range tokens {
 				if !tok.word {
-					if emphasis(tok.text) {
-						continue // **bold** and _italic_ words read on
-					}
-					switch {
-					case quoted && !strings.ContainsAny(tok.text, quoteMarks) && len(run) < maxQuotedWords:
-						continue
-					case quoted:
-						quoted = false
-					case k == 0 && k+1 < len(tokens) && strings.ContainsAny(tok.text, quoteMarks):
-						quoted = true
-					}
-					// A title's closing quote before its author ("Brave"
-					// by Sara Bareilles) parts nothing; a title has a capital.
-					if k == len(tokens)-1 && next == "by" && closingQuote(tok.text) && slices.ContainsFunc(run, startsUpper) {
+					if !s.parts(tok.text, k == 0 && k+1 < len(tokens), k == len(tokens)-1, next, run) {
 						continue
 					}
 					emitted := len(s.out)
@@ -103,10 +87,10 @@ func scanPhrases(text string) []phrase {
 				// name or title: "The Great Gatsby", "7 May 2023". "I" is
 				// always capitalized and always a pronoun.
 				titled := !sentenceStart && startsUpper(tok.text) && string(st) != "i"
-				if quoted && len(run) >= maxQuotedWords {
-					quoted = false
+				if s.quoted && len(run) >= maxQuotedWords {
+					s.quoted = false
 				}
-				if !titled && !quoted && (breakWords[string(lw)] || !sameStem && breakWords[string(st)]) {
+				if !titled && !s.quoted && (breakWords[string(lw)] || !sameStem && breakWords[string(st)]) {
 					if len(run) > 0 {
 						run = s.flush(run, false)
 					}
@@ -141,8 +125,31 @@ type phraseSplitter struct {
 	// firstPerson, initial, listed: as the phrase's fields say.
 	// addressed: the run follows a greeting ("Hey", "Thanks,", "you,"),
 	// so a name alone in it is a form of address. linked: the last mark
-	// was a comma that ended a phrase.
-	firstPerson, initial, listed, addressed, linked bool
+	// was a comma that ended a phrase. quoted: the words are inside double
+	// quotes, which hold a title or a saying whole ("Monster Hunter:
+	// World", "Bring it on Home"), up to maxQuotedWords.
+	firstPerson, initial, listed, addressed, linked, quoted bool
+}
+
+// parts reports whether a mark ends the run of words before it, and
+// opens or closes a quoted span (opens: the mark starts its field, before
+// a word; closes: it ends its field, the next field being next). Markdown
+// emphasis parts nothing, nor does a mark inside quotes, nor a title's
+// closing quote before its author ("Brave" by Sara Bareilles; a title
+// has a capital).
+func (s *phraseSplitter) parts(mark string, opens, closes bool, next string, run []string) bool {
+	if emphasis(mark) {
+		return false
+	}
+	switch {
+	case s.quoted && !strings.ContainsAny(mark, quoteMarks) && len(run) < maxQuotedWords:
+		return false
+	case s.quoted:
+		s.quoted = false
+	case opens && strings.ContainsAny(mark, quoteMarks):
+		s.quoted = true
+	}
+	return !(closes && next == "by" && closingQuote(mark) && slices.ContainsFunc(run, startsUpper))
 }
 
 // flush ends the run and returns it emptied; ended: at a stop, comma or
@@ -185,28 +192,6 @@ func smallTalk(run []string, addressed bool) bool {
 	return true
 }
 
-type token struct {
-	text string
-	word bool // else punctuation, which ends a phrase
-}
-
-// fieldsAhead yields the whitespace-delimited fields of s, each with the
-// field after it ("" after the last).
-func fieldsAhead(s string) func(yield func(field, next string) bool) {
-	return func(yield func(field, next string) bool) {
-		prev, started := "", false
-		for f := range strings.FieldsSeq(s) {
-			if started && !yield(prev, f) {
-				return
-			}
-			prev, started = f, true
-		}
-		if started {
-			yield(prev, "")
-		}
-	}
-}
-
 // codeFence reports whether a line opens or closes a fenced code block
 // (Markdown's ``` or ~~~).
 func codeFence(line string) bool {
@@ -230,213 +215,6 @@ const (
 // closingQuote: the marks that close a quoted title.
 func closingQuote(mark string) bool {
 	return mark == `"` || mark == "”" || mark == "'" || mark == "’"
-}
-
-// abbreviation reports whether a word followed by a dot and a capital is
-// a title or initials, whose dot ends no sentence ("Dr. Dre", "J.K.
-// Rowling", "St. Louis"): a title of the list, or single capitals joined
-// by dots but the pronoun I.
-func abbreviation(w string) bool {
-	if titleAbbreviations[w] {
-		return true
-	}
-	if w == "I" {
-		return false
-	}
-	for i := 0; i < len(w); i += 2 {
-		if !isUpper(w[i]) || i+1 < len(w) && w[i+1] != '.' {
-			return false
-		}
-	}
-	return len(w)%2 == 1
-}
-
-var titleAbbreviations = wordSet(`Mr Mrs Ms Mx Dr Prof St Mt Ft Rev Gen Capt Lt Sgt Col`)
-
-// appendFieldTokens appends the words and punctuation of one
-// whitespace-delimited field. URLs, e-mail addresses, paths, identifiers
-// and version numbers stay whole; so does the dot of an abbreviation
-// when the next field starts with a capital (nextUpper).
-func appendFieldTokens(out []token, field string, nextUpper bool) []token {
-	if lead, code, trail, ok := codeField(field); ok {
-		return appendMarkedWord(out, lead, code, trail)
-	}
-	if lead, word, trail, ok := plainField(field); ok {
-		if trail == "." && nextUpper && abbreviation(word) {
-			word, trail = field[len(lead):], ""
-		}
-		return appendMarkedWord(out, lead, word, trail)
-	}
-	core := strings.TrimLeftFunc(field, isEdgePunct)
-	trimmed := strings.TrimRightFunc(core, isEdgePunct)
-	if last, _ := utf8.DecodeLastRuneInString(trimmed); isAlnum(last) {
-		trimmed = core[:plusEnd(core, len(trimmed))]
-	}
-	if lead := field[:len(field)-len(core)]; lead != "" {
-		out = append(out, token{text: lead})
-	}
-	abbreviated := core[len(trimmed):] == "." && nextUpper && abbreviation(trimmed)
-	if abbreviated {
-		trimmed = core
-	}
-	switch {
-	case trimmed == "":
-	case abbreviated || atomic(trimmed):
-		out = append(out, token{text: trimmed, word: true})
-	default:
-		start := -1
-		for i, r := range trimmed {
-			if isWordRune(trimmed, i, r) {
-				if start < 0 {
-					start = i
-				}
-				continue
-			}
-			if start >= 0 {
-				out = append(out, token{text: trimmed[start:i], word: true})
-				start = -1
-			}
-			// The rune as the text has it: punctuation is only compared
-			// with ASCII marks, where an invalid byte and U+FFFD agree.
-			_, w := utf8.DecodeRuneInString(trimmed[i:])
-			out = append(out, token{text: trimmed[i : i+w]})
-		}
-		if start >= 0 {
-			out = append(out, token{text: trimmed[start:], word: true})
-		}
-	}
-	if trail := core[len(trimmed):]; trail != "" {
-		out = append(out, token{text: trail})
-	}
-	return out
-}
-
-// appendMarkedWord appends a word and the marks before and after it
-// (either may be empty).
-func appendMarkedWord(out []token, lead, word, trail string) []token {
-	if lead != "" {
-		out = append(out, token{text: lead})
-	}
-	out = append(out, token{text: word, word: true})
-	if trail != "" {
-		out = append(out, token{text: trail})
-	}
-	return out
-}
-
-// codeField splits a field that is inline code ("(`timeout=10`),") into
-// the marks before it, the code, whole, and the marks after it; the
-// backticks, like emphasis, part no words. ok is false for any other
-// field, and for code without a letter or digit.
-func codeField(field string) (lead, code, trail string, ok bool) {
-	i := strings.IndexByte(field, '`')
-	if i < 0 {
-		return "", "", "", false
-	}
-	j := strings.LastIndexByte(field, '`')
-	if j <= i+1 || strings.IndexByte(field[i+1:j], '`') >= 0 ||
-		strings.TrimLeftFunc(field[:i], isEdgePunct) != "" || strings.TrimLeftFunc(field[j+1:], isEdgePunct) != "" ||
-		!strings.ContainsFunc(field[i+1:j], isAlnum) {
-		return "", "", "", false
-	}
-	return field[:i], field[i+1 : j], field[j+1:], true
-}
-
-// plainField splits the most common field, ASCII letters and digits
-// between marks ("(great!)"), into what appendFieldTokens would: a word
-// between its marks. ok is false for any other field.
-func plainField(field string) (lead, word, trail string, ok bool) {
-	edge := func(c byte) bool {
-		return c < utf8.RuneSelf && !isAlnumByte(c) && c != '$' && c != '#' && c != '@' && c != '/'
-	}
-	i := run(field, 0, edge)
-	j := alnumRun(field, i)
-	if j > i {
-		j = plusEnd(field, j)
-	}
-	if j == i || run(field, j, edge) != len(field) {
-		return "", "", "", false
-	}
-	return field[:i], field[i:j], field[j:], true
-}
-
-// isWordRune: letters and digits, an apostrophe, hyphen or colon joining
-// two of them ("Caroline's", "sci-fi", "08:40", "CS:GO"), a comma joining
-// two digits ("1,000").
-func isWordRune(s string, i int, r rune) bool {
-	if r < utf8.RuneSelf && isAlnumByte(byte(r)) || unicode.IsLetter(r) || unicode.IsDigit(r) {
-		return true
-	}
-	if i == 0 {
-		return false
-	}
-	// The width comes from the text, not from r: an invalid byte is one
-	// byte wide while utf8.RuneLen(RuneError) is three.
-	_, width := utf8.DecodeRuneInString(s[i:])
-	before, _ := utf8.DecodeLastRuneInString(s[:i])
-	after, _ := utf8.DecodeRuneInString(s[i+width:])
-	switch r {
-	case '\'', '’', '-':
-		return (unicode.IsLetter(before) || unicode.IsDigit(before)) && (unicode.IsLetter(after) || unicode.IsDigit(after))
-	case ':':
-		return isAlnum(before) && isAlnum(after) // 08:40, CS:GO
-	case ',':
-		return unicode.IsDigit(before) && unicode.IsDigit(after) // 1,000
-	case '+':
-		return (isAlnum(before) || before == '+') && plusEnd(s, i) > i // C++, LGBTQ+
-	}
-	return false
-}
-
-// plusEnd is the end of the '+' signs at i that close a word ("C++",
-// "LGBTQ+", "Disney+"), i when there are none or a letter or digit
-// follows them ("a+b" is a sum).
-func plusEnd(s string, i int) int {
-	j := i
-	for j < len(s) && s[j] == '+' {
-		j++
-	}
-	if r, _ := utf8.DecodeRuneInString(s[j:]); j < len(s) && isAlnum(r) {
-		return i
-	}
-	return j
-}
-
-func isEdgePunct(r rune) bool {
-	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '$' && r != '€' && r != '£' && r != '#' && r != '@' && r != '/'
-}
-
-// atomic reports whether a field is kept as one word: it holds a letter
-// or digit and "://", "@", "_", "/", a dot inside it ("main.go", "3.5"),
-// a camelCase joint or a sign of money or number; in one pass.
-func atomic(s string) bool {
-	alnum, joined, camel, money, prevLower := false, false, false, false, false
-	for _, r := range s {
-		switch r {
-		case '@', '_', '/', '\\', '`': // "://" holds a '/'
-			joined = true
-		case '$', '€', '£', '#':
-			money = true
-		}
-		upper, lower := unicode.IsUpper(r), unicode.IsLower(r)
-		if prevLower && upper {
-			camel = true
-		}
-		prevLower = lower
-		if !alnum {
-			alnum = unicode.IsLetter(r) || unicode.IsDigit(r)
-		}
-	}
-	switch {
-	case !alnum:
-		return false // "##", "--": punctuation
-	case joined || camel:
-		return true
-	}
-	if i := strings.IndexByte(s, '.'); i > 0 && i < len(s)-1 {
-		return true
-	}
-	return money
 }
 
 // foldWord lower-cases a word and drops its apostrophes: "I've" is "ive".

@@ -1,0 +1,137 @@
+package summarize
+
+import (
+	"slices"
+	"strings"
+)
+
+// The extractive summary's text: a heading, then a line per exchange,
+// written from the notes kept and read back as the next summary's notes.
+
+// notesHeading opens an extractive summary whose notes name a speaker,
+// unnamedNotesHeading one whose notes name none; a previous summary that
+// starts with neither nor with an older heading (legacyNotesHeadings) is
+// read as prose (an LLM's). The heading is sent with every call that
+// carries the summary: each token of it counts as often, so it explains
+// names only where there are some.
+const (
+	notesHeading        = `Earlier, a line per exchange (user → assistant; "Name:" names a speaker):`
+	unnamedNotesHeading = `Earlier, a line per exchange (user → assistant):`
+)
+
+// legacyNotesHeadings opened the summaries of earlier versions, which are
+// still read as notes.
+var (
+	legacyNotesHeadings = []string{`Earlier, key phrases (a line per exchange: user → assistant; "Name:" marks a named speaker):`}
+	allNotesHeadings    = append([]string{notesHeading, unnamedNotesHeading}, legacyNotesHeadings...)
+)
+
+// headingFor is the heading of notes that name a speaker (named) or none.
+func headingFor(named bool) string {
+	if named {
+		return notesHeading
+	}
+	return unnamedNotesHeading
+}
+
+// cutNotesHeading returns text after its notes heading, of this version
+// or an earlier one, and whether it had one.
+func cutNotesHeading(text string) (string, bool) {
+	for _, h := range allNotesHeadings {
+		if rest, ok := strings.CutPrefix(text, h); ok {
+			return rest, true
+		}
+	}
+	return text, false
+}
+
+const (
+	phraseSep = "; "
+	replySep  = " → "
+)
+
+// renderNotes writes the notes: the heading, then one line per turn, the
+// user's phrases, an arrow, the replies' phrases.
+func renderNotes(notes []note) string {
+	var b strings.Builder
+	b.WriteString(headingFor(slices.ContainsFunc(notes, func(n note) bool { return n.by != "" })))
+	for i := 0; i < len(notes); {
+		j := i
+		for j < len(notes) && notes[j].turn == notes[i].turn {
+			j++
+		}
+		b.WriteByte('\n')
+		var user, reply []string
+		var userBy, replyBy string
+		for _, n := range notes[i:j] {
+			side, by := &user, &userBy
+			if n.reply {
+				side, by = &reply, &replyBy
+			}
+			text := n.text
+			if n.by != *by {
+				*by = n.by
+				if n.by != "" {
+					text = n.by + ": " + text
+				}
+			}
+			*side = append(*side, text)
+		}
+		b.WriteString(strings.Join(user, phraseSep))
+		if len(reply) > 0 {
+			if len(user) > 0 {
+				b.WriteString(replySep)
+			} else {
+				b.WriteString(strings.TrimLeft(replySep, " "))
+			}
+			b.WriteString(strings.Join(reply, phraseSep))
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// notePhrase is a phrase read back from a previous summary, with the
+// speaker's name its line gave it.
+type notePhrase struct{ text, by string }
+
+// previousNotes reads a previous summary back into lines of [user, reply]
+// phrases. A summary this summarizer did not write is read as prose: its
+// phrases become one line of the user's side, weighed like any other.
+func previousNotes(prev string) [][2][]notePhrase {
+	prev = strings.TrimSpace(prev)
+	if prev == "" {
+		return nil
+	}
+	rest, ok := cutNotesHeading(prev)
+	if !ok {
+		var line [2][]notePhrase
+		for _, p := range splitPhrases(prev) {
+			line[0] = append(line[0], notePhrase{text: sanitizeNote(p.text)})
+		}
+		return [][2][]notePhrase{line}
+	}
+	var out [][2][]notePhrase
+	for _, l := range strings.Split(rest, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		var line [2][]notePhrase
+		user, reply, _ := strings.Cut(l, strings.TrimLeft(replySep, " "))
+		for side, part := range []string{user, reply} {
+			by := ""
+			for _, p := range strings.Split(part, strings.TrimSpace(phraseSep)) {
+				p = strings.TrimSpace(p)
+				if m := labelRE().FindStringSubmatch(p); m != nil {
+					by, p = m[1], strings.TrimSpace(p[len(m[0]):])
+				}
+				if p != "" {
+					line[side] = append(line[side], notePhrase{text: p, by: by})
+				}
+			}
+		}
+		out = append(out, line)
+	}
+	return out
+}
