@@ -3,6 +3,7 @@ package summarize
 import (
 	"cmp"
 	"context"
+	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -215,7 +216,7 @@ func (e *Extractive) score(c *note, n float64, df func(string) int, rarity func(
 	if countsTime(c.text) {
 		factor *= quantityWorth
 	}
-	for _, w := range strings.Fields(c.text) {
+	for w := range noteWords(c.text) {
 		if !isContent(w) {
 			continue
 		}
@@ -266,6 +267,18 @@ func distinctFolded(ws []string) []string {
 		}
 	}
 	return out
+}
+
+// noteWords yields the words of a phrase's text, a list's commas left
+// out: "fruits," of "vegetables, fruits, and insects" is "fruits".
+func noteWords(text string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for w := range strings.FieldsSeq(text) {
+			if !yield(strings.TrimSuffix(w, ",")) {
+				return
+			}
+		}
+	}
 }
 
 // stopwords are words no fact rests on: a phrase needs a word besides them.

@@ -92,7 +92,7 @@ func (s *noteSet) scan(previous string) error {
 		seen[h] = struct{}{}
 		s.n++
 		var words []string
-		for _, w := range strings.Fields(text) {
+		for w := range noteWords(text) {
 			if isContent(w) {
 				words = append(words, w)
 			}

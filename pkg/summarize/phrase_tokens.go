@@ -51,18 +51,32 @@ func abbreviation(w string) bool {
 	return len(w)%2 == 1
 }
 
+// pluralPossessive reports whether a word ending in s, its trailing marks
+// an apostrophe alone, is a plural's possessive: the next field starts
+// with a lower-case letter ("kids' books", "the dogs’ bowls"). A quote
+// that closes after an s is told apart by what follows it, mostly.
+func pluralPossessive(word, trail, next string) bool {
+	if trail != "'" && trail != "’" || !strings.HasSuffix(word, "s") {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(next)
+	return unicode.IsLower(r)
+}
+
 var titleAbbreviations = wordSet(`Mr Mrs Ms Mx Dr Prof St Mt Ft Rev Gen Capt Lt Sgt Col`)
 
 // appendFieldTokens appends the words and punctuation of one
-// whitespace-delimited field. URLs, e-mail addresses, paths, identifiers
-// and version numbers stay whole; so does the dot of an abbreviation
-// when the next field starts with a capital (nextUpper).
-func appendFieldTokens(out []token, field string, nextUpper bool) []token {
+// whitespace-delimited field, next being the field after it. URLs, e-mail
+// addresses, paths, identifiers and version numbers stay whole; so does
+// the dot of an abbreviation before a capital, and the apostrophe of a
+// plural's possessive before a lower-case word ("kids' books").
+func appendFieldTokens(out []token, field, next string) []token {
 	if lead, code, trail, ok := codeField(field); ok {
 		return appendMarkedWord(out, lead, code, trail)
 	}
+	nextUpper := startsUpper(next)
 	if lead, word, trail, ok := plainField(field); ok {
-		if trail == "." && nextUpper && abbreviation(word) {
+		if trail == "." && nextUpper && abbreviation(word) || pluralPossessive(word, trail, next) {
 			word, trail = field[len(lead):], ""
 		}
 		return appendMarkedWord(out, lead, word, trail)
@@ -75,7 +89,8 @@ func appendFieldTokens(out []token, field string, nextUpper bool) []token {
 	if lead := field[:len(field)-len(core)]; lead != "" {
 		out = append(out, token{text: lead})
 	}
-	abbreviated := core[len(trimmed):] == "." && nextUpper && abbreviation(trimmed)
+	abbreviated := core[len(trimmed):] == "." && nextUpper && abbreviation(trimmed) ||
+		pluralPossessive(trimmed, core[len(trimmed):], next)
 	if abbreviated {
 		trimmed = core
 	}

@@ -60,7 +60,7 @@ func scanPhrases(text string) []phrase {
 		before := beforeBuf[:0]
 		s.quoted = false
 		for field, next := range fieldsAhead(line) {
-			tokens = appendFieldTokens(tokens[:0], field, startsUpper(next))
+			tokens = appendFieldTokens(tokens[:0], field, next)
 			for k, tok := range tokens {
 				if !tok.word {
 					if !s.parts(tok.text, k == 0 && k+1 < len(tokens), k == len(tokens)-1, next, run) {

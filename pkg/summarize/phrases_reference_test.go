@@ -48,7 +48,7 @@ func splitPhrasesReference(text string) []phrase {
 			if i+1 < len(fields) {
 				next = fields[i+1]
 			}
-			toks := fieldTokensReference(field, startsUpper(next))
+			toks := fieldTokensReference(field, next)
 			for k, tok := range toks {
 				if !tok.word {
 					if emphasisReference().MatchString(tok.text) {
@@ -143,7 +143,8 @@ type tokenReference struct {
 // fieldTokensReference splits one whitespace-delimited field into words and
 // punctuation. URLs, e-mail addresses, paths, identifiers and version
 // numbers stay whole.
-func fieldTokensReference(field string, nextUpper bool) []tokenReference {
+func fieldTokensReference(field, next string) []tokenReference {
+	nextUpper := startsUpper(next)
 	// Inline code is one word: `timeout=10`.
 	if m := inlineCodeReference().FindStringSubmatch(field); m != nil {
 		var out []tokenReference
@@ -166,6 +167,10 @@ func fieldTokensReference(field string, nextUpper bool) []tokenReference {
 	}
 	// The dot of a title or of initials before a capital: Dr. Dre, J.K. Rowling.
 	abbreviated := nextUpper && core[len(trimmed):] == "." && abbreviationReference().MatchString(trimmed)
+	// The apostrophe of a plural's possessive before a lower-case word: kids' books.
+	if possessiveReference().MatchString(core[len(trimmed)-min(len(trimmed), 1):]) && nextLowerReference().MatchString(next) {
+		abbreviated = true
+	}
 	if abbreviated {
 		trimmed = core
 	}
@@ -231,6 +236,8 @@ func isWordRuneReference(s string, i int, r rune) bool {
 }
 
 // abbreviationReference: a title, or initials but the pronoun I.
+var possessiveReference = lazyRegexp(`^s['’]$`)
+var nextLowerReference = lazyRegexp(`^\p{Ll}`)
 var abbreviationReference = lazyRegexp(`^(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Ft|Rev|Gen|Capt|Lt|Sgt|Col|[A-HJ-Z]|[A-Z](?:\.[A-Z])+)$`)
 
 var (

@@ -52,6 +52,10 @@ func TestSplitPhrases(t *testing.T) {
 			[]phrase{{text: "Brave by Sara Bareilles", initial: true}, {text: "a song"}}},
 		{"J.K. Rowling wrote it; we met Dr. Dre in St. Louis, played CS:GO.",
 			[]phrase{{text: "J.K. Rowling wrote", initial: true}, {text: "met Dr. Dre in St. Louis", firstPerson: true}, {text: "played CS:GO"}}},
+		// A plural's possessive keeps its apostrophe and its noun; a
+		// quote closing after an s before a capital still parts.
+		{"I've got kids' books and the dogs’ bowls; he said 'yes' Then 'Sandals' Mel said.",
+			[]phrase{{text: "got kids' books and the dogs’ bowls", firstPerson: true}, {text: "said"}, {text: "Sandals"}, {text: "Mel said"}}},
 		// A dot after a lone capital ends a sentence when no capital
 		// follows, or when the capital is the pronoun.
 		{"We need vitamin D. then rest. So do I. Then we met.",
@@ -85,8 +89,14 @@ func TestSplitPhrases(t *testing.T) {
 		// Three items or more are a list without a closing "and".
 		{"I went to Paris, Rome, Berlin.",
 			[]phrase{{text: "went to Paris, Rome, Berlin", firstPerson: true}}},
+		// The first of three items or more may be long: it leads into
+		// the list.
+		{"They eat a combination of vegetables, fruits, and insects.",
+			[]phrase{{text: "eat a combination of vegetables, fruits, and insects"}}},
 		// Not a list: two items with no closing "and", an item too long,
 		// a break between.
+		{"I fed the cat, the dog, and the old horse behind the red barn.",
+			[]phrase{{text: "fed the cat", firstPerson: true}, {text: "the dog"}, {text: "and the old horse behind the red barn"}}},
 		{"I went to Paris, Rome.",
 			[]phrase{{text: "went to Paris", firstPerson: true}, {text: "Rome"}}},
 		{"I fixed the old fence behind the barn, the gate and the roof.",
@@ -435,5 +445,15 @@ func TestReplyWeighedWithUserSide(t *testing.T) {
 	got := renderNotes(ex.fit(cands, budget))
 	if !strings.Contains(got, "noodle bar") {
 		t.Errorf("the reply and its vague user note won over a better note:\n%s", got)
+	}
+}
+
+// The words of a list are weighed as themselves, not with the commas
+// that join the items: "fruits," is "fruits", one word with "fruits"
+// said elsewhere.
+func TestListItemsWeighAsTheirWords(t *testing.T) {
+	n := scoreFlat(t, "vegetables, fruits, and insects")
+	if want := []string{"vegetables", "fruits", "insects"}; !slices.Equal(n.words, want) {
+		t.Errorf("words %q, want %q", n.words, want)
 	}
 }
