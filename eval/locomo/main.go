@@ -67,8 +67,8 @@ func (p policy) String() string {
 
 // tokensGoal is the bound on tokens sent; a policy is chosen on a half
 // only if it stays tokensMargin under it there, since tokens sent moves
-// with the lengths of the conversations (0.3% of it between the halves
-// at one ratio) and a hard bound is met with room.
+// with the lengths of the conversations (by about 0.002 between the
+// halves at one ratio) and a hard bound is met with room.
 const (
 	tokensGoal   = 0.15
 	tokensMargin = 0.003
