@@ -17,8 +17,9 @@
 //     last messages, as many tokens as summary plus window) with no summary:
 //     what the summary adds over truncating;
 //   - cross-validation: the budget constants chosen on five conversations
-//     (most answers kept with tokens sent at most 0.15), reported on the
-//     other five, and the reverse, in-sample beside out-of-sample.
+//     (the largest budget with tokens sent at most 0.147, see roomier),
+//     reported on the other five, and the reverse, in-sample beside
+//     out-of-sample.
 //
 // The dataset is read from -data and never copied.
 package main

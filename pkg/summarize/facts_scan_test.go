@@ -25,7 +25,7 @@ func scanSeeds() []string {
 		"ORD-55821 never came; DHL-7781-XZ, sk-test-123 and +49 30 1234 5678.",
 		`{"name": "Widget Pro", "price": 12.5, "sku": "WID-0042", "in_stock": true}`,
 		`He only said "   " and left. Then "" again.`, "Perfect! Keep it up! 100 % agree. Wow!",
-		"Thanks, Mell! See you soon, Caro. Hey Caro, so Brave of you!", "kids' books, the dogs’ bowls, 'Sandals' Mel, s' x", "**Perfect**, that works. _Great_ news.",
+		"Thanks, Mell! See you soon, Caro. Hey Caro, so Brave of you!", "kids' books, the dogs’ bowls, 'Sandals' Mel, s' x", "'The Goonies' yesterday, ‘Friends’ so, 'cause dogs' toys", "**Perfect**, that works. _Great_ news.",
 		"**Install** the `pkg`, (`x=1`), `a b`, ``, `` `, `²`.\n```go\nx := 1\n```\n  ~~~\nunclosed fence",
 		"Dr. Smith and Mr. Brown at St. Mary's; Tupac and Dr. Dre; J.K. Rowling; U.S. Army; Plan B. Then; Dr. Dr. Mrs. x; A.B.C.D. Eve",
 		`We sang "Bring it on Home", "wow" by me, "Brave" by Sara, (“Monster Hunter: World”) and "a b c d e f g h i j k l m n o`,

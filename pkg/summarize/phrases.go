@@ -59,8 +59,11 @@ func scanPhrases(text string) []phrase {
 		// name alone is a form of address.
 		before := beforeBuf[:0]
 		s.quoted = false
+		singleOpen := false // a single quote opened on this line, not yet closed
 		for field, next := range fieldsAhead(line) {
-			tokens = appendFieldTokens(tokens[:0], field, next)
+			singleOpen = singleOpen || opensSingleQuote(field)
+			tokens = appendFieldTokens(tokens[:0], field, next, singleOpen)
+			singleOpen = singleOpen && !closesSingleQuote(field)
 			for k, tok := range tokens {
 				if !tok.word {
 					if !s.parts(tok.text, k == 0 && k+1 < len(tokens), k == len(tokens)-1, next, run) {

@@ -43,12 +43,19 @@ func splitPhrasesReference(text string) []phrase {
 		before = ""
 		quoted := false // inside double quotes: one phrase, up to 12 words
 		fields := strings.Fields(line)
+		singleOpen := false // between single quotes: an apostrophe after s closes them
 		for i, field := range fields {
 			next := ""
 			if i+1 < len(fields) {
 				next = fields[i+1]
 			}
-			toks := fieldTokensReference(field, next)
+			if singleOpenerReference().MatchString(field) {
+				singleOpen = true
+			}
+			toks := fieldTokensReference(field, next, singleOpen)
+			if singleCloserReference().MatchString(field) {
+				singleOpen = false
+			}
 			for k, tok := range toks {
 				if !tok.word {
 					if emphasisReference().MatchString(tok.text) {
@@ -143,7 +150,7 @@ type tokenReference struct {
 // fieldTokensReference splits one whitespace-delimited field into words and
 // punctuation. URLs, e-mail addresses, paths, identifiers and version
 // numbers stay whole.
-func fieldTokensReference(field, next string) []tokenReference {
+func fieldTokensReference(field, next string, quoteOpen bool) []tokenReference {
 	nextUpper := startsUpper(next)
 	// Inline code is one word: `timeout=10`.
 	if m := inlineCodeReference().FindStringSubmatch(field); m != nil {
@@ -168,7 +175,7 @@ func fieldTokensReference(field, next string) []tokenReference {
 	// The dot of a title or of initials before a capital: Dr. Dre, J.K. Rowling.
 	abbreviated := nextUpper && core[len(trimmed):] == "." && abbreviationReference().MatchString(trimmed)
 	// The apostrophe of a plural's possessive before a lower-case word: kids' books.
-	if possessiveReference().MatchString(core[len(trimmed)-min(len(trimmed), 1):]) && nextLowerReference().MatchString(next) {
+	if !quoteOpen && possessiveReference().MatchString(core[len(trimmed)-min(len(trimmed), 1):]) && nextLowerReference().MatchString(next) {
 		abbreviated = true
 	}
 	if abbreviated {
@@ -237,6 +244,8 @@ func isWordRuneReference(s string, i int, r rune) bool {
 
 // abbreviationReference: a title, or initials but the pronoun I.
 var possessiveReference = lazyRegexp(`^s['’]$`)
+var singleOpenerReference = lazyRegexp(`^['‘]\p{L}`)
+var singleCloserReference = lazyRegexp(`[\p{L}\p{Nd}][^\p{L}\p{Nd}]*['’][^\p{L}\p{Nd}]*$`)
 var nextLowerReference = lazyRegexp(`^\p{Ll}`)
 var abbreviationReference = lazyRegexp(`^(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Ft|Rev|Gen|Capt|Lt|Sgt|Col|[A-HJ-Z]|[A-Z](?:\.[A-Z])+)$`)
 

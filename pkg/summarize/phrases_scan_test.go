@@ -45,16 +45,18 @@ func checkPhrasesMatchReference(t *testing.T, text string) {
 			}
 		}
 		for _, next := range []string{"", "and", "And"} {
-			checkFieldTokens(t, field, next)
+			for _, open := range []bool{false, true} {
+				checkFieldTokens(t, field, next, open)
+			}
 		}
 	}
 }
 
-func checkFieldTokens(t *testing.T, field, next string) {
+func checkFieldTokens(t *testing.T, field, next string, quoteOpen bool) {
 	t.Helper()
-	got, want := appendFieldTokens(nil, field, next), fieldTokensReference(field, next)
+	got, want := appendFieldTokens(nil, field, next, quoteOpen), fieldTokensReference(field, next, quoteOpen)
 	if len(got) != len(want) {
-		t.Fatalf("fieldTokens(%q, %q)\n got %+v\nwant %+v", field, next, got, want)
+		t.Fatalf("fieldTokens(%q, %q, %v)\n got %+v\nwant %+v", field, next, quoteOpen, got, want)
 	}
 	for i := range got {
 		g, w := got[i], want[i]
@@ -63,7 +65,7 @@ func checkFieldTokens(t *testing.T, field, next string) {
 		same := g.word == w.word && (g.text == w.text || !g.word &&
 			(g.text == ",") == (w.text == ",") && strings.ContainsAny(g.text, ".!?:") == strings.ContainsAny(w.text, ".!?:"))
 		if !same {
-			t.Fatalf("fieldTokens(%q, %q)\n got %+v\nwant %+v", field, next, got, want)
+			t.Fatalf("fieldTokens(%q, %q, %v)\n got %+v\nwant %+v", field, next, quoteOpen, got, want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -56,6 +57,9 @@ func TestSplitPhrases(t *testing.T) {
 		// quote closing after an s before a capital still parts.
 		{"I've got kids' books and the dogs’ bowls; he said 'yes' Then 'Sandals' Mel said.",
 			[]phrase{{text: "got kids' books and the dogs’ bowls", firstPerson: true}, {text: "said"}, {text: "Sandals"}, {text: "Mel said"}}},
+		// Inside single quotes an apostrophe after an s closes them.
+		{"We watched 'The Goonies' yesterday with friends and 'Friends' so much.",
+			[]phrase{{text: "watched", firstPerson: true}, {text: "The Goonies"}, {text: "yesterday with friends"}, {text: "Friends"}}},
 		// A dot after a lone capital ends a sentence when no capital
 		// follows, or when the capital is the pronoun.
 		{"We need vitamin D. then rest. So do I. Then we met.",
@@ -95,6 +99,8 @@ func TestSplitPhrases(t *testing.T) {
 			[]phrase{{text: "eat a combination of vegetables, fruits, and insects"}}},
 		// Not a list: two items with no closing "and", an item too long,
 		// a break between.
+		{"I fixed the old fence behind the barn, and the gate.",
+			[]phrase{{text: "fixed the old fence behind the barn", firstPerson: true}, {text: "and the gate"}}},
 		{"I fed the cat, the dog, and the old horse behind the red barn.",
 			[]phrase{{text: "fed the cat", firstPerson: true}, {text: "the dog"}, {text: "and the old horse behind the red barn"}}},
 		{"I went to Paris, Rome.",
@@ -455,5 +461,22 @@ func TestListItemsWeighAsTheirWords(t *testing.T) {
 	n := scoreFlat(t, "vegetables, fruits, and insects")
 	if want := []string{"vegetables", "fruits", "insects"}; !slices.Equal(n.words, want) {
 		t.Errorf("words %q, want %q", n.words, want)
+	}
+}
+
+// A list's word counts in the document frequencies as the word does.
+func TestListWordsCountAsTheirWord(t *testing.T) {
+	c, err := tokens.New(tokens.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{"We ate apples, fruits, and pears.", "Dried fruits keep."}
+	recs := conversation(2, func(i int) string { return texts[i] })
+	s := &noteSet{e: &Extractive{Counter: c}, recs: recs, each: sliceStream(recs)}
+	if err := s.scan(""); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.docFreq("fruits"); got != 2 {
+		t.Errorf(`docFreq("fruits") = %d, want 2 (one list, one phrase)`, got)
 	}
 }
