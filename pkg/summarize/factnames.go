@@ -109,30 +109,11 @@ func nameWord(text string, p int, letters func(rune) bool) int {
 }
 
 // abbreviationAt is past the title or initials, their dot and a space at
-// p ("Dr. ", "J.K. "), -1 for none. A lone initial is left out: "Plan B.
-// Then" is no name.
+// p ("Dr. ", "J.K. "), -1 for none: what the phrase scanner holds an
+// abbreviation, but a lone initial, as "Plan B. Then" is no name.
 func abbreviationAt(text string, p int) int {
-	q := run(text, p, isLetter)
-	if q == p || q+1 >= len(text) || text[q] != '.' || text[q+1] != ' ' {
-		if q == p+1 && isUpper(text[p]) {
-			return initialsAt(text, p)
-		}
-		return -1
-	}
-	if !titleAbbreviations[text[p:q]] {
-		return -1
-	}
-	return q + 2
-}
-
-// initialsAt is past initials joined by dots, their last dot and a space
-// at p ("J.K. "), -1 for none.
-func initialsAt(text string, p int) int {
-	q := p
-	for q+1 < len(text) && isUpper(text[q]) && text[q+1] == '.' {
-		q += 2
-	}
-	if q-p < 4 || q >= len(text) || text[q] != ' ' {
+	q := run(text, p, func(c byte) bool { return isLetter(c) || c == '.' })
+	if q-p < 3 || text[q-1] != '.' || q >= len(text) || text[q] != ' ' || !abbreviation(text[p:q-1]) {
 		return -1
 	}
 	return q + 1
