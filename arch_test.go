@@ -85,6 +85,12 @@ func importViolations(prod, all map[string][]string) []string {
 		"pkg/export":     {"pkg/transcript"},
 		"pkg/store":      {"pkg/transcript"},
 		"pkg/llm":        {"pkg/transcript", "pkg/format"},
+		// The summarizer's parts: the fact finder and the extractive
+		// engine never reach the use case (pkg/summarize), and the fact
+		// finder never reaches the engine.
+		"pkg/summarize/internal/work": {"pkg/transcript"},
+		"pkg/summarize/facts":         {"pkg/transcript", "pkg/tokens", "pkg/summarize/internal/work"},
+		"pkg/summarize/extractive":    {"pkg/transcript", "pkg/tokens", "pkg/summarize/facts", "pkg/summarize/internal/work"},
 	}
 	adapters := []string{"pkg/store/sqlite", "pkg/store/postgres", "pkg/dynamo", "pkg/llm"}
 	useCases := []string{"cmd", "pkg/ask", "pkg/summarize"}
@@ -154,6 +160,8 @@ func TestImportViolations(t *testing.T) {
 		{"domain imports a step", map[string][]string{"pkg/transcript": {"pkg/format"}}, nil, "pkg/transcript imports pkg/format"},
 		{"step imports a step", map[string][]string{"pkg/export": {"pkg/store"}}, nil, "pkg/export imports pkg/store"},
 		{"adapter imports a use case", map[string][]string{"pkg/dynamo": {"pkg/summarize"}}, nil, "adapter pkg/dynamo imports pkg/summarize"},
+		{"the engine imports the use case", map[string][]string{"pkg/summarize/extractive": {"pkg/summarize"}}, nil, "pkg/summarize/extractive imports pkg/summarize"},
+		{"the fact finder imports the engine", map[string][]string{"pkg/summarize/facts": {"pkg/summarize/extractive"}}, nil, "pkg/summarize/facts imports pkg/summarize/extractive"},
 		{"adapters import each other", map[string][]string{"pkg/store/sqlite": {"pkg/dynamo"}}, nil, "adapter pkg/store/sqlite imports pkg/dynamo"},
 		{"a test under pkg imports cmd", nil, map[string][]string{"pkg/dynamo": {"cmd"}}, "pkg/dynamo imports cmd"},
 	} {

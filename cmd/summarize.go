@@ -277,7 +277,7 @@ func (o *summarizeOptions) runner() (*summarize.Runner, error) {
 			MaxSummaryTokens: o.maxTokens, SummaryRatio: o.ratio, LedgerSize: o.ledgerSize, Counter: counter,
 		},
 		DryRun: o.dryRun, DeleteOriginals: o.deleteOriginals, Wait: o.wait,
-		IDs: f.IDs, Now: f.Now, Logger: f.logger(),
+		IDs: f.IDs, Now: f.Now, Logger: f.logger(), LongWrite: longWriteMemory,
 	}
 	if o.prompt != "" {
 		if r.Options.Prompt, err = textOrFile("--prompt", o.prompt); err != nil {

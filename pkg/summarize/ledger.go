@@ -1,11 +1,13 @@
 package summarize
 
 import (
-	"cmp"
 	"encoding/json"
 	"slices"
 	"strings"
 
+	"github.com/convo-cli/convo/pkg/summarize/extractive"
+	"github.com/convo-cli/convo/pkg/summarize/facts"
+	"github.com/convo-cli/convo/pkg/summarize/internal/work"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -14,20 +16,9 @@ import (
 // summary in aux.ledger and appended to the summary text, so repeated
 // summarizing cannot lose them whatever the summarizer writes.
 
-const ledgerHeading = "Facts carried verbatim:"
-
 // DefaultLedgerSize bounds the ledger; past it the entries not seen for
 // longest are dropped first.
 const DefaultLedgerSize = 48
-
-// Fact is one ledger entry: the text, carried verbatim, how many times it
-// was seen across the covered records of every summary so far, and who
-// said it first (the record's name, or else its role).
-type Fact struct {
-	Text string `json:"fact"`
-	Seen int    `json:"seen"`
-	By   string `json:"by,omitempty"`
-}
 
 // CarryLedger returns the ledger of a new summary: the previous summary's
 // facts, with the facts of the covered records counted in, within budget
@@ -35,7 +26,7 @@ type Fact struct {
 // directives come first; past that the entries seen least often go first
 // and, among those, the newest: the oldest are dropped last, so what was
 // established early (names, ids) survives repeated summarizing.
-func CarryLedger(prev *transcript.Record, covered []transcript.Record, size, budget int, count func(string) int) []Fact {
+func CarryLedger(prev *transcript.Record, covered []transcript.Record, size, budget int, count func(string) int) []facts.Fact {
 	ledger, _ := carryLedger(prev, covered, sliceStream(covered), size, budget, count)
 	return ledger
 }
@@ -48,11 +39,11 @@ func CarryLedger(prev *transcript.Record, covered []transcript.Record, size, bud
 //
 // held, when not nil, is the records covered streams, held in memory:
 // their facts are then found on every processor at once.
-func carryLedger(prev *transcript.Record, held []transcript.Record, covered RecordStream, size, budget int, count func(string) int) ([]Fact, error) {
+func carryLedger(prev *transcript.Record, held []transcript.Record, covered RecordStream, size, budget int, count func(string) int) ([]facts.Fact, error) {
 	if size <= 0 {
 		size = DefaultLedgerSize
 	}
-	var prevFacts []Fact
+	var prevFacts []facts.Fact
 	if prev != nil {
 		if raw, ok := prev.Metadata.Aux["ledger"]; ok {
 			_ = json.Unmarshal(raw, &prevFacts)
@@ -82,19 +73,19 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 	for _, f := range prevFacts {
 		// Every previous fact stays an entry, even one that differs from
 		// another only in case; the later one is counted.
-		index[hashString(strings.ToLower(f.Text))] = int32(len(entries))
+		index[work.Hash(strings.ToLower(f.Text))] = int32(len(entries))
 		texts = append(texts, f.Text)
-		entries = append(entries, entry{seen: int32(f.Seen), by: speakerOf(f.By), directive: isDirective(f.Text)})
+		entries = append(entries, entry{seen: int32(f.Seen), by: speakerOf(f.By), directive: extractive.IsDirective(f.Text)})
 	}
 	// facts calls fn with each fact of the covered records, in order, and
 	// who said it.
-	facts := func(fn func(fact, by string)) error {
+	factsOf := func(fn func(fact, by string)) error {
 		if held != nil {
 			found := make([][]string, len(held))
-			forEachParallel(len(held), func(i int) { found[i] = recordFacts(&held[i]) })
+			work.ForEach(len(held), func(i int) { found[i] = extractive.RecordFacts(&held[i]) })
 			for i := range held {
 				if len(found[i]) > 0 {
-					by := speaker(held[i])
+					by := facts.By(held[i])
 					for _, f := range found[i] {
 						fn(f, by)
 					}
@@ -102,9 +93,9 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 			}
 			return nil
 		}
-		return inBatches(covered, recordFacts, func(r *transcript.Record, fs []string) error {
+		return work.InBatches(covered, extractive.RecordFacts, func(r *transcript.Record, fs []string) error {
 			if len(fs) > 0 {
-				by := speaker(*r)
+				by := facts.By(*r)
 				for _, f := range fs {
 					fn(f, by)
 				}
@@ -112,14 +103,14 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 			return nil
 		})
 	}
-	err := facts(func(text, by string) {
-		k := hashString(strings.ToLower(text))
+	err := factsOf(func(text, by string) {
+		k := work.Hash(strings.ToLower(text))
 		if i, ok := index[k]; ok {
 			entries[i].seen++
 			return
 		}
 		index[k] = int32(len(entries))
-		entries = append(entries, entry{seen: 1, by: speakerOf(by), directive: isDirective(text)})
+		entries = append(entries, entry{seen: 1, by: speakerOf(by), directive: extractive.IsDirective(text)})
 		if len(texts) < maxLedgerTexts {
 			// A fact is a piece of its record's text: a copy keeps the
 			// record from being held with it.
@@ -165,8 +156,8 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 				want[j] = true
 			}
 		}
-		err := facts(func(t, _ string) {
-			if j := index[hashString(strings.ToLower(t))]; want[j] {
+		err := factsOf(func(t, _ string) {
+			if j := index[work.Hash(strings.ToLower(t))]; want[j] {
 				fetched[j] = strings.Clone(t)
 				delete(want, j) // its first mention is its text
 			}
@@ -195,20 +186,13 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 		}
 		keep[i] = t
 	}
-	var out []Fact
+	var out []facts.Fact
 	for i, e := range entries {
 		if t, ok := keep[int32(i)]; ok {
-			out = append(out, Fact{Text: t, Seen: int(e.seen), By: speakers[e.by]})
+			out = append(out, facts.Fact{Text: t, Seen: int(e.seen), By: speakers[e.by]})
 		}
 	}
 	return out, nil
-}
-
-// isDirective reports whether a fact is a user's directive: words that
-// open with a directive's ("Please always book window seats.", clipped
-// when long). No other kind of fact does but a rare title ("Keep Calm").
-func isDirective(fact string) bool {
-	return strings.IndexByte(fact, ' ') >= 0 && directivePrefix(fact) >= 0
 }
 
 // maxLedgerTexts bounds the facts whose text the ledger holds while it
@@ -217,86 +201,3 @@ var (
 	maxLedgerTexts = 1 << 16
 	ledgerFetch    = 1 << 10
 )
-
-// recordFacts are the facts of one covered record, in order.
-func recordFacts(r *transcript.Record) []string {
-	if r.IsFake() {
-		return nil
-	}
-	var out []string
-	directives := r.Message.Role == transcript.RoleUser
-	for _, c := range r.Message.Contents {
-		out = append(out, extractFacts(c, directives)...)
-	}
-	// A call's arguments are JSON: their values are facts, as said.
-	for _, tc := range r.Message.ToolCalls {
-		out = append(out, extractFacts(tc.Arguments, false)...)
-	}
-	return out
-}
-
-// ledgerText is the ledger as the summary text shows it: a line per
-// speaker, in order of their first fact, the facts in ledger order.
-func ledgerText(ledger []Fact) string {
-	var order []string
-	bySpeaker := map[string][]string{}
-	for _, f := range ledger {
-		by := cmp.Or(f.By, "said")
-		if _, ok := bySpeaker[by]; !ok {
-			order = append(order, by)
-		}
-		bySpeaker[by] = append(bySpeaker[by], f.Text)
-	}
-	var b strings.Builder
-	b.WriteString(ledgerHeading)
-	for _, by := range order {
-		b.WriteString("\n- ")
-		b.WriteString(by)
-		b.WriteString(": ")
-		b.WriteString(strings.Join(bySpeaker[by], factSep))
-	}
-	return b.String()
-}
-
-// factSep parts facts on a ledger line; a fact holding it is still read
-// whole from aux.ledger, where each is its own entry.
-const factSep = " | "
-
-// speaker names who said a record: its name, else its role.
-func speaker(r transcript.Record) string {
-	if r.Message.Name != "" && r.Message.Role != transcript.RoleTool {
-		return r.Message.Name
-	}
-	if r.Message.Role == transcript.RoleTool && r.Message.Name != "" {
-		return "tool " + r.Message.Name
-	}
-	return string(r.Message.Role)
-}
-
-// missingFacts are the facts text does not already hold verbatim: only
-// those need repeating after it. A quoted fact is held by its words
-// ("Becoming Nicole" by Becoming Nicole): notes keep no quotes.
-func missingFacts(text string, ledger []Fact) []Fact {
-	var out []Fact
-	for _, f := range ledger {
-		if !strings.Contains(text, f.Text) && !strings.Contains(text, unquote(f.Text)) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// unquote is a quoted fact's words, without the quotes and a stop inside
-// them ("Finding Home." is Finding Home); any other fact as it is.
-func unquote(fact string) string {
-	for _, q := range [][2]string{{`"`, `"`}, {"“", "”"}} {
-		if inner, ok := strings.CutPrefix(fact, q[0]); ok {
-			if inner, ok := strings.CutSuffix(inner, q[1]); ok {
-				if words := strings.TrimRight(inner, ".!?, "); strings.TrimSpace(words) != "" {
-					return words
-				}
-			}
-		}
-	}
-	return fact
-}

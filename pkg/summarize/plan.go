@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/convo-cli/convo/pkg/summarize/facts"
+	"github.com/convo-cli/convo/pkg/summarize/internal/work"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -26,7 +28,7 @@ type Plan struct {
 	// Ledger is the fact ledger the summary will carry: the previous one
 	// grown with the covered records, known before the summarizer runs so
 	// the summarizer gets the budget it leaves.
-	Ledger []Fact
+	Ledger []facts.Fact
 	counts []int // tokens of each record the LLM is sent, by index
 
 	// What Record needs of the span, known once the span is planned (or,
@@ -62,7 +64,7 @@ func prepare(recs []transcript.Record, opt Options, withText bool) (*Plan, Skip,
 	counts := make([]int, len(recs))
 	latest := transcript.LatestSummary(recs)
 	from := max(latest, 0)
-	forEachParallel(len(recs)-from, func(i int) {
+	work.ForEach(len(recs)-from, func(i int) {
 		if r := &recs[from+i]; r.Message.Role != transcript.RoleSystem {
 			counts[from+i] = opt.Counter.Record(r)
 		}
@@ -176,7 +178,7 @@ func (p *Plan) finish(opt Options, withText bool) error {
 		prompt = DefaultPrompt
 	}
 	// The summarizer writes within what the ledger leaves of the budget.
-	factsTokens := ledgerCost(p.Ledger, opt.Counter)
+	factsTokens := facts.Cost(p.Ledger, opt.Counter)
 	p.Input = Input{
 		Instruction: prompt, Text: text, Previous: p.previousText(), Records: p.Covered,
 		MaxTokens: max(p.Budget-factsTokens, 1), Facts: p.Ledger, FactsTokens: factsTokens,
@@ -205,7 +207,7 @@ func (p *Plan) previousText() string {
 	if p.Previous == nil || len(p.Previous.Message.Contents) == 0 {
 		return ""
 	}
-	text, _, _ := strings.Cut(p.Previous.Message.Contents[0], "\n\n"+ledgerHeading)
+	text, _, _ := strings.Cut(p.Previous.Message.Contents[0], "\n\n"+facts.Heading)
 	return text
 }
 

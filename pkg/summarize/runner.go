@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -49,6 +47,11 @@ type Runner struct {
 	Now func() time.Time
 	// Logger hears one line per summary made (nil: none).
 	Logger *slog.Logger
+	// LongWrite, when set, is called before the summary of a span of more
+	// than LongSpan records is written, and what it returns once it is:
+	// such a summary holds tens of megabytes of ids, and the process's
+	// memory policy around it is the caller's, not a library's.
+	LongWrite func() (done func())
 
 	// slots, when set (by All), bounds the summarizer requests in flight;
 	// the store reads and writes around them run in more workers, so they
@@ -75,7 +78,7 @@ type Result struct {
 // conversation changed by another writer meanwhile is store.ErrConflict
 // and writes nothing.
 func (r *Runner) Run(ctx context.Context, s Store, conv string) (Result, error) {
-	if _, ok := r.Summarizer.(*Extractive); ok && !r.DryRun {
+	if readsRecords(r.Summarizer) && !r.DryRun {
 		return r.runStored(ctx, s, conv)
 	}
 	var recs []transcript.Record
@@ -112,37 +115,24 @@ func (r *Runner) runStored(ctx context.Context, s Store, conv string) (Result, e
 	if err != nil || plan == nil {
 		return Result{Conversation: conv, Skip: skip}, err
 	}
-	long := len(plan.Span.Covered) > maxHeldNotes
+	long := len(plan.Span.Covered) > LongSpan
 	sum, res, err := r.run(ctx, plan)
 	res.Conversation = conv
 	if err != nil || sum == nil {
 		return res, err
 	}
 	if long {
-		// The summary of a long span is tens of megabytes of ids, which
-		// the store encodes and the database copies twice as it writes
-		// them: the garbage of the passes goes back to the system first,
-		// and the heap grows little past what is live while it writes.
-		// The limit is the process's: such writes go one at a time.
 		sum.span = transcript.Span{}
-		longWrite.Lock()
-		defer longWrite.Unlock()
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(writeMemoryLimit()))
+		if r.LongWrite != nil {
+			defer r.LongWrite()()
+		}
 	}
 	return r.write(ctx, s, conv, sum, res, readSeq)
 }
 
-var longWrite sync.Mutex
-
-// writeMemoryLimit is a soft limit for writing a long span's summary: what
-// is live once the garbage is collected, and room for its body and some
-// garbage besides; never above the limit set.
-func writeMemoryLimit() int64 {
-	debug.FreeOSMemory()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return min(debug.SetMemoryLimit(-1), int64(m.HeapAlloc)+64<<20)
-}
+// LongSpan is the number of covered records past which a summary is
+// written as a long span's (see Runner.LongWrite).
+const LongSpan = 1 << 17
 
 // write stores a summary made of records read at change sequence readSeq.
 func (r *Runner) write(ctx context.Context, s Store, conv string, sum *placed, res Result, readSeq int64) (Result, error) {
@@ -169,8 +159,7 @@ type placed struct {
 // the summarizer and builds the summary record. It returns no summary when
 // there is nothing to do or under DryRun; the result says why.
 func (r *Runner) summarize(ctx context.Context, recs []transcript.Record) (*placed, Result, error) {
-	_, extractive := r.Summarizer.(*Extractive)
-	plan, skip, err := prepare(recs, r.Options, r.DryRun || !extractive)
+	plan, skip, err := prepare(recs, r.Options, r.DryRun || !readsRecords(r.Summarizer))
 	if err != nil || plan == nil {
 		return nil, Result{Skip: skip}, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/summarize/internal/work"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -61,7 +62,7 @@ func (k *skeleton) spanRecord(i int) transcript.SpanRecord {
 	return sr
 }
 
-func idHash(id string) uint32 { return uint32(hashString(id)) }
+func idHash(id string) uint32 { return uint32(work.Hash(id)) }
 
 // readSkeleton is the first pass: the conversation from its latest summary
 // on, as planning needs it.
@@ -72,7 +73,7 @@ func readSkeleton(ctx context.Context, s Store, conv string, opt Options) (*skel
 	var batch []transcript.Record
 	counted := func() {
 		base := len(k.recs) - len(batch)
-		forEachParallel(len(batch), func(i int) {
+		work.ForEach(len(batch), func(i int) {
 			if batch[i].Message.Role != transcript.RoleSystem {
 				k.recs[base+i].count = int32(opt.Counter.Record(&batch[i]))
 			}
@@ -102,7 +103,7 @@ func readSkeleton(ctx context.Context, s Store, conv string, opt Options) (*skel
 			k.previous, k.latest = &prev, len(k.recs)
 		}
 		k.recs = append(k.recs, sk)
-		if batch = append(batch, rec); len(batch) == streamBatch {
+		if batch = append(batch, rec); len(batch) == work.Batch {
 			counted()
 		}
 		return nil

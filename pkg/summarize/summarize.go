@@ -9,11 +9,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 	"text/template"
 
+	"github.com/convo-cli/convo/pkg/summarize/facts"
+	"github.com/convo-cli/convo/pkg/summarize/internal/work"
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -44,7 +44,7 @@ type Input struct {
 	// summary already holds them word for word. MaxTokens leaves room for
 	// all of them, FactsTokens; a summarizer that holds some may use
 	// their room.
-	Facts       []Fact
+	Facts       []facts.Fact
 	FactsTokens int
 }
 
@@ -90,6 +90,20 @@ type Summarizer interface {
 	Summarize(ctx context.Context, in Input) (Output, error)
 }
 
+// RecordReader is a Summarizer that reads Input's records, not its text
+// (Extractive): it is given no rendered text, and a stored conversation's
+// span is streamed to it from the store when it is long.
+type RecordReader interface {
+	Summarizer
+	ReadsRecords() bool
+}
+
+// readsRecords reports whether s reads records rather than text.
+func readsRecords(s Summarizer) bool {
+	rr, ok := s.(RecordReader)
+	return ok && rr.ReadsRecords()
+}
+
 // Options shape a summarization.
 type Options struct {
 	KeepLast         int                // turns kept verbatim
@@ -121,7 +135,7 @@ func skipKeptLast(keepLast, turns int) Skip {
 }
 
 // refusal spots answers that are an error or a refusal rather than a summary.
-var refusal = lazyRegexp(`(?i)^\s*(error\b|exception\b|i'?m sorry\b|i am sorry\b|i can(no|')t\b|as an ai\b|i'?m unable\b|i am unable\b)`)
+var refusal = work.LazyRegexp(`(?i)^\s*(error\b|exception\b|i'?m sorry\b|i am sorry\b|i can(no|')t\b|as an ai\b|i'?m unable\b|i am unable\b)`)
 
 // ErrBadSummary is a summarizer answer that must not be stored.
 var ErrBadSummary = errors.New("summarizer gave no usable summary")
@@ -138,8 +152,8 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 		return transcript.Record{}, fmt.Errorf("%w: the answer looks like an error or a refusal: %.80q", ErrBadSummary, text)
 	}
 	ledger := p.Ledger
-	if missing := missingFacts(text, ledger); len(missing) > 0 {
-		text += "\n\n" + ledgerText(missing)
+	if missing := facts.Missing(text, ledger); len(missing) > 0 {
+		text += "\n\n" + facts.Text(missing)
 	}
 	rec := transcript.Record{
 		ID:      id,
@@ -196,14 +210,6 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 		rec.Metadata.Aux[k] = b
 	}
 	return rec, nil
-}
-
-// ledgerCost is the tokens the ledger's section takes after a summary.
-func ledgerCost(facts []Fact, c *tokens.Counter) int {
-	if len(facts) == 0 {
-		return 0
-	}
-	return c.Count("\n\n" + ledgerText(facts))
 }
 
 // ledgerShare: the ledger gets at most 1/ledgerShare of the budget.
@@ -276,10 +282,4 @@ func previousFrom(prev *transcript.Record) int64 {
 		return from
 	}
 	return prev.Metadata.Timing.Creation
-}
-
-// lazyRegexp compiles a pattern on first use: convo starts a process per
-// command, and most commands never summarize.
-func lazyRegexp(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }

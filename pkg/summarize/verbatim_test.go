@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/pkg/summarize/extractive"
+	"github.com/convo-cli/convo/pkg/summarize/facts"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -119,11 +121,11 @@ func TestFactsSurviveVerbatim(t *testing.T) {
 					if !strings.Contains(text, f.fact) {
 						t.Errorf("the summary lost %q:\n%s", f.fact, text)
 					}
-					var ledger []Fact
+					var ledger []facts.Fact
 					if err := json.Unmarshal(sum.Metadata.Aux["ledger"], &ledger); err != nil {
 						t.Fatal(err)
 					}
-					if !slices.ContainsFunc(ledger, func(l Fact) bool { return l.Text == f.fact }) {
+					if !slices.ContainsFunc(ledger, func(l facts.Fact) bool { return l.Text == f.fact }) {
 						t.Errorf("the ledger does not carry %q whole: %v", f.fact, ledger)
 					}
 					for _, l := range ledger {
@@ -146,7 +148,7 @@ func TestFactsAreExactSubstrings(t *testing.T) {
 			"The one I mean is " + f.fact + ", as I said.",
 			"(" + f.fact + ")",
 		} {
-			got := extractFacts(text, true)
+			got := extractive.RecordFacts(&transcript.Record{Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{text}}})
 			if !slices.Contains(got, f.fact) {
 				t.Errorf("%s: facts of %q are %q, want %q among them", f.name, text, got, f.fact)
 			}
@@ -191,7 +193,7 @@ func TestNotFacts(t *testing.T) {
 	r := transcript.Record{Message: transcript.Message{Role: transcript.RoleTool, ToolCallID: "c", Contents: []string{`{"sku": "WID-0042", "url": "https://x.example/p/42?ref=a"}`}}}
 	ledger := CarryLedger(nil, []transcript.Record{r}, 0, 0, nil)
 	for _, want := range []string{"WID-0042", "https://x.example/p/42?ref=a"} {
-		if !slices.ContainsFunc(ledger, func(f Fact) bool { return f.Text == want }) {
+		if !slices.ContainsFunc(ledger, func(f facts.Fact) bool { return f.Text == want }) {
 			t.Errorf("tool result value %q is not a fact: %v", want, ledger)
 		}
 	}
@@ -210,7 +212,7 @@ func TestLedgerKeepsDirectivesFirst(t *testing.T) {
 		user("Again: ORD-55821, ORD-55822, DHL-7781-XZ, 2026-05-12."),
 	}
 	ledger := CarryLedger(nil, covered, 0, 12, c.Count)
-	if len(ledger) == 0 || !slices.ContainsFunc(ledger, func(f Fact) bool { return f.Text == "Please always book window seats." }) {
+	if len(ledger) == 0 || !slices.ContainsFunc(ledger, func(f facts.Fact) bool { return f.Text == "Please always book window seats." }) {
 		t.Fatalf("the directive lost its place to facts seen twice: %v", ledger)
 	}
 	if len(ledger) == 5 {

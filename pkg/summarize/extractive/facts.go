@@ -1,4 +1,4 @@
-package summarize
+package extractive
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // Facts: what code can find in a text that a summary must not lose
@@ -341,4 +343,28 @@ func clipWords(s string, n int) string {
 		return strings.Join(f, " ")
 	}
 	return strings.Join(f[:n], " ") + " …"
+}
+
+// IsDirective reports whether a fact is a user's directive: words that
+// open with a directive's ("Please always book window seats.", clipped
+// when long). No other kind of fact does but a rare title ("Keep Calm").
+func IsDirective(fact string) bool {
+	return strings.IndexByte(fact, ' ') >= 0 && directivePrefix(fact) >= 0
+}
+
+// RecordFacts are the facts of one covered record, in order.
+func RecordFacts(r *transcript.Record) []string {
+	if r.IsFake() {
+		return nil
+	}
+	var out []string
+	directives := r.Message.Role == transcript.RoleUser
+	for _, c := range r.Message.Contents {
+		out = append(out, extractFacts(c, directives)...)
+	}
+	// A call's arguments are JSON: their values are facts, as said.
+	for _, tc := range r.Message.ToolCalls {
+		out = append(out, extractFacts(tc.Arguments, false)...)
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package summarize
+package extractive
 
 import (
 	"fmt"
@@ -82,11 +82,8 @@ func scanSeeds() []string {
 		"x.y .x x. 3.5", "--, ## a.b.", "aB Ab AB ab", "08:40, 1,000 a:b 1:a", "it’s O’Neil’s", "ÀB àB",
 		"\u212aelvin", "\u212a", "Straße STRASSE", "ǅemal", "ᾈ", "a\xff'b", "\xffA\xffb", "e\u0301",
 	}
-	for _, f := range mustSurvive {
-		seeds = append(seeds, f.fact, f.fact+" never arrived.", "The one I mean is "+f.fact+", as I said.", "("+f.fact+")")
-	}
-	for i := range 12 {
-		seeds = append(seeds, chitChatWithFacts(i))
+	for _, f := range strings.Fields("ORD-55821 DHL-7781-XZ sk-test-123 anna.berg+travel@example.co.uk https://shop.example.com/orders/55821?tab=tracking&lang=en $1,250.00 2026-05-12 08:40 v1.22.3 /etc/convo/config.yaml pkg/summarize/facts.go") {
+		seeds = append(seeds, f, f+" never arrived.", "The one I mean is "+f+", as I said.", "("+f+")")
 	}
 	return seeds
 }

@@ -1,22 +1,23 @@
-package summarize
+package extractive
 
 import (
 	"slices"
 	"strings"
 
+	"github.com/convo-cli/convo/pkg/summarize/internal/work"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // noteSet is the extractive summarizer's candidates: the phrases of the
 // previous summary and of the records folded in, each kept at its first
-// mention. Up to maxHeldNotes candidates are held whole; more are
+// mention. Up to Limits.Held candidates are held whole; more are
 // streamed again for each pass the greedy (fit) needs, and between
 // passes only the figures scoring needs stay in memory (the names, how
 // many candidates hold each word, by hash, which phrase is a first
-// mention). The greedy weighs at most batchNotes candidates at once (see
+// mention). The greedy weighs at most Limits.Batch candidates at once (see
 // fit).
 type noteSet struct {
-	e    *Extractive
+	e    *Engine
 	each RecordStream
 	// recs are the records each streams when they are held, and phrases
 	// their phrases, cut once.
@@ -35,7 +36,7 @@ type noteSet struct {
 	// phrase's first mention.
 	first []uint64
 	// held is every candidate of the records, when there are at most
-	// maxHeldNotes of them (nil otherwise: they are streamed again).
+	// Limits.Held of them (nil otherwise: they are streamed again).
 	held    []note
 	heldAll bool
 	// all is every candidate, scored, when they are held; opening is the
@@ -50,13 +51,11 @@ type noteSet struct {
 	rarity map[string]float64
 }
 
-// maxHeldNotes bounds the candidates held in memory; past it they are
-// read again from the stream for each pass of the greedy. batchNotes
-// bounds the candidates the greedy weighs at once.
-var (
-	maxHeldNotes = 1 << 17
-	batchNotes   = 1 << 15
-)
+// Limits bound what the engine holds: past Held candidates they are read
+// again from the stream for each pass of the greedy, which weighs at most
+// Batch candidates at once. Tests shrink them so that every pass runs on
+// a small input.
+var Limits = struct{ Held, Batch int }{Held: 1 << 17, Batch: 1 << 15}
 
 // cand is a candidate with its place among the candidates and its pair:
 // the best note of the user in its turn (nil when the user has none).
@@ -85,7 +84,7 @@ func (s *noteSet) scan(previous string) error {
 	// The candidates are the first mentions, compared without case; the
 	// text's hash stands for it, so a long span holds no phrase text.
 	firstMention := func(text string) bool {
-		h := hashString(strings.ToLower(text))
+		h := work.Hash(strings.ToLower(text))
 		if _, ok := seen[h]; ok {
 			return false
 		}
@@ -98,7 +97,7 @@ func (s *noteSet) scan(previous string) error {
 			}
 		}
 		for _, w := range distinctFolded(words) {
-			s.df[hashString(w)]++
+			s.df[work.Hash(w)]++
 		}
 		return true
 	}
@@ -133,7 +132,7 @@ func (s *noteSet) scan(previous string) error {
 			s.first[occ/64] |= 1 << (occ % 64)
 			if held {
 				s.held = append(s.held, n)
-				if len(s.held) > maxHeldNotes {
+				if len(s.held) > Limits.Held {
 					s.held, held = nil, false
 				}
 			}
@@ -154,7 +153,7 @@ func (s *noteSet) fresh(fn func(note) error) error {
 		// Held records are cut into phrases on every processor at once.
 		if s.phrases == nil {
 			s.phrases = make([][]phrase, len(s.recs))
-			forEachParallel(len(s.recs), func(i int) {
+			work.ForEach(len(s.recs), func(i int) {
 				if !s.recs[i].IsFake() {
 					s.phrases[i] = recordPhrases(s.recs[i])
 				}
@@ -185,7 +184,7 @@ func (s *noteSet) fresh(fn func(note) error) error {
 	if phrases == nil {
 		return each(func(r *transcript.Record) error { return use(r, nil) })
 	}
-	return inBatches(each, func(r *transcript.Record) []phrase {
+	return work.InBatches(each, func(r *transcript.Record) []phrase {
 		if r.IsFake() {
 			return nil
 		}
@@ -317,7 +316,7 @@ func (s *noteSet) top(limit int, rank func(*cand) (float64, bool)) ([]gainItem, 
 	return items, rest, nil
 }
 
-func (s *noteSet) docFreq(folded string) int { return int(s.df[hashString(folded)]) }
+func (s *noteSet) docFreq(folded string) int { return int(s.df[work.Hash(folded)]) }
 
 // rarityOf caches the tokenizer's rarity of folded words, within bounds.
 func (s *noteSet) rarityOf(folded string) float64 {
@@ -330,22 +329,4 @@ func (s *noteSet) rarityOf(folded string) float64 {
 		s.rarity[folded] = r
 	}
 	return r
-}
-
-// hashString is 64-bit FNV-1a, its bits mixed (murmur3's finalizer): the
-// key of a phrase or word in the sets above. Two distinct keys sharing a
-// hash would be taken for one: with n keys the chance is about n²/2⁶⁵,
-// one in ten million for a million distinct phrases.
-func hashString(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	h ^= h >> 33
-	h *= 0xff51afd7ed558ccd
-	h ^= h >> 33
-	h *= 0xc4ceb9fe1a85ec53
-	h ^= h >> 33
-	return h
 }

@@ -1,8 +1,10 @@
-package summarize
+package extractive
 
 import (
 	"slices"
 	"testing"
+
+	"github.com/convo-cli/convo/pkg/summarize/facts"
 )
 
 // A user's standing instruction is a fact; cheering, questions and a
@@ -73,9 +75,9 @@ func TestNamesAtSentenceStartAndInQuotes(t *testing.T) {
 // A quoted fact the notes hold in words is not repeated after them.
 func TestMissingFactsUnquoted(t *testing.T) {
 	notes := "read Becoming Nicole; saw Finding Home"
-	ledger := []Fact{{Text: `"Becoming Nicole"`}, {Text: `"Finding Home."`}, {Text: `"Brave"`}, {Text: `"."`}, {Text: "4 years"}}
+	ledger := []facts.Fact{{Text: `"Becoming Nicole"`}, {Text: `"Finding Home."`}, {Text: `"Brave"`}, {Text: `"."`}, {Text: "4 years"}}
 	var got []string
-	for _, f := range missingFacts(notes, ledger) {
+	for _, f := range facts.Missing(notes, ledger) {
 		got = append(got, f.Text)
 	}
 	if want := []string{`"Brave"`, `"."`, "4 years"}; !slices.Equal(got, want) {

@@ -1,4 +1,4 @@
-package summarize
+package extractive
 
 import (
 	"math"
@@ -81,6 +81,6 @@ func scoreFlat(t *testing.T, text string) note {
 		t.Fatal(err)
 	}
 	n := note{phrase: phrase{text: text}}
-	(&Extractive{Counter: c}).score(&n, 10, func(string) int { return 1 }, func(string) float64 { return 1 })
+	(&Engine{Counter: c}).score(&n, 10, func(string) int { return 1 }, func(string) float64 { return 1 })
 	return n
 }

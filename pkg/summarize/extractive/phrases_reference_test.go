@@ -1,10 +1,12 @@
-package summarize
+package extractive
 
 import (
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/convo-cli/convo/pkg/summarize/internal/work"
 )
 
 // The phrase splitting as it was before it was made to spare allocations
@@ -243,23 +245,23 @@ func isWordRuneReference(s string, i int, r rune) bool {
 }
 
 // abbreviationReference: a title, or initials but the pronoun I.
-var possessiveReference = lazyRegexp(`^s['’]$`)
-var singleOpenerReference = lazyRegexp(`^['‘]\p{L}`)
-var singleCloserReference = lazyRegexp(`[\p{L}\p{Nd}][^\p{L}\p{Nd}]*['’][^\p{L}\p{Nd}]*$`)
-var nextLowerReference = lazyRegexp(`^\p{Ll}`)
-var abbreviationReference = lazyRegexp(`^(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Ft|Rev|Gen|Capt|Lt|Sgt|Col|[A-HJ-Z]|[A-Z](?:\.[A-Z])+)$`)
+var possessiveReference = work.LazyRegexp(`^s['’]$`)
+var singleOpenerReference = work.LazyRegexp(`^['‘]\p{L}`)
+var singleCloserReference = work.LazyRegexp(`[\p{L}\p{Nd}][^\p{L}\p{Nd}]*['’][^\p{L}\p{Nd}]*$`)
+var nextLowerReference = work.LazyRegexp(`^\p{Ll}`)
+var abbreviationReference = work.LazyRegexp(`^(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Ft|Rev|Gen|Capt|Lt|Sgt|Col|[A-HJ-Z]|[A-Z](?:\.[A-Z])+)$`)
 
 var (
-	quoteMarkReference  = lazyRegexp(`["“”]`)
-	inlineCodeReference = lazyRegexp("^([^\\p{L}\\p{Nd}$€£#@/`]*)`([^`]*[\\p{L}\\p{Nd}][^`]*)`([^\\p{L}\\p{Nd}$€£#@/`]*)$")
-	codeFenceReference  = lazyRegexp("^[ \t]*(?:```|~~~)")
-	emphasisReference   = lazyRegexp(`^[*_]+$`)
+	quoteMarkReference  = work.LazyRegexp(`["“”]`)
+	inlineCodeReference = work.LazyRegexp("^([^\\p{L}\\p{Nd}$€£#@/`]*)`([^`]*[\\p{L}\\p{Nd}][^`]*)`([^\\p{L}\\p{Nd}$€£#@/`]*)$")
+	codeFenceReference  = work.LazyRegexp("^[ \t]*(?:```|~~~)")
+	emphasisReference   = work.LazyRegexp(`^[*_]+$`)
 )
 
-var closingQuoteReference = lazyRegexp(`^["”'’]$`)
+var closingQuoteReference = work.LazyRegexp(`^["”'’]$`)
 
 // closingPlusReference matches the plus signs that close a word.
-var closingPlusReference = lazyRegexp(`^(\++)(?:[^+\p{L}\p{N}]|$)`)
+var closingPlusReference = work.LazyRegexp(`^(\++)(?:[^+\p{L}\p{N}]|$)`)
 
 func isEdgePunctReference(r rune) bool {
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '$' && r != '€' && r != '£' && r != '#' && r != '@' && r != '/'

@@ -1,4 +1,4 @@
-package summarize
+package extractive
 
 import (
 	"container/heap"
@@ -40,7 +40,7 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 	// Greedy on what each note adds to the notes taken so far: a note's
 	// gain only falls as they grow, so one is taken once its fresh gain
 	// still beats every other note's last known gain. The queue holds at
-	// most batchNotes candidates, the best of a pass over them all (see
+	// most Limits.Batch candidates, the best of a pass over them all (see
 	// top), and rest is the best one the pass left out. Once rest would go
 	// before the queue's top, a new pass ranks them all by what they add
 	// now, leaving out those kept and those that no longer fit; the best
@@ -55,7 +55,7 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 		items, r := s.opening, s.rest
 		switch {
 		case s.passes > 0:
-			items, r, err = s.top(batchNotes, func(c *cand) (float64, bool) {
+			items, r, err = s.top(Limits.Batch, func(c *cand) (float64, bool) {
 				if _, ok := kept[c.idx]; ok {
 					return 0, false
 				}
@@ -63,7 +63,7 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 				return g, cost <= room
 			})
 		case s.opening == nil: // the first pass is the same for every budget
-			items, r, err = s.top(batchNotes, func(c *cand) (float64, bool) { return c.score, true })
+			items, r, err = s.top(Limits.Batch, func(c *cand) (float64, bool) { return c.score, true })
 			s.opening, s.rest = items, r
 		}
 		if err != nil {
@@ -171,7 +171,7 @@ func weakestNote(notes []note, in func(note) bool) int {
 }
 
 // fit is noteSet.fit over candidates scored already.
-func (e *Extractive) fit(cands []note, budget int) []note {
+func (e *Engine) fit(cands []note, budget int) []note {
 	named := slices.ContainsFunc(cands, func(n note) bool { return n.by != "" })
 	s := &noteSet{e: e, scored: cands, heldAll: true, named: named}
 	out, _ := s.fit(budget)

@@ -1,9 +1,11 @@
-package summarize
+package extractive
 
 import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/convo-cli/convo/pkg/summarize/internal/work"
 )
 
 // The fact extraction as it was before the hand-written scanners
@@ -20,14 +22,14 @@ const abbreviationREReference = `(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Ft|Rev|Gen|Capt|L
 
 var (
 	// Names: runs of capitalized words ("Matt Patterson", "Bank of America").
-	nameREReference = lazyRegexp(`(?:` + abbreviationREReference + ` )*\p{Lu}[\p{Ll}'’]+(?:(?: (?:of|and|the|de|van|von|&))* (?:` + abbreviationREReference + ` )*\p{Lu}[\p{L}'’]+)*`)
+	nameREReference = work.LazyRegexp(`(?:` + abbreviationREReference + ` )*\p{Lu}[\p{Ll}'’]+(?:(?: (?:of|and|the|de|van|von|&))* (?:` + abbreviationREReference + ` )*\p{Lu}[\p{L}'’]+)*`)
 	// Directives: a user's sentence that tells the assistant how to behave.
-	directiveREReference = lazyRegexp(`(?i)^(?:\w+: )?(?:please |always |never |don'?t |do not |make sure |remember |avoid |only |stop |keep |use |call me |i want you to |i'?d like you to |i prefer |from now on)`)
+	directiveREReference = work.LazyRegexp(`(?i)^(?:\w+: )?(?:please |always |never |don'?t |do not |make sure |remember |avoid |only |stop |keep |use |call me |i want you to |i'?d like you to |i prefer |from now on)`)
 	// A sentence ends at . ! or ? followed by a space, or at a line end, so
 	// URLs and decimals stay whole.
-	sentenceREReference = lazyRegexp(`(?:[^.!?\n]|[.!?]+[^\s.!?])+[.!?]*`)
+	sentenceREReference = work.LazyRegexp(`(?:[^.!?\n]|[.!?]+[^\s.!?])+[.!?]*`)
 	// contractionReference strips "'s", "'ll" and the like off namesReference: "Oliver's" is Oliver.
-	contractionReference = lazyRegexp(`['’](?:s|ll|re|ve|d|m|t)?\b|['’]$`)
+	contractionReference = work.LazyRegexp(`['’](?:s|ll|re|ve|d|m|t)?\b|['’]$`)
 )
 
 // extractFactsReference returns the facts of one text, in order of appearance. A
@@ -185,9 +187,9 @@ func vocativeReference(text string, start, end int) bool {
 
 var (
 	// unitAfterReference is the word right after a number, one space on: its unit.
-	unitAfterReference = lazyRegexp(`^ ?([\p{L}]+)`)
+	unitAfterReference = work.LazyRegexp(`^ ?([\p{L}]+)`)
 	// codeBeforeReference is a currency code right before a number: "EUR 129.90".
-	codeBeforeReference = lazyRegexp(`\b[A-Z]{3} $`)
+	codeBeforeReference = work.LazyRegexp(`\b[A-Z]{3} $`)
 )
 
 // isUnitReference reports whether the word after a number can say what it counts:
@@ -261,4 +263,4 @@ func isCommonCapitalizedReference(s string) bool {
 // isNumberReference reports whether a fact is an amount alone, not a date or an id.
 func isNumberReference(s string) bool { return amountREReference().MatchString(s) }
 
-var amountREReference = lazyRegexp(`^[$€£]?\s?\d[\d,]*(?:\.\d+)?(?:\s?(?i:%|percent|°[cf]))?,?$`)
+var amountREReference = work.LazyRegexp(`^[$€£]?\s?\d[\d,]*(?:\.\d+)?(?:\s?(?i:%|percent|°[cf]))?,?$`)

@@ -1,0 +1,336 @@
+package extractive
+
+import (
+	"cmp"
+	"iter"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/convo-cli/convo/pkg/summarize/facts"
+	"github.com/convo-cli/convo/pkg/summarize/internal/work"
+	"github.com/convo-cli/convo/pkg/tokens"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// Engine is the default summarizer's engine: offline, deterministic,
+// byte-stable.
+// It keeps phrases, not sentences: every covered record is cut into phrases
+// (see splitPhrases), each scored by how specific its words are, and the
+// best phrases of the previous summary and of the new records together are
+// kept within the token budget, in conversation order, one line per turn.
+// Phrases carry the facts of a sentence in about half its words, so a
+// budget holds twice as many facts as whole sentences would.
+//
+// A phrase's score is the sum over its content words of the word's rarity in
+// general text (from the tokenizer's vocabulary, see tokens.Rarity) and its
+// inverse frequency among the phrases being weighed (TF-IDF's idf), doubled
+// for a capitalized word or a number, in digits or words (names, titles,
+// amounts, "three dogs"), raised when
+// the speaker speaks of themselves (firstPersonWorth) and when the phrase
+// counts time (quantityWorth), and divided by the phrase's cost in
+// tokens plus a fixed bias, so specific phrases win over long vague ones.
+// Phrases are taken best first by what they add to those taken already:
+// a word the summary holds counts for less (repeatWorth), so the room goes
+// to facts not yet kept rather than to the same topic said again.
+type Engine struct {
+	Counter *tokens.Counter
+}
+
+// Input is what the engine summarizes.
+type Input struct {
+	// Previous is the previous summary's text without its ledger ("" for
+	// the first summary).
+	Previous string
+	// Records are the records folded in; Each, when set, replays them
+	// instead, in order, as often as it is called: a long span is
+	// streamed from the store, never held.
+	Records []transcript.Record
+	Each    RecordStream
+	// MaxTokens bounds the text.
+	MaxTokens int
+	// Facts is the ledger the text is followed by, unless it holds them
+	// word for word; FactsTokens is their room, which notes that hold
+	// some facts may use.
+	Facts       []facts.Fact
+	FactsTokens int
+}
+
+// RecordStream calls fn for each record of a span, in order; fn's error
+// ends the stream and is returned. The record is valid only during the
+// call.
+type RecordStream func(fn func(*transcript.Record) error) error
+
+// records is the stream of the records folded in: Each, or Records.
+func (in Input) records() RecordStream {
+	if in.Each != nil {
+		return in.Each
+	}
+	return sliceStream(in.Records)
+}
+
+func sliceStream(recs []transcript.Record) RecordStream {
+	return func(fn func(*transcript.Record) error) error {
+		for i := range recs {
+			if err := fn(&recs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// defaultMaxTokens bounds a text given no bound.
+const defaultMaxTokens = 4000
+
+// note is one candidate phrase and where it goes.
+type note struct {
+	phrase
+	turn  int    // line of the summary
+	reply bool   // after the arrow: said by the assistant or a tool
+	by    string // the speaker's name, when the record names one
+	score float64
+	cost  int
+	// words are the phrase's distinct content words, folded, with what
+	// each is worth to it; length divides their sum (see score).
+	words  []string
+	worth  []float64
+	length float64
+}
+
+// Summarize writes the summary's text: it reads the records and the
+// previous summary, not a text rendered of them: it needs structure.
+func (e *Engine) Summarize(in Input) (string, error) {
+	budget := in.MaxTokens
+	if budget <= 0 {
+		budget = defaultMaxTokens
+	}
+	s := &noteSet{e: e, each: in.records()}
+	if in.Each == nil {
+		s.recs = in.Records
+	}
+	if err := s.scan(in.Previous); err != nil {
+		return "", err
+	}
+	if s.n == 0 {
+		return "", nil
+	}
+	notes, err := s.fit(budget)
+	if err != nil {
+		return "", err
+	}
+	text := renderNotes(notes)
+	// Facts of the ledger the notes already hold are not repeated after
+	// them: their room goes to more notes, if the facts that then remain
+	// missing still fit.
+	if all := in.FactsTokens; all > 0 {
+		if extra := all - facts.Cost(facts.Missing(text, in.Facts), e.Counter); extra > 0 {
+			notes, err := s.fit(budget + extra)
+			if err != nil {
+				return "", err
+			}
+			more := renderNotes(notes)
+			if e.Counter.Count(more)+facts.Cost(facts.Missing(more, in.Facts), e.Counter) <= budget+all {
+				text = more
+			}
+		}
+	}
+	// A budget too small for the heading (a span of a few tokens) gets
+	// the notes bare, then clipped: a summary never outgrows its budget.
+	if limit := budget + in.FactsTokens - facts.Cost(facts.Missing(text, in.Facts), e.Counter); e.Counter.Count(text) > max(limit, budget) {
+		if rest, ok := cutNotesHeading(text); ok {
+			text = strings.TrimPrefix(rest, "\n")
+		}
+		for words := strings.Fields(text); len(words) > 1 && e.Counter.Count(text) > budget; {
+			words = words[:len(words)/2]
+			text = strings.Join(words, " ")
+		}
+	}
+	return text, nil
+}
+
+// addNames records the capitalized words among words.
+func addNames(names map[string]bool, words []string) {
+	for _, w := range words {
+		if startsUpper(w) {
+			names[w] = true
+		}
+	}
+}
+
+// lowerInitial lower-cases the first word of a phrase that starts a
+// sentence, unless it is a name (seen capitalized inside a sentence, or
+// followed by another capitalized word) or an acronym: "Painting looks" is
+// "painting looks", "Caroline" stays.
+func lowerInitial(text string, names map[string]bool) string {
+	first, rest, _ := strings.Cut(text, " ")
+	r, size := utf8.DecodeRuneInString(first)
+	owner := first // "Caroline's" is Caroline's
+	if i := strings.IndexAny(first, "'’"); i > 0 {
+		owner = first[:i]
+	}
+	if !unicode.IsUpper(r) || names[first] || names[owner] || strings.ToLower(first[size:]) != first[size:] ||
+		strings.ContainsFunc(first, unicode.IsDigit) || startsUpper(rest) {
+		return text // a name, an acronym, or the start of a longer name ("Scott Fitzgerald")
+	}
+	if rest != "" {
+		rest = " " + rest
+	}
+	return string(unicode.ToLower(r)) + first[size:] + rest
+}
+
+func startsUpper(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
+
+// recordPhrases are the phrases of one record; a tool call is one phrase,
+// its arguments clipped, and a tool error says so.
+func recordPhrases(r transcript.Record) []phrase {
+	var out []phrase
+	if r.Message.Role == transcript.RoleTool && r.Message.IsError {
+		out = append(out, phrase{text: "error from " + cmp.Or(r.Message.Name, "tool")})
+	}
+	for _, c := range r.Message.Contents {
+		out = append(out, splitPhrases(c)...)
+	}
+	// What the user asked or decided matters even in small words ("yes, do
+	// it"): a user record with no phrase is kept as its first words.
+	if len(out) == 0 && r.Message.Role == transcript.RoleUser {
+		if text := strings.TrimSpace(strings.Join(r.Message.Contents, " ")); text != "" {
+			// Its ": " would read back as a speaker's label.
+			out = append(out, phrase{text: strings.ReplaceAll(clipWords(text, userGistWords), ": ", ", "), initial: true})
+		}
+	}
+	for _, tc := range r.Message.ToolCalls {
+		out = append(out, phrase{text: "called " + tc.Name + "(" + clipWords(tc.Arguments, 12) + ")"})
+	}
+	for i := range out {
+		out[i].text = sanitizeNote(out[i].text)
+	}
+	return out
+}
+
+// userGistWords: the words kept of a user record that has no phrase.
+const userGistWords = 6
+
+// sanitizeNote keeps a phrase from holding the separators of the notes.
+func sanitizeNote(s string) string {
+	if strings.ContainsAny(s, ";→\n") {
+		s = strings.NewReplacer(";", ",", "→", "->", "\n", " ").Replace(s)
+	}
+	return s
+}
+
+// label is the name a note shows for its speaker: the record's name, if
+// it has one a label can hold, else "" (the side of the arrow says the role).
+func label(r transcript.Record) string {
+	if name := strings.TrimSpace(r.Message.Name); labelRE().MatchString(name + ": ") {
+		return name
+	}
+	return ""
+}
+
+// labelRE is a speaker's label at the start of a phrase: a name of
+// letters, digits, spaces, dots, hyphens and underscores, then ": ".
+var labelRE = work.LazyRegexp(`^([\p{L}\p{N}_.-][\p{L}\p{N}_. -]{0,39}): `)
+
+// phraseLengthBias is added to a phrase's cost in tokens before its score
+// is divided by it: the larger, the more a long phrase with many specific
+// words is worth against a short one (on LoCoMo 5 keeps more answers than 2
+// or 8).
+const phraseLengthBias = 5
+
+// firstPersonWorth multiplies what the words of a phrase are worth when
+// the speaker speaks of themselves ("I", "we", "my" before it).
+const firstPersonWorth = 1.3
+
+// score sets a candidate's score (see Extractive), and what each of its
+// words is worth, for fit to weigh what a summary holds already: n
+// candidates, df giving how many of them hold a folded word, rarity a
+// word's rarity.
+func (e *Engine) score(c *note, n float64, df func(string) int, rarity func(string) float64) {
+	c.words, c.worth = c.words[:0], c.worth[:0]
+	sum := 0.0
+	factor := 1.0
+	if c.firstPerson {
+		factor = firstPersonWorth
+	}
+	if countsTime(c.text) {
+		factor *= quantityWorth
+	}
+	for w := range noteWords(c.text) {
+		if !isContent(w) {
+			continue
+		}
+		lw := foldWord(w)
+		x := rarity(lw) + math.Log(1+n/float64(df(lw)))
+		if first, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(first) || unicode.IsDigit(first) || numberWords[lw] {
+			x *= 2
+		}
+		x *= factor
+		sum += x
+		if j := slices.Index(c.words, lw); j >= 0 {
+			c.worth[j] += x
+		} else {
+			c.words, c.worth = append(c.words, lw), append(c.worth, x)
+		}
+	}
+	c.cost = e.Counter.Count(c.text) + 1 // and its separator
+	c.length = float64(c.cost) + phraseLengthBias
+	c.score = sum / c.length
+}
+
+// repeatWorth is what a word a summary already holds still adds to a
+// phrase: saying it again tells little, the room is better spent on a
+// phrase with words the summary lacks.
+const repeatWorth = 0.5
+
+// gain is what note i adds to a summary that holds the words in held.
+func gain(c *note, held map[string]bool) float64 {
+	sum := 0.0
+	for j, w := range c.words {
+		if held[w] {
+			sum += repeatWorth * c.worth[j]
+		} else {
+			sum += c.worth[j]
+		}
+	}
+	return sum / c.length
+}
+
+func distinctFolded(ws []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range ws {
+		lw := foldWord(w)
+		if !seen[lw] {
+			seen[lw] = true
+			out = append(out, lw)
+		}
+	}
+	return out
+}
+
+// noteWords yields the words of a phrase's text, a list's commas left
+// out: "fruits," of "vegetables, fruits, and insects" is "fruits".
+func noteWords(text string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for w := range strings.FieldsSeq(text) {
+			if !yield(strings.TrimSuffix(w, ",")) {
+				return
+			}
+		}
+	}
+}
+
+// stopwords are words no fact rests on: a phrase needs a word besides them.
+var stopwords = wordSet(`a an the and or but if then so of to in on at by for with from as is are was were be been being
+		am do does did have has had having i me my mine we us our you your yours he him his she her hers it its they them their
+		this that these those there here what which who whom whose when where why how all any both each few more most other some
+		such no nor not only own same than too very can will just should now also into about over again further once up down out
+		off under until while would could might must shall may let lets get got gets im ive id youre youve thats its dont doesnt
+		didnt isnt arent wasnt werent wont cant really yeah yes oh ok okay hey hi hello thanks thank lot much well like just user
+		assistant tool re ve ll don doesn didn isn aren wasn weren won here there wow great awesome cool nice sure sorry good bad`)
