@@ -2,16 +2,12 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"time"
 
 	"golang.org/x/sys/unix"
 )
-
-// errUndelivered is an output its reader did not take whole.
-var errUndelivered = errors.New("the reader of stdout stopped before reading everything; nothing was marked as sent")
 
 // waitRead returns once the reader of the pipe f has read every byte written
 // to it, and errUndelivered if it is gone first. It then waits grace more

@@ -60,6 +60,35 @@ func afterCommit(err error) error {
 	return &undeliveredError{err}
 }
 
+// errUndelivered is an output its reader did not take whole, though no
+// write failed: it read what was there and quit (see waitRead).
+var errUndelivered = errors.New("the reader of stdout stopped before reading everything")
+
+// unsentError is an incremental export whose stdout reader went away
+// before taking everything: no cursor moved. It exits 141 as any closed
+// pipe does, whether the export saw the pipe break (a large output) or
+// found its reader gone after writing it all (a small one), but unlike a
+// plain closed pipe it says that nothing was marked as sent.
+type unsentError struct{ err error }
+
+func (e *unsentError) Error() string { return e.err.Error() + "; nothing was marked as sent" }
+func (e *unsentError) Unwrap() error { return e.err }
+
+// outputLost reports whether err is stdout's reader gone: the pipe broke,
+// or its reader quit early.
+func outputLost(err error) bool {
+	var oe *outputError
+	return errors.Is(err, errUndelivered) || errors.As(err, &oe) && errors.Is(oe, syscall.EPIPE)
+}
+
+// quietExit reports whether err ends the process without a message: a
+// closed pipe, as quiet as the death by SIGPIPE it stands for, unless it
+// has something to say (unsentError).
+func quietExit(err error) bool {
+	var ue *unsentError
+	return exitCode(err) == ExitBrokenPipe && !errors.As(err, &ue)
+}
+
 // exitCode maps an error to the process status.
 func exitCode(err error) int {
 	var ue *usageError
@@ -67,6 +96,7 @@ func exitCode(err error) int {
 	var de *undeliveredError
 	var oe *outputError
 	var sig *interruptedError
+	var se *unsentError
 	switch {
 	case err == nil:
 		return ExitOK
@@ -80,7 +110,7 @@ func exitCode(err error) int {
 		return ExitInput
 	case errors.Is(err, store.ErrNotFound):
 		return ExitNotFound
-	case errors.As(err, &oe) && errors.Is(oe, syscall.EPIPE):
+	case errors.As(err, &oe) && errors.Is(oe, syscall.EPIPE), errors.As(err, &se):
 		return ExitBrokenPipe
 	}
 	return ExitFailure

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -20,6 +19,8 @@ type exportOptions struct {
 	f                             *Factory
 	conversation                  string
 	all, incremental, excludeLast bool
+	ack                           bool       // --ack: a token instead of a cursor move
+	commit                        *ackCommit // --commit-cursor TOKEN, parsed
 	sink, table                   string
 	format                        export.Format
 	dynamoTable, endpointURL      string // --to dynamodb://dynamoTable
@@ -30,9 +31,9 @@ type exportOptions struct {
 // check flag parsing alone.
 func newCmdExport(f *Factory, runF func(context.Context, *exportOptions) error) *cobra.Command {
 	o := &exportOptions{f: f}
-	var format, to string
+	var format, to, commit string
 	cmd := &cobra.Command{
-		Use:   "export -c ID | --all [--incremental [--sink NAME]] [--exclude-last] [--format F | --to dynamodb://TABLE]",
+		Use:   "export -c ID | --all [--incremental [--sink NAME] [--ack]] [--exclude-last] [--format F] [--to file://PATH | dynamodb://TABLE] | --commit-cursor TOKEN",
 		Short: "Print records as the log a NoSQL store keeps, or write them to DynamoDB",
 		Long: `Print the records of a conversation (-c) or of every conversation (--all) as
 the log a NoSQL store keeps, or write them to DynamoDB (--to).
@@ -50,26 +51,38 @@ incremental export to the same --sink (default "default"): a record merged
 after it was sent is sent again, whole, with the same id, so a consumer that
 upserts by id loses nothing and duplicates nothing. --exclude-last holds back
 the last record of each conversation, which may still be merged; a later
-export sends it. Delivery is at least once: the sink's cursor moves only once
-the output is known delivered. On a pipe, that is when the reader has read
-every byte and is still reading (one that quits early, like head, moves
-nothing); --to file://PATH appends to PATH (created 0600), syncs it to disk,
-then moves the cursor, and first cuts off a torn last line an interrupted
-export left, so no record is glued onto it; --to dynamodb://TABLE moves it
-once the server accepted every item. An export that fails or is interrupted
-moves nothing, and the next one sends it all again. Without --incremental,
-export sends everything and moves no cursor. Run one export at a time per
-sink: a second one fails at the end.
+export sends it. Without --incremental, export sends everything and moves no
+cursor. Run one export at a time per sink: a second one fails at the end.
+
+Delivery is at least once to a file or DynamoDB, the recommended sinks: the
+cursor moves only once the output is safe. --to file://PATH appends to PATH,
+a regular file (created 0600; a symbolic link is not followed), syncs it to
+disk, then moves the cursor; --to dynamodb://TABLE moves it once the server
+accepted every item. An export that fails or is interrupted moves nothing,
+and the next one sends it all again. A torn last line an interrupted export
+of this store left in PATH is cut off first, so no record is glued onto it;
+a file that does not end in a newline for any other reason is refused.
+
+A pipe cannot prove delivery. On stdout the cursor moves once the reader has
+read every byte and is still there; one that quits early (head -1) moves
+nothing, and export exits 141 saying so. But a reader that read everything
+and then fails has lost it. With --ack the cursor does not move: export
+prints on stderr a command with a token, and the consumer, once it holds the
+records, runs it: convo export --commit-cursor TOKEN. That moves the cursor
+to where this export left off, only forward: committing twice, or a token
+older than the cursor, changes nothing.
 
 Without -c or --all, export is a pure transform of the transcript on stdin.`,
 		Example: `  convo export -c demo --format markdown
   convo export --all --incremental --exclude-last >> log.jsonl
   convo export --all --incremental --sink s3 --format dynamodb | gzip > part.json.gz
   convo export --all --incremental --exclude-last --to file:///var/log/convo.jsonl
+  convo export --all --incremental --sink up --ack 2>ack | upload &&
+    convo export --commit-cursor "$(sed -n 's/.*--commit-cursor //p' ack)"
   convo export -c demo --incremental --to dynamodb://convo --endpoint-url http://localhost:8000`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.parse(cmd.Flags().Changed, format, to); err != nil {
+			if err := o.parse(cmd.Flags().Changed, format, to, commit); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -84,6 +97,8 @@ Without -c or --all, export is a pure transform of the transcript on stdin.`,
 	fl.BoolVar(&o.incremental, "incremental", false, "only what changed since the last incremental export to --sink; moves its cursor")
 	fl.BoolVar(&o.excludeLast, "exclude-last", false, "hold back the last record of each conversation, which may still be merged")
 	fl.StringVar(&o.sink, "sink", DefaultSink, "name of the consumer whose cursor --incremental follows")
+	fl.BoolVar(&o.ack, "ack", false, "with --incremental: move no cursor; print on stderr the --commit-cursor command the consumer runs once it holds the records")
+	fl.StringVar(&commit, "commit-cursor", "", "move the cursors an --ack export left, forward only, once the consumer confirms: TOKEN is what --ack printed")
 	fl.StringVarP(&format, "format", "f", string(export.JSONL), "jsonl, json, markdown, dynamodb or dynamodb-batch")
 	fl.StringVar(&o.table, "table", "", "table name in dynamodb-batch request bodies")
 	fl.StringVar(&to, "to", "", "write to a file or DynamoDB instead of stdout: file://PATH (appended, synced) or dynamodb://TABLE (region and credentials from the AWS environment)")
@@ -94,8 +109,11 @@ Without -c or --all, export is a pure transform of the transcript on stdin.`,
 // tableName is what DynamoDB accepts as a table name.
 var tableName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{3,255}$`) })
 
-// parse checks the flags together and fills format and dynamoTable.
-func (o *exportOptions) parse(changed func(string) bool, format, to string) (err error) {
+// parse checks the flags together and fills format, dynamoTable and commit.
+func (o *exportOptions) parse(changed func(string) bool, format, to, commit string) (err error) {
+	if changed("commit-cursor") || commit != "" {
+		return o.parseCommit(changed, commit)
+	}
 	switch {
 	case o.conversation != "" && o.all:
 		return usageErrorf("give -c or --all, not both")
@@ -103,6 +121,8 @@ func (o *exportOptions) parse(changed func(string) bool, format, to string) (err
 		return usageErrorf("--incremental and --exclude-last need -c ID or --all")
 	case changed("sink") && !o.incremental:
 		return usageErrorf("--sink names the cursor of --incremental; add --incremental")
+	case o.ack && !o.incremental:
+		return usageErrorf("--ack leaves the cursor of --incremental for --commit-cursor; add --incremental")
 	case o.sink == "":
 		return usageErrorf("--sink: want a name")
 	case strings.HasPrefix(to, "dynamodb://") && changed("format"):
@@ -137,12 +157,44 @@ func (o *exportOptions) parse(changed func(string) bool, format, to string) (err
 	return nil
 }
 
+// parseCommit checks --commit-cursor TOKEN, which stands alone: the token
+// says which sink and cursors.
+func (o *exportOptions) parseCommit(changed func(string) bool, token string) (err error) {
+	for _, name := range []string{"conversation", "all", "incremental", "sink", "ack", "exclude-last", "format", "table", "to", "endpoint-url"} {
+		if changed(name) {
+			return usageErrorf("--commit-cursor takes no other export flag (--%s): the token says what to move", name)
+		}
+	}
+	if token == "" {
+		return usageErrorf("--commit-cursor: want the token export --ack printed")
+	}
+	o.commit, err = parseAck(token)
+	return err
+}
+
 func exportRun(ctx context.Context, o *exportOptions) error {
+	if o.commit != nil {
+		return commitCursorRun(ctx, o)
+	}
 	stdin := o.conversation == "" && !o.all
 	if stdin && o.f.IO.StdinIsTerminal() {
 		return usageErrorf("nothing to export: give -c ID or --all, or pipe records on stdin")
 	}
-	out, err := o.output(ctx)
+	var s store.Store
+	if !stdin {
+		var err error
+		s, err = o.f.ReadStore(ctx)
+		if errors.Is(err, errNoStore) && o.all {
+			if o.ack {
+				o.printAck(nil) // the consumer's script expects a token
+			}
+			return nil // a store never written to has nothing to export
+		}
+		if err != nil {
+			return err
+		}
+	}
+	out, err := o.output(ctx, s)
 	if err != nil {
 		return err
 	}
@@ -150,10 +202,13 @@ func exportRun(ctx context.Context, o *exportOptions) error {
 	if stdin {
 		err = export.Transform(o.f.IO.In, out, o.f.IDs, o.f.nowMillis)
 	} else {
-		err = o.stored(ctx, out)
+		err = o.stored(ctx, s, out)
 	}
 	if err == nil && out.items != nil {
 		o.f.warnf("wrote %d item(s) to dynamodb table %s", out.items.Written, o.dynamoTable)
+	}
+	if err == nil && out.log != nil {
+		err = out.log.completed(ctx)
 	}
 	return errors.Join(err, out.close())
 }
@@ -164,26 +219,25 @@ func exportRun(ctx context.Context, o *exportOptions) error {
 type exportOutput struct {
 	export.Writer
 	items     *dynamo.Writer
-	file      *export.File
+	log       *logFile
 	delivered func(context.Context) error
 }
 
-func (o *exportOptions) output(ctx context.Context) (*exportOutput, error) {
+// output opens where the export writes; s is the store it reads (nil: the
+// stdin transform).
+func (o *exportOptions) output(ctx context.Context, s store.Store) (*exportOutput, error) {
 	switch {
 	case o.file != "":
-		file, err := export.OpenFile(o.file)
+		log, err := o.openLog(ctx, s)
 		if err != nil {
-			return nil, fmt.Errorf("--to file://%s: %w", o.file, err)
-		}
-		if file.Torn > 0 {
-			o.f.warnf("%s ended in a torn line (%d bytes) an interrupted export left; cut it off", o.file, file.Torn)
-		}
-		w, err := export.NewWriter(file, o.format, export.Options{Table: o.table})
-		if err != nil {
-			file.Close()
 			return nil, err
 		}
-		return &exportOutput{Writer: w, file: file, delivered: func(context.Context) error { return file.Sync() }}, nil
+		w, err := export.NewWriter(log, o.format, export.Options{Table: o.table})
+		if err != nil {
+			log.Close()
+			return nil, err
+		}
+		return &exportOutput{Writer: w, log: log, delivered: func(context.Context) error { return log.Sync() }}, nil
 	case o.dynamoTable != "":
 		client, err := dynamo.NewClient(ctx, o.endpointURL)
 		if err != nil {
@@ -198,25 +252,30 @@ func (o *exportOptions) output(ctx context.Context) (*exportOutput, error) {
 
 // close closes the log file, if any; twice is no error.
 func (out *exportOutput) close() error {
-	if out.file == nil {
+	if out.log == nil {
 		return nil
 	}
-	return out.file.Close()
+	return out.log.Close()
 }
 
-func (o *exportOptions) stored(ctx context.Context, out *exportOutput) error {
-	s, err := o.f.ReadStore(ctx)
-	if errors.Is(err, errNoStore) && o.all {
-		return nil // a store never written to has nothing to export
-	}
-	if err != nil {
-		return err
-	}
+func (o *exportOptions) stored(ctx context.Context, s store.Store, out *exportOutput) error {
 	j := export.Job{Conversation: o.conversation, All: o.all, ExcludeLast: o.excludeLast, Delivered: out.delivered}
 	if o.incremental {
 		j.Sink = o.sink
 	}
-	return export.Run(ctx, exportStore{s}, out, j)
+	var st export.Store[store.Mark] = exportStore{s}
+	var marks []store.Mark
+	if o.ack {
+		st = ackStore{exportStore{s}, &marks}
+	}
+	err := export.Run(ctx, st, out, j)
+	if o.incremental && outputLost(err) {
+		return &unsentError{err}
+	}
+	if err == nil && o.ack {
+		o.printAck(marks)
+	}
+	return err
 }
 
 // exportStore is the store as export.Run reads it: records as their

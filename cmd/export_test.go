@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/convo-cli/convo/pkg/dynamo/dynamotest"
@@ -38,7 +40,14 @@ func TestExportFlags(t *testing.T) {
 			want: exportOptions{conversation: "demo", sink: "default", format: export.JSONL, dynamoTable: "my.table_1", endpointURL: "http://127.0.0.1:8000"}},
 		{args: []string{"--all", "--incremental", "--to", "file:///var/log/convo.md", "--format", "markdown"},
 			want: exportOptions{all: true, incremental: true, sink: "default", format: export.Markdown, file: "/var/log/convo.md"}},
+		{args: []string{"-c", "demo", "--incremental", "--ack"},
+			want: exportOptions{conversation: "demo", incremental: true, ack: true, sink: "default", format: export.JSONL}},
 
+		{args: []string{"-c", "demo", "--ack"}, errText: "--ack leaves the cursor of --incremental for --commit-cursor; add --incremental"},
+		{args: []string{"--commit-cursor", "ack1.eJwBAAD__wAAAAE", "-c", "demo"}, errText: "--commit-cursor takes no other export flag (--conversation)"},
+		{args: []string{"--commit-cursor", "ack1.eJwBAAD__wAAAAE", "--sink", "s"}, errText: "--commit-cursor takes no other export flag (--sink)"},
+		{args: []string{"--commit-cursor", ""}, errText: "--commit-cursor: want the token"},
+		{args: []string{"--commit-cursor", "bogus"}, errText: "not a token that export --ack printed"},
 		{args: []string{"-c", "demo", "--all"}, errText: "give -c or --all, not both"},
 		{args: []string{"-c", "demo", "--sink", "x"}, errText: "add --incremental"},
 		{args: []string{"--incremental"}, errText: "need -c ID or --all"},
@@ -233,5 +242,43 @@ func exportOneRecord(role transcript.Role, text string) func() (transcript.Recor
 		}
 		done = true
 		return transcript.Record{Message: transcript.Message{Role: role, Contents: []string{text}}}, nil
+	}
+}
+
+// An incremental export whose stdout reader went away exits 141 whether
+// the pipe broke or the reader quit after taking everything at once, and
+// says that nothing was marked as sent; without --incremental a broken
+// pipe is as quiet as SIGPIPE.
+func TestExportReaderGone(t *testing.T) {
+	for _, err := range []error{&unsentError{errUndelivered}, &unsentError{&outputError{syscall.EPIPE}}} {
+		if exitCode(err) != ExitBrokenPipe || quietExit(err) || !strings.HasSuffix(err.Error(), "; nothing was marked as sent") {
+			t.Errorf("%v: exit %d, quiet %v; want 141 and a message", err, exitCode(err), quietExit(err))
+		}
+	}
+	if err := (&outputError{syscall.EPIPE}); exitCode(err) != ExitBrokenPipe || !quietExit(err) {
+		t.Errorf("a broken pipe: exit %d, quiet %v; want a quiet 141", exitCode(err), quietExit(err))
+	}
+	if outputLost(errors.New("disk full")) || !outputLost(fmt.Errorf("flush: %w", errUndelivered)) {
+		t.Error("outputLost tells the reader's going from other failures")
+	}
+
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	db := filepath.Join(t.TempDir(), "convo.db")
+	io, _, _ := Test("")
+	if code := Run(context.Background(), []string{"--db", db, "append", "-c", "demo", "hello"}, io); code != ExitOK {
+		t.Fatalf("append: exit %d", code)
+	}
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"export", "-c", "demo", "--incremental"}, "convo: write /dev/stdout: broken pipe; nothing was marked as sent\n"},
+		{[]string{"export", "-c", "demo"}, ""},
+	} {
+		io, _, errOut := Test("")
+		io.Out = failingWriter{syscall.EPIPE}
+		if code := Run(context.Background(), append([]string{"--db", db}, tc.args...), io); code != ExitBrokenPipe || errOut.String() != tc.stderr {
+			t.Errorf("%v: exit %d, stderr %q; want 141 and %q", tc.args, code, errOut, tc.stderr)
+		}
 	}
 }

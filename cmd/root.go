@@ -55,7 +55,7 @@ func Run(ctx context.Context, args []string, io *IOStreams) int {
 	err = interrupted(ctx, err)
 	if err != nil {
 		code := exitCode(err)
-		if code != ExitBrokenPipe { // as quiet as the death by SIGPIPE it stands for
+		if !quietExit(err) {
 			fmt.Fprintf(io.ErrOut, "convo: %s\n", errorMessage(err))
 		}
 		if code == ExitUsage {

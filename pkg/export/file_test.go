@@ -1,6 +1,7 @@
 package export_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,33 +10,73 @@ import (
 	"github.com/convo-cli/convo/pkg/export"
 )
 
-func TestFileCutsTornLastLine(t *testing.T) {
+// writeFile writes body to a new file under dir and returns its path.
+func writeFile(t *testing.T, dir, body string) string {
+	t.Helper()
+	path := filepath.Join(dir, "log.jsonl")
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// stateOf is what an export records before its first write to path: the
+// file as it stands, an export writing past it.
+func stateOf(t *testing.T, path string) export.FileState {
+	t.Helper()
+	f, err := export.OpenFile(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := f.State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Writing = true
+	return st
+}
+
+func known(st export.FileState) func() (export.FileState, bool, error) {
+	return func() (export.FileState, bool, error) { return st, true, nil }
+}
+
+// appendTo appends s to path as a killed export would have.
+func appendTo(t *testing.T, path, s string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A torn last line an interrupted export of ours left (the store says an
+// export was writing past the length it had) is cut off, however long, and
+// only it: whole lines it wrote stay.
+func TestFileCutsOurTornLine(t *testing.T) {
 	long := strings.Repeat("x", 200<<10) // a fragment longer than one read
-	tests := []struct {
-		name, before string
-		torn         int64
-	}{
-		{"new file", "", 0},
-		{"whole lines", "{\"a\":1}\n", 0},
-		{"torn line", "{\"a\":1}\n{\"b\":", 5},
-		{"only a fragment", "{\"b\":", 5},
-		{"long fragment", "{\"a\":1}\n" + long, int64(len(long))},
-		{"long line then fragment", long + "\n{\"b\"", 4},
+	tests := []struct{ name, before, written, torn string }{
+		{"new file", "", "", "{\"b\":"},
+		{"whole lines", "{\"a\":1}\n", "", "{\"b\":"},
+		{"lines written before the kill", "{\"a\":1}\n", "{\"a\":2}\n{\"a\":3}\n", "{\"b\":"},
+		{"long fragment", "{\"a\":1}\n", "", long},
+		{"long line then fragment", long + "\n", "", "{\"b\""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "log.jsonl")
-			if tt.before != "" {
-				if err := os.WriteFile(path, []byte(tt.before), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			f, err := export.OpenFile(path)
+			path := writeFile(t, t.TempDir(), tt.before)
+			st := stateOf(t, path)
+			appendTo(t, path, tt.written+tt.torn)
+			f, err := export.OpenFile(path, known(st))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if f.Torn != tt.torn {
-				t.Errorf("cut %d bytes, want %d", f.Torn, tt.torn)
+			if f.Torn != int64(len(tt.torn)) {
+				t.Errorf("cut %d bytes, want %d", f.Torn, len(tt.torn))
 			}
 			if _, err := f.Write([]byte("{\"c\":3}\n")); err != nil {
 				t.Fatal(err)
@@ -47,9 +88,72 @@ func TestFileCutsTornLastLine(t *testing.T) {
 				t.Errorf("a second Close: %v", err)
 			}
 			got, _ := os.ReadFile(path)
-			want := tt.before[:int64(len(tt.before))-tt.torn] + "{\"c\":3}\n"
-			if string(got) != want {
+			if want := tt.before + tt.written + "{\"c\":3}\n"; string(got) != want {
 				t.Errorf("file holds %.60q…, want %.60q…", got, want)
+			}
+		})
+	}
+}
+
+// A file that does not end in a newline is refused, unchanged, unless an
+// interrupted export of ours left it so: nothing recorded, an export that
+// completed, a record of another file, a tail that starts before the
+// recorded length, or a file rewritten since.
+func TestFileRefusesForeignTail(t *testing.T) {
+	binary := make([]byte, 998)
+	for i := range binary {
+		binary[i] = byte(i*7 + 1)
+		if binary[i] == '\n' {
+			binary[i] = 0
+		}
+	}
+	tests := []struct {
+		name, clean, tail string
+		// recorded turns what an export writing past clean would have
+		// recorded into what the store holds; nil: the store is not asked.
+		recorded func(st export.FileState) (export.FileState, bool)
+	}{
+		{"someone's last line", "keep\n", "important", nil},
+		{"a binary file", "", string(binary), nil},
+		{"nothing recorded", "{\"a\":1}\n", "{\"b\":", func(st export.FileState) (export.FileState, bool) { return st, false }},
+		{"the last export completed", "{\"a\":1}\n", "{\"b\":", func(st export.FileState) (export.FileState, bool) {
+			st.Writing = false
+			return st, true
+		}},
+		{"another file", "{\"a\":1}\n", "{\"b\":", func(st export.FileState) (export.FileState, bool) {
+			st.Inode++
+			return st, true
+		}},
+		{"the tail starts before the recorded length", "{\"a\":1}\n", "important", func(st export.FileState) (export.FileState, bool) {
+			st.Size++
+			return st, true
+		}},
+		{"rewritten since", "{\"a\":1}\n{\"b\":2}\n", "important", func(st export.FileState) (export.FileState, bool) {
+			st.Size = 5 // no newline before it
+			return st, true
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, t.TempDir(), tt.clean)
+			st := stateOf(t, path)
+			appendTo(t, path, tt.tail)
+			var recorded func() (export.FileState, bool, error)
+			if tt.recorded != nil {
+				recorded = func() (export.FileState, bool, error) {
+					st, ok := tt.recorded(st)
+					return st, ok, nil
+				}
+			}
+			f, err := export.OpenFile(path, recorded)
+			if !errors.Is(err, export.ErrForeignTail) || !strings.Contains(err.Error(), path) {
+				t.Errorf("error %v, want ErrForeignTail naming %s", err, path)
+			}
+			if f != nil {
+				f.Close()
+			}
+			if got, _ := os.ReadFile(path); string(got) != tt.clean+tt.tail {
+				t.Errorf("the file changed: %.60q", got)
 			}
 		})
 	}
@@ -57,7 +161,7 @@ func TestFileCutsTornLastLine(t *testing.T) {
 
 func TestFileCreatedPrivate(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "log.jsonl")
-	f, err := export.OpenFile(path)
+	f, err := export.OpenFile(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,6 +66,18 @@ type Store interface {
 	Export(ctx context.Context, conv string, opt ExportOptions, fn func(Row) error) (Mark, error)
 	// Commit moves the cursors of marks, all or none (ErrCursorMoved).
 	Commit(ctx context.Context, marks ...Mark) error
+	// Advance moves the cursors of marks an export left for later (export
+	// --ack) forward to each mark's To, in one transaction, and returns how
+	// many moved. A cursor already at or past To stays (a repeated or stale
+	// commit), and so does one of a conversation cleared since; a cursor
+	// behind the mark's From is ErrCursorMoved, nothing moved: moving it
+	// would skip what the export never sent.
+	Advance(ctx context.Context, marks ...Mark) (int, error)
+	// ExportFile returns what the store recorded of the log file path on
+	// host (export --to file://); ok is false when nothing.
+	ExportFile(ctx context.Context, host, path string) (f ExportFile, ok bool, err error)
+	// SetExportFile records f, replacing what was recorded of its host and path.
+	SetExportFile(ctx context.Context, f ExportFile) error
 	// ExportConversations lists the conversations an incremental export to
 	// sink may find something in ("" lists them all).
 	ExportConversations(ctx context.Context, sink string) ([]string, error)
@@ -189,8 +201,11 @@ type ConversationInfo struct {
 
 // SummaryWrite is a summary to store and what it was planned on.
 type SummaryWrite struct {
-	Anchor        string // the record the summary goes right after
-	Summary       *transcript.Record
+	Anchor  string // the record the summary goes right after
+	Summary *transcript.Record
+	// Placeholder, when set, is rule 2's placeholder stored right after
+	// the summary: the summary's cut fell inside a turn.
+	Placeholder   *transcript.Record
 	DeleteCovered bool // delete the records summaryIds lists, in the same transaction
 	// Checked when set: the latest summary is still PreviousID ("" for
 	// none) and no covered record changed after change sequence ReadSeq;
@@ -218,6 +233,17 @@ type ExportOptions struct {
 // value then matches no record.
 type Cursor struct{ Seq, Held int64 }
 
+// Covers reports whether c stands for everything b does: every version b
+// says was sent, c says was sent too. A cursor moves forward only to one
+// that covers it.
+func (c Cursor) Covers(b Cursor) bool {
+	top := b.Seq // the newest version b says was sent
+	if b.Held == b.Seq && top > 0 {
+		top--
+	}
+	return top <= c.Seq && (c.Held == 0 || c.Held == b.Held || c.Held > b.Seq)
+}
+
 // Mark is where an incremental export leaves a sink's cursor: hand it to
 // Commit once the records read are safe (written and flushed, or accepted by
 // a server). Only the store fills it.
@@ -229,6 +255,20 @@ type Mark struct {
 	Created int64
 	// From is the cursor the export found, To the one Commit sets.
 	From, To Cursor
+}
+
+// ExportFile is what the store knows of a log file an export appends to
+// (--to file://PATH), so that a torn last line is cut only when an export
+// of this store left it: the file (Dev, Inode) at Path on Host, and its
+// length. Writing says an export was appending past Size and has not
+// completed: killed, it may have left a torn line there. Without it, Size
+// is where the last export to complete left the file.
+type ExportFile struct {
+	Host, Path string
+	Dev, Inode uint64
+	Size       int64
+	Writing    bool
+	Updated    int64 // ms since the epoch; set by SetExportFile
 }
 
 // ForkOptions choose what Fork copies.

@@ -72,7 +72,13 @@ func (s *Store) appendIf(ctx context.Context, conv string, last *store.Last, ids
 					continue
 				}
 			}
-			for _, ch := range app.Append(rec) {
+			// TryAppend refuses a merge past the record size limit: what
+			// is stored must read back.
+			changes, err := app.TryAppend(rec)
+			if err != nil {
+				return err
+			}
+			for _, ch := range changes {
 				switch ch.Kind {
 				case transcript.Merged:
 					res.Merged++

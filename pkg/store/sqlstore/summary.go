@@ -63,6 +63,19 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 		w.seq++
 		w.added++
 		w.reshaped = true
+		if ph := sw.Placeholder; ph != nil {
+			ph.Conversation = conv
+			if !ph.IsFake() || ph.Message.Role != transcript.RoleUser {
+				return fmt.Errorf("insert summary: record %s is no placeholder", ph.ID)
+			}
+			w.buf = transcript.AppendJSON(w.buf[:0], ph)
+			if _, err := tx.ExecContext(ctx, `INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES (?, ?, ?, ?, 'user', ?, ?, ?)`,
+				conv, ph.ID, pos, sub+1, ph.Metadata.Timing.Creation, w.seq, string(w.buf)); err != nil {
+				return fmt.Errorf("insert placeholder %s: %w", ph.ID, err)
+			}
+			w.seq++
+			w.added++
+		}
 		s.log().Info("stored summary", "conversation", conv, "id", sum.ID, "anchor", anchorID,
 			"covers", len(sum.Metadata.SummaryIDs), "delete_covered", deleteCovered)
 		if deleteCovered {
