@@ -87,14 +87,16 @@ bench: build
 fuzz:
 	@GO=$(GO) FUZZTIME=$(FUZZTIME) bash .ci/fuzz.sh
 
-# What summarizing saves and keeps on LoCoMo with the default flags (and
-# --if-over 1000 --keep-last 4), beside a plain recent window of the same
-# size, and the budget constants cross-validated on its two halves. The
-# dataset is not in the repository: EVAL_DATA=PATH names data/locomo10.zip
-# of github.com/snap-research/locomo (the README says how to fetch it).
-EVAL_DATA ?= locomo10.zip
+# What summarizing saves and keeps, domain by domain (LoCoMo, generated
+# support chats, generated coding-agent sessions), beside a plain recent
+# window of the same size, with the ratio chosen leave-one-domain-out
+# (docs/summarize.md). LoCoMo is not in the repository: EVAL_DATA=PATH
+# names data/locomo10.zip of github.com/snap-research/locomo, and
+# ../shared/eval/locomo10.zip is read when it exists; the generated
+# domains need no download.
+EVAL_DATA ?=
 eval:
-	$(GO) run ./eval/locomo -data $(EVAL_DATA)
+	EVAL_DATA='$(EVAL_DATA)' $(GO) run ./eval/summaries
 
 # A short conversation through the main commands, on embedded defaults:
 # no API key, no network.

@@ -28,7 +28,8 @@ type summarizeOptions struct {
 	conversation                    string
 	all, dryRun, deleteOriginals    bool
 	json                            bool // --all: JSONL even at a terminal
-	keepLast, ifOver, every         int
+	keepLast, keepTokens            int
+	ifOver, every                   int
 	maxTokens, ledgerSize, jobs     int
 	ratio                           float64
 	templatePath, prompt, tokenizer string
@@ -49,8 +50,9 @@ func newCmdSummarize(f *Factory, runF func(context.Context, *summarizeOptions) e
 		Long: `Fold the old part of a conversation into one summary record, placed right after
 the last record it covers. The previous summary is part of what the new one covers,
 so one summary always stands for everything before it. Never covered: system and
-fake records, an unanswered last user record, the last --keep-last turns, and an
-assistant tool call without its results.
+fake records, an unanswered last user record, the last --keep-last turns (within
+--keep-last-tokens: past it the cut falls inside them, between complete tool calls
+and results), and an assistant tool call without its results.
 
 Summarizers: extractive (default: offline, deterministic), exec (--exec 'CMD':
 the text on its stdin, the summary from its stdout), or any provider ask can
@@ -101,6 +103,7 @@ transcript with the summary placed on stdout.`,
 func (o *summarizeOptions) addPolicyFlags(cmd *cobra.Command, note string) {
 	fl := cmd.Flags()
 	fl.IntVar(&o.keepLast, "keep-last", 4, note+"turns kept verbatim")
+	fl.IntVar(&o.keepTokens, "keep-last-tokens", summarize.DefaultKeepLastTokens, note+"bound on the tokens of the turns kept verbatim: past it the cut falls inside them, between complete tool calls and results; 0: no bound")
 	fl.StringVar(&o.prompt, "prompt", "", note+"instruction given to the summarizer: TEXT or @FILE")
 	fl.StringVar(&o.tokenizer, "tokenizer", tokens.Default, note+"token encoding: o200k_base or cl100k_base")
 	fl.IntVar(&o.maxTokens, "max-summary-tokens", summarize.DefaultMaxSummaryTokens, note+"ceiling on the summary's length")
@@ -163,6 +166,8 @@ func (o *summarizeOptions) checkPolicy() error {
 	switch {
 	case o.keepLast < 0:
 		return usageErrorf("--keep-last %d: want 0 or more turns", o.keepLast)
+	case o.keepTokens < 0:
+		return usageErrorf("--keep-last-tokens %d: want 0 (no bound) or more", o.keepTokens)
 	case o.maxTokens < 1:
 		return usageErrorf("--max-summary-tokens %d: want 1 or more", o.maxTokens)
 	case o.ledgerSize < 1:
@@ -273,7 +278,7 @@ func (o *summarizeOptions) runner() (*summarize.Runner, error) {
 	}
 	r := &summarize.Runner{
 		Options: summarize.Options{
-			KeepLast: o.keepLast, IfOver: o.ifOver, Every: o.every,
+			KeepLast: o.keepLast, KeepLastTokens: o.keepTokens, IfOver: o.ifOver, Every: o.every,
 			MaxSummaryTokens: o.maxTokens, SummaryRatio: o.ratio, LedgerSize: o.ledgerSize, Counter: counter,
 		},
 		DryRun: o.dryRun, DeleteOriginals: o.deleteOriginals, Wait: o.wait,

@@ -10,23 +10,31 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/convo-cli/convo/eval/domains"
+	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-func names(samples []sample) string {
-	if len(samples) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("(%s..%s)", samples[0].name, samples[len(samples)-1].name)
+// turn is one LoCoMo message; qa one question with its answer (absent
+// for the adversarial items).
+type turn struct {
+	Speaker, Text string
 }
 
-// load reads the conversations and QA items from the zip, in name order.
-func load(path string) ([]sample, error) {
+type qa struct {
+	Answer any `json:"answer"`
+}
+
+// loadLoCoMo reads the conversations and QA items from the zip, in name
+// order: speaker A as user, speaker B as assistant, each message "Name:
+// text" as the store keeps a named speaker's; every answer a question.
+func loadLoCoMo(path string) ([]domains.Conversation, error) {
 	z, err := zip.OpenReader(path)
 	if err != nil {
 		return nil, fmt.Errorf("open dataset: %w (give EVAL_DATA=PATH to make eval)", err)
 	}
 	defer z.Close()
-	var out []sample
+	var out []domains.Conversation
 	for _, f := range z.File {
 		if !strings.HasSuffix(f.Name, ".json") {
 			continue
@@ -44,7 +52,8 @@ func load(path string) ([]sample, error) {
 		if err := json.Unmarshal(body, &raw); err != nil {
 			return nil, fmt.Errorf("%s: %w", f.Name, err)
 		}
-		s := sample{name: strings.TrimSuffix(filepath.Base(f.Name), ".json")}
+		var turns []turn
+		var qas []qa
 		for i := 1; ; i++ {
 			sess, ok := raw[fmt.Sprintf("session_%d", i)]
 			if !ok {
@@ -54,13 +63,29 @@ func load(path string) ([]sample, error) {
 			if err := json.Unmarshal(sess, &ts); err != nil {
 				return nil, fmt.Errorf("%s session %d: %w", f.Name, i, err)
 			}
-			s.turns = append(s.turns, ts...)
+			turns = append(turns, ts...)
 		}
-		if err := json.Unmarshal(raw["qa"], &s.qa); err != nil {
+		if err := json.Unmarshal(raw["qa"], &qas); err != nil {
 			return nil, fmt.Errorf("%s qa: %w", f.Name, err)
 		}
-		out = append(out, s)
+		if len(turns) == 0 {
+			continue
+		}
+		c := domains.Conversation{Name: "locomo-" + strings.TrimSuffix(filepath.Base(f.Name), ".json")}
+		for _, t := range turns {
+			role := transcript.RoleAssistant
+			if t.Speaker == turns[0].Speaker {
+				role = transcript.RoleUser
+			}
+			c.Messages = append(c.Messages, transcript.Message{Role: role, Contents: []string{t.Speaker + ": " + t.Text}})
+		}
+		for _, q := range qas {
+			if q.Answer != nil { // adversarial items carry no answer
+				c.Questions = append(c.Questions, domains.Question{Answer: fmt.Sprint(q.Answer), Kind: "qa", Turn: -1})
+			}
+		}
+		out = append(out, c)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }

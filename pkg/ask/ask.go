@@ -140,6 +140,10 @@ func (a *Asker) Run(ctx context.Context, s Store, t Transport, turn Turn) (Resul
 			Message:      transcript.Message{Role: transcript.RoleUser, Contents: turn.Contents},
 			Metadata:     transcript.Metadata{Timing: transcript.Timing{Creation: now}},
 		}
+		// A question the store would refuse is refused before it is paid for.
+		if err := transcript.CheckSize(res.User); err != nil {
+			return res, err
+		}
 	}
 	body, end, err := a.body(ctx, s, turn.Conversation, res.User, req)
 	if err != nil {

@@ -419,3 +419,21 @@ func TestRunProviderData(t *testing.T) {
 		}
 	}
 }
+
+// TestRunRefusesOversizeQuestion: a question over the record size limit
+// is refused before the provider is called (and paid): the store would
+// refuse it after.
+func TestRunRefusesOversizeQuestion(t *testing.T) {
+	e := newEnv(t, providers[0], llm.Options{}, step{Answer: &answer{Text: "Fine."}})
+	_, err := e.run(e.turn(strings.Repeat("x", transcript.MaxRecordBytes)))
+	var ie *transcript.InputError
+	if !errors.As(err, &ie) || ie.Field != "message.contents[0]" {
+		t.Fatalf("err = %v, want the question refused for its size", err)
+	}
+	if n := len(e.srv.Requests()); n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+	if e.dump() != "" {
+		t.Errorf("stored %s", e.dump())
+	}
+}

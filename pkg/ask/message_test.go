@@ -17,7 +17,7 @@ func TestReadMessage(t *testing.T) {
 		"":               "empty",
 		" \n\t\n":        "empty",
 		"a\x00b":         "NUL",
-		strings.Repeat("x", transcript.MaxLineBytes+1): "over",
+		strings.Repeat("x", transcript.MaxRecordBytes+1): "over",
 	} {
 		got, err := ReadMessage(strings.NewReader(in))
 		var ie *transcript.InputError

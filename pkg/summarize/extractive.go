@@ -21,7 +21,7 @@ func (e *Extractive) Name() string { return "extractive" }
 func (e *Extractive) Summarize(_ context.Context, in Input) (Output, error) {
 	text, err := (&extractive.Engine{Counter: e.Counter}).Summarize(extractive.Input{
 		Previous: in.Previous, Records: in.Records, Each: extractive.RecordStream(in.Each),
-		MaxTokens: in.MaxTokens, Facts: in.Facts, FactsTokens: in.FactsTokens,
+		MaxTokens: in.MaxTokens, Facts: in.Facts, FactsDropped: in.FactsDropped, FactsTokens: in.FactsTokens,
 	})
 	return Output{Text: text}, err
 }

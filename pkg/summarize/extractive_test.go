@@ -29,7 +29,7 @@ func TestExtractiveKeepsFacts(t *testing.T) {
 	recs := conversation(len(texts), func(i int) string { return texts[i] })
 	ex := &Extractive{Counter: c}
 	ledger := []facts.Fact{{Text: "Oscar", Seen: 1}, {Text: "order #4512", Seen: 1}}
-	out, err := ex.Summarize(context.Background(), Input{Records: recs, MaxTokens: 60, Facts: ledger, FactsTokens: facts.Cost(ledger, c)})
+	out, err := ex.Summarize(context.Background(), Input{Records: recs, MaxTokens: 60, Facts: ledger, FactsTokens: facts.Cost(ledger, 0, c)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,8 @@ func TestSummaryBudget(t *testing.T) {
 }
 
 // TestRatioBudgetGrows: with --summary-ratio each progressive summary
-// records what it stands for, and its budget follows.
+// records what it stands for, and its budget follows; the summary stays
+// within it, but for the protected ledger.
 func TestRatioBudgetGrows(t *testing.T) {
 	c := counter(t)
 	opt := Options{KeepLast: 1, Counter: c, MaxSummaryTokens: 5000, SummaryRatio: 0.1}
@@ -98,8 +99,11 @@ func TestRatioBudgetGrows(t *testing.T) {
 			t.Fatal(err)
 		}
 		covered = append(covered, n)
-		if got := c.Record(&sum); got > p.Budget || p.Budget != summaryBudget(opt, n) {
-			t.Errorf("round %d: summary %d tokens, budget %d for %d covered", round, got, p.Budget, n)
+		// The ledger is protected: the notes get what it leaves of the
+		// budget, or a share of it at least.
+		bound := max(p.Budget, facts.Cost(p.Ledger, p.LedgerDropped, c)+p.Budget/notesShare)
+		if got := c.Count(sum.Message.Contents[0]); got > bound || p.Budget != summaryBudget(opt, n) {
+			t.Errorf("round %d: summary %d tokens, bound %d (budget %d) for %d covered", round, got, bound, p.Budget, n)
 		}
 		recs = transcript.PlaceSummary(recs, sum, p.Span, false)
 		recs = recs[transcript.LatestSummary(recs):]

@@ -1,64 +1,70 @@
 package summarize
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strings"
 
-	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/summarize/facts"
 	"github.com/convo-cli/convo/pkg/summarize/internal/work"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// The fact ledger: identifiers, numbers, dates, URLs and user directives
-// found by code in the covered records, carried verbatim from summary to
-// summary in aux.ledger and appended to the summary text, so repeated
-// summarizing cannot lose them whatever the summarizer writes.
+// The fact ledger: the identifiers of the covered records with their
+// labels, and the user's standing instructions, found by package facts,
+// carried verbatim from summary to summary in aux.ledger and appended to
+// the summary text, so repeated summarizing cannot lose them whatever the
+// summarizer writes. The ledger is protected (see the extractive engine's
+// doc): it is bounded by entries, not cut to make room for notes.
 
-// DefaultLedgerSize bounds the ledger; past it the entries not seen for
-// longest are dropped first.
+// DefaultLedgerSize bounds the ledger's entries.
 const DefaultLedgerSize = 48
 
 // CarryLedger returns the ledger of a new summary: the previous summary's
-// facts, with the facts of the covered records counted in, within budget
-// tokens (counted by count; 0: no bound) and size entries. The user's
-// directives come first; past that the entries seen least often go first
-// and, among those, the newest: the oldest are dropped last, so what was
-// established early (names, ids) survives repeated summarizing.
-func CarryLedger(prev *transcript.Record, covered []transcript.Record, size, budget int, count func(string) int) []facts.Fact {
-	ledger, _ := carryLedger(prev, covered, sliceStream(covered), size, budget, count)
-	return ledger
+// entries, with the facts of the covered records counted in, within size
+// entries, and how many entries it dropped (this time and before). The
+// user's instructions come first, then what the user said, then what was
+// said more often, then the newest.
+func CarryLedger(prev *transcript.Record, covered []transcript.Record, size int) ([]facts.Fact, int) {
+	ledger, dropped, _ := carryLedger(prev, covered, sliceStream(covered), size)
+	return ledger, dropped
 }
 
 // carryLedger is CarryLedger over a stream of the covered records. Every
 // fact seen is counted, so it holds each distinct fact once, compactly: a
 // hash of its folded text, its count, who said it first (the speakers
-// interned) and, for the first maxLedgerTexts facts, its text. The text of
-// a later one is read again from the stream if it comes to be needed.
+// interned) and, for the first maxLedgerTexts facts, its text and label.
+// Those of a later one are read again from the stream if needed.
 //
 // held, when not nil, is the records covered streams, held in memory:
 // their facts are then found on every processor at once.
-func carryLedger(prev *transcript.Record, held []transcript.Record, covered RecordStream, size, budget int, count func(string) int) ([]facts.Fact, error) {
+func carryLedger(prev *transcript.Record, held []transcript.Record, covered RecordStream, size int) ([]facts.Fact, int, error) {
 	if size <= 0 {
 		size = DefaultLedgerSize
 	}
 	var prevFacts []facts.Fact
+	dropped := 0
 	if prev != nil {
 		if raw, ok := prev.Metadata.Aux["ledger"]; ok {
 			_ = json.Unmarshal(raw, &prevFacts)
 		}
+		if raw, ok := prev.Metadata.Aux["ledgerDropped"]; ok {
+			_ = json.Unmarshal(raw, &dropped)
+		}
 	}
 	type entry struct {
-		seen, by  int32
-		directive bool
+		seen, by    int32
+		last        int32 // the order of its latest mention: newer is larger
+		instruction bool
 	}
 	var (
-		texts    []string // by entry, for the first maxLedgerTexts
+		found    []facts.Found // by entry, for the first maxLedgerTexts
 		entries  []entry
 		speakers []string
 		speakerN = map[string]int32{}
 		index    = make(map[uint64]int32, len(prevFacts))
+		mention  int32
 	)
 	speakerOf := func(by string) int32 {
 		i, ok := speakerN[by]
@@ -74,130 +80,139 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 		// Every previous fact stays an entry, even one that differs from
 		// another only in case; the later one is counted.
 		index[work.Hash(strings.ToLower(f.Text))] = int32(len(entries))
-		texts = append(texts, f.Text)
-		entries = append(entries, entry{seen: int32(f.Seen), by: speakerOf(f.By), directive: extractive.IsDirective(f.Text)})
+		found = append(found, facts.Found{Text: f.Text, Label: f.Label, Kind: f.Kind})
+		mention++
+		entries = append(entries, entry{seen: int32(f.Seen), by: speakerOf(f.By), last: mention, instruction: f.Kind == "instruction"})
 	}
-	// facts calls fn with each fact of the covered records, in order, and
-	// who said it.
-	factsOf := func(fn func(fact, by string)) error {
+	// factsOf calls fn with each fact of the covered records, in order,
+	// and who said it.
+	factsOf := func(fn func(f facts.Found, by string)) error {
 		if held != nil {
-			found := make([][]string, len(held))
-			work.ForEach(len(held), func(i int) { found[i] = extractive.RecordFacts(&held[i]) })
+			all := make([][]facts.Found, len(held))
+			work.ForEach(len(held), func(i int) { all[i] = facts.Of(&held[i]) })
 			for i := range held {
-				if len(found[i]) > 0 {
+				if len(all[i]) > 0 {
 					by := facts.By(held[i])
-					for _, f := range found[i] {
-						fn(f, by)
+					for _, f := range all[i] {
+						fn(f, cmp.Or(f.By, by))
 					}
 				}
 			}
 			return nil
 		}
-		return work.InBatches(covered, extractive.RecordFacts, func(r *transcript.Record, fs []string) error {
+		return work.InBatches(covered, facts.Of, func(r *transcript.Record, fs []facts.Found) error {
 			if len(fs) > 0 {
 				by := facts.By(*r)
 				for _, f := range fs {
-					fn(f, by)
+					fn(f, cmp.Or(f.By, by))
 				}
 			}
 			return nil
 		})
 	}
-	err := factsOf(func(text, by string) {
-		k := work.Hash(strings.ToLower(text))
+	err := factsOf(func(f facts.Found, by string) {
+		mention++
+		k := work.Hash(strings.ToLower(f.Text))
 		if i, ok := index[k]; ok {
 			entries[i].seen++
+			entries[i].last = mention
+			if int(i) < len(found) && found[i].Label == "" && f.Label != "" {
+				found[i].Label = strings.Clone(f.Label)
+			}
 			return
 		}
 		index[k] = int32(len(entries))
-		entries = append(entries, entry{seen: 1, by: speakerOf(by), directive: extractive.IsDirective(text)})
-		if len(texts) < maxLedgerTexts {
+		entries = append(entries, entry{seen: 1, by: speakerOf(by), last: mention, instruction: f.Kind == "instruction"})
+		if len(found) < maxLedgerTexts {
 			// A fact is a piece of its record's text: a copy keeps the
 			// record from being held with it.
-			texts = append(texts, strings.Clone(text))
+			found = append(found, facts.Found{Text: strings.Clone(f.Text), Label: strings.Clone(f.Label), Kind: f.Kind})
 		}
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	rank := make([]int32, len(entries))
 	for i := range rank {
 		rank[i] = int32(i)
 	}
-	// The user's standing instructions first: said once, they still rule
-	// every turn after. Then seen more first; the sort is stable, so
-	// older first among equals.
-	slices.SortStableFunc(rank, func(a, b int32) int {
-		if da, db := entries[a].directive, entries[b].directive; da != db {
-			if da {
-				return -1
-			}
+	// What people said outranks what tools printed: a tool's output is
+	// bulk, and an identifier in it that matters is said again.
+	tier := func(e entry) int {
+		switch by := speakers[e.by]; {
+		case e.instruction:
+			return 0
+		case by == string(transcript.RoleUser):
 			return 1
+		case strings.HasPrefix(by, "tool"):
+			return 3
 		}
-		return int(entries[b].seen - entries[a].seen)
+		return 2
+	}
+	slices.SortStableFunc(rank, func(a, b int32) int {
+		ea, eb := entries[a], entries[b]
+		if ta, tb := tier(ea), tier(eb); ta != tb {
+			return ta - tb
+		}
+		if ea.seen != eb.seen {
+			return int(eb.seen - ea.seen)
+		}
+		return int(eb.last - ea.last)
 	})
-	fetched := map[int32]string{}
-	// text is entry rank[at]'s text; one not held is read again with the
-	// next ones of the rank not held, up to ledgerFetch of them.
-	text := func(at int) (string, error) {
-		i := rank[at]
-		if int(i) < len(texts) {
-			return texts[i], nil
-		}
-		if t, ok := fetched[i]; ok {
-			return t, nil
-		}
-		want := map[int32]bool{i: true}
-		for _, j := range rank[at+1:] {
-			if len(want) >= ledgerFetch {
-				break
+	if len(rank) > size {
+		dropped += len(rank) - size
+		rank = rank[:size]
+	}
+	fetched := map[int32]facts.Found{}
+	// The facts kept but not held are read again, in one pass.
+	var want map[int32]bool
+	for _, i := range rank {
+		if int(i) >= len(found) {
+			if want == nil {
+				want = map[int32]bool{}
 			}
-			if int(j) >= len(texts) {
-				want[j] = true
-			}
+			want[i] = true
 		}
-		err := factsOf(func(t, _ string) {
-			if j := index[work.Hash(strings.ToLower(t))]; want[j] {
-				fetched[j] = strings.Clone(t)
-				delete(want, j) // its first mention is its text
+	}
+	if len(want) > 0 {
+		err := factsOf(func(f facts.Found, _ string) {
+			j := index[work.Hash(strings.ToLower(f.Text))]
+			if !want[j] {
+				return
+			}
+			// Its first mention is its text and kind; its label is the
+			// first mention's that has one, as when it is held.
+			if got, ok := fetched[j]; !ok {
+				fetched[j] = facts.Found{Text: strings.Clone(f.Text), Label: strings.Clone(f.Label), Kind: f.Kind}
+			} else if got.Label == "" && f.Label != "" {
+				got.Label = strings.Clone(f.Label)
+				fetched[j] = got
 			}
 		})
-		return fetched[i], err
-	}
-	keep := map[int32]string{}
-	used := 0
-	for at, i := range rank {
-		if len(keep) == size {
-			break
-		}
-		if count != nil && budget > 0 && budget-used < 2 {
-			break // a fact costs a token and its separator at least
-		}
-		t, err := text(at)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		if count != nil && budget > 0 {
-			cost := count(t) + 1
-			if used+cost > budget {
-				continue
-			}
-			used += cost
-		}
-		keep[i] = t
+	}
+	keep := map[int32]bool{}
+	for _, i := range rank {
+		keep[i] = true
 	}
 	var out []facts.Fact
 	for i, e := range entries {
-		if t, ok := keep[int32(i)]; ok {
-			out = append(out, facts.Fact{Text: t, Seen: int(e.seen), By: speakers[e.by]})
+		if !keep[int32(i)] {
+			continue
+		}
+		f, ok := fetched[int32(i)]
+		if int(i) < len(found) {
+			f, ok = found[i], true
+		}
+		if ok {
+			out = append(out, facts.Fact{Text: f.Text, Label: f.Label, Kind: f.Kind, Seen: int(e.seen), By: speakers[e.by]})
 		}
 	}
-	return out, nil
+	return out, dropped, nil
 }
 
 // maxLedgerTexts bounds the facts whose text the ledger holds while it
-// counts; ledgerFetch is how many are read again at once.
-var (
-	maxLedgerTexts = 1 << 16
-	ledgerFetch    = 1 << 10
-)
+// counts.
+var maxLedgerTexts = 1 << 16

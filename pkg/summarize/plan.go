@@ -29,7 +29,10 @@ type Plan struct {
 	// grown with the covered records, known before the summarizer runs so
 	// the summarizer gets the budget it leaves.
 	Ledger []facts.Fact
-	counts []int // tokens of each record the LLM is sent, by index
+	// LedgerDropped counts the entries dropped past the ledger's bound,
+	// by this summary and those before it.
+	LedgerDropped int
+	counts        []int // tokens of each record the LLM is sent, by index
 
 	// What Record needs of the span, known once the span is planned (or,
 	// streamed, once its records have passed): the records the LLM is
@@ -77,7 +80,13 @@ func prepare(recs []transcript.Record, opt Options, withText bool) (*Plan, Skip,
 		n: len(recs), latest: latest, previous: prev,
 		role:  func(i int) transcript.Role { return recs[i].Message.Role },
 		count: func(i int) int { return counts[i] },
-		span:  func(keepLast int) transcript.Span { return transcript.SummarySpan(recs, keepLast) },
+		span: func(keepLast, keepTokens int) transcript.Span {
+			return transcript.SummarySpanOf(len(recs), func(i int) transcript.SpanRecord {
+				sr := transcript.SpanRecordOf(&recs[i])
+				sr.Tokens = counts[i]
+				return sr
+			}, keepLast, keepTokens)
+		},
 	}, opt)
 	if p == nil {
 		return nil, skip, nil
@@ -107,7 +116,7 @@ type spanOf struct {
 	previous *transcript.Record // the latest summary, or nil
 	role     func(i int) transcript.Role
 	count    func(i int) int // tokens the LLM is sent of record i
-	span     func(keepLast int) transcript.Span
+	span     func(keepLast, keepTokens int) transcript.Span
 }
 
 // plan decides whether and what to summarize, and the budget; nil and the
@@ -123,7 +132,7 @@ func plan(t spanOf, opt Options) (*Plan, Skip) {
 	if opt.Every > 0 && t.n-t.latest-1 < opt.Every {
 		return nil, SkipTrigger
 	}
-	span := t.span(opt.KeepLast)
+	span := t.span(opt.KeepLast, opt.KeepLastTokens)
 	if span.Empty() {
 		if n := countTurnsOf(t); opt.KeepLast > 0 && n > 0 {
 			return nil, skipKeptLast(opt.KeepLast, n)
@@ -162,11 +171,11 @@ func plan(t spanOf, opt Options) (*Plan, Skip) {
 // finish grows the ledger over the records folded in (p.each) and makes
 // the summarizer's input; withText renders Input.Text.
 func (p *Plan) finish(opt Options, withText bool) error {
-	ledger, err := carryLedger(p.Previous, p.Covered, p.each, opt.LedgerSize, max(1, p.Budget/ledgerShare), opt.Counter.Count)
+	ledger, dropped, err := carryLedger(p.Previous, p.Covered, p.each, opt.LedgerSize)
 	if err != nil {
 		return err
 	}
-	p.Ledger = ledger
+	p.Ledger, p.LedgerDropped = ledger, dropped
 	text := ""
 	if withText {
 		if text, err = renderText(opt.Template, p); err != nil {
@@ -177,11 +186,12 @@ func (p *Plan) finish(opt Options, withText bool) error {
 	if prompt == "" {
 		prompt = DefaultPrompt
 	}
-	// The summarizer writes within what the ledger leaves of the budget.
-	factsTokens := facts.Cost(p.Ledger, opt.Counter)
+	// The ledger is protected: the summarizer writes within what it
+	// leaves of the budget, and a share of the budget at least.
+	factsTokens := facts.Cost(p.Ledger, p.LedgerDropped, opt.Counter)
 	p.Input = Input{
 		Instruction: prompt, Text: text, Previous: p.previousText(), Records: p.Covered,
-		MaxTokens: max(p.Budget-factsTokens, 1), Facts: p.Ledger, FactsTokens: factsTokens,
+		MaxTokens: max(p.Budget-factsTokens, p.Budget/notesShare, 1), Facts: p.Ledger, FactsDropped: p.LedgerDropped, FactsTokens: factsTokens,
 	}
 	if p.Covered == nil {
 		p.Input.Each = p.each

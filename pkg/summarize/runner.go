@@ -137,7 +137,7 @@ const LongSpan = 1 << 17
 // write stores a summary made of records read at change sequence readSeq.
 func (r *Runner) write(ctx context.Context, s Store, conv string, sum *placed, res Result, readSeq int64) (Result, error) {
 	err := s.WriteSummary(ctx, conv, store.SummaryWrite{
-		Anchor: sum.anchor, Summary: &sum.record, DeleteCovered: r.DeleteOriginals,
+		Anchor: sum.anchor, Summary: &sum.record, Placeholder: sum.placeholder, DeleteCovered: r.DeleteOriginals,
 		Check: true, PreviousID: sum.previousID, ReadSeq: readSeq,
 	})
 	if err != nil {
@@ -153,6 +153,17 @@ type placed struct {
 	anchor     string
 	span       transcript.Span
 	previousID string // the summary it follows ("" for none)
+	// placeholder goes right after the summary when its cut fell inside
+	// a turn (rule 2).
+	placeholder *transcript.Record
+}
+
+// after is what goes right after the summary: its placeholder, if any.
+func (p *placed) after() []transcript.Record {
+	if p.placeholder == nil {
+		return nil
+	}
+	return []transcript.Record{*p.placeholder}
 }
 
 // summarize plans recs (the transcript from its latest summary on), calls
@@ -205,7 +216,12 @@ func (r *Runner) run(ctx context.Context, plan *Plan) (*placed, Result, error) {
 	if err != nil {
 		return nil, Result{}, err
 	}
-	return &placed{record: rec, anchor: plan.AnchorID(), span: plan.Span, previousID: plan.previousID}, Result{}, nil
+	sum := &placed{record: rec, anchor: plan.AnchorID(), span: plan.Span, previousID: plan.previousID}
+	if plan.Span.Placeholder {
+		ph := transcript.Placeholder(r.ids().New(now), now)
+		sum.placeholder = &ph
+	}
+	return sum, Result{}, nil
 }
 
 func (r *Runner) nowMillis() int64 {

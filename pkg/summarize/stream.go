@@ -54,7 +54,7 @@ func (k *skeleton) roleIndex(r transcript.Role) uint8 {
 
 func (k *skeleton) spanRecord(i int) transcript.SpanRecord {
 	r := k.recs[i]
-	sr := transcript.SpanRecord{Role: k.roles[r.role], Fake: r.fake}
+	sr := transcript.SpanRecord{Role: k.roles[r.role], Fake: r.fake, Tokens: int(r.count)}
 	if r.calls > 0 {
 		c := k.calls[r.calls-1]
 		sr.ToolCallID, sr.CallIDs = c.result, c.ids
@@ -129,8 +129,8 @@ func prepareStored(ctx context.Context, s Store, conv string, opt Options) (*Pla
 		n: len(k.recs), latest: k.latest, previous: k.previous,
 		role:  func(i int) transcript.Role { return k.roles[k.recs[i].role] },
 		count: func(i int) int { return int(k.recs[i].count) },
-		span: func(keepLast int) transcript.Span {
-			return transcript.SummarySpanOf(len(k.recs), k.spanRecord, keepLast)
+		span: func(keepLast, keepTokens int) transcript.Span {
+			return transcript.SummarySpanOf(len(k.recs), k.spanRecord, keepLast, keepTokens)
 		},
 	}, opt)
 	if p == nil {

@@ -115,11 +115,11 @@ func readStored(t *testing.T, s store.Store, conv string) []transcript.Record {
 
 // setKnobs sets the bounds on what the streaming summarizer holds, and
 // puts them back when the test ends.
-func setKnobs(t *testing.T, held, batch, texts, fetch, records int) {
-	old := [5]int{extractive.Limits.Held, extractive.Limits.Batch, maxLedgerTexts, ledgerFetch, work.Batch}
-	extractive.Limits.Held, extractive.Limits.Batch, maxLedgerTexts, ledgerFetch, work.Batch = held, batch, texts, fetch, records
+func setKnobs(t *testing.T, held, batch, texts, records int) {
+	old := [4]int{extractive.Limits.Held, extractive.Limits.Batch, maxLedgerTexts, work.Batch}
+	extractive.Limits.Held, extractive.Limits.Batch, maxLedgerTexts, work.Batch = held, batch, texts, records
 	t.Cleanup(func() {
-		extractive.Limits.Held, extractive.Limits.Batch, maxLedgerTexts, ledgerFetch, work.Batch = old[0], old[1], old[2], old[3], old[4]
+		extractive.Limits.Held, extractive.Limits.Batch, maxLedgerTexts, work.Batch = old[0], old[1], old[2], old[3]
 	})
 }
 
@@ -153,7 +153,7 @@ func TestStreamedSummaryMatchesHeld(t *testing.T) {
 				// The greedy weighs batchNotes candidates at once whether
 				// they are held or streamed.
 				batch := 1 + r.IntN(6)
-				setKnobs(t, 1<<30, batch, 1<<30, 1<<30, 256)
+				setKnobs(t, 1<<30, batch, 1<<30, 256)
 				p, skip, err := Prepare(held, opt)
 				if err != nil {
 					t.Fatal(err)
@@ -164,7 +164,7 @@ func TestStreamedSummaryMatchesHeld(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				setKnobs(t, r.IntN(8), batch, r.IntN(4), 1+r.IntN(3), 1+r.IntN(100))
+				setKnobs(t, r.IntN(8), batch, r.IntN(4), 1+r.IntN(100))
 				run := &Runner{Options: opt, Summarizer: ex, Now: func() time.Time { return time.UnixMilli(1744815900000) }}
 				res, err := run.Run(context.Background(), s, "p")
 				got, want := "", ""

@@ -44,8 +44,9 @@ type Input struct {
 	// summary already holds them word for word. MaxTokens leaves room for
 	// all of them, FactsTokens; a summarizer that holds some may use
 	// their room.
-	Facts       []facts.Fact
-	FactsTokens int
+	Facts        []facts.Fact
+	FactsDropped int
+	FactsTokens  int
 }
 
 // RecordStream calls fn for each record of a span, in order; fn's error
@@ -107,6 +108,7 @@ func readsRecords(s Summarizer) bool {
 // Options shape a summarization.
 type Options struct {
 	KeepLast         int                // turns kept verbatim
+	KeepLastTokens   int                // bound on the kept window's tokens (0: none)
 	IfOver           int                // only when the view holds more tokens (0: no such trigger)
 	Every            int                // only when this many records stand after the latest summary (0: none)
 	Prompt           string             // instruction ("" for DefaultPrompt)
@@ -153,7 +155,7 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 	}
 	ledger := p.Ledger
 	if missing := facts.Missing(text, ledger); len(missing) > 0 {
-		text += "\n\n" + facts.Text(missing)
+		text += "\n\n" + facts.Text(missing, p.LedgerDropped)
 	}
 	rec := transcript.Record{
 		ID:      id,
@@ -201,6 +203,9 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 	if len(ledger) > 0 {
 		aux["ledger"] = ledger
 	}
+	if p.LedgerDropped > 0 {
+		aux["ledgerDropped"] = p.LedgerDropped
+	}
 	rec.Metadata.Aux = make(map[string]json.RawMessage, len(aux))
 	for k, v := range aux {
 		b, err := json.Marshal(v)
@@ -209,11 +214,18 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 		}
 		rec.Metadata.Aux[k] = b
 	}
+	// What convo writes, convo reads back: a summary over the record
+	// limit (an exec summarizer's 5 MB answer) is refused here, on every
+	// path that stores or prints one.
+	if err := transcript.CheckSize(&rec); err != nil {
+		return transcript.Record{}, fmt.Errorf("%w: %w", ErrBadSummary, err)
+	}
 	return rec, nil
 }
 
-// ledgerShare: the ledger gets at most 1/ledgerShare of the budget.
-const ledgerShare = 4
+// notesShare: the notes get at least 1/notesShare of the budget, whatever
+// the protected ledger takes.
+const notesShare = 4
 
 // The default budget is a share of what the summary stands for: a
 // conversation twice as long keeps twice as much, so the share of it the
@@ -226,6 +238,7 @@ const ledgerShare = 4
 // half: tokens sent moves with how long the conversations run, so a hard
 // bound is met with room.
 const (
+	DefaultKeepLastTokens   = 4000
 	DefaultSummaryRatio     = 0.116
 	DefaultMaxSummaryTokens = 4000
 )

@@ -48,7 +48,10 @@ func Transform(ctx context.Context, r *Runner, in io.Reader, out io.Writer) (Res
 	}
 	if sum != nil {
 		sum.record.Conversation = app.Conversation
-		tail = transcript.PlaceSummary(tail, sum.record, sum.span, r.DeleteOriginals)
+		if sum.placeholder != nil {
+			sum.placeholder.Conversation = app.Conversation
+		}
+		tail = transcript.PlaceSummary(tail, sum.record, sum.span, r.DeleteOriginals, sum.after()...)
 		res.Summary = &sum.record
 	}
 	if err := encodeAll(enc, tail); err != nil {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/summarize/facts"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -139,28 +138,6 @@ func TestFactsSurviveVerbatim(t *testing.T) {
 	}
 }
 
-// TestFactsAreExactSubstrings: every fact found in a text is a piece of
-// it, byte for byte, whole: never cut inside an identifier.
-func TestFactsAreExactSubstrings(t *testing.T) {
-	for _, f := range mustSurvive {
-		for _, text := range []string{
-			f.fact + " never arrived.",
-			"The one I mean is " + f.fact + ", as I said.",
-			"(" + f.fact + ")",
-		} {
-			got := extractive.RecordFacts(&transcript.Record{Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{text}}})
-			if !slices.Contains(got, f.fact) {
-				t.Errorf("%s: facts of %q are %q, want %q among them", f.name, text, got, f.fact)
-			}
-			for _, fact := range got {
-				if !strings.Contains(text, fact) {
-					t.Errorf("%s: fact %q is not a substring of %q", f.name, fact, text)
-				}
-			}
-		}
-	}
-}
-
 // TestNotFacts: what is no fact stays out of the ledger.
 func TestNotFacts(t *testing.T) {
 	tests := []struct {
@@ -181,7 +158,7 @@ func TestNotFacts(t *testing.T) {
 			if tt.role == transcript.RoleTool {
 				r.Message.ToolCallID = "call_1"
 			}
-			ledger := CarryLedger(nil, []transcript.Record{r}, 0, 0, nil)
+			ledger, _ := CarryLedger(nil, []transcript.Record{r}, 0)
 			for _, f := range ledger {
 				if slices.Contains(tt.not, f.Text) || strings.TrimSpace(f.Text) == "" {
 					t.Errorf("%q became a fact: %v", f.Text, ledger)
@@ -191,7 +168,7 @@ func TestNotFacts(t *testing.T) {
 	}
 	// A tool result's values are facts, its keys are not.
 	r := transcript.Record{Message: transcript.Message{Role: transcript.RoleTool, ToolCallID: "c", Contents: []string{`{"sku": "WID-0042", "url": "https://x.example/p/42?ref=a"}`}}}
-	ledger := CarryLedger(nil, []transcript.Record{r}, 0, 0, nil)
+	ledger, _ := CarryLedger(nil, []transcript.Record{r}, 0)
 	for _, want := range []string{"WID-0042", "https://x.example/p/42?ref=a"} {
 		if !slices.ContainsFunc(ledger, func(f facts.Fact) bool { return f.Text == want }) {
 			t.Errorf("tool result value %q is not a fact: %v", want, ledger)
@@ -200,9 +177,8 @@ func TestNotFacts(t *testing.T) {
 }
 
 // A user's standing instruction, said once, outranks facts said more
-// often when the ledger's budget holds only some: it rules every turn after.
-func TestLedgerKeepsDirectivesFirst(t *testing.T) {
-	c := counter(t)
+// often when the ledger's bound holds only some: it rules every turn after.
+func TestLedgerKeepsInstructionsFirst(t *testing.T) {
 	user := func(text string) transcript.Record {
 		return transcript.Record{Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{text}}}
 	}
@@ -211,11 +187,55 @@ func TestLedgerKeepsDirectivesFirst(t *testing.T) {
 		user("Please always book window seats."),
 		user("Again: ORD-55821, ORD-55822, DHL-7781-XZ, 2026-05-12."),
 	}
-	ledger := CarryLedger(nil, covered, 0, 12, c.Count)
-	if len(ledger) == 0 || !slices.ContainsFunc(ledger, func(f facts.Fact) bool { return f.Text == "Please always book window seats." }) {
-		t.Fatalf("the directive lost its place to facts seen twice: %v", ledger)
+	ledger, dropped := CarryLedger(nil, covered, 2)
+	if !slices.ContainsFunc(ledger, func(f facts.Fact) bool { return f.Text == "Please always book window seats." }) {
+		t.Fatalf("the instruction lost its place to facts seen twice: %v", ledger)
 	}
-	if len(ledger) == 5 {
-		t.Fatalf("a budget of 12 tokens held all five facts (%v): it tests nothing", ledger)
+	if len(ledger) != 2 || dropped != 3 {
+		t.Fatalf("a bound of 2 kept %d entries and dropped %d, want 2 and 3: %v", len(ledger), dropped, ledger)
 	}
+}
+
+// Past the bound, what the user said outranks what the assistant said,
+// which outranks a tool's output; the summary says how many it dropped,
+// and a second summary adds to that count.
+func TestLedgerRanksBySpeaker(t *testing.T) {
+	rec := func(role transcript.Role, text string) transcript.Record {
+		r := transcript.Record{Message: transcript.Message{Role: role, Contents: []string{text}}}
+		if role == transcript.RoleTool {
+			r.Message.ToolCallID, r.Message.Name = "c1", "bash"
+		}
+		return r
+	}
+	covered := []transcript.Record{
+		rec(transcript.RoleTool, "built ORD-1111 ORD-1111 ORD-1111"),
+		rec(transcript.RoleAssistant, "Your ticket is TCK-2222."),
+		rec(transcript.RoleUser, "My order is ORD-3333."),
+	}
+	ledger, dropped := CarryLedger(nil, covered, 2)
+	var got []string
+	for _, f := range ledger {
+		got = append(got, f.Text)
+	}
+	if !slices.Equal(got, []string{"TCK-2222", "ORD-3333"}) || dropped != 1 {
+		t.Fatalf("kept %q, dropped %d; want the user's and the assistant's, 1 dropped", got, dropped)
+	}
+	prev := transcript.Record{Message: transcript.Message{Role: transcript.RoleSummary, Contents: []string{"x"}},
+		Metadata: transcript.Metadata{Aux: map[string]json.RawMessage{"ledger": mustJSON(t, ledger), "ledgerDropped": mustJSON(t, dropped)}}}
+	_, dropped = CarryLedger(&prev, []transcript.Record{rec(transcript.RoleUser, "And PO#4812.")}, 2)
+	if dropped != 2 {
+		t.Fatalf("dropped %d in all, want 2", dropped)
+	}
+	if text := facts.Text(ledger, 7); !strings.Contains(text, "(7 less used dropped)") || !strings.Contains(text, "- user: order ORD-3333") {
+		t.Fatalf("the ledger's text:\n%s", text)
+	}
+}
+
+func mustJSON(t *testing.T, v any) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

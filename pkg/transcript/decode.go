@@ -9,10 +9,15 @@ import (
 	"strings"
 )
 
-// MaxLineBytes bounds one input line. Larger lines are rejected rather than
-// cut: a record that big is almost always a mistake (DynamoDB, for one, takes
-// 400 KB an item).
-const MaxLineBytes = 4 << 20
+// MaxLineBytes bounds one input line, not counting the ids a summary lists
+// (metadata.summaryIds: tens of megabytes for a long conversation, and no
+// limit can know how long one grows). What it bounds is what a record
+// within MaxRecordBytes may take, however written: a JSON escape spends at
+// most six bytes on a byte of text (\u003c for <, as encoding/json writes
+// it), and the rest (id, conversation, timing) takes little. A longer
+// line is refused unread, rather than cut; the record limit judges the
+// rest, with a message that names the part too large.
+const MaxLineBytes = 6*MaxRecordBytes + 64<<10
 
 // InputError is bad input: it names the line (0 when the input was not a
 // stream, e.g. command-line arguments) and the field at fault.
@@ -64,6 +69,7 @@ type Decoder struct {
 	// appending: see CheckAppend.
 	appending bool
 	tools     toolResults
+	open      openRecord
 }
 
 // CheckAppend makes d refuse what an append must not store, though a
@@ -76,11 +82,18 @@ type Decoder struct {
 // summary). When they are neither and hold no assistant record, a tool
 // result before the input's first assistant record cannot be judged and is
 // taken as it is.
+//
+// It also follows the record a merge (rule 1) would grow, from the last of
+// before on, so that a merge past MaxRecordBytes is refused at its line,
+// before anything is written; the appender refuses it too, without the
+// line, should the stored tail not show the record merged into.
 func (d *Decoder) CheckAppend(before []Record, whole bool) {
 	d.appending = true
 	d.tools = toolResults{known: whole}
+	d.open = openRecord{}
 	for i := range before {
 		d.tools.observe(&before[i])
+		_ = d.open.add(&before[i]) // what is stored stands, whatever its size
 	}
 }
 
@@ -155,7 +168,46 @@ func (d *Decoder) check(r *Record) error {
 	if err := d.tools.check(r); err != nil {
 		return err
 	}
+	if err := d.open.add(r); err != nil {
+		return err
+	}
 	d.tools.observe(r)
+	return nil
+}
+
+// openRecord follows, as the Appender does, the record a later one of its
+// role merges into (rule 1), and its size. What it merges goes into a copy
+// of its own, never into the caller's record.
+type openRecord struct {
+	rec   *Record // nil: none (no record yet, or a summary last)
+	owned bool    // rec is the copy of its own
+	size  int     // RecordSize(rec)
+}
+
+// add follows r appended: an *InputError, and nothing followed, when r's
+// merge would pass MaxRecordBytes.
+func (o *openRecord) add(r *Record) error {
+	switch {
+	case r.Message.Role == RoleSystem:
+		return nil
+	case r.Message.Role == RoleSummary:
+		o.rec = nil
+		return nil
+	case mergesInto(o.rec, r):
+		n := o.size + mergeDelta(o.rec, r)
+		if n > MaxRecordBytes {
+			return mergeError(o.rec, r, n)
+		}
+		if !o.owned {
+			c := o.rec.Clone()
+			o.rec, o.owned = &c, true
+		}
+		mergeInto(o.rec, r)
+		o.size = n
+		return nil
+	}
+	c := *r // not grown unless copied first
+	o.rec, o.owned, o.size = &c, false, RecordSize(r)
 	return nil
 }
 
@@ -216,15 +268,22 @@ func (t *toolResults) check(r *Record) error {
 // until the next call.
 func (d *Decoder) readLine() ([]byte, error) {
 	d.buf = d.buf[:0]
+	var meter lineMeter
 	for {
 		chunk, err := d.r.ReadSlice('\n')
 		if len(d.buf)+len(chunk) > MaxLineBytes+1 {
-			d.line++
-			// Skip the rest so the error names the right line, then stop.
-			for errors.Is(err, bufio.ErrBufferFull) {
-				_, err = d.r.ReadSlice('\n')
+			// Only a line this long is measured: its summaryIds do not count.
+			if meter.counted == 0 {
+				meter.feed(d.buf)
 			}
-			return nil, &InputError{Line: d.line, Err: fmt.Errorf("line is longer than %d bytes", MaxLineBytes)}
+			if meter.feed(chunk); meter.counted > MaxLineBytes+1 {
+				d.line++
+				// Skip the rest so the error names the right line, then stop.
+				for errors.Is(err, bufio.ErrBufferFull) {
+					_, err = d.r.ReadSlice('\n')
+				}
+				return nil, &InputError{Line: d.line, Err: fmt.Errorf("line is longer than %d bytes (a summary's summaryIds not counted)", MaxLineBytes)}
+			}
 		}
 		d.buf = append(d.buf, chunk...)
 		switch {
@@ -241,6 +300,77 @@ func (d *Decoder) readLine() ([]byte, error) {
 			return d.buf, nil
 		default:
 			return nil, err
+		}
+	}
+}
+
+// lineMeter counts, fed a JSON line piece by piece, its bytes outside the
+// list of a summary's ids (metadata.summaryIds of the record object), as
+// encoding/json spells the keys in canonical records. Input that is no
+// JSON is counted whole, more or less: the parser refuses it anyway.
+type lineMeter struct {
+	counted  int
+	depth    int  // objects and lists open
+	inString bool // within a string, escape: after its backslash
+	escape   bool
+	key      [len("summaryIds") + 1]byte // the start of the last string read
+	keyLen   int
+	metaKey  bool // the last key of the record object was "metadata"
+	idsKey   bool // the last key of metadata was "summaryIds"
+	inMeta   bool // within the metadata object
+	inIDs    bool // within the summaryIds list
+}
+
+func (m *lineMeter) feed(b []byte) {
+	for _, c := range b {
+		if !m.inIDs {
+			m.counted++
+		}
+		if m.inString {
+			switch {
+			case m.escape:
+				m.escape = false
+			case c == '\\':
+				m.escape = true
+			case c == '"':
+				m.inString = false
+			case m.keyLen < len(m.key):
+				m.key[m.keyLen] = c
+				m.keyLen++
+			default:
+				m.keyLen = len(m.key) + 1 // too long to be a key of note
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			m.inString, m.keyLen = true, 0
+		case ':':
+			key := ""
+			if m.keyLen <= len(m.key) {
+				key = string(m.key[:m.keyLen])
+			}
+			switch {
+			case m.depth == 1:
+				m.metaKey = key == "metadata"
+			case m.depth == 2 && m.inMeta:
+				m.idsKey = key == "summaryIds"
+			}
+		case '{', '[':
+			m.depth++
+			switch {
+			case m.depth == 2 && c == '{':
+				m.inMeta = m.metaKey
+			case m.depth == 3 && c == '[' && m.inMeta && m.idsKey:
+				m.inIDs = true
+			}
+		case '}', ']':
+			if m.depth == 3 && m.inIDs {
+				m.inIDs = false
+			}
+			if m.depth--; m.depth < 2 {
+				m.inMeta = false
+			}
 		}
 	}
 }

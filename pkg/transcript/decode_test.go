@@ -23,7 +23,7 @@ func TestDecoderNamesLines(t *testing.T) {
 }
 
 func TestDecoderRejectsHugeLine(t *testing.T) {
-	huge := `{"role":"user","content":"` + strings.Repeat("x", 5<<20) + `"}`
+	huge := `{"role":"user","content":"` + strings.Repeat("x", MaxLineBytes) + `"}`
 	in := `{"role":"user","content":"a"}` + "\n" + huge + "\n" + `{"role":"user","content":"b"}` + "\n"
 	d := NewDecoder(strings.NewReader(in))
 	if _, err := d.Next(); err != nil {

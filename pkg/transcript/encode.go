@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bufio"
+	"encoding/json"
 	"io"
 	"slices"
 	"strconv"
@@ -104,21 +105,27 @@ func appendMetadata(dst []byte, md *Metadata) []byte {
 	}
 	dst = append(dst, '}')
 	if len(md.Aux) > 0 {
-		dst = append(dst, `,"aux":{`...)
-		keys := make([]string, 0, len(md.Aux))
-		for k := range md.Aux {
-			keys = append(keys, k)
+		dst = append(dst, `,"aux":`...)
+		dst = appendAux(dst, md.Aux)
+	}
+	return append(dst, '}')
+}
+
+// appendAux appends the aux object, keys sorted.
+func appendAux(dst []byte, aux map[string]json.RawMessage) []byte {
+	dst = append(dst, '{')
+	keys := make([]string, 0, len(aux))
+	for k := range aux {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
 		}
-		slices.Sort(keys)
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = AppendString(dst, k)
-			dst = append(dst, ':')
-			dst = append(dst, md.Aux[k]...)
-		}
-		dst = append(dst, '}')
+		dst = AppendString(dst, k)
+		dst = append(dst, ':')
+		dst = append(dst, aux[k]...)
 	}
 	return append(dst, '}')
 }

@@ -69,6 +69,9 @@ func parseLine(line []byte, note func(string)) (Record, error) {
 		return Record{}, &InputError{Err: fmt.Errorf("invalid UTF-8 at column %d", InvalidUTF8At(line)+1)}
 	}
 	if rec, ok := parseBare(line); ok {
+		if err := CheckSize(&rec); err != nil {
+			return Record{}, err
+		}
 		return rec, nil
 	}
 	return parseAny(line, note)
@@ -80,7 +83,10 @@ func parseAny(line []byte, note func(string)) (Record, error) {
 	if err := json.Unmarshal(line, &w); err != nil {
 		return Record{}, jsonError(line, err)
 	}
-	if err := checkStrict(line); err != nil {
+	// A line with a message object is a record, held to its keys; a
+	// message alone may carry keys of its provider's, dropped.
+	dropped, err := checkStrict(line, w.Message != nil)
+	if err != nil {
 		return Record{}, err
 	}
 	if note == nil {
@@ -94,6 +100,9 @@ func parseAny(line []byte, note func(string)) (Record, error) {
 	// append Decoder refuses to store one.
 	if err := validate(&rec, false); err != nil {
 		return Record{}, err
+	}
+	for _, f := range dropped {
+		note(f + " dropped: a record keeps no such field")
 	}
 	return rec, nil
 }
@@ -281,6 +290,9 @@ func (w *wireRecord) normalize(note func(string)) (Record, error) {
 	if md := w.Metadata; md != nil {
 		rec.Metadata.Attribute = md.Attribute
 		rec.Metadata.SummaryIDs = md.SummaryIDs
+		for i, id := range md.SummaryIDs {
+			md.SummaryIDs[i] = strings.ToUpper(id) // as the id: the canonical form
+		}
 		for k, v := range md.Timing {
 			ms, err := strconv.ParseInt(string(v), 10, 64)
 			if err != nil {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/convo-cli/convo/schemas"
 )
 
 func TestParseLineForms(t *testing.T) {
@@ -125,6 +127,9 @@ func FuzzParseLine(f *testing.F) {
 		`{"role":"tool","tool_call_id":"c","content":[{"type":"text","text":"x"}]}`,
 		`{"message":{"role":"summary","contents":["s"]},"metadata":{"summaryIds":["01JRZJ166J2WRMF990535EVSQS"],"aux":{"a":[1,{"b":null}]}}}`,
 		"\xff", `{"role":"user","content":"\u2028"}`,
+		`{"message":{"role":"user","contents":["x"]},"metadata":{"timing":{"creation":1,"llmStart":-100}}}`,
+		`{"role":"assistant","content":"x","refusal":"no","meta":{"aux":1}}`,
+		`{"message":{"role":"user","contents":["x"]},"meta":{"aux":{"k":1}}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -149,6 +154,37 @@ func FuzzParseLine(f *testing.F) {
 		out := AppendJSON(nil, &r)
 		if !utf8.Valid(out) || !json.Valid(out) {
 			t.Fatalf("canonical form is not valid JSON: %s", out)
+		}
+		if got, want := RecordSize(&r), encodedSize(&r); got != want || got > MaxRecordBytes {
+			t.Fatalf("RecordSize %d, encoded %d (limit %d): %s", got, want, MaxRecordBytes, out)
+		}
+		// The line limit counts all of the canonical line but the ids.
+		var m lineMeter
+		m.feed(out)
+		ids := 0
+		if len(r.Metadata.SummaryIDs) > 0 {
+			ids = len(appendStrings(nil, r.Metadata.SummaryIDs)) - 1 // all but its '['
+		}
+		if m.counted != len(out)-ids {
+			t.Fatalf("line meter counted %d of %d bytes, %d of them ids: %s", m.counted, len(out), ids, out)
+		}
+		// What is read, filled in as the appender fills it, is what the
+		// record schema takes (a summary without ids is read for render
+		// only: an append refuses it).
+		if r.Message.Role != RoleSummary || len(r.Metadata.SummaryIDs) > 0 {
+			filled := r.Clone()
+			if filled.ID == "" {
+				filled.ID = "01JRZJ166J2WRMF990535EVSQS"
+			}
+			if filled.Conversation == "" {
+				filled.Conversation = DefaultConversation
+			}
+			if filled.Metadata.Timing.Creation == 0 {
+				filled.Metadata.Timing.Creation = 1
+			}
+			if err := schemas.ValidateRecord(AppendJSON(nil, &filled)); err != nil {
+				t.Fatalf("%s does not validate against the record schema: %v", AppendJSON(nil, &filled), err)
+			}
 		}
 		back, err := ParseLine(out)
 		if err != nil {

@@ -39,6 +39,9 @@ type Appender struct {
 	IDs          *IDs
 	Now          func() int64
 	open         *Record
+	// openSize is RecordSize(open), -1 when not known (Append does not
+	// follow it; TryAppend measures it when it needs it).
+	openSize int
 }
 
 // NewAppender returns an Appender continuing a transcript whose open record
@@ -48,12 +51,48 @@ func NewAppender(conversation string, open *Record, ids *IDs, now func() int64) 
 		c := open.Clone()
 		open = &c
 	}
-	return &Appender{Conversation: conversation, IDs: ids, Now: now, open: open}
+	return &Appender{Conversation: conversation, IDs: ids, Now: now, open: open, openSize: -1}
 }
 
 // Append applies the rules to r and returns what changed: possibly a fake
 // user record, then either r inserted or the open record with r merged in.
+// It checks no size: what reads input uses TryAppend.
 func (a *Appender) Append(r Record) []Change {
+	changes, _ := a.add(r, false)
+	return changes
+}
+
+// TryAppend is Append refusing, with an *InputError and nothing changed,
+// a record over MaxRecordBytes, or one whose merge (rule 1) would make
+// the open record so: what convo writes, convo must read back.
+func (a *Appender) TryAppend(r Record) ([]Change, error) { return a.add(r, true) }
+
+// merges reports whether appending r merges it into the open record.
+func (a *Appender) merges(r *Record) bool { return mergesInto(a.open, r) }
+
+// mergesInto reports whether r merges into open, the last non-system
+// record after the latest summary (nil for none): rule 1.
+func mergesInto(open, r *Record) bool {
+	role := r.Message.Role
+	return open != nil && open.Message.Role == role && role != RoleTool && role != RoleSystem && role != RoleSummary
+}
+
+func (a *Appender) add(r Record, check bool) ([]Change, error) {
+	size := -1
+	if check {
+		size = RecordSize(&r)
+		if size > MaxRecordBytes {
+			return nil, sizeError(&r, size)
+		}
+		if a.merges(&r) {
+			if a.openSize < 0 {
+				a.openSize = RecordSize(a.open)
+			}
+			if size = a.openSize + mergeDelta(a.open, &r); size > MaxRecordBytes {
+				return nil, mergeError(a.open, &r, size)
+			}
+		}
+	}
 	if a.Conversation == "" {
 		a.Conversation = r.Conversation
 		if a.Conversation == "" {
@@ -73,29 +112,26 @@ func (a *Appender) Append(r Record) []Change {
 		if r.ID == "" {
 			r.ID = a.IDs.New(now)
 		}
-		return []Change{{Kind: Inserted, Record: &r}}
+		return []Change{{Kind: Inserted, Record: &r}}, nil
 	}
 
-	if a.open != nil && a.open.Message.Role == r.Message.Role && r.Message.Role != RoleTool {
+	if a.merges(&r) {
 		mergeInto(a.open, &r)
-		return []Change{{Kind: Merged, Record: a.open, Absorbed: r.ID}}
+		a.openSize = size
+		return []Change{{Kind: Merged, Record: a.open, Absorbed: r.ID}}, nil
 	}
 	var out []Change
 	if a.open == nil && r.Message.Role != RoleUser {
 		// The fake's id is made first so ids sort in transcript order.
-		fake := Record{
-			ID:           a.IDs.New(now),
-			Conversation: a.Conversation,
-			Message:      Message{Role: RoleUser, Contents: []string{FakeContent}},
-			Metadata:     Metadata{Attribute: []string{AttrFake}, Timing: Timing{Creation: r.Metadata.Timing.Creation}},
-		}
+		fake := Placeholder(a.IDs.New(now), r.Metadata.Timing.Creation)
+		fake.Conversation = a.Conversation
 		out = append(out, Change{Kind: Inserted, Record: &fake})
 	}
 	if r.ID == "" {
 		r.ID = a.IDs.New(now)
 	}
-	a.open = &r
-	return append(out, Change{Kind: Inserted, Record: &r})
+	a.open, a.openSize = &r, size
+	return append(out, Change{Kind: Inserted, Record: &r}), nil
 }
 
 // mergeInto appends in to host as rule 1 says: contents and tool calls
@@ -136,6 +172,20 @@ type Span struct {
 	Covered []int
 	// Anchor is the index of the record the summary is placed right after.
 	Anchor int
+	// Placeholder: the cut falls inside a turn, so the first record sent
+	// after the summary is no user's; rule 2's placeholder goes right
+	// after the summary (see Placeholder).
+	Placeholder bool
+}
+
+// Placeholder is rule 2's placeholder user record, made with id and
+// creation time.
+func Placeholder(id string, creation int64) Record {
+	return Record{
+		ID:       id,
+		Message:  Message{Role: RoleUser, Contents: []string{FakeContent}},
+		Metadata: Metadata{Attribute: []string{AttrFake}, Timing: Timing{Creation: creation}},
+	}
 }
 
 // Empty reports whether the span covers nothing new: no record at all, or
@@ -151,13 +201,17 @@ func (s Span) Empty() bool { return len(s.Covered) == 0 }
 // Fake and system records are never covered.
 func SummarySpan(recs []Record, keepLast int) Span {
 	return SummarySpanOf(len(recs), func(i int) SpanRecord {
-		r := &recs[i]
-		sr := SpanRecord{Role: r.Message.Role, Fake: r.IsFake(), ToolCallID: r.Message.ToolCallID}
-		for _, c := range r.Message.ToolCalls {
-			sr.CallIDs = append(sr.CallIDs, c.ID)
-		}
-		return sr
-	}, keepLast)
+		return SpanRecordOf(&recs[i])
+	}, keepLast, 0)
+}
+
+// SpanRecordOf is what SummarySpanOf needs of r, its tokens aside.
+func SpanRecordOf(r *Record) SpanRecord {
+	sr := SpanRecord{Role: r.Message.Role, Fake: r.IsFake(), ToolCallID: r.Message.ToolCallID}
+	for _, c := range r.Message.ToolCalls {
+		sr.CallIDs = append(sr.CallIDs, c.ID)
+	}
+	return sr
 }
 
 // SpanRecord is what SummarySpanOf needs to know of a record: a caller
@@ -168,10 +222,15 @@ type SpanRecord struct {
 	Fake       bool
 	ToolCallID string   // a tool result's call
 	CallIDs    []string // the ids of an assistant record's tool calls
+	Tokens     int      // what the LLM is sent of it (for keepTokens)
 }
 
-// SummarySpanOf is SummarySpan over n records that at describes.
-func SummarySpanOf(n int, at func(i int) SpanRecord, keepLast int) Span {
+// SummarySpanOf is SummarySpan over n records that at describes, the kept
+// window bounded by keepTokens too (0: no bound): when the last keepLast
+// turns hold more, the cut moves forward into them, to the first place
+// between complete tool call/result pairs from which the rest fits (or,
+// when none does, the last such place), keeping at least the last record.
+func SummarySpanOf(n int, at func(i int) SpanRecord, keepLast, keepTokens int) Span {
 	prev := -1
 	for i := n - 1; i >= 0; i-- {
 		if at(i).Role == RoleSummary {
@@ -199,10 +258,10 @@ func SummarySpanOf(n int, at func(i int) SpanRecord, keepLast int) Span {
 	}
 	cut := end
 	if keepLast > 0 {
-		if keepLast >= len(turns) {
-			return Span{Anchor: -1}
+		cut = start // every turn kept, unless keepTokens moves the cut
+		if keepLast < len(turns) {
+			cut = turns[len(turns)-keepLast]
 		}
-		cut = turns[len(turns)-keepLast]
 	}
 	// Move the cut back past any call whose results are not all before it.
 	for moved := true; moved; {
@@ -223,6 +282,9 @@ func SummarySpanOf(n int, at func(i int) SpanRecord, keepLast int) Span {
 			}
 		}
 	}
+	if keepTokens > 0 {
+		cut = boundWindow(at, start, cut, end, n, keepTokens)
+	}
 	var covered []int
 	for i := start; i < cut; i++ {
 		if r := at(i); r.Role != RoleSystem && !r.Fake {
@@ -236,7 +298,54 @@ func SummarySpanOf(n int, at func(i int) SpanRecord, keepLast int) Span {
 	if prev >= 0 {
 		covered = slices.Insert(covered, 0, prev)
 	}
-	return Span{Covered: covered, Anchor: anchor}
+	span := Span{Covered: covered, Anchor: anchor}
+	for i := anchor + 1; i < n; i++ {
+		if r := at(i); r.Role != RoleSystem {
+			span.Placeholder = r.Role != RoleUser
+			break
+		}
+	}
+	return span
+}
+
+// boundWindow moves cut forward, up to end, while the records from it to
+// n hold more than keepTokens: to the first place p where they fit, or
+// else the last place short of n, p a place a cut may fall (see cutsAt).
+func boundWindow(at func(i int) SpanRecord, start, cut, end, n, keepTokens int) int {
+	kept := 0
+	for i := cut; i < n; i++ {
+		kept += at(i).Tokens
+	}
+	if kept <= keepTokens {
+		return cut
+	}
+	open := map[string]bool{} // calls made before p and not yet answered
+	for i := start; i < cut; i++ {
+		r := at(i)
+		for _, c := range r.CallIDs {
+			open[c] = true
+		}
+		delete(open, r.ToolCallID)
+	}
+	best := cut
+	for p := cut; p < min(end, n-1); p++ {
+		r := at(p)
+		kept -= r.Tokens
+		for _, c := range r.CallIDs {
+			open[c] = true
+		}
+		delete(open, r.ToolCallID)
+		// A cut before p+1: p+1 is no tool result, and every call made
+		// before it is answered before it.
+		if next := at(p + 1); next.Role == RoleTool || len(open) > 0 {
+			continue
+		}
+		best = p + 1
+		if kept <= keepTokens {
+			break
+		}
+	}
+	return best
 }
 
 // turnStart returns the start of the turn holding index i.
@@ -261,9 +370,10 @@ func CoveredIDs(recs []Record, s Span) []string {
 }
 
 // PlaceSummary returns recs with summary placed right after the span's
-// anchor. With deleteCovered the covered records are left out (the previous
+// anchor, and the records of after (a span's placeholder) right after it.
+// With deleteCovered the covered records are left out (the previous
 // summary among them).
-func PlaceSummary(recs []Record, summary Record, s Span, deleteCovered bool) []Record {
+func PlaceSummary(recs []Record, summary Record, s Span, deleteCovered bool, after ...Record) []Record {
 	gone := map[int]bool{}
 	if deleteCovered {
 		for _, i := range s.Covered {
@@ -277,6 +387,7 @@ func PlaceSummary(recs []Record, summary Record, s Span, deleteCovered bool) []R
 		}
 		if i == s.Anchor {
 			out = append(out, summary)
+			out = append(out, after...)
 		}
 	}
 	return out
@@ -292,17 +403,32 @@ func mergeProviderData(host, in *Message) {
 	}
 	n1, m1, n2 := len(host.Contents), len(host.ToolCalls), len(in.Contents)
 	for i := range host.ProviderData {
-		// at a call of host, or at its end after its calls
-		if d := &host.ProviderData[i]; d.At > n1 || d.At == n1 && m1 > 0 {
-			d.At += n2
-		}
+		d := &host.ProviderData[i]
+		d.At = hostItemAt(d.At, n1, m1, n2)
 	}
 	for _, d := range in.ProviderData {
-		if d.At < n2 {
-			d.At += n1
-		} else {
-			d.At += n1 + m1
-		}
+		d.At = inItemAt(d.At, n1, m1, n2)
 		host.ProviderData = append(host.ProviderData, d)
 	}
+}
+
+// hostItemAt is where an item of the host record at at stands after a
+// merge: one at a call of the host, or at its end after its calls, moves
+// past the n2 contents appended. n1 and m1 count the host's contents and
+// calls.
+func hostItemAt(at, n1, m1, n2 int) int {
+	if at > n1 || at == n1 && m1 > 0 {
+		return at + n2
+	}
+	return at
+}
+
+// inItemAt is where an item of the record merged in stands after the
+// merge: its contents follow the host's contents, its calls the host's
+// calls.
+func inItemAt(at, n1, m1, n2 int) int {
+	if at < n2 {
+		return at + n1
+	}
+	return at + n1 + m1
 }

@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -10,23 +11,131 @@ import (
 
 // checkStrict finds in a JSON text, which json.Unmarshal has accepted, what
 // encoding/json would read by changing it silently: a key given twice in
-// one object (the last would win) and a \u escape that is a lone UTF-16
-// surrogate (it would become U+FFFD). Keys of the objects that map to the
-// record's own fields are compared as encoding/json matches them, without
-// regard to case; keys of user data (aux values, tool arguments) exactly.
-// Errors are *InputError naming the field.
-func checkStrict(b []byte) error {
+// one object (the last would win), a \u escape that is a lone UTF-16
+// surrogate (it would become U+FFFD), and a key that no field takes (it
+// would be dropped). Keys of the objects that map to the record's own
+// fields are compared as encoding/json matches them, without regard to
+// case; keys of user data (aux values, tool arguments) exactly. A record
+// (a line with a message object) may hold no unknown key; a message alone
+// (bare or OpenAI-style) may, outside convo's own objects (metadata,
+// provider data): those keys are returned, as fields, for the caller to
+// say they were dropped. Errors are *InputError naming the field.
+func checkStrict(b []byte, record bool) (dropped []string, err error) {
 	w := strictWalker{b: b, path: make([]pathSeg, 0, 8)}
-	return w.value(true)
+	top := lineShape
+	if record {
+		top = recordShape
+	}
+	err = w.value(true, top, !record)
+	return w.dropped, err
 }
 
 // strictWalker reads one JSON text; path is where it stands, turned into a
 // field name only for an error, so that a clean line costs no allocation
 // beyond the keys of its larger objects.
 type strictWalker struct {
-	b    []byte
-	i    int
-	path []pathSeg
+	b       []byte
+	i       int
+	path    []pathSeg
+	dropped []string
+}
+
+// keyShape is what an object of the input may hold: its keys, each with the
+// shape of its value (nil: not looked into, being the user's own data or
+// checked where it is read), and for a list, the shape of its elements.
+type keyShape struct {
+	what string // for an error: "a record holds ..."
+	keys []knownKey
+	elem *keyShape
+	own  bool // convo's own object: an unknown key is refused in any form
+}
+
+type knownKey struct {
+	name  string
+	shape *keyShape
+}
+
+// messageKeys are what a message holds, in a record or alone.
+var messageKeys = []knownKey{
+	{"role", nil}, {"contents", nil}, {"content", &keyShape{elem: partShape}},
+	{"tool_calls", &keyShape{elem: toolCallShape}}, {"provider_data", &keyShape{elem: providerItemShape}},
+	{"tool_call_id", nil}, {"name", nil}, {"is_error", nil},
+}
+
+var (
+	partShape     = &keyShape{what: "a content part", keys: []knownKey{{"type", nil}, {"text", nil}, {"image_url", nil}, {"input_audio", nil}, {"file", nil}}}
+	functionShape = &keyShape{what: "a tool call's function", keys: []knownKey{{"name", nil}, {"arguments", nil}}}
+	toolCallShape = &keyShape{what: "a tool call", keys: []knownKey{{"id", nil}, {"type", nil}, {"name", nil}, {"arguments", nil}, {"function", functionShape}}}
+	// Timing keys are checked as they are read (Timing.Set).
+	providerItemShape = &keyShape{what: "a provider data item", own: true, keys: []knownKey{{"provider", nil}, {"at", nil}, {"item", nil}, {"replaces", nil}}}
+	metadataShape     = &keyShape{what: "metadata", own: true, keys: []knownKey{{"attribute", nil}, {"summaryIds", nil}, {"timing", nil}, {"aux", nil}}}
+	messageShape      = &keyShape{what: "a message", keys: messageKeys}
+	recordShape       = &keyShape{what: "a record", keys: []knownKey{{"id", nil}, {"conversation", nil}, {"message", messageShape}, {"metadata", metadataShape}}}
+	// lineShape is a line without a message object: a message, bare or
+	// OpenAI-style, with a record's id, conversation and metadata, and the
+	// keys by which a whole response body is told (parse.go).
+	lineShape = &keyShape{what: "a message", keys: append(append([]knownKey{}, messageKeys...),
+		knownKey{"id", nil}, knownKey{"conversation", nil}, knownKey{"message", messageShape}, knownKey{"metadata", metadataShape},
+		knownKey{"choices", nil}, knownKey{"candidates", nil}, knownKey{"stop_reason", nil}, knownKey{"stopReason", nil})}
+)
+
+// lookup finds key among s's keys, as encoding/json matches a key to a
+// field: without regard to case.
+func (s *keyShape) lookup(raw []byte) (*keyShape, bool) {
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		raw = []byte(decodeKey(raw))
+	}
+	for _, k := range s.keys {
+		if bytes.EqualFold(raw, []byte(k.name)) {
+			return k.shape, true
+		}
+	}
+	return nil, false
+}
+
+// unknownKey is the error for a key s does not hold.
+func (w *strictWalker) unknownKey(s *keyShape, raw []byte) error {
+	key := decodeKey(raw)
+	if s == recordShape {
+		for _, k := range messageKeys {
+			if strings.EqualFold(k.name, key) {
+				return fieldErr(w.field(), "give the %s inside message, not beside it", key)
+			}
+		}
+	}
+	names := make([]string, len(s.keys))
+	guess := ""
+	for i, k := range s.keys {
+		names[i] = k.name
+		lk, lkey := strings.ToLower(k.name), strings.ToLower(key)
+		if guess == "" && len(key) >= 3 && (strings.HasPrefix(lk, lkey) || strings.HasPrefix(lkey, lk)) {
+			guess = fmt.Sprintf(" (%s?)", k.name)
+		}
+	}
+	return fieldErr(w.field(), "unknown key%s: %s holds %s", guess, s.what, strings.Join(names, ", "))
+}
+
+// holdsNothing reports whether a JSON value carries no data: null, "",
+// [] or {} (white space aside). Dropping it loses nothing, so nothing is said.
+func holdsNothing(v []byte) bool {
+	var b [4]byte
+	n := 0
+	for _, c := range v {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		if n == len(b) {
+			return false
+		}
+		b[n] = c
+		n++
+	}
+	switch string(b[:n]) {
+	case "null", `""`, "[]", "{}":
+		return true
+	}
+	return false
 }
 
 // pathSeg is a key (idx < 0) or a list index.
@@ -85,16 +194,22 @@ func (w *strictWalker) space() {
 	}
 }
 
-func (w *strictWalker) value(fold bool) error {
+// value reads one value; sh is its shape (nil: unchecked), lenient says
+// that an unknown key is dropped rather than refused.
+func (w *strictWalker) value(fold bool, sh *keyShape, lenient bool) error {
 	w.space()
 	if w.i >= len(w.b) {
 		return nil
 	}
 	switch w.b[w.i] {
 	case '{':
-		return w.object(fold)
+		return w.object(fold, sh, lenient)
 	case '[':
 		w.i++
+		var elem *keyShape
+		if sh != nil {
+			elem = sh.elem
+		}
 		for n := 0; ; n++ {
 			w.space()
 			if w.i >= len(w.b) || w.b[w.i] == ']' {
@@ -102,7 +217,7 @@ func (w *strictWalker) value(fold bool) error {
 				return nil
 			}
 			w.path = append(w.path, pathSeg{idx: n})
-			if err := w.value(fold); err != nil {
+			if err := w.value(fold, elem, lenient); err != nil {
 				return err
 			}
 			w.path = w.path[:len(w.path)-1]
@@ -125,10 +240,16 @@ func (w *strictWalker) value(fold bool) error {
 	return nil
 }
 
-func (w *strictWalker) object(fold bool) error {
+func (w *strictWalker) object(fold bool, sh *keyShape, lenient bool) error {
 	w.i++ // the '{'
 	var small [12][]byte
 	keys := small[:0]
+	if sh != nil && len(sh.keys) == 0 {
+		sh = nil // a list's shape: what is not a list is judged where it is read
+	}
+	if sh != nil && sh.own {
+		lenient = false
+	}
 	for {
 		w.space()
 		if w.i >= len(w.b) || w.b[w.i] == '}' {
@@ -146,12 +267,23 @@ func (w *strictWalker) object(fold bool) error {
 			}
 		}
 		keys = append(keys, k)
+		var child *keyShape
+		known := true
+		if sh != nil {
+			if child, known = sh.lookup(k); !known && !lenient {
+				return w.unknownKey(sh, k)
+			}
+		}
 		w.space()
 		w.i++ // the ':'
 		// aux values and tool arguments are the user's own data.
 		inner := fold && !bytes.EqualFold(k, []byte("aux")) && !bytes.EqualFold(k, []byte("arguments"))
-		if err := w.value(inner); err != nil {
+		start := w.i
+		if err := w.value(inner, child, lenient); err != nil {
 			return err
+		}
+		if !known && !holdsNothing(w.b[start:min(w.i, len(w.b))]) {
+			w.dropped = append(w.dropped, w.field())
 		}
 		w.path = w.path[:len(w.path)-1]
 		w.space()

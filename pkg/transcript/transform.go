@@ -25,12 +25,26 @@ func ApplyRules(dec *Decoder, app *Appender, fn func(Change) error) error {
 			}
 			seen[r.ID] = true
 		}
-		for _, ch := range app.Append(r) {
+		changes, err := app.TryAppend(r)
+		if err != nil {
+			return atLine(err, dec.Line())
+		}
+		for _, ch := range changes {
 			if err := fn(ch); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// atLine names line in err, an *InputError about the record read there
+// that the decoder could not judge alone (a merge past the size limit).
+func atLine(err error, line int) error {
+	var ie *InputError
+	if errors.As(err, &ie) && ie.Line == 0 {
+		ie.Line = line
+	}
+	return err
 }
 
 // Rewriter applies the rules to a transcript streamed through it and writes
@@ -49,7 +63,9 @@ func NewRewriter(enc *Encoder, conversation string, ids *IDs, now func() int64) 
 	return &Rewriter{app: NewAppender(conversation, nil, ids, now), enc: enc, seen: map[string]bool{}}
 }
 
-// Add appends one record. A record whose id was already seen is skipped.
+// Add appends one record. A record whose id was already seen is skipped;
+// one over the size limit, or whose merge would make one, is an
+// *InputError.
 func (w *Rewriter) Add(r Record) error {
 	if r.ID != "" {
 		if w.seen[r.ID] {
@@ -57,7 +73,11 @@ func (w *Rewriter) Add(r Record) error {
 		}
 		w.seen[r.ID] = true
 	}
-	for _, ch := range w.app.Append(r) {
+	changes, err := w.app.TryAppend(r)
+	if err != nil {
+		return err
+	}
+	for _, ch := range changes {
 		if ch.Kind == Merged {
 			continue // the record is held already
 		}
@@ -103,7 +123,7 @@ func (w *Rewriter) Copy(dec *Decoder, edit func(*Record)) error {
 			edit(&r)
 		}
 		if err := w.Add(r); err != nil {
-			return err
+			return atLine(err, dec.Line())
 		}
 	}
 }

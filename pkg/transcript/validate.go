@@ -9,9 +9,15 @@ import (
 	"github.com/oklog/ulid/v2"
 )
 
-// Validate checks the invariants of a record, whatever form it came in.
-// An unset id, conversation or creation time is allowed: the appender sets them.
+// Validate checks the invariants of a record, whatever form it came in,
+// its size (CheckSize) included. An unset id, conversation or creation
+// time is allowed: the appender sets them.
 func Validate(r *Record) error { return validate(r, true) }
+
+// MaxNesting bounds how deep tool-call arguments nest: as deep as
+// encoding/json reads, so that every reader, and every provider request
+// they go into, takes what one takes.
+const MaxNesting = 10000
 
 // validate is Validate; without summaryIDs a summary may lack them, as one
 // read to be rendered may.
@@ -61,6 +67,9 @@ func validate(r *Record, summaryIDs bool) error {
 		if strings.IndexByte(c.ID+c.Name+c.Arguments, 0) >= 0 {
 			return fieldErr(field, "contains a NUL character")
 		}
+		if nestedDeeper(c.Arguments, MaxNesting) {
+			return fieldErr(field+".arguments", "nested more than %d levels deep, deeper than any reader goes", MaxNesting)
+		}
 	}
 	if err := checkProviderData(m); err != nil {
 		return err
@@ -92,10 +101,38 @@ func validate(r *Record, summaryIDs bool) error {
 			return fieldErr(fmt.Sprintf("metadata.summaryIds[%d]", i), "%q is not a ULID", id)
 		}
 	}
-	if r.Metadata.Timing.Creation < 0 {
-		return fieldErr("metadata.timing.creation", "negative time")
+	for _, k := range TimingKeys {
+		if v, ok := r.Metadata.Timing.Get(k); ok && v < 0 {
+			return fieldErr("metadata.timing."+k, "negative time %d: want milliseconds since the epoch", v)
+		}
 	}
-	return validUTF8(r)
+	if err := validUTF8(r); err != nil {
+		return err
+	}
+	return CheckSize(r)
+}
+
+// nestedDeeper reports whether the JSON text s (valid or not) opens more
+// than max objects and lists inside one another, strings aside.
+func nestedDeeper(s string, max int) bool {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{', '[':
+			if depth++; depth > max {
+				return true
+			}
+		case '}', ']':
+			depth--
+		case '"':
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		}
+	}
+	return false
 }
 
 // validUTF8 checks every text of r: a stored record that is not valid UTF-8

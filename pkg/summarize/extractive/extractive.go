@@ -3,8 +3,6 @@ package extractive
 import (
 	"cmp"
 	"iter"
-	"math"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -54,8 +52,9 @@ type Input struct {
 	// Facts is the ledger the text is followed by, unless it holds them
 	// word for word; FactsTokens is their room, which notes that hold
 	// some facts may use.
-	Facts       []facts.Fact
-	FactsTokens int
+	Facts        []facts.Fact
+	FactsDropped int
+	FactsTokens  int
 }
 
 // RecordStream calls fn for each record of a span, in order; fn's error
@@ -126,20 +125,20 @@ func (e *Engine) Summarize(in Input) (string, error) {
 	// them: their room goes to more notes, if the facts that then remain
 	// missing still fit.
 	if all := in.FactsTokens; all > 0 {
-		if extra := all - facts.Cost(facts.Missing(text, in.Facts), e.Counter); extra > 0 {
+		if extra := all - facts.Cost(facts.Missing(text, in.Facts), in.FactsDropped, e.Counter); extra > 0 {
 			notes, err := s.fit(budget + extra)
 			if err != nil {
 				return "", err
 			}
 			more := renderNotes(notes)
-			if e.Counter.Count(more)+facts.Cost(facts.Missing(more, in.Facts), e.Counter) <= budget+all {
+			if e.Counter.Count(more)+facts.Cost(facts.Missing(more, in.Facts), in.FactsDropped, e.Counter) <= budget+all {
 				text = more
 			}
 		}
 	}
 	// A budget too small for the heading (a span of a few tokens) gets
 	// the notes bare, then clipped: a summary never outgrows its budget.
-	if limit := budget + in.FactsTokens - facts.Cost(facts.Missing(text, in.Facts), e.Counter); e.Counter.Count(text) > max(limit, budget) {
+	if limit := budget + in.FactsTokens - facts.Cost(facts.Missing(text, in.Facts), in.FactsDropped, e.Counter); e.Counter.Count(text) > max(limit, budget) {
 		if rest, ok := cutNotesHeading(text); ok {
 			text = strings.TrimPrefix(rest, "\n")
 		}
@@ -149,36 +148,6 @@ func (e *Engine) Summarize(in Input) (string, error) {
 		}
 	}
 	return text, nil
-}
-
-// addNames records the capitalized words among words.
-func addNames(names map[string]bool, words []string) {
-	for _, w := range words {
-		if startsUpper(w) {
-			names[w] = true
-		}
-	}
-}
-
-// lowerInitial lower-cases the first word of a phrase that starts a
-// sentence, unless it is a name (seen capitalized inside a sentence, or
-// followed by another capitalized word) or an acronym: "Painting looks" is
-// "painting looks", "Caroline" stays.
-func lowerInitial(text string, names map[string]bool) string {
-	first, rest, _ := strings.Cut(text, " ")
-	r, size := utf8.DecodeRuneInString(first)
-	owner := first // "Caroline's" is Caroline's
-	if i := strings.IndexAny(first, "'’"); i > 0 {
-		owner = first[:i]
-	}
-	if !unicode.IsUpper(r) || names[first] || names[owner] || strings.ToLower(first[size:]) != first[size:] ||
-		strings.ContainsFunc(first, unicode.IsDigit) || startsUpper(rest) {
-		return text // a name, an acronym, or the start of a longer name ("Scott Fitzgerald")
-	}
-	if rest != "" {
-		rest = " " + rest
-	}
-	return string(unicode.ToLower(r)) + first[size:] + rest
 }
 
 func startsUpper(w string) bool {
@@ -236,70 +205,6 @@ func label(r transcript.Record) string {
 // labelRE is a speaker's label at the start of a phrase: a name of
 // letters, digits, spaces, dots, hyphens and underscores, then ": ".
 var labelRE = work.LazyRegexp(`^([\p{L}\p{N}_.-][\p{L}\p{N}_. -]{0,39}): `)
-
-// phraseLengthBias is added to a phrase's cost in tokens before its score
-// is divided by it: the larger, the more a long phrase with many specific
-// words is worth against a short one (on LoCoMo 5 keeps more answers than 2
-// or 8).
-const phraseLengthBias = 5
-
-// firstPersonWorth multiplies what the words of a phrase are worth when
-// the speaker speaks of themselves ("I", "we", "my" before it).
-const firstPersonWorth = 1.3
-
-// score sets a candidate's score (see Extractive), and what each of its
-// words is worth, for fit to weigh what a summary holds already: n
-// candidates, df giving how many of them hold a folded word, rarity a
-// word's rarity.
-func (e *Engine) score(c *note, n float64, df func(string) int, rarity func(string) float64) {
-	c.words, c.worth = c.words[:0], c.worth[:0]
-	sum := 0.0
-	factor := 1.0
-	if c.firstPerson {
-		factor = firstPersonWorth
-	}
-	if countsTime(c.text) {
-		factor *= quantityWorth
-	}
-	for w := range noteWords(c.text) {
-		if !isContent(w) {
-			continue
-		}
-		lw := foldWord(w)
-		x := rarity(lw) + math.Log(1+n/float64(df(lw)))
-		if first, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(first) || unicode.IsDigit(first) || numberWords[lw] {
-			x *= 2
-		}
-		x *= factor
-		sum += x
-		if j := slices.Index(c.words, lw); j >= 0 {
-			c.worth[j] += x
-		} else {
-			c.words, c.worth = append(c.words, lw), append(c.worth, x)
-		}
-	}
-	c.cost = e.Counter.Count(c.text) + 1 // and its separator
-	c.length = float64(c.cost) + phraseLengthBias
-	c.score = sum / c.length
-}
-
-// repeatWorth is what a word a summary already holds still adds to a
-// phrase: saying it again tells little, the room is better spent on a
-// phrase with words the summary lacks.
-const repeatWorth = 0.5
-
-// gain is what note i adds to a summary that holds the words in held.
-func gain(c *note, held map[string]bool) float64 {
-	sum := 0.0
-	for j, w := range c.words {
-		if held[w] {
-			sum += repeatWorth * c.worth[j]
-		} else {
-			sum += c.worth[j]
-		}
-	}
-	return sum / c.length
-}
 
 func distinctFolded(ws []string) []string {
 	var out []string

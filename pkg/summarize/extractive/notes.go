@@ -24,11 +24,8 @@ type noteSet struct {
 	recs    []transcript.Record
 	phrases [][]phrase
 
-	prev  []note // the previous summary's candidates, in order
-	turns int    // the previous summary's lines
-	// names are the capitalized words seen inside a sentence: a phrase's
-	// first word among them keeps its capital.
-	names map[string]bool
+	prev  []note           // the previous summary's candidates, in order
+	turns int              // the previous summary's lines
 	named bool             // a candidate names its speaker (see label)
 	n     int              // the candidates
 	df    map[uint64]int32 // candidates holding a folded word, by its hash
@@ -77,7 +74,6 @@ func ahead(a, b *cand) bool {
 // scan reads the previous summary's notes and the records once: the
 // names, the first mentions and the document frequencies.
 func (s *noteSet) scan(previous string) error {
-	s.names = map[string]bool{}
 	s.df = map[uint64]int32{}
 	s.named = false
 	seen := map[uint64]struct{}{}
@@ -111,7 +107,6 @@ func (s *noteSet) scan(previous string) error {
 				if firstMention(n.text) {
 					s.prev = append(s.prev, n)
 				}
-				addNames(s.names, strings.Fields(p.text))
 			}
 		}
 		s.turns++
@@ -120,11 +115,6 @@ func (s *noteSet) scan(previous string) error {
 	held := true
 	err := s.fresh(func(n note) error {
 		s.named = s.named || n.by != ""
-		words := strings.Fields(n.text)
-		if n.initial {
-			words = words[1:]
-		}
-		addNames(s.names, words)
 		if occ/64 == len(s.first) {
 			s.first = append(s.first, 0)
 		}
@@ -219,9 +209,6 @@ func (s *noteSet) candidates(fn func(c cand)) error {
 			flush()
 		}
 		if s.scored == nil {
-			if n.initial {
-				n.text = lowerInitial(n.text, s.names)
-			}
 			s.e.score(&n, float64(s.n), s.docFreq, s.rarityOf)
 		}
 		turn = append(turn, cand{note: n, idx: idx})

@@ -2,14 +2,6 @@ package extractive
 
 import "strings"
 
-// quantityWorth multiplies what the words of a phrase that counts time
-// are worth ("twice a week", "for 3 years", "every morning", "last
-// Friday"). How often, how long and when are what a multi-week chat is
-// asked about, yet such a phrase is made of common words that rarity
-// alone rates low. On LoCoMo 1.3 keeps more answers on both halves than
-// 1 (none) and than 1.6 or 2, which crowd out the phrases naming things.
-const quantityWorth = 1.3
-
 // countsTime reports whether a phrase counts or places time: "once" or
 // "twice", or a unit of time after a number, a count word or a word that
 // places it ("3 years", "a few days", "every morning", "last week").

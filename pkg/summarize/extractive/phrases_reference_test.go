@@ -312,3 +312,14 @@ func isContentReference(w string) bool {
 	lw := foldWordReference(w)
 	return len(lw) > 1 && !stopwords[lw]
 }
+
+func hasCamelReference(s string) bool {
+	prevLower := false
+	for _, r := range s {
+		if prevLower && unicode.IsUpper(r) {
+			return true
+		}
+		prevLower = unicode.IsLower(r)
+	}
+	return false
+}

@@ -121,29 +121,6 @@ func TestSplitPhrases(t *testing.T) {
 	}
 }
 
-func TestLowerInitial(t *testing.T) {
-	names := map[string]bool{"Caroline": true}
-	for in, want := range map[string]string{
-		"Painting looks":   "painting looks",
-		"Last weekend":     "last weekend",
-		"Über cool":        "über cool",        // not only ASCII
-		"Caroline":         "Caroline",         // seen inside a sentence: a name
-		"Caroline's car":   "Caroline's car",   // known by its own form only
-		"Sweden":           "sweden",           // unknown: rarity still scores it
-		"LGBTQ center":     "LGBTQ center",     // an acronym
-		"McDonald":         "McDonald",         // an inner capital
-		"A1 sauce":         "A1 sauce",         // a digit inside: an identifier
-		"Scott Fitzgerald": "Scott Fitzgerald", // the start of a longer name
-		"Last Friday":      "Last Friday",
-		"already lower":    "already lower",
-		"$30":              "$30",
-	} {
-		if got := lowerInitial(in, names); got != want {
-			t.Errorf("lowerInitial(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestNotesRoundTrip(t *testing.T) {
 	notes := []note{
 		{phrase: phrase{text: "joined a nearby church"}, turn: 0}, {phrase: phrase{text: "Sunday"}, turn: 0}, {phrase: phrase{text: "choir practice"}, turn: 0, reply: true},

@@ -2,6 +2,7 @@ package facts
 
 import (
 	"cmp"
+	"fmt"
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/tokens"
@@ -11,18 +12,31 @@ import (
 // Heading opens the ledger's section of a summary's text.
 const Heading = "Facts carried verbatim:"
 
-// Fact is one ledger entry: the text, carried verbatim, how many times it
-// was seen across the covered records of every summary so far, and who
-// said it first (the record's name, or else its role).
+// Fact is one ledger entry: the text, carried verbatim, the words that
+// say what it is, its kind (a shape of shapes.go, "argument" or
+// "instruction"), how many times it was seen across the covered records of
+// every summary so far, and who said it first (the record's name, or else
+// its role).
 type Fact struct {
-	Text string `json:"fact"`
-	Seen int    `json:"seen"`
-	By   string `json:"by,omitempty"`
+	Text  string `json:"fact"`
+	Label string `json:"label,omitempty"`
+	Kind  string `json:"kind,omitempty"`
+	Seen  int    `json:"seen"`
+	By    string `json:"by,omitempty"`
 }
 
-// Text is the ledger as the summary text shows it: a line per
-// speaker, in order of their first fact, the facts in ledger order.
-func Text(ledger []Fact) string {
+// entry is a fact as the ledger's text shows it: its label, then itself.
+func (f Fact) entry() string {
+	if f.Label == "" || f.Kind == "instruction" {
+		return f.Text
+	}
+	return f.Label + " " + f.Text
+}
+
+// Text is the ledger as the summary text shows it: a heading that says
+// how many entries were dropped, if any, then a line per speaker, in order
+// of their first fact, the facts in ledger order, each with its label.
+func Text(ledger []Fact, dropped int) string {
 	var order []string
 	bySpeaker := map[string][]string{}
 	for _, f := range ledger {
@@ -30,10 +44,13 @@ func Text(ledger []Fact) string {
 		if _, ok := bySpeaker[by]; !ok {
 			order = append(order, by)
 		}
-		bySpeaker[by] = append(bySpeaker[by], f.Text)
+		bySpeaker[by] = append(bySpeaker[by], f.entry())
 	}
 	var b strings.Builder
 	b.WriteString(Heading)
+	if dropped > 0 {
+		fmt.Fprintf(&b, " (%d less used dropped)", dropped)
+	}
 	for _, by := range order {
 		b.WriteString("\n- ")
 		b.WriteString(by)
@@ -58,38 +75,54 @@ func By(r transcript.Record) string {
 	return string(r.Message.Role)
 }
 
-// Missing are the facts text does not already hold verbatim: only
-// those need repeating after it. A quoted fact is held by its words
-// ("Becoming Nicole" by Becoming Nicole): notes keep no quotes.
+// Missing are the facts text does not already hold: only those need
+// repeating after it. Text holds a fact when one part of it (a line, an
+// entry, a phrase of a note: see parts) holds the fact verbatim and every
+// word of its label.
 func Missing(text string, ledger []Fact) []Fact {
 	var out []Fact
 	for _, f := range ledger {
-		if !strings.Contains(text, f.Text) && !strings.Contains(text, unquote(f.Text)) {
+		if !holds(text, f) {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
-// unquote is a quoted fact's words, without the quotes and a stop inside
-// them ("Finding Home." is Finding Home); any other fact as it is.
-func unquote(fact string) string {
-	for _, q := range [][2]string{{`"`, `"`}, {"“", "”"}} {
-		if inner, ok := strings.CutPrefix(fact, q[0]); ok {
-			if inner, ok := strings.CutSuffix(inner, q[1]); ok {
-				if words := strings.TrimRight(inner, ".!?, "); strings.TrimSpace(words) != "" {
-					return words
-				}
+// parts are the separators of the places a label must share with its fact.
+var parts = strings.NewReplacer("\n", "\x00", factSep, "\x00", "; ", "\x00", "→", "\x00")
+
+func holds(text string, f Fact) bool {
+	if !strings.Contains(text, f.Text) {
+		return false
+	}
+	if f.Label == "" || f.Kind == "instruction" {
+		return true
+	}
+	label := strings.Fields(strings.ToLower(f.Label))
+	for _, part := range strings.Split(parts.Replace(text), "\x00") {
+		if !strings.Contains(part, f.Text) {
+			continue
+		}
+		part = strings.ToLower(part)
+		all := true
+		for _, w := range label {
+			if !strings.Contains(part, w) {
+				all = false
+				break
 			}
 		}
+		if all {
+			return true
+		}
 	}
-	return fact
+	return false
 }
 
 // Cost is the tokens the ledger's section takes after a summary's text.
-func Cost(ledger []Fact, c *tokens.Counter) int {
+func Cost(ledger []Fact, dropped int, c *tokens.Counter) int {
 	if len(ledger) == 0 {
 		return 0
 	}
-	return c.Count("\n\n" + Text(ledger))
+	return c.Count("\n\n" + Text(ledger, dropped))
 }

@@ -1,0 +1,550 @@
+package domains
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// project is the repository a session works in: Go packages under
+// internal/, named by nouns that also name its types and functions.
+type project struct {
+	repo, env string
+	nouns     []string
+}
+
+var projects = []project{
+	{"acme/httpx", "HTTPX", []string{"header", "frame", "router", "conn"}},
+	{"northwind/ledger", "LEDGER", []string{"invoice", "ledger", "currency", "export"}},
+	{"orbit/rated", "RATED", []string{"bucket", "limiter", "window", "store"}},
+	{"fernhill/csvkit", "CSVKIT", []string{"reader", "schema", "column", "writer"}},
+	{"bluejay/webhooks", "HOOKS", []string{"signature", "retry", "queue", "payload"}},
+	{"tidepool/cachet", "CACHET", []string{"cache", "eviction", "shard", "stats"}},
+}
+
+var (
+	verbs    = []string{"parse", "validate", "encode", "decode", "flush", "merge", "split", "normalize", "load", "apply"}
+	subtests = []string{"empty_input", "trailing_space", "unicode_key", "oversized_value", "nil_reader", "duplicate_key",
+		"zero_timeout", "crlf_line_endings", "negative_offset", "max_int", "single_byte", "nested_quotes"}
+	envWords = []string{"MAX_BYTES", "TIMEOUT_MS", "STRICT_MODE", "DSN", "CACHE_DIR", "LOG_LEVEL", "TLS_CERT", "WORKERS"}
+	deps     = []string{"golang.org/x/net", "golang.org/x/sync", "github.com/google/go-cmp", "github.com/spf13/cobra",
+		"github.com/jackc/pgx/v5", "go.uber.org/zap", "github.com/prometheus/client_golang", "gopkg.in/yaml.v3"}
+)
+
+// goFuncs are the bodies read_file shows: {fn} a function, {Fn} a method,
+// {T} the package's type, {noun} the package.
+var goFuncs = []string{
+	"// {fn} reads one {noun} per line from r.\nfunc {fn}(r io.Reader) ([]{T}, error) {\n\tvar out []{T}\n\tsc := bufio.NewScanner(r)\n\tfor sc.Scan() {\n\t\tline := strings.TrimSpace(sc.Text())\n\t\tif line == \"\" {\n\t\t\tcontinue\n\t\t}\n\t\tv, err := {fn}Line(line)\n\t\tif err != nil {\n\t\t\treturn nil, fmt.Errorf(\"{noun}: line %d: %w\", len(out)+1, err)\n\t\t}\n\t\tout = append(out, v)\n\t}\n\treturn out, sc.Err()\n}",
+	"func {fn}(b []byte) ({T}, error) {\n\ti := bytes.IndexByte(b, ':')\n\tif i < 0 {\n\t\treturn {T}{}, errSyntax\n\t}\n\tkey, val := b[:i], bytes.TrimSpace(b[i+1:])\n\tif len(val) > maxValueBytes {\n\t\treturn {T}{}, fmt.Errorf(\"%w: %d bytes\", errTooLarge, len(val))\n\t}\n\treturn {T}{Key: string(key), Value: string(val)}, nil\n}",
+	"// {fn} merges src into dst, keeping the newer entry on conflict.\nfunc {fn}(dst, src map[string]{T}) {\n\tfor k, v := range src {\n\t\tif old, ok := dst[k]; ok && old.Updated.After(v.Updated) {\n\t\t\tcontinue\n\t\t}\n\t\tdst[k] = v\n\t}\n}",
+	"func (c *{T}Cache) {Fn}(ctx context.Context, key string) ({T}, bool) {\n\tc.mu.RLock()\n\tdefer c.mu.RUnlock()\n\te, ok := c.items[key]\n\tif !ok || time.Since(e.at) > c.ttl {\n\t\tc.misses.Add(1)\n\t\treturn {T}{}, false\n\t}\n\tc.hits.Add(1)\n\treturn e.val, true\n}",
+	"func {fn}(w io.Writer, items []{T}) error {\n\tbw := bufio.NewWriter(w)\n\tfor i, it := range items {\n\t\tif err := it.Validate(); err != nil {\n\t\t\treturn fmt.Errorf(\"item %d: %w\", i, err)\n\t\t}\n\t\tfmt.Fprintf(bw, \"%s\\t%s\\n\", it.Key, it.Value)\n\t}\n\treturn bw.Flush()\n}",
+	"// {fn} retries fn with exponential backoff until ctx is done.\nfunc {fn}(ctx context.Context, fn func() error) error {\n\tdelay := 50 * time.Millisecond\n\tfor attempt := 1; ; attempt++ {\n\t\terr := fn()\n\t\tif err == nil || attempt == maxAttempts {\n\t\t\treturn err\n\t\t}\n\t\tselect {\n\t\tcase <-ctx.Done():\n\t\t\treturn ctx.Err()\n\t\tcase <-time.After(delay):\n\t\t}\n\t\tdelay *= 2\n\t}\n}",
+	"func (h *{T}Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {\n\tv, err := {fn}(r.Body)\n\tif err != nil {\n\t\th.log.Error(\"{noun} rejected\", \"err\", err, \"remote\", r.RemoteAddr)\n\t\thttp.Error(w, err.Error(), http.StatusBadRequest)\n\t\treturn\n\t}\n\tw.Header().Set(\"Content-Type\", \"application/json\")\n\t_ = json.NewEncoder(w).Encode(v)\n}",
+}
+
+const goTest = "func {Test}(t *testing.T) {\n\ttests := []struct {\n\t\tname    string\n\t\tin      string\n\t\twantErr bool\n\t}{\n{cases}\t}\n\tfor _, tt := range tests {\n\t\tt.Run(tt.name, func(t *testing.T) {\n\t\t\t_, err := {fn}([]byte(tt.in))\n\t\t\tif (err != nil) != tt.wantErr {\n\t\t\t\tt.Fatalf(\"{fn}(%q) error = %v, wantErr %v\", tt.in, err, tt.wantErr)\n\t\t\t}\n\t\t})\n\t}\n}"
+
+// session is one coding-agent conversation in a project; focus is the
+// package the current task is about.
+type session struct {
+	*builder
+	p             project
+	module, focus string
+	abbrev        int    // length of the git SHAs it shows
+	port          string // where the dev server listens
+	branch        string
+	fileSeed      uint64
+}
+
+func title(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
+
+func (s *session) noun() string {
+	if s.focus != "" && s.r.IntN(3) > 0 {
+		return s.focus
+	}
+	return pick(s.r, s.p.nouns)
+}
+
+func (s *session) fn() string { return pick(s.r, verbs) + title(s.noun()) }
+
+func (s *session) file() string {
+	n := s.noun()
+	switch s.r.IntN(3) {
+	case 0:
+		return "internal/" + n + "/" + n + ".go"
+	case 1:
+		return "internal/" + n + "/" + n + "_test.go"
+	}
+	return "internal/" + n + "/" + pick(s.r, verbs[:5]) + ".go"
+}
+
+func (s *session) test() string {
+	return "Test" + title(pick(s.r, verbs)) + title(s.noun()) + "/" + pick(s.r, subtests)
+}
+
+func (s *session) sha() string { return hex(s.r, s.abbrev) }
+
+// source is the content of a Go file, the same on every read of it.
+func (s *session) source(path string) string {
+	h := fnv.New64a()
+	h.Write([]byte(path))
+	r := rand.New(rand.NewPCG(s.fileSeed, h.Sum64()))
+	noun := strings.Split(path, "/")[1]
+	src := []string{"package " + noun, "", "import (", "\t\"bufio\"", "\t\"context\"", "\t\"fmt\"", "\t\"io\"", "\t\"strings\"", "\t\"time\"", ")"}
+	if strings.HasSuffix(path, "_test.go") {
+		src = []string{"package " + noun, "", "import \"testing\""}
+	}
+	for range between(r, 6, 18) {
+		fn := pick(r, verbs) + title(noun) + pick(r, []string{"", "Line", "Value", "All"})
+		rp := strings.NewReplacer("{fn}", fn, "{Fn}", title(fn), "{T}", title(noun), "{noun}", noun)
+		if strings.HasSuffix(path, "_test.go") {
+			var cases strings.Builder
+			for _, k := range r.Perm(len(subtests))[:between(r, 3, 8)] {
+				fmt.Fprintf(&cases, "\t\t{%q, %q, %v},\n", subtests[k], pick(r, []string{"", " a: b", "k:v\r\n", "\x00"}), r.IntN(2) == 0)
+			}
+			src = append(src, "", strings.NewReplacer("{Test}", "Test"+title(fn), "{cases}", cases.String()).Replace(rp.Replace(goTest)))
+			continue
+		}
+		src = append(src, "", rp.Replace(pick(r, goFuncs)))
+	}
+	return numbered(strings.Join(src, "\n"))
+}
+
+func numbered(text string) string {
+	var sb strings.Builder
+	for i, l := range strings.Split(text, "\n") {
+		fmt.Fprintf(&sb, "%5d\t%s\n", i+1, l)
+	}
+	return sb.String()
+}
+
+// grepOut lists matches of a function name, with extra lines to include.
+func (s *session) grepOut(fn string, extra ...string) string {
+	forms := []string{"\tv, err := {fn}(line)", "func {fn}(b []byte) ({T}, error) {", "\treturn {fn}(ctx, key)", "// {fn} is called on the request path.", "\t\t\tgot, err := {fn}([]byte(tt.in))"}
+	rp := strings.NewReplacer("{fn}", fn, "{T}", title(s.focus))
+	lines := extra
+	for range between(s.r, 2, 12) {
+		lines = append(lines, fmt.Sprintf("%s:%d:%s", s.file(), between(s.r, 8, 400), rp.Replace(pick(s.r, forms))))
+	}
+	s.r.Shuffle(len(lines), func(i, j int) { lines[i], lines[j] = lines[j], lines[i] })
+	return strings.Join(lines, "\n")
+}
+
+// testOut is verbose `go test` output for a test whose subtests pass,
+// except fail (if set), which fails with the message given.
+func (s *session) testOut(top string, fail, msg string) string {
+	subs := []string{}
+	for _, k := range s.r.Perm(len(subtests))[:between(s.r, 3, 10)] {
+		subs = append(subs, top+"/"+subtests[k])
+	}
+	if fail != "" {
+		subs = append(subs, fail)
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "=== RUN   %s\n", top)
+	for _, t := range subs {
+		fmt.Fprintf(&sb, "=== RUN   %s\n", t)
+		if t == fail {
+			fmt.Fprintf(&sb, "    %s_test.go:%d: %s\n", s.focus, between(s.r, 20, 300), msg)
+		}
+	}
+	verdict := "PASS"
+	if fail != "" {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(&sb, "--- %s: %s (0.%02ds)\n", verdict, top, s.r.IntN(100))
+	for _, t := range subs {
+		v := "PASS"
+		if t == fail {
+			v = "FAIL"
+		}
+		fmt.Fprintf(&sb, "    --- %s: %s (0.00s)\n", v, t)
+	}
+	if fail != "" {
+		fmt.Fprintf(&sb, "FAIL\nFAIL\t%s/internal/%s\t0.%03ds\nFAIL\n", s.module, s.focus, s.r.IntN(1000))
+	} else {
+		fmt.Fprintf(&sb, "PASS\nok  \t%s/internal/%s\t0.%03ds\n", s.module, s.focus, s.r.IntN(1000))
+	}
+	return sb.String()
+}
+
+// filler is one routine tool call of an agent at work and its result.
+func (s *session) filler() (transcript.ToolCall, string, bool) {
+	switch s.r.IntN(10) {
+	case 0, 1, 2, 3:
+		f := s.file()
+		return s.newCall("read_file", "path", f), s.source(f), false
+	case 4:
+		fn := s.fn()
+		return s.newCall("grep", "pattern", fn, "path", "internal/"), s.grepOut(fn), false
+	case 5:
+		f, fn := s.file(), s.fn()
+		old := "\tif len(val) > maxValueBytes {"
+		if s.r.IntN(6) == 0 {
+			return s.newCall("edit_file", "path", f, "old", old, "new", "\tif len(val) >= maxValueBytes {"),
+				"Error: old string not found in " + f + "; read the file again before editing.", true
+		}
+		return s.newCall("edit_file", "path", f, "old", old, "new", "\tif err := "+fn+"(val); err != nil {\n\t\treturn {}, err\n\t}\n"+old),
+			"The file " + f + " has been updated (1 replacement).", false
+	case 6, 7:
+		t := "Test" + title(pick(s.r, verbs)) + title(s.focus)
+		return s.newCall("run_tests", "filter", t), s.testOut(t, "", ""), false
+	}
+	var out strings.Builder
+	cmd := pick(s.r, []string{"go build ./...", "go vet ./...", "git status --short", "git diff --stat", "go test ./...", "go list -m all"})
+	switch cmd {
+	case "git status --short", "git diff --stat":
+		for range between(s.r, 1, 5) {
+			fmt.Fprintf(&out, " M %s | %d %s\n", s.file(), between(s.r, 1, 40), strings.Repeat("+", between(s.r, 1, 12)))
+		}
+	case "go test ./...":
+		for _, n := range s.p.nouns {
+			fmt.Fprintf(&out, "ok  \t%s/internal/%s\t(cached)\n", s.module, n)
+		}
+	case "go list -m all":
+		out.WriteString(s.module + "\n")
+		for _, d := range deps {
+			fmt.Fprintf(&out, "%s v0.%d.%d\n", d, between(s.r, 1, 60), s.r.IntN(10))
+		}
+	default:
+		out.WriteString("(no output)")
+	}
+	return s.newCall("bash", "command", cmd), out.String(), false
+}
+
+// afact is an identifier of a session: how it is drawn, and either the
+// tool call whose result first shows it (show), or none when the user
+// gives it in the prompt (asks) or the assistant makes it up. says are the
+// assistant's sentences that name it; all templates use {L} and {X}.
+type afact struct {
+	kind   string
+	labels []string
+	gen    func(s *session) string
+	show   func(s *session, x string) (transcript.ToolCall, string, bool)
+	asks   []string
+	says   []string
+}
+
+// prompted are the identifiers a user gives with a task.
+var prompted = []afact{
+	{"test name", []string{"failing test", "broken test"}, (*session).test, nil,
+		[]string{"The {L} is {X}.", "{X} is the {L}; it broke after yesterday's merge."}, []string{"The {L} {X} passes now."}},
+	{"branch", []string{"feature branch", "working branch"},
+		func(s *session) string {
+			return pick(s.r, []string{"fix/", "feat/", "chore/"}) + s.noun() + "-" + pick(s.r, []string{"parsing", "limits", "timeouts", "validation", "races"})
+		}, nil,
+		[]string{"Please do the work on the {L} {X}.", "Use the {L} {X}; it's already pushed."}, []string{"Everything is on the {L} {X}."}},
+	{"url", []string{"bug report link", "bug report"},
+		func(s *session) string { return "https://github.com/" + s.p.repo + "/issues/" + digits(s.r, 4) }, nil,
+		[]string{"The {L} is {X}.", "Background is in the {L} at {X}."}, []string{"I left a comment on the {L} {X}."}},
+	{"issue number", []string{"issue number", "tracking issue"}, func(s *session) string { return "#" + digits(s.r, 4) }, nil,
+		[]string{"Please reference the {L} {X} in the commit message.", "This is {L} {X} on the board."}, []string{"The commit message references the {L} {X}."}},
+	{"url", []string{"failing ci run", "ci run link"},
+		func(s *session) string {
+			return fmt.Sprintf("https://ci.example.dev/%s/runs/%s?attempt=%d", s.p.repo, digits(s.r, 6), between(s.r, 1, 3))
+		}, nil,
+		[]string{"See the {L} at {X}.", "The {L} is {X}; the full log is there."}, []string{"The {L} {X} should go green on the next push."}},
+}
+
+// discovered are the identifiers a tool result reveals.
+var discovered = []afact{
+	{"error", []string{"compiler error", "build error"},
+		func(s *session) string {
+			return fmt.Sprintf(pick(s.r, []string{"undefined: %s%s", "too many arguments in call to %s%s"}), s.fn(), pick(s.r, []string{"Line", "Opts", "Locked", "Bytes"}))
+		},
+		func(s *session, x string) (transcript.ToolCall, string, bool) {
+			f := s.file()
+			return s.newCall("bash", "command", "go build ./..."), fmt.Sprintf("# %s/internal/%s\n%s:%d:%d: %s\n%s:%d:%d: declared and not used: n\nexit status 1",
+				s.module, s.focus, f, between(s.r, 10, 300), between(s.r, 2, 40), x, f, between(s.r, 10, 300), between(s.r, 2, 20)), true
+		}, nil,
+		[]string{"The {L} is `{X}`, so something still uses the old name.", "Build is red: the {L} is `{X}`."}},
+	{"error", []string{"panic message", "runtime panic"},
+		func(s *session) string {
+			k := between(s.r, 2, 64)
+			return pick(s.r, []string{fmt.Sprintf("runtime error: index out of range [%d] with length %d", k, k),
+				fmt.Sprintf("runtime error: slice bounds out of range [:%d] with capacity %d", k+1, k),
+				"runtime error: invalid memory address or nil pointer dereference", "assignment to entry in nil map"})
+		},
+		func(s *session, x string) (transcript.ToolCall, string, bool) {
+			t := "Test" + title(pick(s.r, verbs)) + title(s.focus)
+			var sb strings.Builder
+			fmt.Fprintf(&sb, "=== RUN   %s\n--- FAIL: %s (0.00s)\npanic: %s [recovered]\n\tpanic: %s\n\ngoroutine %d [running]:\n", t, t, x, x, between(s.r, 6, 90))
+			sb.WriteString("testing.tRunner.func1.2({0x6a1f20, 0xc000126030})\n\t/usr/local/go/src/testing/testing.go:1734 +0x21c\n")
+			for range between(s.r, 3, 7) {
+				fmt.Fprintf(&sb, "%s/internal/%s.%s(...)\n\t/home/dev/%s/%s:%d +0x%s\n", s.module, s.focus, s.fn(), s.p.repo, s.file(), between(s.r, 10, 400), hex(s.r, 3))
+			}
+			fmt.Fprintf(&sb, "testing.tRunner(0xc0001a2b60, 0x7b3d48)\n\t/usr/local/go/src/testing/testing.go:1792 +0xf4\nFAIL\t%s/internal/%s\t0.%03ds\nFAIL", s.module, s.focus, s.r.IntN(1000))
+			return s.newCall("run_tests", "filter", t), sb.String(), false
+		}, nil,
+		[]string{"The {L} is `{X}`; the stack trace points into {file}.", "So the {L} is `{X}`, raised from {fn}."}},
+	{"sha", []string{"regression commit", "offending commit"}, (*session).sha,
+		func(s *session, x string) (transcript.ToolCall, string, bool) {
+			f := s.file()
+			subjects := []string{"%s: trim values before splitting", "%s: reuse buffers in the hot path", "%s: drop legacy fallback", "ci: bump Go toolchain",
+				"%s: handle context cancellation", "docs: explain %s limits", "%s: faster lookup", "Merge pull request #%d from dev/cleanup"}
+			var lines []string
+			for range between(s.r, 8, 20) {
+				lines = append(lines, s.sha()+" "+fmt.Sprintf(pick(s.r, subjects), s.focus))
+			}
+			lines[s.r.IntN(len(lines))] = x + " " + s.focus + ": simplify " + s.fn()
+			return s.newCall("bash", "command", "git log --oneline -n 20 -- "+f), strings.Join(lines, "\n"), false
+		}, nil,
+		[]string{"The {L} is {X}; it changed how {fn} treats empty values.", "Git history points to {X} as the {L}."}},
+	{"path", []string{"file with the bug", "buggy file"}, (*session).file,
+		func(s *session, x string) (transcript.ToolCall, string, bool) {
+			fn := s.fn()
+			return s.newCall("grep", "pattern", fn, "path", "internal/"), s.grepOut(fn, fmt.Sprintf("%s:%d:\tv := %s(b[i:])", x, between(s.r, 8, 400), fn)), false
+		}, nil,
+		[]string{"So the {L} is {X}: {fn} never checks its input.", "{X} is the {L}, the other callers look fine."}},
+	{"port", []string{"listening port", "dev server port"}, func(s *session) string { return s.port },
+		func(s *session, x string) (transcript.ToolCall, string, bool) {
+			yaml := fmt.Sprintf("# dev settings, not for production\nlisten_addr: \":%s\"\nmetrics_addr: \":9090\"\nlog_level: debug\nread_timeout: 5s\nwrite_timeout: 10s\n%s:\n  max_value_bytes: 8192\n  strict: true\nstorage:\n  dsn: postgres://dev:dev@localhost/%s?sslmode=disable\n", x, s.focus, s.focus)
+			return s.newCall("read_file", "path", "config/dev.yaml"), numbered(yaml), false
+		}, nil,
+		[]string{"The {L} is {X} in the dev config.", "{X} is the {L}, so the curl checks go there."}},
+	{"version", []string{"pinned dependency version", "pinned version"},
+		func(s *session) string {
+			return fmt.Sprintf("v%d.%d.%d", between(s.r, 1, 3), between(s.r, 10, 70), between(s.r, 1, 9))
+		},
+		func(s *session, x string) (transcript.ToolCall, string, bool) {
+			mod := fmt.Sprintf("module %s\n\ngo 1.26\n\nrequire (\n", s.module)
+			k := s.r.IntN(len(deps))
+			for i, d := range deps {
+				v := fmt.Sprintf("v0.%d.%d", between(s.r, 1, 9), s.r.IntN(10))
+				if i == k {
+					v = x
+				}
+				mod += "\t" + d + " " + v + "\n"
+			}
+			return s.newCall("read_file", "path", "go.mod"), numbered(mod + ")\n"), false
+		}, nil,
+		[]string{"The {L} is {X}, which predates the API the fix needs.", "go.mod has {X} as the {L}."}},
+	{"test name", []string{"second failing test", "other failing test"}, (*session).test,
+		func(s *session, x string) (transcript.ToolCall, string, bool) {
+			top := x[:strings.IndexByte(x, '/')]
+			return s.newCall("run_tests", "filter", top), s.testOut(top, x, "got <nil> error, want errSyntax"), false
+		}, nil,
+		[]string{"There's a {L} too: {X}.", "{X} is the {L}; same root cause, I think."}},
+	{"error", []string{"server error message", "error response"},
+		func(s *session) string {
+			return fmt.Sprintf(pick(s.r, []string{"%s value exceeds %d bytes", "invalid %s signature (key %d)", "upstream %s timed out after %ds"}), s.noun(), between(s.r, 30, 9000))
+		},
+		func(s *session, x string) (transcript.ToolCall, string, bool) {
+			out := fmt.Sprintf("HTTP/1.1 500 Internal Server Error\nContent-Type: application/json\nX-Request-Id: %s\nDate: Tue, 14 Apr 2026 09:%02d:11 GMT\nContent-Length: %d\n\n{\"error\":\"%s\",\"request_id\":\"%s\"}",
+				hex(s.r, 16), s.r.IntN(60), len(x)+50, x, hex(s.r, 8))
+			return s.newCall("bash", "command", "curl -s -i localhost:"+s.port+"/v1/"+s.focus), out, false
+		}, nil,
+		[]string{"The {L} is `{X}`, with status 500.", "The {L} says `{X}`."}},
+	{"env var", []string{"env var", "environment variable"},
+		func(s *session) string { return s.p.env + "_" + pick(s.r, envWords) },
+		func(s *session, x string) (transcript.ToolCall, string, bool) {
+			extra := fmt.Sprintf("%s:%d:\tv := os.Getenv(%q)", s.file(), between(s.r, 8, 200), x)
+			return s.newCall("grep", "pattern", "os.Getenv", "path", "."), s.grepOut("os.Getenv", extra), false
+		}, nil,
+		[]string{"The {L} is {X}; nothing sets it in the test environment.", "{X} is the {L} the code reads at startup."}},
+}
+
+var (
+	tasks = []string{
+		"{fn} in {pkg} returns the wrong result for empty input and CI is red.",
+		"The {noun} package panics on malformed data in production; please find out why and fix it.",
+		"Our {noun} endpoint regressed: requests that used to work now fail with a 500.",
+		"Please add input validation to {fn} and cover it with table tests.",
+		"Upgrade the dependencies and fix whatever breaks in {pkg}.",
+		"Make {fn} safe for concurrent use; the race detector complains about it."}
+	rules = []string{"", "", "Run the tests with -race before you finish, and don't push anything.",
+		"Keep the diff small and don't touch the vendored code.", "Explain what you changed at the end, briefly."}
+	followUps = []string{"Thanks, that works. Next: ", "Good. Another one: ", "Merged, thanks. Next one: ", "Nice. Next task: "}
+	// working is what the assistant says before a call, by tool (a lookup,
+	// never iterated); often nothing.
+	working = map[string][]string{
+		"read_file": {"", "Let me look at {file} first.", "Reading the surrounding code.", "I need to see how {fn} is used here.", "Let me check the test table."},
+		"grep":      {"", "Checking where {fn} is called.", "I'll search for other callers before changing the signature.", "Looking for every use of this."},
+		"edit_file": {"", "Trying a narrower fix.", "Applying the change to {file}.", "Guarding the empty case.", "Adjusting the test expectation."},
+		"run_tests": {"", "Running the package tests again.", "Now the tests for {pkg}.", "Let me rerun just that test.", "Checking nothing else broke."},
+		"bash":      {"", "That compiled; let me check the diff.", "Rebuilding.", "Looking at the working tree.", "Quick sanity check."},
+	}
+	done = []string{"Done. {fn} now handles the empty case and the {pkg} tests pass, including with -race.",
+		"All green now. The change is limited to {file} plus a regression test.",
+		"Fixed. I kept the public API unchanged and added table tests in {pkg}."}
+)
+
+// Agent returns n coding-agent sessions with tool calls and results,
+// deterministic for a seed. Shapes cycle: a marathon (two prompts, the
+// first followed by 110-160 tool calls, over 80,000 tokens), several short
+// prompts, one or two short tasks, and two or three medium tasks.
+func Agent(seed int64, n int) []Conversation {
+	out := make([]Conversation, n)
+	for i := range out {
+		out[i] = agentSession(seed, i)
+	}
+	return out
+}
+
+func agentSession(seed int64, i int) Conversation {
+	r := stream(seed, 2, i)
+	s := &session{builder: &builder{r: r}, p: pick(r, projects), abbrev: between(r, 7, 12), fileSeed: r.Uint64()}
+	s.module = "github.com/" + s.p.repo
+	s.port = fmt.Sprint(between(r, 10000, 39999))
+	switch i % 4 {
+	case 0:
+		s.task(between(r, 110, 160), between(r, 9, 13), 85000)
+		s.task(between(r, 15, 40), between(r, 2, 4), 0)
+	case 1:
+		for range between(r, 3, 6) {
+			s.task(between(r, 5, 25), between(r, 1, 3), 0)
+		}
+	case 2:
+		for range between(r, 1, 2) {
+			s.task(between(r, 6, 20), between(r, 3, 5), 0)
+		}
+	default:
+		for range between(r, 2, 3) {
+			s.task(between(r, 20, 60), between(r, 3, 6), 0)
+		}
+	}
+	return s.finish(fmt.Sprintf("agent-%d-%02d", seed, i))
+}
+
+// task appends one user prompt and the agent's work on it: at least calls
+// tool calls (and minTokens of session), discoveries among them, and a
+// commit whose SHA is the last identifier.
+func (s *session) task(calls, discoveries, minTokens int) {
+	r := s.r
+	s.focus = pick(r, s.p.nouns)
+	f, fn := "internal/"+s.focus+"/"+pick(r, verbs[:5])+".go", pick(r, verbs)+title(s.focus)
+	rp := strings.NewReplacer("{fn}", fn, "{file}", f, "{pkg}", "./internal/"+s.focus, "{noun}", s.focus)
+	type fact struct {
+		l, x string
+		says []string
+	}
+	var mine []fact // said in this task, some repeated in its summary
+
+	prompt := []string{rp.Replace(pick(r, tasks))}
+	if len(s.msgs) > 0 {
+		prompt[0] = pick(r, followUps) + prompt[0]
+	}
+	var asked []*afact
+	for range between(r, 1, 3) {
+		a := s.unused(prompted, asked)
+		asked = append(asked, a)
+		if l, x, ok := s.fact(*a); ok {
+			if a.kind == "branch" {
+				s.branch = x
+			}
+			prompt = append(prompt, fill(pick(r, a.asks), "{L}", l, "{X}", x))
+			mine = append(mine, fact{l, x, a.says})
+		}
+	}
+	if rule := pick(r, rules); rule != "" {
+		prompt = append(prompt, rule)
+	}
+	s.say(transcript.RoleUser, strings.Join(prompt, " "))
+
+	// due[k]: the k-th tool call of the task shows a discovery.
+	due := make([]bool, calls)
+	for _, k := range r.Perm(calls)[:min(discoveries, calls)] {
+		due[k] = true
+	}
+	var notes []string
+	if r.IntN(5) < 3 { // the agent settles on a reproduction command
+		x, _, ok := s.fresh(func() (string, string) {
+			return fmt.Sprintf("go test %s -run '^%s$' ./internal/%s/", pick(r, []string{"-race", "-count=1", "-race -count=3", "-v -count=1"}),
+				"Test"+title(pick(r, verbs))+title(s.focus), s.focus), ""
+		})
+		if ok {
+			l := s.label([]string{"reproduction command", "repro command"})
+			s.ask(l, x, "command")
+			c := s.newCall("bash", "command", x)
+			s.call(fill(pick(r, []string{"I'll use this as the {L}: `{X}`.", "The {L} is `{X}`; it fails every time."}), "{L}", l, "{X}", x), c)
+			s.result(c, s.testOut("Test"+title(s.focus), s.test(), "unexpected error: "+fn+" returned a zero value"), false)
+		}
+	}
+	for made := 0; made < calls || size(s.msgs) < minTokens; {
+		named := notes // said in this message, shown by the last results
+		notes = nil
+		var batch []transcript.ToolCall
+		var outs []string
+		var errs []bool
+		for range pick(r, []int{1, 1, 1, 1, 2, 3}) {
+			var c transcript.ToolCall
+			var out string
+			var isErr, shown bool
+			if made < calls && due[made] {
+				d := s.unused(discovered, nil)
+				if l, x, ok := s.fact(*d); ok {
+					c, out, isErr = d.show(s, x)
+					notes = append(notes, rp.Replace(fill(pick(r, d.says), "{L}", l, "{X}", x)))
+					mine = append(mine, fact{l, x, recap})
+					shown = true
+				}
+			}
+			if !shown {
+				c, out, isErr = s.filler()
+			}
+			batch, outs, errs = append(batch, c), append(outs, out), append(errs, isErr)
+			made++
+		}
+		var args map[string]string // {file} is the path the first call works on
+		_ = json.Unmarshal([]byte(batch[0].Arguments), &args)
+		text := rp.Replace(strings.ReplaceAll(pick(r, working[batch[0].Name]), "{file}", args["path"]))
+		s.call(strings.TrimSpace(strings.Join(named, " ")+" "+text), batch...)
+		for k, c := range batch {
+			s.result(c, outs[k], errs[k])
+		}
+	}
+
+	// The commit closes the task; the summary names what it found.
+	if s.branch == "" {
+		s.branch = "main"
+	}
+	l, x, _ := s.fact(afact{kind: "sha", labels: []string{"fix commit"}, gen: (*session).sha})
+	c := s.newCall("bash", "command", "git commit -am '"+s.focus+": fix "+fn+"'")
+	s.call(pick(r, []string{"Committing.", ""}), c)
+	s.result(c, fmt.Sprintf("[%s %s] %s: fix %s\n 2 files changed, %d insertions(+), %d deletions(-)", s.branch, x, s.focus, fn, between(r, 3, 60), between(r, 1, 20)), false)
+	summary := append(notes, rp.Replace(pick(r, done)), fill("The {L} is {X} on {B}.", "{L}", l, "{X}", x, "{B}", s.branch))
+	for _, k := range r.Perm(len(mine))[:min(len(mine), between(r, 0, 3))] {
+		summary = append(summary, fill(pick(r, mine[k].says), "{L}", mine[k].l, "{X}", mine[k].x))
+	}
+	s.say(transcript.RoleAssistant, strings.Join(summary, " "))
+}
+
+// unused picks a fact kind not in skip, one whose labels are not all
+// taken yet if it can, so that a session rarely needs "second ..." labels.
+func (s *session) unused(kinds []afact, skip []*afact) *afact {
+	var free, other []*afact
+	for k := range kinds {
+		switch a := &kinds[k]; {
+		case slices.Contains(skip, a):
+		case slices.ContainsFunc(a.labels, func(l string) bool { return !slices.Contains(s.labels, l) }):
+			free = append(free, a)
+		default:
+			other = append(other, a)
+		}
+	}
+	if len(free) == 0 {
+		return pick(s.r, other)
+	}
+	return pick(s.r, free)
+}
+
+// recap are the summary's sentences about an identifier found earlier.
+var recap = []string{"For the record, the {L} was {X}.", "As noted, the {L} is {X}."}
+
+// fact draws a fresh identifier for a, a label for it, and asks a
+// question about it; ok is false when none is left (a project has few
+// files, and one dev server port).
+func (s *session) fact(a afact) (label, x string, ok bool) {
+	if x, _, ok = s.fresh(func() (string, string) { return a.gen(s), "" }); !ok {
+		return "", "", false
+	}
+	label = s.label(a.labels)
+	s.ask(label, x, a.kind)
+	return label, x, true
+}

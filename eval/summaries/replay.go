@@ -1,0 +1,285 @@
+package main
+
+// Replaying one conversation through progressive summarizing, and what
+// its final view keeps.
+
+import (
+	"context"
+	"strings"
+
+	"github.com/convo-cli/convo/eval/domains"
+	"github.com/convo-cli/convo/pkg/summarize"
+	"github.com/convo-cli/convo/pkg/tokens"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// policy is what a run varies: the summary's budget (--summary-ratio,
+// --max-summary-tokens) and the kept window's bound in tokens
+// (--keep-last-tokens).
+type policy struct {
+	ratio      float64
+	ceiling    int
+	keepTokens int
+}
+
+// result is what one conversation, or a sum of them, came to.
+type result struct {
+	conversations int
+	// Tokens the LLM is sent over the whole replay, with summarizing and
+	// without; worst is the highest share of one conversation whose
+	// history exceeds longHistory tokens (0: none does), long how many do.
+	sentWith, sentWithout int
+	worst                 float64
+	long                  int
+	// Identifiers first said in the span the final summary covers: how
+	// many, kept verbatim in summary plus window, kept with their label
+	// words beside them, and in a plain recent window of the same size.
+	ids, idsKept, idsLabeled, idsWindow int
+	// Answers found in the history, kept in the final view, in the plain
+	// window; their content words likewise.
+	found, kept, windowKept       int
+	words, wordsKept, wordsWindow int
+	summaries, summaryMax         int
+}
+
+// longHistory: a conversation longer than this must keep its tokens sent
+// under the bound by itself; a shorter one's floor is the trigger plus the
+// window.
+const longHistory = 20000
+
+func (r *result) add(o result) {
+	r.conversations += o.conversations
+	r.sentWith += o.sentWith
+	r.sentWithout += o.sentWithout
+	r.worst = max(r.worst, o.worst)
+	r.long += o.long
+	r.ids += o.ids
+	r.idsKept += o.idsKept
+	r.idsLabeled += o.idsLabeled
+	r.idsWindow += o.idsWindow
+	r.found += o.found
+	r.kept += o.kept
+	r.windowKept += o.windowKept
+	r.words += o.words
+	r.wordsKept += o.wordsKept
+	r.wordsWindow += o.wordsWindow
+	r.summaries += o.summaries
+	r.summaryMax = max(r.summaryMax, o.summaryMax)
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func (r result) tokensSent() float64 { return ratio(r.sentWith, r.sentWithout) }
+
+type replayer struct {
+	counter          *tokens.Counter
+	ifOver, keepLast int
+	ledgerSize       int
+}
+
+// replay appends the conversation's messages one by one, summarizing after
+// each as `summarize --if-over T --keep-last N` would, and measures the
+// final view.
+func (rp replayer) replay(c domains.Conversation, p policy) (result, error) {
+	r := result{conversations: 1}
+	opt := summarize.Options{
+		KeepLast: rp.keepLast, KeepLastTokens: p.keepTokens, IfOver: rp.ifOver, Counter: rp.counter,
+		MaxSummaryTokens: p.ceiling, SummaryRatio: p.ratio, LedgerSize: rp.ledgerSize,
+	}
+	ex := &summarize.Extractive{Counter: rp.counter}
+	ids := transcript.NewIDs()
+	clock := int64(1_700_000_000_000)
+	now := func() int64 { clock++; return clock }
+	app := transcript.NewAppender(c.Name, nil, ids, now)
+	var tail []transcript.Record
+	summaryTokens := map[string]int{}
+	recordOf := make([]string, len(c.Messages)) // the record each message went into
+	historyTokens := 0
+	for i, m := range c.Messages {
+		for _, ch := range app.Append(transcript.Record{Message: m}) {
+			recordOf[i] = ch.Record.ID
+			if ch.Kind == transcript.Merged {
+				for j := len(tail) - 1; j >= 0; j-- {
+					if tail[j].ID == ch.Record.ID {
+						tail[j] = ch.Record.Clone()
+						break
+					}
+				}
+				continue
+			}
+			tail = append(tail, ch.Record.Clone())
+		}
+		historyTokens += rp.counter.Record(&transcript.Record{Message: m})
+		plan, _, err := summarize.Prepare(tail, opt)
+		if err != nil {
+			return r, err
+		}
+		if plan != nil {
+			out, err := ex.Summarize(context.Background(), plan.Input)
+			if err != nil {
+				return r, err
+			}
+			stamp := now()
+			sum, err := plan.Record(out, ex.Name(), ids.New(stamp), stamp, opt)
+			if err != nil {
+				return r, err
+			}
+			var after []transcript.Record
+			if plan.Span.Placeholder { // the cut fell inside a turn: rule 2
+				after = append(after, transcript.Placeholder(ids.New(stamp), stamp))
+			}
+			tail = transcript.PlaceSummary(tail, sum, plan.Span, false, after...)
+			tail = tail[transcript.LatestSummary(tail):]
+			n := rp.counter.Record(&sum)
+			summaryTokens[sum.ID] = n
+			r.summaries++
+			r.summaryMax = max(r.summaryMax, n)
+		}
+		r.sentWith += rp.viewTokens(tail, summaryTokens)
+		r.sentWithout += historyTokens
+	}
+	if historyTokens > longHistory {
+		r.long, r.worst = 1, r.tokensSent()
+	}
+	if verbose {
+		printf("  %s: %d messages, %d tokens, sent %.3f, %d summaries\n", c.Name, len(c.Messages), historyTokens, r.tokensSent(), r.summaries)
+	}
+	rp.measure(&r, c, tail, recordOf, summaryTokens)
+	return r, nil
+}
+
+// viewTokens counts what the LLM is sent: the latest summary and the
+// records after it, system records aside.
+func (rp replayer) viewTokens(tail []transcript.Record, summaryTokens map[string]int) int {
+	n := 0
+	for i := range tail {
+		switch tail[i].Message.Role {
+		case transcript.RoleSystem:
+		case transcript.RoleSummary:
+			n += summaryTokens[tail[i].ID]
+		default:
+			n += rp.counter.Record(&tail[i])
+		}
+	}
+	return n
+}
+
+// text is what a message says: its contents and its calls' arguments.
+func text(m transcript.Message) string {
+	parts := append([]string(nil), m.Contents...)
+	for _, tc := range m.ToolCalls {
+		parts = append(parts, tc.Name+" "+tc.Arguments)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// measure compares the final view (tail) and a plain window of the same
+// size with the whole history.
+func (rp replayer) measure(r *result, c domains.Conversation, tail []transcript.Record, recordOf []string, summaryTokens map[string]int) {
+	viewTokens := rp.viewTokens(tail, summaryTokens)
+	verbatim := map[string]bool{}
+	var view strings.Builder
+	for _, rec := range tail {
+		if rec.Message.Role == transcript.RoleSystem {
+			continue
+		}
+		if rec.Message.Role != transcript.RoleSummary {
+			verbatim[rec.ID] = true
+		}
+		view.WriteString(text(rec.Message) + "\n")
+	}
+	var history []string
+	for _, m := range c.Messages {
+		history = append(history, text(m))
+	}
+	var window []string
+	used := 0
+	for i := len(c.Messages) - 1; i >= 0; i-- {
+		n := rp.counter.Record(&transcript.Record{Message: c.Messages[i]})
+		if used+n > viewTokens {
+			break
+		}
+		used += n
+		window = append(window, history[i])
+	}
+	viewText, winText, histText := view.String(), strings.Join(window, "\n"), strings.Join(history, "\n")
+	if dump == c.Name {
+		printf("%s\n", viewText)
+	}
+	kept, hist, win := normalize(viewText), normalize(histText), normalize(winText)
+	keptSet, histSet, winSet := wordSet(kept), wordSet(hist), wordSet(win)
+	for _, q := range c.Questions {
+		a := normalize(q.Answer)
+		if strings.TrimSpace(a) == "" {
+			continue
+		}
+		for _, w := range contentWords(a) {
+			if histSet[w] {
+				r.words++
+				if keptSet[w] {
+					r.wordsKept++
+				}
+				if winSet[w] {
+					r.wordsWindow++
+				}
+			}
+		}
+		if strings.Contains(hist, a) {
+			r.found++
+			if strings.Contains(kept, a) {
+				r.kept++
+			} else if verbose {
+				printf("  lost (%s): %s %s\n", c.Name, q.Label, q.Answer)
+			}
+			if strings.Contains(win, a) {
+				r.windowKept++
+			}
+		}
+		// An identifier counts where the summary must carry it: first
+		// said in what the final summary covers.
+		if q.Kind == "qa" || q.Turn < 0 || q.Turn >= len(recordOf) || verbatim[recordOf[q.Turn]] {
+			continue
+		}
+		r.ids++
+		if strings.Contains(viewText, q.Answer) {
+			r.idsKept++
+			if labeled(viewText, q) {
+				r.idsLabeled++
+			} else if verbose {
+				printf("  unlabeled (%s): %q %q\n", c.Name, q.Label, q.Answer)
+			}
+		}
+		if strings.Contains(winText, q.Answer) {
+			r.idsWindow++
+		}
+	}
+}
+
+// labeled reports whether some part of text that holds q's identifier
+// (a line, a ledger entry, a clause of a note) also holds every content
+// word of its label: a bare list of ids says nothing of what they are.
+func labeled(text string, q domains.Question) bool {
+	want := contentWords(normalize(q.Label))
+	for _, seg := range segmenter.Split(text, -1) {
+		if !strings.Contains(seg, q.Answer) {
+			continue
+		}
+		words := wordSet(normalize(strings.ReplaceAll(seg, q.Answer, " ")))
+		all := true
+		for _, w := range want {
+			if !words[w] {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,287 @@
+package facts
+
+import (
+	"cmp"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// Found is one fact of a text: an identifier (or a user's instruction),
+// verbatim, with the words of its own sentence that say what it is.
+type Found struct {
+	Text  string // a piece of the text, byte for byte
+	Label string // "courier reference"; "" when its sentence says nothing of it
+	Kind  string // the shape (see shapes), "argument" or "instruction"
+	// By, when set, says who said it in place of the record's speaker:
+	// the call ("tool call bash") whose arguments hold it.
+	By string
+}
+
+// Extract returns the identifiers of text, in order, each with its label.
+// A text that is a JSON object or array (a tool result) gives those of its
+// string values, each value's key its label.
+func Extract(text string) []Found {
+	if values, ok := jsonValues(text); ok {
+		var out []Found
+		for _, v := range values {
+			for _, f := range Extract(v.text) {
+				if f.Label == "" {
+					f.Label = v.key
+				}
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	var out []Found
+	var spans [][2]int
+	for _, m := range shapeRE().FindAllStringSubmatchIndex(text, -1) {
+		kind := kindOf(m)
+		s := trimTrail(text[m[0]:m[1]])
+		if kind == "code" {
+			s = strings.Trim(s, "`")
+		}
+		if strings.TrimSpace(s) == "" || weak(kind, s) {
+			continue
+		}
+		start := m[0]
+		if kind == "code" {
+			start++
+		}
+		spans = append(spans, [2]int{start, start + len(s)})
+		out = append(out, Found{Text: s, Kind: kind})
+	}
+	for i := range out {
+		prev, next := 0, len(text)
+		if i > 0 {
+			prev = spans[i-1][1]
+		}
+		if i+1 < len(spans) {
+			next = spans[i+1][0]
+		}
+		out[i].Label = label(text, spans[i][0], spans[i][1], prev, next)
+	}
+	return out
+}
+
+// Instructions are the sentences of a user's text that tell the assistant
+// how to behave from now on ("Please always reply in English."), clipped
+// to 30 words.
+func Instructions(text string) []Found {
+	var out []Found
+	for _, s := range sentenceRE().FindAllString(text, -1) {
+		s = strings.TrimSpace(s)
+		if instructionRE().MatchString(s) && len(strings.Fields(s)) >= 3 {
+			out = append(out, Found{Text: clipWords(s, 30), Kind: "instruction"})
+		}
+	}
+	return out
+}
+
+// The words that open an instruction are English: the one list of words
+// the ledger keeps (docs/summarize.md says what it earns).
+var (
+	instructionRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:[\w .-]{1,40}: )?(?:please (?:always|never|don'?t|do not|make sure|remember|keep|use|only|avoid|reply|answer|send|cc|call|write)|always |never |don'?t ever |do not ever |make sure (?:to|you) |from now on|i prefer |i want you to always )`)
+	})
+	// A sentence ends at stops before a space or the end, so an address
+	// or a decimal inside it stays whole.
+	sentenceRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:[^.!?\n]|[.!?]+[^\s.!?])+(?:[.!?]+|$)`) })
+)
+
+// Of returns the facts of one record: the identifiers of its contents,
+// of its tool calls' arguments (each whole short value an identifier
+// labelled by the call and key: a path, a command, a query), and, of a
+// user's record, the instructions.
+func Of(r *transcript.Record) []Found {
+	if r.IsFake() {
+		return nil
+	}
+	var out []Found
+	for _, c := range r.Message.Contents {
+		out = append(out, Extract(c)...)
+		if r.Message.Role == transcript.RoleUser {
+			out = append(out, Instructions(c)...)
+		}
+	}
+	for _, tc := range r.Message.ToolCalls {
+		values, ok := jsonValues(tc.Arguments)
+		if !ok {
+			continue
+		}
+		by := "tool call " + tc.Name
+		for _, v := range values {
+			if len(v.text) <= maxArgument && !strings.Contains(v.text, "\n") && strings.TrimSpace(v.text) != "" {
+				out = append(out, Found{Text: v.text, Label: v.key, Kind: "argument", By: by})
+				continue
+			}
+			for _, f := range Extract(v.text) {
+				f.Label, f.By = cmp.Or(f.Label, v.key), by
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// maxArgument: a tool call's argument up to this long is one identifier
+// (a path, a command); a longer one (a file's new text) is searched.
+const maxArgument = 160
+
+// labelWords bounds a label.
+const labelWords = 4
+
+// label is the words next to text[start:end] that say what it is: up to
+// labelWords words before it in its clause (after prev, the end of the
+// fact before), else after it (before next), less the function words at
+// either end.
+func label(text string, start, end, prev, next int) string {
+	// "Order: ORD-1", "ref #", "(AZ-7781-XQ)": the mark before a fact
+	// introduces it, it ends no clause.
+	before := clause(strings.TrimRight(text[prev:start], " \t:=#(\"'“`"), true)
+	if l := trimFunction(lastWords(before, labelWords)); l != "" {
+		return l
+	}
+	after := clause(text[end:next], false)
+	return trimFunction(firstWords(after, labelWords))
+}
+
+// clause is the part of s in the fact's clause: after the last stop of s
+// (fromEnd), or before its first.
+func clause(s string, fromEnd bool) string {
+	const stops = ".!?;:()[]{}|\n\"“”→,"
+	if fromEnd {
+		if i := strings.LastIndexAny(s, stops); i >= 0 {
+			return s[i+1:]
+		}
+		return s
+	}
+	if i := strings.IndexAny(s, stops); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func lastWords(s string, n int) []string {
+	w := words(s)
+	return w[max(0, len(w)-n):]
+}
+
+func firstWords(s string, n int) []string {
+	w := words(s)
+	return w[:min(n, len(w))]
+}
+
+// words are the fields of s less the marks around them (quotes, code and
+// emphasis marks).
+func words(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(s) {
+		if w = strings.Trim(w, "`*_\"'“”‘’"); w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// trimFunction joins words less the function words at either end: "my
+// courier reference is" is "courier reference".
+func trimFunction(words []string) string {
+	for len(words) > 0 && functionWord(words[0]) {
+		words = words[1:]
+	}
+	for len(words) > 0 && functionWord(words[len(words)-1]) {
+		words = words[:len(words)-1]
+	}
+	// A determiner opens the noun phrase that names the fact: "note the
+	// courier reference" is "courier reference".
+	for i := len(words) - 1; i > 0; i-- {
+		if determiners[strings.ToLower(words[i-1])] {
+			words = words[i:]
+			break
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+var determiners = map[string]bool{"a": true, "an": true, "the": true, "my": true, "your": true, "our": true, "their": true, "his": true, "her": true, "its": true, "this": true, "that": true}
+
+// functionWords: English; a label of another language keeps them.
+var functionWords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the my your our their his her its this that these those is are was were be been
+		am it it's i i'm we you he she they to at in on of for from by with as and or but so please just also here there
+		thanks thank ok okay yes no sure new old it’s i’m`) {
+		m[w] = true
+	}
+	return m
+})
+
+func functionWord(w string) bool { return functionWords()[strings.ToLower(strings.Trim(w, "'\"*_"))] }
+
+func clipWords(s string, n int) string {
+	w := strings.Fields(s)
+	if len(w) <= n {
+		return strings.Join(w, " ")
+	}
+	return strings.Join(w[:n], " ") + " …"
+}
+
+// value is a string value of a JSON text and the key it stands under.
+type value struct{ key, text string }
+
+// jsonValues are the string values of text when it is a JSON object or
+// array, in order; a number's digits count as its text.
+func jsonValues(text string) ([]value, bool) {
+	t := strings.TrimSpace(text)
+	if t == "" || (t[0] != '{' && t[0] != '[') {
+		return nil, false
+	}
+	var v any
+	if json.Unmarshal([]byte(t), &v) != nil {
+		return nil, false
+	}
+	var out []value
+	var walk func(key string, v any)
+	walk = func(key string, v any) {
+		switch x := v.(type) {
+		case string:
+			out = append(out, value{key, x})
+		case map[string]any:
+			// encoding/json gives a map: the text's order is read again
+			// from the keys' places so facts stay in order.
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sortByPlace(keys, t)
+			for _, k := range keys {
+				walk(k, x[k])
+			}
+		case []any:
+			for _, e := range x {
+				walk(key, e)
+			}
+		}
+	}
+	walk("", v)
+	return out, true
+}
+
+// sortByPlace orders keys by where `"key"` first stands in text.
+func sortByPlace(keys []string, text string) {
+	place := make(map[string]int, len(keys))
+	for _, k := range keys {
+		b, _ := json.Marshal(k)
+		place[k] = strings.Index(text, string(b))
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && place[keys[j]] < place[keys[j-1]]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+}
