@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/convo-cli/convo/pkg/store"
 )
@@ -28,11 +29,25 @@ type AllOptions struct {
 	// ClaimSince is when this run began (ms, the store's clock): what
 	// another runner finished since is passed over without being read.
 	ClaimSince int64
+	// Transient, when set, reports a failure of the store that may pass
+	// (a connection lost or refused, too many clients): a conversation
+	// that failed so is claimed and summarized again, paced by Backoff,
+	// before it counts as failed; so is the listing. Only the store's own
+	// failures are asked about, never a summarizer's.
+	Transient func(error) bool
+	// Backoff paces those tries; zero: store.DefaultBackoff.
+	Backoff store.Backoff
 }
 
 // Claimer hands out claims on conversations; a store.Store is one.
 type Claimer interface {
 	Claim(ctx context.Context, conv, owner string, since int64) (release func(finished bool), ok bool, err error)
+}
+
+// heldUntil is a Claimer that tells until when other runners' claims last
+// at most (a store.Store does).
+type heldUntil interface {
+	HeldUntil(ctx context.Context, convs []string) (time.Time, error)
 }
 
 // Failure is one conversation that failed to summarize.
@@ -49,6 +64,10 @@ type Tally struct {
 	NotDue        int // under the trigger
 	Held          int // claimed by another runner throughout
 	Failed        int
+	// HeldUntil is when the last of the Held claims lapses unless its
+	// runner renews it (a lease; zero when unknown: claims that last as
+	// long as their runner).
+	HeldUntil time.Time
 	// Interrupted counts the conversations ctx's end stopped midway: left
 	// as they were, neither failed nor summarized.
 	Interrupted int
@@ -65,10 +84,17 @@ var ErrFailed = errors.New("failed to summarize")
 // summarized), ctx's when it ended early, or ErrFailed (wrapped) when any
 // conversation failed.
 func All(ctx context.Context, s Store, r *Runner, opt AllOptions) (Tally, error) {
+	if opt.Backoff.Attempts == 0 {
+		opt.Backoff = store.DefaultBackoff
+	}
+	s = storeErrors{s}
 	var ids []string
-	if err := s.Conversations(ctx, func(c store.ConversationInfo) error {
-		ids = append(ids, c.ID)
-		return nil
+	if err := opt.Backoff.Do(ctx, opt.transient, nil, func() error {
+		ids = ids[:0]
+		return s.Conversations(ctx, func(c store.ConversationInfo) error {
+			ids = append(ids, c.ID)
+			return nil
+		})
 	}); err != nil {
 		return Tally{}, err
 	}
@@ -84,7 +110,10 @@ func All(ctx context.Context, s Store, r *Runner, opt AllOptions) (Tally, error)
 	held := a.pass(ctx, ids, false)
 	if len(held) > 0 && ctx.Err() == nil {
 		// Their holders may have finished or died since: look once more.
-		a.pass(ctx, held, true)
+		held = a.pass(ctx, held, true)
+	}
+	if h, ok := opt.Claims.(heldUntil); ok && len(held) > 0 && ctx.Err() == nil {
+		a.tally.HeldUntil, _ = h.HeldUntil(ctx, held) // the tally's detail; a failure loses only it
 	}
 	if err := ctx.Err(); err != nil {
 		return a.tally, err
@@ -106,7 +135,7 @@ type allRun struct {
 }
 
 // pass summarizes ids with the worker pool and returns those another
-// runner held; on the last pass they count as Held instead.
+// runner held; on the last pass they count as Held too.
 func (a *allRun) pass(ctx context.Context, ids []string, last bool) (held []string) {
 	work := make(chan string)
 	var wg sync.WaitGroup
@@ -118,10 +147,11 @@ func (a *allRun) pass(ctx context.Context, ids []string, last bool) (held []stri
 				res, ok, err := a.one(ctx, conv)
 				a.mu.Lock()
 				switch {
-				case !ok && last:
-					a.tally.Held++
 				case !ok:
 					held = append(held, conv)
+					if last {
+						a.tally.Held++
+					}
 				default:
 					a.count(ctx, res, err)
 				}
@@ -143,12 +173,23 @@ feed:
 }
 
 // one summarizes conv, under a claim when the run has claims; ok is false
-// when another runner holds it.
+// when another runner holds it. A failure of the store that may pass is
+// tried again, claim and all, paced by opt.Backoff: the conversation is
+// read afresh, so a summary that was stored after all is not made twice.
 func (a *allRun) one(ctx context.Context, conv string) (res Result, ok bool, err error) {
+	err = a.opt.Backoff.Do(ctx, a.opt.transient, nil, func() error {
+		res, ok, err = a.once(ctx, conv)
+		return err
+	})
+	return res, ok, err
+}
+
+// once is one try of one.
+func (a *allRun) once(ctx context.Context, conv string) (res Result, ok bool, err error) {
 	if a.opt.Claims != nil {
 		release, ok, err := a.opt.Claims.Claim(ctx, conv, a.opt.Owner, a.opt.ClaimSince)
 		if err != nil {
-			return Result{Conversation: conv}, true, err
+			return Result{Conversation: conv}, true, &storeError{err}
 		}
 		if !ok {
 			return Result{Conversation: conv}, false, nil
@@ -181,4 +222,51 @@ func (a *allRun) count(ctx context.Context, res Result, err error) {
 	if a.opt.Done != nil {
 		a.opt.Done(res, err)
 	}
+}
+
+// transient reports a failure of the store (marked by storeErrors) that
+// opt.Transient says may pass.
+func (opt *AllOptions) transient(err error) bool {
+	var se *storeError
+	return opt.Transient != nil && errors.As(err, &se) && opt.Transient(se.err)
+}
+
+// storeError is a failure of the store itself, not of what a read's
+// callback did with a record (the summarizer, a corrupt record).
+type storeError struct{ err error }
+
+func (e *storeError) Error() string { return e.err.Error() }
+func (e *storeError) Unwrap() error { return e.err }
+
+// storeErrors marks the store's own failures as storeErrors.
+type storeErrors struct{ Store }
+
+func (s storeErrors) Read(ctx context.Context, conv string, opt store.ReadOptions, fn func(store.Row) error) error {
+	var fnErr error
+	err := s.Store.Read(ctx, conv, opt, func(r store.Row) error {
+		fnErr = fn(r)
+		return fnErr
+	})
+	return markStore(err, fnErr)
+}
+
+func (s storeErrors) WriteSummary(ctx context.Context, conv string, sw store.SummaryWrite) error {
+	return markStore(s.Store.WriteSummary(ctx, conv, sw), nil)
+}
+
+func (s storeErrors) Conversations(ctx context.Context, fn func(store.ConversationInfo) error) error {
+	var fnErr error
+	err := s.Store.Conversations(ctx, func(c store.ConversationInfo) error {
+		fnErr = fn(c)
+		return fnErr
+	})
+	return markStore(err, fnErr)
+}
+
+// markStore marks err unless it is the callback's own fnErr.
+func markStore(err, fnErr error) error {
+	if err == nil || (fnErr != nil && errors.Is(err, fnErr)) {
+		return err
+	}
+	return &storeError{err}
 }

@@ -57,8 +57,7 @@ func (e *Exec) Summarize(ctx context.Context, in Input) (Output, error) {
 	cmd.Stdout, cmd.Stderr = &stdout, stderr
 	// A grandchild that keeps the pipes open must not hold us past the kill.
 	cmd.WaitDelay = time.Second
-	killGroup(cmd)
-	err := cmd.Run()
+	err := runCommand(cmd)
 	switch {
 	case ctx.Err() != nil:
 		return Output{}, fmt.Errorf("exec: %w", ctx.Err())

@@ -4,6 +4,6 @@ package summarize
 
 import "syscall"
 
-// dieWithParent: no parent-death signal here; the process group is killed
-// on cancel only.
+// dieWithParent: no parent-death signal here; the watchdog alone kills
+// the process group when convo dies (see runCommand).
 func dieWithParent(*syscall.SysProcAttr) {}

@@ -114,10 +114,15 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 		mention++
 		k := work.Hash(strings.ToLower(f.Text))
 		if i, ok := index[k]; ok {
-			entries[i].seen++
-			entries[i].last = mention
-			if int(i) < len(found) && found[i].Label == "" && f.Label != "" {
-				found[i].Label = strings.Clone(f.Label)
+			e := &entries[i]
+			e.seen++
+			e.last = mention
+			// A person's mention speaks for the fact over a tool's.
+			if isTool(speakers[e.by]) && !isTool(by) {
+				e.by = speakerOf(by)
+			}
+			if int(i) < len(found) && betterLabel(found[i], f, by) {
+				found[i].Label, found[i].Named, found[i].By = strings.Clone(f.Label), f.Named, strings.Clone(by)
 			}
 			return
 		}
@@ -126,7 +131,7 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 		if len(found) < maxLedgerTexts {
 			// A fact is a piece of its record's text: a copy keeps the
 			// record from being held with it.
-			found = append(found, facts.Found{Text: strings.Clone(f.Text), Label: strings.Clone(f.Label), Kind: f.Kind})
+			found = append(found, facts.Found{Text: strings.Clone(f.Text), Label: strings.Clone(f.Label), Named: f.Named, Kind: f.Kind, By: strings.Clone(by)})
 		}
 	})
 	if err != nil {
@@ -144,7 +149,7 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 			return 0
 		case by == string(transcript.RoleUser):
 			return 1
-		case strings.HasPrefix(by, "tool"):
+		case isTool(by):
 			return 3
 		}
 		return 2
@@ -175,17 +180,17 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 		}
 	}
 	if len(want) > 0 {
-		err := factsOf(func(f facts.Found, _ string) {
+		err := factsOf(func(f facts.Found, by string) {
 			j := index[work.Hash(strings.ToLower(f.Text))]
 			if !want[j] {
 				return
 			}
-			// Its first mention is its text and kind; its label is the
-			// first mention's that has one, as when it is held.
+			// Its first mention is its text and kind; its label is chosen
+			// among the mentions as when it is held.
 			if got, ok := fetched[j]; !ok {
-				fetched[j] = facts.Found{Text: strings.Clone(f.Text), Label: strings.Clone(f.Label), Kind: f.Kind}
-			} else if got.Label == "" && f.Label != "" {
-				got.Label = strings.Clone(f.Label)
+				fetched[j] = facts.Found{Text: strings.Clone(f.Text), Label: strings.Clone(f.Label), Named: f.Named, Kind: f.Kind, By: strings.Clone(by)}
+			} else if betterLabel(got, f, by) {
+				got.Label, got.Named, got.By = strings.Clone(f.Label), f.Named, strings.Clone(by)
 				fetched[j] = got
 			}
 		})
@@ -216,3 +221,16 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 // maxLedgerTexts bounds the facts whose text the ledger holds while it
 // counts.
 var maxLedgerTexts = 1 << 16
+
+// isTool reports whether a speaker (facts.By) is a tool or a tool call.
+func isTool(by string) bool { return strings.HasPrefix(by, "tool ") }
+
+// betterLabel reports whether the label of g, said by by, names a fact
+// better than the one f has: any label beats none, a person's beats a
+// tool's, a naming phrase beats words that stand beside it.
+func betterLabel(f, g facts.Found, by string) bool {
+	if g.Label == "" || isTool(by) && !isTool(f.By) && f.Label != "" {
+		return false
+	}
+	return f.Label == "" || isTool(f.By) && !isTool(by) || g.Named && !f.Named
+}

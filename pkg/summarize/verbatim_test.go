@@ -88,7 +88,8 @@ func summarizeTwice(t *testing.T, recs []transcript.Record, more int, text func(
 // defaultOptions is the policy summarize runs with no flags but
 // --keep-last 4.
 func defaultOptions(t testing.TB) Options {
-	return Options{KeepLast: 4, MaxSummaryTokens: DefaultMaxSummaryTokens, SummaryRatio: DefaultSummaryRatio, Counter: counter(t)}
+	return Options{KeepLast: 4, KeepLastTokens: DefaultKeepLastTokens, MaxSummaryTokens: DefaultMaxSummaryTokens,
+		SummaryRatio: DefaultSummaryRatio, LedgerSize: DefaultLedgerSize, Counter: counter(t)}
 }
 
 // TestFactsSurviveVerbatim: every fact shape, said once by the user at the
@@ -97,21 +98,24 @@ func defaultOptions(t testing.TB) Options {
 // carries it whole.
 func TestFactsSurviveVerbatim(t *testing.T) {
 	placements := map[string]string{
-		"start": "%s is what I need you to keep track of, please.",
-		"mid":   "Could you note that the reference is %s for later, thanks.",
+		"start":    "%s is what I need you to keep track of, please.",
+		"repeated": "%s, as you said earlier, is what I need you to keep track of, please.",
+		"mid":      "Could you note that the reference is %s for later, thanks.",
 	}
 	lengths := map[string]int{"short": 14, "long": 160}
 	for _, f := range mustSurvive {
-		for _, place := range []string{"start", "mid"} {
+		for _, place := range []string{"start", "mid", "repeated"} {
 			for _, length := range []string{"short", "long"} {
 				t.Run(f.name+"/"+place+"/"+length, func(t *testing.T) {
 					said := fmt.Sprintf(placements[place], f.fact)
 					recs := conversation(lengths[length], func(i int) string {
-						switch i {
-						case 2:
+						switch {
+						case i == 2:
 							return said
-						case 3:
+						case i == 3:
 							return "Noted, I will keep it in mind."
+						case i == 1 && place == "repeated": // the other side said it first
+							return "The one on file is " + f.fact + "."
 						}
 						return chitChat(i)
 					})
@@ -238,4 +242,50 @@ func mustJSON(t *testing.T, v any) json.RawMessage {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestTwelveIdentifiersShortChat: a short support chat with twelve
+// identifiers of different shapes, each said once, summarized twice with
+// the default flags, keeps every one verbatim with the words that say what
+// it is, and makes no fact of a plain word.
+func TestTwelveIdentifiersShortChat(t *testing.T) {
+	said := []struct{ label, fact string }{
+		{"incident number", "INC-2291-B"},
+		{"purchase order", "PO#48812"},
+		{"courier reference", "AZ-7781-XQ"},
+		{"billing contact", "billing@acme.example"},
+		{"status page", "https://status.example.com/incidents/8841?region=eu-west"},
+		{"refund IBAN", "DE89 3704 0044 0532 0130 00"},
+		{"desktop client version", "v2.14.3-rc1"},
+		{"delivery date", "2026-03-14"},
+		{"refund amount", "$1,249.99"},
+		{"error log", "/var/log/acme/agent.log"},
+		{"replacement SKU", "SKU-88120-BLK"},
+		{"callback number", "+44 20 7946 0958"},
+	}
+	var texts []string
+	for i, s := range said {
+		if i%2 == 0 {
+			texts = append(texts, "Details: the "+s.label+" is "+s.fact+". Can you check it?", "Thanks, I am looking into it now.")
+		} else {
+			texts = append(texts, "Any news on my case?", "Yes: "+s.fact+" is the "+s.label+", noted on the case.")
+		}
+	}
+	recs := conversation(len(texts), func(i int) string { return texts[i] })
+	sum := summarizeTwice(t, recs, 12, chitChat, defaultOptions(t))
+	text := sum.Message.Contents[0]
+	for _, s := range said {
+		if !strings.Contains(text, s.fact) {
+			t.Errorf("lost %q:\n%s", s.fact, text)
+			continue
+		}
+		if !strings.Contains(text, s.label+" "+s.fact) && !slices.ContainsFunc(strings.Split(text, "\n"), func(line string) bool {
+			return strings.Contains(line, s.fact) && strings.Contains(strings.ToLower(line), strings.ToLower(s.label))
+		}) {
+			t.Errorf("%q kept without its label %q:\n%s", s.fact, s.label, text)
+		}
+	}
+	if strings.Contains(text, "| Details") || strings.Contains(text, ": Details") {
+		t.Errorf("a plain word became a fact:\n%s", text)
+	}
 }

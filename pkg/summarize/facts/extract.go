@@ -16,6 +16,10 @@ type Found struct {
 	Text  string // a piece of the text, byte for byte
 	Label string // "courier reference"; "" when its sentence says nothing of it
 	Kind  string // the shape (see shapes), "argument" or "instruction"
+	// Named: the label is a noun phrase its sentence names the fact by
+	// ("the courier reference is X", "X, our accounts mailbox"), not
+	// merely the words beside it.
+	Named bool
 	// By, when set, says who said it in place of the record's speaker:
 	// the call ("tool call bash") whose arguments hold it.
 	By string
@@ -39,21 +43,20 @@ func Extract(text string) []Found {
 	}
 	var out []Found
 	var spans [][2]int
-	for _, m := range shapeRE().FindAllStringSubmatchIndex(text, -1) {
-		kind := kindOf(m)
-		s := trimTrail(text[m[0]:m[1]])
-		if kind == "code" {
-			s = strings.Trim(s, "`")
+	// No shape spans lines, and most lines of chat hold nothing any shape
+	// starts with: the expression runs only on the lines that may match.
+	for at := 0; at < len(text); {
+		end := strings.IndexByte(text[at:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += at
 		}
-		if strings.TrimSpace(s) == "" || weak(kind, s) {
-			continue
+		line := text[at:end]
+		if mayHold(line) {
+			out, spans = scanLine(line, at, out, spans)
 		}
-		start := m[0]
-		if kind == "code" {
-			start++
-		}
-		spans = append(spans, [2]int{start, start + len(s)})
-		out = append(out, Found{Text: s, Kind: kind})
+		at = end + 1
 	}
 	for i := range out {
 		prev, next := 0, len(text)
@@ -63,7 +66,7 @@ func Extract(text string) []Found {
 		if i+1 < len(spans) {
 			next = spans[i+1][0]
 		}
-		out[i].Label = label(text, spans[i][0], spans[i][1], prev, next)
+		out[i].Label, out[i].Named = label(text, spans[i][0], spans[i][1], prev, next)
 	}
 	return out
 }
@@ -135,20 +138,55 @@ const maxArgument = 160
 // labelWords bounds a label.
 const labelWords = 4
 
-// label is the words next to text[start:end] that say what it is: up to
-// labelWords words before it in its clause (after prev, the end of the
-// fact before), else after it (before next), less the function words at
-// either end.
-func label(text string, start, end, prev, next int) string {
-	// "Order: ORD-1", "ref #", "(AZ-7781-XQ)": the mark before a fact
-	// introduces it, it ends no clause.
+// label is the words next to text[start:end] that say what it is: a noun
+// phrase that names it (named), or else up to labelWords words before it
+// in its clause (after prev, the end of the fact before), or after it
+// (before next), less the function words at either end.
+func label(text string, start, end, prev, next int) (label string, named bool) {
 	before := clause(strings.TrimRight(text[prev:start], " \t:=#(\"'“`"), true)
-	if l := trimFunction(lastWords(before, labelWords)); l != "" {
-		return l
+	rest := text[end:next]
+	// "X, our accounts mailbox": an apposition names it.
+	apposition := strings.HasPrefix(rest, ", ")
+	after := words(clause(strings.TrimPrefix(rest, ", "), false))
+	// "X is the courier reference", "X as the offending commit".
+	if len(after) > 2 && copulas[strings.ToLower(after[0])] && determiners[strings.ToLower(after[1])] {
+		return firstLabel(after[2:]), true
 	}
-	after := clause(text[end:next], false)
-	return trimFunction(firstWords(after, labelWords))
+	if len(after) > 1 && apposition && determiners[strings.ToLower(after[0])] {
+		return firstLabel(after[1:]), true
+	}
+	// "the courier reference is X", "our PO number: X".
+	b := lastWords(before, labelWords+2)
+	for len(b) > 0 && functionWord(b[len(b)-1]) && !determiners[strings.ToLower(b[len(b)-1])] {
+		b = b[:len(b)-1]
+	}
+	for i := len(b) - 2; i >= 0; i-- {
+		if determiners[strings.ToLower(b[i])] {
+			if l := trimFunction(b[i+1:]); l != "" && len(b)-i-1 <= labelWords {
+				return l, true
+			}
+			break
+		}
+	}
+	if l := trimFunction(lastWords(before, labelWords)); l != "" {
+		return l, false
+	}
+	if apposition {
+		return "", false
+	}
+	return firstLabel(after), false
 }
+
+// firstLabel is the label at the start of words: up to labelWords words
+// after the function words that lead them.
+func firstLabel(w []string) string {
+	for len(w) > 0 && functionWord(w[0]) {
+		w = w[1:]
+	}
+	return trimFunction(w[:min(labelWords, len(w))])
+}
+
+var copulas = map[string]bool{"is": true, "was": true, "as": true, "are": true, "were": true}
 
 // clause is the part of s in the fact's clause: after the last stop of s
 // (fromEnd), or before its first.
@@ -215,7 +253,7 @@ var functionWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an the my your our their his her its this that these those is are was were be been
 		am it it's i i'm we you he she they to at in on of for from by with as and or but so please just also here there
-		thanks thank ok okay yes no sure new old it’s i’m`) {
+		thanks thank ok okay yes no sure still now again actually really currently it’s i’m`) {
 		m[w] = true
 	}
 	return m
@@ -284,4 +322,77 @@ func sortByPlace(keys []string, text string) {
 			keys[j], keys[j-1] = keys[j-1], keys[j]
 		}
 	}
+}
+
+// mayHold reports whether line holds a byte some shape needs: a digit, a
+// mark of addresses, paths, code and amounts, an inner capital (CamelCase)
+// or a capital beside a hyphen (SKU-ABC). A line without one matches none.
+func mayHold(line string) bool {
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case c >= '0' && c <= '9', c == '@', c == '/', c == '\\', c == '`', c == '#', c == '$', c == '+', c == '_', c >= 0x80:
+			return true
+		case c >= 'A' && c <= 'Z' && i > 0 && (line[i-1] >= 'a' && line[i-1] <= 'z' || line[i-1] == '-'):
+			return true
+		case c == '-' && i > 0 && line[i-1] >= 'A' && line[i-1] <= 'Z':
+			return true
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_'
+}
+
+// scanLine appends the facts of line (at offset in the text) to out and
+// their spans to spans. The table, anchored, is tried only at the places
+// a word may start (what \b allows) in a token that may hold a fact, or
+// before one that may (the shapes of two words, "March 14", "EUR 120",
+// need a mark in the second at the latest): far cheaper than one
+// unanchored scan, whose every position starts every shape.
+func scanLine(line string, offset int, out []Found, spans [][2]int) ([]Found, [][2]int) {
+	type token struct{ start, end int }
+	var toks []token
+	for i := 0; i < len(line); {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+			j++
+		}
+		if j > i {
+			toks = append(toks, token{i, j})
+		}
+		i = j
+	}
+	from := 0 // the end of the last match: nothing before it is tried
+	for k, t := range toks {
+		if t.end <= from || !mayHold(line[t.start:t.end]) && (k+1 == len(toks) || !mayHold(line[toks[k+1].start:toks[k+1].end])) {
+			continue
+		}
+		for i := max(t.start, from); i < t.end; i++ {
+			if i > 0 && isWordByte(line[i-1]) {
+				continue
+			}
+			m := shapeRE().FindStringSubmatchIndex(line[i:])
+			if m == nil || m[1] == 0 {
+				continue
+			}
+			kind := kindOf(m)
+			s := trimTrail(line[i : i+m[1]])
+			start := offset + i
+			if kind == "code" {
+				s, start = strings.Trim(s, "`"), start+1
+			}
+			if strings.TrimSpace(s) != "" && !weak(kind, s) {
+				spans = append(spans, [2]int{start, start + len(s)})
+				out = append(out, Found{Text: s, Kind: kind})
+			}
+			from = i + m[1]
+			i = from - 1 // the rest of the token is tried after the match
+		}
+	}
+	return out, spans
 }

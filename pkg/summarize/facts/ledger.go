@@ -89,22 +89,31 @@ func Missing(text string, ledger []Fact) []Fact {
 	return out
 }
 
-// parts are the separators of the places a label must share with its fact.
-var parts = strings.NewReplacer("\n", "\x00", factSep, "\x00", "; ", "\x00", "→", "\x00")
+// separators part a text into the places a label must share with its
+// fact: lines, ledger entries, a note's phrases and sides.
+var separators = []string{"\n", factSep, "; ", "→"}
 
 func holds(text string, f Fact) bool {
-	if !strings.Contains(text, f.Text) {
-		return false
-	}
 	if f.Label == "" || f.Kind == "instruction" {
-		return true
+		return strings.Contains(text, f.Text)
 	}
 	label := strings.Fields(strings.ToLower(f.Label))
-	for _, part := range strings.Split(parts.Replace(text), "\x00") {
-		if !strings.Contains(part, f.Text) {
-			continue
+	for from := 0; ; {
+		i := strings.Index(text[from:], f.Text)
+		if i < 0 {
+			return false
 		}
-		part = strings.ToLower(part)
+		i += from
+		start, end := 0, len(text)
+		for _, sep := range separators {
+			if k := strings.LastIndex(text[:i], sep); k >= 0 {
+				start = max(start, k+len(sep))
+			}
+			if k := strings.Index(text[i+len(f.Text):], sep); k >= 0 {
+				end = min(end, i+len(f.Text)+k)
+			}
+		}
+		part := strings.ToLower(text[start:end])
 		all := true
 		for _, w := range label {
 			if !strings.Contains(part, w) {
@@ -115,8 +124,8 @@ func holds(text string, f Fact) bool {
 		if all {
 			return true
 		}
+		from = i + len(f.Text)
 	}
-	return false
 }
 
 // Cost is the tokens the ledger's section takes after a summary's text.

@@ -44,14 +44,14 @@ var shapes = []struct{ kind, pattern string }{
 
 const months = `(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t|tember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)`
 
-// shapeRE is the table as one expression, a group a shape, so a text is
-// scanned once whatever the table's length.
+// shapeRE is the table as one expression anchored at its start, a group a
+// shape: tried at a place, the first shape that matches there wins.
 var shapeRE = sync.OnceValue(func() *regexp.Regexp {
 	parts := make([]string, len(shapes))
 	for i, s := range shapes {
 		parts[i] = "(" + s.pattern + ")"
 	}
-	return regexp.MustCompile(strings.Join(parts, "|"))
+	return regexp.MustCompile(`^(?:` + strings.Join(parts, "|") + `)`)
 })
 
 // kindOf is the kind of the shape a match of shapeRE is.
