@@ -110,7 +110,7 @@ func main() {
 		return
 	}
 	grid := []policy{}
-	for _, r := range []float64{0.08, 0.09, 0.10, 0.11, 0.12, 0.13, 0.14} {
+	for _, r := range []float64{0.10, 0.11, 0.116, 0.12, 0.13} {
 		grid = append(grid, policy{r, def.ceiling, def.keepTokens})
 	}
 	for _, d := range doms {
@@ -120,7 +120,7 @@ func main() {
 			}
 		}
 	}
-	fmt.Printf("\nleave-one-domain-out: --summary-ratio chosen on the other domains (the largest with tokens sent <= %.3f on each), reported here\n", tokensGoal-tokensMargin)
+	fmt.Printf("\nleave-one-domain-out: --summary-ratio chosen on the other domains (the largest with tokens sent <= %.3f over their conversations longer than 20,000 tokens, and over LoCoMo's whole replay), reported here\n", tokensGoal-tokensMargin)
 	fmt.Println(header)
 	for _, d := range doms {
 		var others []string
@@ -134,25 +134,28 @@ func main() {
 			fmt.Printf("%-8s no ratio meets the bound on %v\n", d.name, others)
 			continue
 		}
-		fmt.Println(row(fmt.Sprintf("%s@%.2f", d.name, p.ratio), at[d.name][p]))
+		fmt.Println(row(fmt.Sprintf("%s@%g", d.name, p.ratio), at[d.name][p]))
 	}
 	var all []string
 	for _, d := range doms {
 		all = append(all, d.name)
 	}
 	if p, ok := choose(grid, all, at); ok {
-		fmt.Printf("\nchosen on all domains: --summary-ratio %.2f (the default is %g)\n", p.ratio, def.ratio)
+		fmt.Printf("\nchosen on all domains: --summary-ratio %g (the default is %g)\n", p.ratio, def.ratio)
 	}
 }
 
 // choose is the largest ratio of grid whose tokens sent stays
-// tokensMargin under the bound on every domain named.
+// tokensMargin under the bound on every domain named, as the goals put
+// it: over the conversations longer than 20,000 tokens, and over LoCoMo's
+// whole replay.
 func choose(grid []policy, names []string, at map[string]map[policy]result) (policy, bool) {
 	best, ok := policy{}, false
 	for _, p := range grid {
 		fits := true
 		for _, n := range names {
-			if at[n][p].tokensSent() > tokensGoal-tokensMargin {
+			r := at[n][p]
+			if r.longSent() > tokensGoal-tokensMargin || n == "locomo" && r.tokensSent() > tokensGoal-tokensMargin {
 				fits = false
 			}
 		}
@@ -176,7 +179,7 @@ func locomoPath(flagged string) string {
 	return ""
 }
 
-const header = "domain          convs  sent  worst>20k(n) | ids  kept  labeled | answers kept recall | window: ids  kept  recall | summary max"
+const header = "domain          convs  sent  >20k  worst>20k(n) | ids  kept  labeled | answers kept recall | window: ids  kept  recall | summary max"
 
 func row(name string, r result) string {
 	worst := "    -    "
@@ -191,8 +194,8 @@ func row(name string, r result) string {
 	if r.ids > 0 {
 		winIDs = fmt.Sprintf("%5.3f", ratio(r.idsWindow, r.ids))
 	}
-	return fmt.Sprintf("%-15s %5d %5.3f %-12s | %s | %12.3f %6.3f | %11s %5.3f %7.3f | %11d", name, r.conversations,
-		r.tokensSent(), worst, ids, ratio(r.kept, r.found), ratio(r.wordsKept, r.words),
+	return fmt.Sprintf("%-15s %5d %5.3f %5.3f %-12s | %s | %12.3f %6.3f | %11s %5.3f %7.3f | %11d", name, r.conversations,
+		r.tokensSent(), r.longSent(), worst, ids, ratio(r.kept, r.found), ratio(r.wordsKept, r.words),
 		winIDs, ratio(r.windowKept, r.found), ratio(r.wordsWindow, r.words), r.summaryMax)
 }
 

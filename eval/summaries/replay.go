@@ -31,6 +31,8 @@ type result struct {
 	sentWith, sentWithout int
 	worst                 float64
 	long                  int
+	// The same sums over the conversations longer than longHistory.
+	longWith, longWithout int
 	// Identifiers first said in the span the final summary covers: how
 	// many, kept verbatim in summary plus window, kept with their label
 	// words beside them, and in a plain recent window of the same size.
@@ -53,6 +55,8 @@ func (r *result) add(o result) {
 	r.sentWithout += o.sentWithout
 	r.worst = max(r.worst, o.worst)
 	r.long += o.long
+	r.longWith += o.longWith
+	r.longWithout += o.longWithout
 	r.ids += o.ids
 	r.idsKept += o.idsKept
 	r.idsLabeled += o.idsLabeled
@@ -75,6 +79,11 @@ func ratio(a, b int) float64 {
 }
 
 func (r result) tokensSent() float64 { return ratio(r.sentWith, r.sentWithout) }
+
+// longSent is tokens sent over the conversations longer than longHistory:
+// the ones the bound is for (a short one's floor is the trigger plus the
+// window).
+func (r result) longSent() float64 { return ratio(r.longWith, r.longWithout) }
 
 type replayer struct {
 	counter          *tokens.Counter
@@ -145,6 +154,7 @@ func (rp replayer) replay(c domains.Conversation, p policy) (result, error) {
 	}
 	if historyTokens > longHistory {
 		r.long, r.worst = 1, r.tokensSent()
+		r.longWith, r.longWithout = r.sentWith, r.sentWithout
 	}
 	if verbose {
 		printf("  %s: %d messages, %d tokens, sent %.3f, %d summaries\n", c.Name, len(c.Messages), historyTokens, r.tokensSent(), r.summaries)

@@ -78,12 +78,17 @@ type Result struct {
 // conversation changed by another writer meanwhile is store.ErrConflict
 // and writes nothing.
 func (r *Runner) Run(ctx context.Context, s Store, conv string) (Result, error) {
-	if readsRecords(r.Summarizer) && !r.DryRun {
-		return r.runStored(ctx, s, conv)
-	}
+	// A span is read once and held, unless it is long and the summarizer
+	// reads records: then it is streamed from the store in passes
+	// (runStored), in bounded memory.
+	streams := readsRecords(r.Summarizer) && !r.DryRun
 	var recs []transcript.Record
 	var readSeq int64
+	held := 0
 	err := s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
+		if held += len(row.Body); streams && held > maxHeldBytes {
+			return errTooLong
+		}
 		var rec transcript.Record
 		if err := transcript.DecodeStored(row.Body, &rec); err != nil {
 			return fmt.Errorf("stored record is corrupt: %w", err)
@@ -93,6 +98,10 @@ func (r *Runner) Run(ctx context.Context, s Store, conv string) (Result, error) 
 		recs = append(recs, rec)
 		return nil
 	})
+	if errors.Is(err, errTooLong) {
+		recs = nil
+		return r.runStored(ctx, s, conv)
+	}
 	if err != nil {
 		return Result{Conversation: conv}, err
 	}
@@ -129,6 +138,12 @@ func (r *Runner) runStored(ctx context.Context, s Store, conv string) (Result, e
 	}
 	return r.write(ctx, s, conv, sum, res, readSeq)
 }
+
+// maxHeldBytes bounds the stored bytes of a span read once and held; a
+// longer one is streamed (a var: tests shrink it).
+var maxHeldBytes = 16 << 20
+
+var errTooLong = errors.New("span too long to hold")
 
 // LongSpan is the number of covered records past which a summary is
 // written as a long span's (see Runner.LongWrite).

@@ -115,11 +115,11 @@ func readStored(t *testing.T, s store.Store, conv string) []transcript.Record {
 
 // setKnobs sets the bounds on what the streaming summarizer holds, and
 // puts them back when the test ends.
-func setKnobs(t *testing.T, held, batch, texts, records int) {
-	old := [4]int{extractive.Limits.Held, extractive.Limits.Batch, maxLedgerTexts, work.Batch}
-	extractive.Limits.Held, extractive.Limits.Batch, maxLedgerTexts, work.Batch = held, batch, texts, records
+func setKnobs(t *testing.T, held, batch, texts, records, heldBytes int) {
+	old := [5]int{extractive.Limits.Held, extractive.Limits.Batch, maxLedgerTexts, work.Batch, maxHeldBytes}
+	extractive.Limits.Held, extractive.Limits.Batch, maxLedgerTexts, work.Batch, maxHeldBytes = held, batch, texts, records, heldBytes
 	t.Cleanup(func() {
-		extractive.Limits.Held, extractive.Limits.Batch, maxLedgerTexts, work.Batch = old[0], old[1], old[2], old[3]
+		extractive.Limits.Held, extractive.Limits.Batch, maxLedgerTexts, work.Batch, maxHeldBytes = old[0], old[1], old[2], old[3], old[4]
 	})
 }
 
@@ -153,7 +153,7 @@ func TestStreamedSummaryMatchesHeld(t *testing.T) {
 				// The greedy weighs batchNotes candidates at once whether
 				// they are held or streamed.
 				batch := 1 + r.IntN(6)
-				setKnobs(t, 1<<30, batch, 1<<30, 256)
+				setKnobs(t, 1<<30, batch, 1<<30, 256, 1<<30)
 				p, skip, err := Prepare(held, opt)
 				if err != nil {
 					t.Fatal(err)
@@ -164,7 +164,8 @@ func TestStreamedSummaryMatchesHeld(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				setKnobs(t, r.IntN(8), batch, r.IntN(4), 1+r.IntN(100))
+				// Held or streamed from the store, as its size says.
+				setKnobs(t, r.IntN(8), batch, r.IntN(4), 1+r.IntN(100), []int{0, 1 << 30}[r.IntN(2)])
 				run := &Runner{Options: opt, Summarizer: ex, Now: func() time.Time { return time.UnixMilli(1744815900000) }}
 				res, err := run.Run(context.Background(), s, "p")
 				got, want := "", ""
@@ -226,4 +227,40 @@ func anchorOf(t *testing.T, s store.Store, id string) string {
 		t.Fatal(err)
 	}
 	return anchor
+}
+
+// countingStore counts the reads of a conversation.
+type countingStore struct {
+	store.Store
+	reads int
+}
+
+func (c *countingStore) Read(ctx context.Context, conv string, opt store.ReadOptions, fn func(store.Row) error) error {
+	c.reads++
+	return c.Store.Read(ctx, conv, opt, fn)
+}
+
+// TestShortSpanReadOnce: the extractive summarizer's span is read from the
+// store once when it is short; a long one is streamed in passes.
+func TestShortSpanReadOnce(t *testing.T) {
+	for _, tt := range []struct {
+		heldBytes int
+		reads     func(int) bool
+	}{
+		{1 << 30, func(n int) bool { return n == 1 }},
+		{0, func(n int) bool { return n > 1 }},
+	} {
+		s := &countingStore{Store: openStore(t)}
+		appendAll(t, s.Store, "p", randomTranscript(rand.New(rand.NewPCG(1, 2)), 60))
+		setKnobs(t, extractive.Limits.Held, extractive.Limits.Batch, maxLedgerTexts, work.Batch, tt.heldBytes)
+		run := &Runner{Options: defaultOptions(t), Summarizer: &Extractive{Counter: counter(t)}}
+		run.Options.KeepLast = 1
+		res, err := run.Run(context.Background(), s, "p")
+		if err != nil || res.Summary == nil {
+			t.Fatalf("held bytes %d: %v, skip %q", tt.heldBytes, err, res.Skip)
+		}
+		if !tt.reads(s.reads) {
+			t.Errorf("held bytes %d: %d reads", tt.heldBytes, s.reads)
+		}
+	}
 }
