@@ -238,7 +238,7 @@ const notesShare = 4
 // sessions only (four turns of chat stay under it): the largest whose long
 // agent sessions stay under 0.15 of tokens sent.
 const (
-	DefaultKeepLastTokens   = 1000
+	DefaultKeepLastTokens   = 2000
 	DefaultSummaryRatio     = 0.116
 	DefaultMaxSummaryTokens = 4000
 )

@@ -2,6 +2,7 @@ package extractive
 
 import (
 	"cmp"
+	"fmt"
 	"iter"
 	"strings"
 	"unicode"
@@ -163,6 +164,14 @@ func recordPhrases(r transcript.Record) []phrase {
 		out = append(out, phrase{text: "error from " + cmp.Or(r.Message.Name, "tool")})
 	}
 	for _, c := range r.Message.Contents {
+		if r.Message.Role == transcript.RoleTool && len(c) > maskedResult {
+			// A long tool result is masked, as agent CLIs mask old
+			// output: its first line and its size; its identifiers
+			// reach the ledger.
+			first, _, _ := strings.Cut(strings.TrimSpace(c), "\n")
+			out = append(out, phrase{text: fmt.Sprintf("%s [%d lines]", clipWords(first, maskedWords), strings.Count(c, "\n")+1)})
+			continue
+		}
 		out = append(out, splitPhrases(c)...)
 	}
 	// What the user asked or decided matters even in small words ("yes, do
@@ -181,6 +190,13 @@ func recordPhrases(r transcript.Record) []phrase {
 	}
 	return out
 }
+
+// maskedResult: a tool result longer than this many bytes is masked to
+// maskedWords words of its first line and its size.
+const (
+	maskedResult = 300
+	maskedWords  = 12
+)
 
 // userGistWords: the words kept of a user record that has no phrase.
 const userGistWords = 6
