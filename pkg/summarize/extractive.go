@@ -19,10 +19,7 @@ func (e *Extractive) Name() string { return "extractive" }
 // Summarize implements Summarizer; it reads in.Records (or in.Each) and
 // in.Previous, not in.Text.
 func (e *Extractive) Summarize(_ context.Context, in Input) (Output, error) {
-	text, err := (&extractive.Engine{Counter: e.Counter}).Summarize(extractive.Input{
-		Previous: in.Previous, Records: in.Records, Each: extractive.RecordStream(in.Each),
-		MaxTokens: in.MaxTokens, Facts: in.Facts, FactsDropped: in.FactsDropped, FactsTokens: in.FactsTokens,
-	})
+	text, err := (&extractive.Engine{Counter: e.Counter}).Summarize(in.Input)
 	return Output{Text: text}, err
 }
 

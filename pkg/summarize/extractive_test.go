@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/summarize/facts"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -29,7 +30,7 @@ func TestExtractiveKeepsFacts(t *testing.T) {
 	recs := conversation(len(texts), func(i int) string { return texts[i] })
 	ex := &Extractive{Counter: c}
 	ledger := []facts.Fact{{Text: "Oscar", Seen: 1}, {Text: "order #4512", Seen: 1}}
-	out, err := ex.Summarize(context.Background(), Input{Records: recs, MaxTokens: 60, Facts: ledger, FactsTokens: facts.Cost(ledger, 0, c)})
+	out, err := ex.Summarize(context.Background(), Input{Input: extractive.Input{Records: recs, MaxTokens: 60, Facts: ledger, FactsTokens: facts.Cost(ledger, 0, c)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestUserSideKept(t *testing.T) {
 	recs := conversation(len(texts), func(i int) string { return texts[i] })
 	recs[5].Message.Name = "billing-bot"
 	ex := &Extractive{Counter: c}
-	out, err := ex.Summarize(context.Background(), Input{Records: recs, MaxTokens: 80})
+	out, err := ex.Summarize(context.Background(), Input{Input: extractive.Input{Records: recs, MaxTokens: 80}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +168,7 @@ func TestRepeatsGiveWay(t *testing.T) {
 	recs := conversation(len(texts), func(i int) string { return texts[i] })
 	ex := &Extractive{Counter: c}
 	// Room for 53 tokens of notes, whatever the heading costs.
-	out, err := ex.Summarize(context.Background(), Input{Records: recs, MaxTokens: c.Count("Earlier, a line per exchange (user → assistant):") + 53})
+	out, err := ex.Summarize(context.Background(), Input{Input: extractive.Input{Records: recs, MaxTokens: c.Count("Earlier, a line per exchange (user → assistant):") + 53}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/summarize/facts"
 	"github.com/convo-cli/convo/pkg/summarize/internal/work"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -189,10 +190,10 @@ func (p *Plan) finish(opt Options, withText bool) error {
 	// The ledger is protected: the summarizer writes within what it
 	// leaves of the budget, and a share of the budget at least.
 	factsTokens := facts.Cost(p.Ledger, p.LedgerDropped, opt.Counter)
-	p.Input = Input{
-		Instruction: prompt, Text: text, Previous: p.previousText(), Records: p.Covered,
+	p.Input = Input{Instruction: prompt, Text: text, Input: extractive.Input{
+		Previous: p.previousText(), Records: p.Covered,
 		MaxTokens: max(p.Budget-factsTokens, p.Budget/notesShare, 1), Facts: p.Ledger, FactsDropped: p.LedgerDropped, FactsTokens: factsTokens,
-	}
+	}}
 	if p.Covered == nil {
 		p.Input.Each = p.each
 	}

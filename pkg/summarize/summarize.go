@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/summarize/facts"
 	"github.com/convo-cli/convo/pkg/summarize/internal/work"
 	"github.com/convo-cli/convo/pkg/tokens"
@@ -22,56 +23,25 @@ import (
 // on every summary so a change of wording can be traced.
 const PromptVersion = "convo-summary-v2"
 
-// Input is what a summarizer receives.
+// Input is what a summarizer receives: the instruction and the text
+// rendered of the span for one that reads text (an LLM, exec), and the
+// span itself for one that reads records (Extractive): the previous
+// summary's text, the records folded in (or a stream of them), the bound
+// on its length and the fact ledger, as the engine takes them.
 type Input struct {
 	// Instruction is the prompt: what to do with Text.
 	Instruction string
 	// Text is the covered records and the previous summary, shaped by the
 	// template.
 	Text string
-	// Previous is the previous summary's text ("" for the first summary),
-	// and Records the records folded in: for summarizers that work on
-	// structure rather than text (extractive).
-	Previous string
-	Records  []transcript.Record
-	// Each, when set, replays the records folded in, in order, as often as
-	// it is called, instead of Records: a long span is streamed from the
-	// store, never held (see Runner.Run).
-	Each RecordStream
-	// MaxTokens bounds the summary's length.
-	MaxTokens int
-	// Facts is the fact ledger, appended after the summary unless the
-	// summary already holds them word for word. MaxTokens leaves room for
-	// all of them, FactsTokens; a summarizer that holds some may use
-	// their room.
-	Facts        []facts.Fact
-	FactsDropped int
-	FactsTokens  int
+	extractive.Input
 }
 
-// RecordStream calls fn for each record of a span, in order; fn's error
-// ends the stream and is returned. The record is valid only during the
-// call.
-type RecordStream func(fn func(*transcript.Record) error) error
+// RecordStream calls fn for each record of a span, in order (see
+// extractive.RecordStream).
+type RecordStream = extractive.RecordStream
 
-// records is the stream of the records folded in: Each, or Records.
-func (in Input) records() RecordStream {
-	if in.Each != nil {
-		return in.Each
-	}
-	return sliceStream(in.Records)
-}
-
-func sliceStream(recs []transcript.Record) RecordStream {
-	return func(fn func(*transcript.Record) error) error {
-		for i := range recs {
-			if err := fn(&recs[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-}
+func sliceStream(recs []transcript.Record) RecordStream { return extractive.SliceStream(recs) }
 
 // Compose is the exact text a text-in, text-out summarizer receives.
 func (in Input) Compose() string { return in.Instruction + "\n\n" + in.Text }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/summarize/facts"
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -264,11 +265,11 @@ func BenchmarkExtractive(b *testing.B) {
 	}
 	recs := conversation(600, text)
 	ex := &Extractive{Counter: c}
-	first, err := ex.Summarize(context.Background(), Input{Records: recs[:300], MaxTokens: 2000})
+	first, err := ex.Summarize(context.Background(), Input{Input: extractive.Input{Records: recs[:300], MaxTokens: 2000}})
 	if err != nil {
 		b.Fatal(err)
 	}
-	in := Input{Records: recs[300:], Previous: first.Text, MaxTokens: 2000}
+	in := Input{Input: extractive.Input{Records: recs[300:], Previous: first.Text, MaxTokens: 2000}}
 	for b.Loop() {
 		if _, err := ex.Summarize(context.Background(), in); err != nil {
 			b.Fatal(err)

@@ -68,10 +68,11 @@ func (in Input) records() RecordStream {
 	if in.Each != nil {
 		return in.Each
 	}
-	return sliceStream(in.Records)
+	return SliceStream(in.Records)
 }
 
-func sliceStream(recs []transcript.Record) RecordStream {
+// SliceStream is the stream of recs, held.
+func SliceStream(recs []transcript.Record) RecordStream {
 	return func(fn func(*transcript.Record) error) error {
 		for i := range recs {
 			if err := fn(&recs[i]); err != nil {

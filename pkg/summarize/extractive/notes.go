@@ -149,7 +149,7 @@ func (s *noteSet) fresh(fn func(note) error) error {
 				}
 			})
 		}
-		each = sliceStream(s.recs)
+		each = SliceStream(s.recs)
 		phrases = nil
 	}
 	pos := -1

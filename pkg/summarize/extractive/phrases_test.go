@@ -284,7 +284,7 @@ func TestListWordsCountAsTheirWord(t *testing.T) {
 	}
 	texts := []string{"We ate apples, fruits, and pears.", "Dried fruits keep."}
 	recs := conversation(2, func(i int) string { return texts[i] })
-	s := &noteSet{e: &Engine{Counter: c}, recs: recs, each: sliceStream(recs)}
+	s := &noteSet{e: &Engine{Counter: c}, recs: recs, each: SliceStream(recs)}
 	if err := s.scan(""); err != nil {
 		t.Fatal(err)
 	}
