@@ -169,7 +169,7 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 		rank = rank[:size]
 	}
 	fetched := map[int32]facts.Found{}
-	// The facts kept but not held are read again, in one pass.
+	// The facts kept but not held are read again, in one read.
 	var want map[int32]bool
 	for _, i := range rank {
 		if int(i) >= len(found) {

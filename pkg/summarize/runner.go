@@ -79,7 +79,7 @@ type Result struct {
 // and writes nothing.
 func (r *Runner) Run(ctx context.Context, s Store, conv string) (Result, error) {
 	// A span is read once and held, unless it is long and the summarizer
-	// reads records: then it is streamed from the store in passes
+	// reads records: then it is streamed from the store, read again as the engine needs
 	// (runStored), in bounded memory.
 	streams := readsRecords(r.Summarizer) && !r.DryRun
 	var recs []transcript.Record

@@ -12,7 +12,7 @@ import (
 )
 
 // A stored conversation is summarized by the extractive summarizer in
-// passes over the store rather than from memory: the first keeps what
+// reads of the store rather than from memory: the first keeps what
 // planning needs of each record (its role, tokens, tool call ids, a hash of
 // its id), the next stream the records the plan covers, from the same
 // snapshot (records changed since are left out by their change sequence,
@@ -25,7 +25,7 @@ type skel struct {
 	fake  bool
 	count int32  // tokens the LLM is sent
 	calls int32  // 1 + index into skeleton.calls, or 0: no tool call or result
-	id    uint32 // a hash of the id: a record gone between passes shows
+	id    uint32 // a hash of the id: a record gone between reads shows
 }
 
 type skeleton struct {
@@ -64,7 +64,7 @@ func (k *skeleton) spanRecord(i int) transcript.SpanRecord {
 
 func idHash(id string) uint32 { return uint32(work.Hash(id)) }
 
-// readSkeleton is the first pass: the conversation from its latest summary
+// readSkeleton is the first read: the conversation from its latest summary
 // on, as planning needs it.
 func readSkeleton(ctx context.Context, s Store, conv string, opt Options) (*skeleton, error) {
 	k := &skeleton{latest: -1}
@@ -112,7 +112,7 @@ func readSkeleton(ctx context.Context, s Store, conv string, opt Options) (*skel
 	return k, err
 }
 
-// errSpanChanged is a covered record gone or changed between the passes.
+// errSpanChanged is a covered record gone or changed between the reads.
 var errSpanChanged = fmt.Errorf("%w: a record was changed while it was summarized", store.ErrConflict)
 
 // errStop ends a read early: the rest is not needed.
@@ -146,7 +146,7 @@ func prepareStored(ctx context.Context, s Store, conv string, opt Options) (*Pla
 		idHashes[j] = k.recs[i].id
 	}
 	p.readSeq = k.readSeq
-	k = nil // what is left of the first pass is the plan
+	k = nil // what is left of the first read is the plan
 	p.each = func(fn func(*transcript.Record) error) error {
 		j, pos := 0, -1
 		var rec transcript.Record
@@ -180,14 +180,14 @@ func prepareStored(ctx context.Context, s Store, conv string, opt Options) (*Pla
 		}
 		return err
 	}
-	// The ledger's pass over the records also gathers what the summary
+	// The ledger's read of the records also gathers what the summary
 	// record says of them, but their ids: those are read last, once the
 	// summarizer is done, so they are not held while it works.
 	stream := p.each
-	passes := 0
+	reads := 0
 	p.each = func(fn func(*transcript.Record) error) error {
-		passes++
-		if passes > 1 { // the ledger reads some facts again: all is known
+		reads++
+		if reads > 1 { // the ledger reads some facts again: all is known
 			return stream(fn)
 		}
 		n := 0
