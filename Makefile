@@ -63,7 +63,7 @@ man:
 # full without the race detector (it slows modernc.org/sqlite some
 # twentyfold), then everything under the race detector with those cut short.
 # The store suite runs on SQLite, and on PostgreSQL too when
-# CONVO_TEST_POSTGRES names a server (.ci/run starts one; see README).
+# CONVO_TEST_POSTGRES names a server (.ci/run starts one; see docs/development.md).
 # Last, every fuzz target for TEST_FUZZTIME, so a parser that panics on new
 # input fails here too.
 TEST_FUZZTIME ?= 5s

@@ -65,7 +65,7 @@ An unknown timing key is invalid input (exit 3).`,
 }
 
 func annotateRun(ctx context.Context, o *annotateOptions) error {
-	s, err := o.f.Store(ctx)
+	s, err := o.f.ExistingStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -73,6 +73,7 @@ func annotateRun(ctx context.Context, o *annotateOptions) error {
 	if err != nil || o.f.quiet {
 		return err
 	}
+	noteStored(ctx, "annotating the record")
 	enc := transcript.NewEncoder(o.f.IO.Out)
 	return afterCommit(errors.Join(enc.WriteLine(body), enc.Flush()))
 }

@@ -258,6 +258,9 @@ func (a *Factory) appendStored(ctx context.Context, o *appendOptions, next func(
 	if err != nil {
 		return err
 	}
+	if n := res.Inserted + res.Merged; n > 0 {
+		noteStored(ctx, "storing %s", plural(n, "record"))
+	}
 	if res.Skipped > 0 {
 		a.warnf("%d record(s) already stored, skipped", res.Skipped)
 	}

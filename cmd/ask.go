@@ -130,7 +130,7 @@ Keys and endpoints come from the environment or the config file:
 	fl.StringVar(&o.rate, "rate", "", "at most N requests per PERIOD to this provider and model, e.g. 10/1s or 60/m, across processes (delayed, never failed)")
 	fl.BoolVar(&o.stream, "stream", false, "print the answer's text as it arrives (stored the same); with --json on stderr")
 	fl.BoolVar(&o.json, "json", false, "print the answer record as JSON instead of its text")
-	fl.BoolVar(&o.lenient, "lenient", false, "repair unmatched tool calls and results in the history instead of failing")
+	fl.BoolVar(&o.lenient, "lenient", false, "drop results in the history that answer no call and wrap non-object arguments instead of failing")
 	fl.StringVar(&o.setSchema, "set-schema", "", "convo schema set (deprecated alias)")
 	fl.BoolVar(&o.unsetSchema, "unset-schema", false, "convo schema unset (deprecated alias)")
 	_ = fl.MarkHidden("set-schema")
@@ -250,6 +250,7 @@ func askRun(ctx context.Context, o *askOptions) error {
 		return err
 	}
 	// The turn is stored: from here on a failure loses only its report.
+	noteStored(ctx, "storing the question and its answer")
 	f.logger().Info("asked", "conversation", o.conversation, "provider", o.provider, "model", o.model, "answer", res.Answer.ID,
 		"tool_calls", len(res.Answer.Message.ToolCalls), "ms", res.LLMEnd-res.LLMStart, "streamed", o.stream)
 	if err := printAnswer(o, &res.Answer, streamed); outErr == nil {

@@ -42,7 +42,7 @@ func newCmdClear(f *Factory, runF func(context.Context, *clearOptions) error) *c
 }
 
 func clearRun(ctx context.Context, o *clearOptions) error {
-	s, err := o.f.Store(ctx)
+	s, err := o.f.ExistingStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -50,6 +50,7 @@ func clearRun(ctx context.Context, o *clearOptions) error {
 	if err != nil {
 		return err
 	}
+	noteStored(ctx, "clearing %q", o.conversation)
 	o.f.warnf("cleared %q: %d record(s) deleted", o.conversation, n)
 	return nil
 }

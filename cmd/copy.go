@@ -76,17 +76,8 @@ func checkStoreSpec(flag, spec string) error {
 	switch {
 	case spec == "":
 		return usageErrorf("missing %s STORE: %s", flag, storeSchemes)
-	case strings.HasPrefix(spec, "postgres://"), strings.HasPrefix(spec, "postgresql://"):
-		return nil
-	case strings.HasPrefix(spec, "file:"):
-		if strings.TrimPrefix(strings.TrimPrefix(spec, "file:"), "//") == "" {
-			return usageErrorf("%s file: names no file", flag)
-		}
-	case schemeRE.MatchString(spec):
-		scheme, _, _ := strings.Cut(spec, ":")
-		return usageErrorf("%s: unsupported store %q: use %s", flag, scheme+":", storeSchemes)
 	}
-	return nil
+	return checkLocation(flag, spec)
 }
 
 func copyRun(ctx context.Context, o *copyOptions) error {
@@ -98,7 +89,8 @@ func copyRun(ctx context.Context, o *copyOptions) error {
 	if sameStore(f.db, o.to) {
 		return usageErrorf("--to names the store copied from (%s)", src.Describe())
 	}
-	dst, err := openStore(ctx, o.to, true)
+	f.noteSecrets(o.to)
+	dst, err := f.openPooled(ctx, "--to", o.to, writeStore)
 	if err != nil {
 		return err
 	}
@@ -111,6 +103,7 @@ func copyRun(ctx context.Context, o *copyOptions) error {
 		if err != nil {
 			return err
 		}
+		noteStored(ctx, "copying %q", o.conversation)
 		f.warnf("copied 1 conversation (%d record(s)) to %s", n, dst.Describe())
 		return nil
 	}
@@ -119,15 +112,16 @@ func copyRun(ctx context.Context, o *copyOptions) error {
 			fmt.Fprintf(f.IO.ErrOut, "convo: not copied: %s\n", errorMessage(err))
 			return
 		}
+		notePartial(ctx, "the conversations said copied above are in %s, the others not", dst.Describe())
 		f.warnf("copied %q (%d record(s))", conv, n)
 	})
 	if tally.Copied > 0 || err == nil {
 		f.warnf("copied %d conversation(s) (%d record(s)) to %s", tally.Copied, tally.Records, dst.Describe())
 	}
 	switch {
-	case errors.Is(err, context.Canceled):
+	case errors.Is(err, context.Canceled) && tally.Copied > 0:
 		// Not "nothing was written": the conversations said copied are.
-		return fmt.Errorf("interrupted; the conversations said copied above are in %s, the others not", dst.Describe())
+		return &partialError{err, fmt.Sprintf("the conversations said copied above are in %s, the others not", dst.Describe())}
 	case err != nil:
 		return err
 	case tally.Failed > 0:

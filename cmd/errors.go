@@ -21,8 +21,9 @@ const (
 	ExitUsage    = 2 // unknown flag, missing -c, bad flag value
 	ExitInput    = 3 // invalid input; the message names the line
 	ExitNotFound = 4 // no such conversation
-	// A command stopped by a signal exits 128 + its number: 130 for
-	// SIGINT, 143 for SIGTERM (see interruptedError).
+	// A command stopped by a signal exits 128 + its number: 129 for
+	// SIGHUP, 130 for SIGINT, 143 for SIGTERM (see interruptedError);
+	// one whose change committed first exits 0 (undeliveredError).
 	// ExitBrokenPipe: stdout's reader went away and nothing was stored;
 	// the status of a death by SIGPIPE (git log | head), without the
 	// death.
@@ -40,14 +41,30 @@ func usageErrorf(format string, args ...any) error {
 }
 
 // undeliveredError is a failure after the command's change committed,
-// most often of the output that reports it (stdout closed or full): the
-// change stands. It is exit 0, so that a script that retries what failed
-// does not store the change twice. Never join it with another error: that
-// one would lose its exit code.
-type undeliveredError struct{ err error }
+// most often of the output that reports it (stdout closed or full), or a
+// signal that came after the commit (sig, and stored saying what was:
+// see interrupted): the change stands. It is exit 0, so that a script
+// that retries what failed does not store the change twice. Never join it
+// with another error: that one would lose its exit code.
+type undeliveredError struct {
+	err    error // nil: a signal came, but the command had done all
+	sig    syscall.Signal
+	stored string // with sig: "storing 2000 records"
+}
 
 func (e *undeliveredError) Error() string {
-	return "the change is stored, but its output was not delivered: " + e.err.Error()
+	if e.sig == 0 {
+		return "the change is stored, but its output was not delivered: " + e.err.Error()
+	}
+	msg := signalName(e.sig) + " after " + e.stored
+	switch {
+	case e.err == nil:
+	case errors.Is(e.err, context.Canceled), errors.Is(e.err, errStoppedWaiting):
+		msg += "; its output was cut short"
+	default:
+		msg += "; its output was not delivered: " + e.err.Error()
+	}
+	return msg
 }
 func (e *undeliveredError) Unwrap() error { return e.err }
 
@@ -57,7 +74,7 @@ func afterCommit(err error) error {
 	if err == nil {
 		return nil
 	}
-	return &undeliveredError{err}
+	return &undeliveredError{err: err}
 }
 
 // errUndelivered is an output its reader did not take whole, though no
@@ -104,7 +121,9 @@ func exitCode(err error) int {
 		return ExitOK
 	case errors.As(err, &sig):
 		return 128 + int(sig.sig)
-	case errors.As(err, &ue):
+	case errors.As(err, &ue),
+		// --db or --to naming what is no convo store, or no location at all
+		errors.Is(err, store.ErrNotAStore), errors.Is(err, store.ErrBadLocation):
 		return ExitUsage
 	case errors.As(err, &ie):
 		return ExitInput
@@ -170,6 +189,10 @@ func unknownCommand(cmd *cobra.Command, args []string) error {
 // errorMessage is what the user reads on stderr. An interrupted command
 // says what it stored: nothing, unless a partialError says otherwise.
 func errorMessage(err error) string {
+	var de *undeliveredError
+	if errors.As(err, &de) { // stored: never "nothing was written"
+		return de.Error()
+	}
 	var ie *interruptedError
 	if !errors.As(err, &ie) {
 		if errors.Is(err, context.Canceled) {
@@ -177,13 +200,13 @@ func errorMessage(err error) string {
 		}
 		return err.Error()
 	}
-	what := "nothing was written"
+	what, cause := "nothing was written", ie.err
 	var pe *partialError
 	if errors.As(err, &pe) {
-		what = pe.stored
+		what, cause = pe.stored, pe.err
 	}
-	if !errors.Is(err, context.Canceled) { // a failure of its own
-		what += " (" + err.Error() + ")"
+	if !errors.Is(cause, context.Canceled) { // a failure of its own
+		what += " (" + cause.Error() + ")"
 	}
 	return signalName(ie.sig) + "; " + what
 }

@@ -182,8 +182,14 @@ func exportRun(ctx context.Context, o *exportOptions) error {
 	}
 	var s store.Store
 	if !stdin {
+		// An incremental export moves cursors, one to a file records the
+		// file: they change the store, and open it to (never creating it).
+		open := o.f.ReadStore
+		if o.incremental || o.file != "" {
+			open = o.f.ExistingStore
+		}
 		var err error
-		s, err = o.f.ReadStore(ctx)
+		s, err = open(ctx)
 		if errors.Is(err, errNoStore) && o.all {
 			if o.ack {
 				o.printAck(nil) // the consumer's script expects a token

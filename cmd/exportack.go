@@ -185,7 +185,7 @@ func commitCursorRun(ctx context.Context, o *exportOptions) error {
 		o.f.warnf("sink %q: the export found nothing new; no cursor to move", o.commit.sink)
 		return nil
 	}
-	s, err := o.f.ReadStore(ctx)
+	s, err := o.f.ExistingStore(ctx)
 	if err != nil {
 		return err
 	}

@@ -23,43 +23,76 @@ type Factory struct {
 	cfg   *viper.Viper
 	db    string
 	quiet bool
-	store *sqlstore.Store
+	// dbMaxConns caps a PostgreSQL store's connections (--db-max-conns).
+	dbMaxConns int
+	store      *sqlstore.Store
+	// storeMode is what the open store was opened for; storeCap, when
+	// set, bounds what any open of this command may do (a dry run's
+	// Store is opened to read only).
+	storeMode storeMode
+	storeCap  *storeMode
+	retired   []*sqlstore.Store
+	// secrets are the store passwords stderr masks (see noteSecrets).
+	secrets []string
 	// log is built from logOpts once the flags are read (see logger).
 	log     *slog.Logger
 	logOpts logOptions
 }
 
-// Store opens the store on first use, creating it when needed.
+// Store opens the store on first use, creating it when needed, for a
+// command that may store something new.
 func (a *Factory) Store(ctx context.Context) (store.Store, error) {
-	return a.open(ctx, true)
+	return a.open(ctx, writeStore)
 }
 
-// ReadStore opens the store for a command that only reads: a SQLite store
-// that does not exist is not created, and reads as empty (errNoStore).
+// ExistingStore opens the store for a command that changes only what is
+// stored: a store that does not exist is not created, and is errNoStore.
+func (a *Factory) ExistingStore(ctx context.Context) (store.Store, error) {
+	return a.open(ctx, changeStore)
+}
+
+// ReadStore opens the store for a command that only reads: a store that
+// does not exist is not created, and is errNoStore; one that does is
+// opened read-only, neither migrated nor switched to WAL.
 func (a *Factory) ReadStore(ctx context.Context) (store.Store, error) {
-	return a.open(ctx, false)
+	return a.open(ctx, readStore)
 }
 
-func (a *Factory) open(ctx context.Context, create bool) (store.Store, error) {
-	if a.store != nil {
+// capStore bounds what every later open of the store may do: a command
+// that decides from its flags that it writes nothing (a dry run) opens
+// read-only, whichever of the methods above its code calls.
+func (a *Factory) capStore(m storeMode) { a.storeCap = &m }
+
+func (a *Factory) open(ctx context.Context, m storeMode) (store.Store, error) {
+	if a.storeCap != nil {
+		m = min(m, *a.storeCap)
+	}
+	if a.store != nil && a.storeMode >= m {
 		return a.store, nil
 	}
 	spec := a.db
 	if spec == "" {
 		spec = defaultDBPath()
 	}
-	s, err := openStore(ctx, spec, create)
+	a.noteSecrets(spec)
+	s, err := a.openPooled(ctx, "--db", spec, m)
 	if err != nil {
 		return nil, err
+	}
+	if a.store != nil { // opened before for less: closed at the end, as it may be in use
+		a.retired = append(a.retired, a.store)
 	}
 	s.Now = a.Now
 	s.Logger = a.logger()
 	a.logger().Debug("opened store", "store", s.Describe())
-	a.store = s
+	a.store, a.storeMode = s, m
 	return s, nil
 }
 
 func (a *Factory) close() error {
+	for _, s := range a.retired {
+		s.Close()
+	}
 	if a.store == nil {
 		return nil
 	}

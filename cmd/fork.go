@@ -69,7 +69,7 @@ RECORD is ` + transcript.RefHelp + `.`,
 }
 
 func forkRun(ctx context.Context, o *forkOptions) error {
-	s, err := o.f.Store(ctx)
+	s, err := o.f.ExistingStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -77,6 +77,7 @@ func forkRun(ctx context.Context, o *forkOptions) error {
 	if err != nil {
 		return err
 	}
+	noteStored(ctx, "forking %q into %q", o.src, o.dst)
 	if res.Replaced > 0 {
 		o.f.warnf("replaced %q (%d record(s) deleted)", o.dst, res.Replaced)
 	}

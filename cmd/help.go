@@ -21,6 +21,11 @@ func helpTemplates(root *cobra.Command) {
 	t := root.UsageTemplate()
 	t = strings.ReplaceAll(t, ".LocalFlags.FlagUsages", "plainFlagUsages .LocalFlags")
 	t = strings.ReplaceAll(t, ".InheritedFlags.FlagUsages", "plainFlagUsages .InheritedFlags")
+	// Help topics are read with `convo help TOPIC`: say so, not
+	// `convo TOPIC`.
+	t = strings.ReplaceAll(t, `Additional help topics:{{range .Commands}}{{if .IsAdditionalHelpTopicCommand}}
+  {{rpad .CommandPath .CommandPathPadding}} {{.Short}}`, `Help topics:{{range .Commands}}{{if .IsAdditionalHelpTopicCommand}}
+  {{rpad (printf "%s help %s" .Parent.CommandPath .Name) 22}} {{.Short}}`)
 	root.SetUsageTemplate(t)
 }
 

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -64,11 +65,21 @@ was made). PATTERN is a glob
 }
 
 func pruneRun(ctx context.Context, o *pruneOptions) error {
-	s, err := o.f.Store(ctx)
+	s, err := o.f.ExistingStore(ctx)
+	if errors.Is(err, errNoStore) {
+		// A store never written to has nothing to prune; none is made.
+		if o.f.quiet && !o.dryRun {
+			return nil
+		}
+		return printPrune(o.f, store.PruneResult{}, o.dryRun)
+	}
 	if err != nil {
 		return err
 	}
 	res, err := s.Prune(ctx, store.PruneOptions{Before: o.before, Glob: o.glob, KeepSummaries: o.keepSummaries, DryRun: o.dryRun})
+	if err == nil && !o.dryRun && res.Deleted+res.Trimmed > 0 {
+		noteStored(ctx, "pruning %s", plural(res.Deleted+res.Trimmed, "conversation"))
+	}
 	if err != nil || (o.f.quiet && !o.dryRun) {
 		return err
 	}

@@ -60,9 +60,13 @@ Provider data a record keeps (OpenAI reasoning items, Anthropic thinking
 blocks, Gemini parts with thought signatures) is sent to the provider that
 gave it, in its place, and to no other.
 
-A tool call without its result, a result without its call, or arguments
-that are not a JSON object where the provider needs one are invalid input
-(exit 3, naming the record); --lenient repairs them and says so on stderr.
+A tool call that got no result before the next assistant record (an agent
+interrupted: the user spoke first) or before the end of the view is sent
+with the result "[no result: interrupted]", so that every provider takes the
+payload; at the end of the view, stderr says so. A result without its call,
+or arguments that are not a JSON object where the provider needs one, are
+invalid input (exit 3, naming the record); --lenient repairs them and says
+so on stderr.
 
 --tools FILE (the file ask --tools takes) writes the tool definitions in the
 provider's form (openai and ollama "tools" of functions, openai-responses
@@ -98,7 +102,7 @@ applies). Gemini and Bedrock take the model in the URL, not in the body.`,
 	fl.StringVar(&o.system, "system", "", "system prompt TEXT, or @FILE to read it from a file, instead of the stored one")
 	fl.BoolVar(&o.noSummary, "no-summary", false, "leave the latest summary out of the system prompt; the records it covers stay out too")
 	fl.BoolVar(&o.full, "full", false, "render the whole history, every record but the summaries, ignoring what they cover")
-	fl.BoolVar(&o.lenient, "lenient", false, "repair unmatched tool calls and results and non-object arguments instead of failing")
+	fl.BoolVar(&o.lenient, "lenient", false, "drop results that answer no call and wrap non-object arguments instead of failing")
 	fl.BoolVar(&o.body, "body", false, "print a whole request body (needs --model, except for gemini and bedrock)")
 	fl.StringVar(&o.model, "model", "", "with --body: the model")
 	fl.StringVar(&o.tools, "tools", "", `with --body: JSON FILE of the tools the model may call, as ask --tools takes it, written in the provider's form`)

@@ -60,7 +60,11 @@ last question, so it can be asked again.`,
 
 func rewindRun(ctx context.Context, o *rewindOptions) error {
 	f := o.f
-	s, err := f.Store(ctx)
+	open := f.ExistingStore
+	if o.dryRun { // only reads: the store opens read-only
+		open = f.ReadStore
+	}
+	s, err := open(ctx)
 	if err != nil {
 		return err
 	}
@@ -74,6 +78,9 @@ func rewindRun(ctx context.Context, o *rewindOptions) error {
 	res, err := s.Rewind(ctx, o.conversation, string(o.ref), opt)
 	if err != nil {
 		return err
+	}
+	if !o.dryRun && res.Records > 0 {
+		noteStored(ctx, "rewinding %q", o.conversation)
 	}
 	switch {
 	case res.Records == 0:

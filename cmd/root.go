@@ -38,7 +38,9 @@ func Main() int {
 // Run runs convo with args on the given streams.
 func Run(ctx context.Context, args []string, io *IOStreams) int {
 	io = io.typedOut()
+	ctx, _ = withRunState(ctx) // onInterrupt's, or one of its own
 	app := &Factory{IO: io, Now: time.Now, IDs: transcript.NewIDs()}
+	io.ErrOut = redactingWriter{io.ErrOut, &app.secrets}
 	root := app.newRootCmd()
 	typeUsageErrors(root)
 	root.SetArgs(args)
@@ -77,10 +79,14 @@ func (a *Factory) newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "convo",
 		Short: "Keep, shrink, replay and log LLM conversation transcripts",
-		Long: `convo keeps LLM conversations in one SQLite file and streams them as JSONL.
+		Long: `convo keeps LLM conversations in a store (a SQLite file, or a PostgreSQL
+database many runners share) and streams them as JSONL.
 
 Without -c, a command is a pure transform: it reads a transcript as JSONL on
-stdin and writes to stdout, touching no file.`,
+stdin and writes to stdout, touching no file.
+
+What each exit status means: convo help exit-codes. The environment
+variables convo reads: convo help environment.`,
 		Example: `  convo append -c demo "Hi, there"
   convo get -c demo | convo render --provider openai
   convo COMMAND --help        # every command's flags, with examples`,
@@ -103,13 +109,18 @@ stdin and writes to stdout, touching no file.`,
 			if err := checkEmptyConversation(cmd); err != nil {
 				return err
 			}
+			if err := checkEmptyDB(cmd); err != nil {
+				return err
+			}
+			a.noteSecrets(a.db)
 			return a.startLogging(cmd)
 		},
 	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.db, "db", a.db, "store file (env CONVO_DB; default $XDG_DATA_HOME/convo/convo.db)")
+	pf.StringVar(&a.db, "db", a.db, "store: a SQLite file (path or file:PATH) or postgres://... (env CONVO_DB; default $XDG_DATA_HOME/convo/convo.db)")
 	pf.StringVar(&configPath, "config", "", "config file (default $XDG_CONFIG_HOME/convo/config.yaml)")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print no notes on stderr and no records on stdout after a write")
+	pf.Var(a.maxConnsFlag(), "db-max-conns", "most connections to a PostgreSQL store, whatever -j (at least 2; runners × this must stay under the server's max_connections)")
 	a.logOpts.addFlags(pf)
 	root.SetFlagErrorFunc(flagError)
 
@@ -119,7 +130,7 @@ stdin and writes to stdout, touching no file.`,
 		newCmdList(a, nil),
 		newCmdGet(a, nil),
 		newCmdClear(a, nil),
-		newCmdSummarize(a, nil),
+		newCmdSummarize(a, summarizeStoreRun),
 		newCmdRender(a, nil),
 		newCmdExport(a, nil),
 		newCmdAsk(a, nil),
@@ -130,6 +141,7 @@ stdin and writes to stdout, touching no file.`,
 		newCmdPrune(a, nil),
 		newCmdCopy(a, nil),
 	)
+	root.AddCommand(newHelpTopics()...)
 	completionCmd(root)
 	completeFlagValues(a, root)
 	helpTemplates(root)
@@ -180,6 +192,10 @@ func (a *Factory) loadConfig(cmd *cobra.Command, path string) error {
 			}
 		}
 		for _, val := range vals {
+			if f.Name == "db" && val == "" {
+				ferr = usageErrorf("--db from %s is empty: give a store (%s), or none for the default", source, storeSchemes)
+				return
+			}
 			if err := f.Value.Set(val); err != nil {
 				ferr = usageErrorf("--%s %q from %s: %v", f.Name, val, source, err)
 				return
@@ -273,6 +289,16 @@ func (a *Factory) dbFromEnv() {
 func checkEmptyConversation(cmd *cobra.Command) error {
 	if f := cmd.Flags().Lookup("conversation"); f != nil && f.Changed && f.Value.String() == "" {
 		return usageErrorf("-c/--conversation is empty: give a conversation id (an unset shell variable?)")
+	}
+	return nil
+}
+
+// checkEmptyDB refuses --db given empty, as an unset shell variable gives
+// it (--db "$STORE"): without the check, the command would quietly use,
+// and maybe write to, the default store.
+func checkEmptyDB(cmd *cobra.Command) error {
+	if f := cmd.Flags().Lookup("db"); f != nil && f.Changed && f.Value.String() == "" {
+		return usageErrorf("--db is empty: give a store (%s), or leave --db out for the default (an unset shell variable?)", storeSchemes)
 	}
 	return nil
 }

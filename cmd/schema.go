@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -91,11 +92,13 @@ func schemaSetRun(ctx context.Context, o *schemaOptions) error {
 }
 
 func schemaUnsetRun(ctx context.Context, o *schemaOptions) error {
-	s, err := o.f.Store(ctx)
-	if err != nil {
-		return err
+	var had bool
+	s, err := o.f.ExistingStore(ctx)
+	if err == nil {
+		had, err = s.DeleteSchema(ctx, o.conversation)
+	} else if errors.Is(err, errNoStore) {
+		err = nil // a store never written to holds no schema; none is made
 	}
-	had, err := s.DeleteSchema(ctx, o.conversation)
 	if err == nil && !had {
 		o.f.warnf("conversation %q had no schema", o.conversation)
 	}

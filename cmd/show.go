@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,6 +22,14 @@ type showOptions struct {
 	f            *Factory
 	conversation string
 	json         bool
+	plain        bool
+	verbose      bool
+
+	// For tests: the width and colour a terminal would give, and the
+	// time zone (nil: the local one).
+	width  int
+	colour *bool
+	loc    *time.Location
 }
 
 // newCmdShow builds `convo show`. runF replaces showRun in tests that
@@ -28,18 +37,32 @@ type showOptions struct {
 func newCmdShow(f *Factory, runF func(context.Context, *showOptions) error) *cobra.Command {
 	o := &showOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "show -c ID [--json]",
+		Use:   "show -c ID [--verbose | --plain | --json]",
 		Short: "Show a conversation for a person, with its markers",
 		Example: `  convo show -c demo
+  convo show -c demo --verbose
+  convo show -c demo --plain | grep -c '\[user\]'
   convo show -c demo --json | jq -r '.message.role'`,
-		Long: `Show a conversation for a person: index, markers, role, contents, id, metadata.
+		Long: `Show a conversation for a person: per record its index, markers, role, local
+time and attributes, then its text, wrapped to the terminal's width (80
+columns when stdout is no terminal). A summary names the records it covers
+("records 3-41 (39)"), a tool result the call it answers. Colour at a
+terminal, unless NO_COLOR is set.
 
 Markers: '*' the first record sent to the LLM, '^' the latest summary,
-'-' the next record an incremental export to the default sink will send.`,
+'-' the next record an incremental export to the default sink will send.
+
+--verbose adds each record's id, its timing keys and its aux. --plain prints
+the layout of earlier versions, one line per record with its id and
+metadata (times in ms since the epoch), for scripts that parse it; --json
+prints canonical JSONL, as get does.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireConversation(o.conversation); err != nil {
 				return err
+			}
+			if n := btoi(o.json) + btoi(o.plain) + btoi(o.verbose); n > 1 {
+				return usageErrorf("--verbose, --plain and --json are three layouts: give one")
 			}
 			if runF != nil {
 				return runF(cmd.Context(), o)
@@ -49,7 +72,23 @@ Markers: '*' the first record sent to the LLM, '^' the latest summary,
 	}
 	f.conversationFlag(cmd, &o.conversation, "conversation to show")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print canonical JSONL instead")
+	cmd.Flags().BoolVar(&o.plain, "plain", false, "one line per record with id and metadata, the layout scripts parse")
+	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "add each record's id, timing and aux")
 	return cmd
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// recordPrinter prints show's records in one layout.
+type recordPrinter interface {
+	heading(conv string) error
+	record(idx int, marks [3]byte, r *transcript.Record) error
+	footer(records int, allExported bool) error
 }
 
 func showRun(ctx context.Context, o *showOptions) error {
@@ -69,21 +108,39 @@ func showRun(ctx context.Context, o *showOptions) error {
 		return err
 	}
 	w := bufio.NewWriter(o.f.IO.Out)
-	fmt.Fprintf(w, "conversation %s ('*' first record sent to the LLM, '^' latest summary, '-' next record to export)\n", o.conversation)
+	var out recordPrinter
+	var people *peoplePrinter
+	if o.plain {
+		out = &plainPrinter{w: w}
+	} else {
+		width := o.width
+		if width == 0 {
+			width = o.f.IO.TerminalWidth()
+		}
+		colour := useColour(o.f.IO)
+		if o.colour != nil {
+			colour = *o.colour
+		}
+		people = newPeoplePrinter(w, width, colour, o.verbose, hasSummary, o.loc)
+		out = people
+	}
+	if err := out.heading(o.conversation); err != nil {
+		return err
+	}
 	// The view starts at the latest summary: the filter is fed from there.
 	inView := !hasSummary
 	var view transcript.ViewFilter
 	exportMarked := false
 	idx := 0
 	var r transcript.Record
-	var line []byte
 	err = s.Read(ctx, o.conversation, store.ReadOptions{}, func(row store.Row) error {
 		if err := transcript.DecodeStored(row.Body, &r); err != nil {
 			return fmt.Errorf("record at index %d: %w", idx, err)
 		}
 		at := func(p store.Place) bool { return row.Pos == p.Pos && row.Sub == p.Sub }
 		marks := [3]byte{' ', ' ', ' '}
-		inView = inView || at(summary)
+		latest := hasSummary && at(summary)
+		inView = inView || latest
 		if inView {
 			switch view.Add(r.Message.Role) {
 			case transcript.ViewSummary:
@@ -96,18 +153,48 @@ func showRun(ctx context.Context, o *showOptions) error {
 			marks[2] = '-'
 			exportMarked = true
 		}
-		line = appendShowLine(line[:0], idx, marks[:], &r)
+		if err := out.record(idx, marks, &r); err != nil {
+			return err
+		}
+		if latest && people != nil {
+			people.track = false // no summary comes after the latest
+		}
 		idx++
-		_, err := w.Write(line)
-		return err
+		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if !exportMarked {
-		fmt.Fprintf(w, "-    -> index %d (everything exported)\n", idx)
+	if err := out.footer(idx, !exportMarked); err != nil {
+		return err
 	}
 	return w.Flush()
+}
+
+// plainPrinter is show --plain: the layout of earlier versions, one line
+// per record, for scripts.
+type plainPrinter struct {
+	w    *bufio.Writer
+	line []byte
+}
+
+func (p *plainPrinter) heading(conv string) error {
+	_, err := fmt.Fprintf(p.w, "conversation %s ('*' first record sent to the LLM, '^' latest summary, '-' next record to export)\n", conv)
+	return err
+}
+
+func (p *plainPrinter) record(idx int, marks [3]byte, r *transcript.Record) error {
+	p.line = appendShowLine(p.line[:0], idx, marks[:], r)
+	_, err := p.w.Write(p.line)
+	return err
+}
+
+func (p *plainPrinter) footer(records int, allExported bool) error {
+	if !allExported {
+		return nil
+	}
+	_, err := fmt.Fprintf(p.w, "-    -> index %d (everything exported)\n", records)
+	return err
 }
 
 // appendShowLine appends show's line for record r at index idx: built with

@@ -20,6 +20,8 @@ func TestShowFlags(t *testing.T) {
 		{args: []string{}, code: ExitUsage, text: "missing -c"},
 		{args: []string{"-c", "demo", "x"}, code: ExitUsage, text: "unexpected argument"},
 		{args: []string{"-c", "demo", "--jsn"}, code: ExitUsage, text: "unknown flag"},
+		{args: []string{"-c", "demo", "--plain", "--json"}, code: ExitUsage, text: "give one"},
+		{args: []string{"-c", "demo", "--plain", "-v"}, code: ExitUsage, text: "give one"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -36,13 +38,14 @@ func TestShowFlags(t *testing.T) {
 	}
 }
 
-// show marks the latest summary, the first record sent after it and the
-// next record to export, and prints tool calls, results and metadata.
+// show --plain marks the latest summary, the first record sent after it
+// and the next record to export, and prints tool calls, results and
+// metadata, one line per record: the layout scripts parse.
 func TestShowRun(t *testing.T) {
 	f := appendTo(t, "demo", chat...)
 	out := f.IO.Out.(*bytes.Buffer)
 	ctx := context.Background()
-	if err := showRun(ctx, &showOptions{f: f, conversation: "demo"}); err != nil {
+	if err := showRun(ctx, &showOptions{f: f, conversation: "demo", plain: true}); err != nil {
 		t.Fatal(err)
 	}
 	want := `conversation demo ('*' first record sent to the LLM, '^' latest summary, '-' next record to export)
@@ -63,11 +66,18 @@ func TestShowRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	out.Reset()
-	if err := showRun(ctx, &showOptions{f: f, conversation: "demo"}); err != nil {
+	if err := showRun(ctx, &showOptions{f: f, conversation: "demo", plain: true}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasSuffix(out.String(), "-    -> index 6 (everything exported)\n") || strings.Contains(out.String(), " - [") {
 		t.Errorf("after a full export:\n%s", out)
+	}
+	out.Reset()
+	if err := showRun(ctx, &showOptions{f: f, conversation: "demo"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(out.String(), "6 records, everything exported\n") || regexp.MustCompile(`(?m)^[ 0-9]{4} ..-`).MatchString(out.String()) {
+		t.Errorf("for people, after a full export:\n%s", out)
 	}
 
 	// --json prints what get prints.
@@ -98,18 +108,18 @@ func TestShowRun(t *testing.T) {
 
 func TestShowToolsAndMetadata(t *testing.T) {
 	f := appendTo(t, "tools",
-		`{"role":"assistant","tool_calls":[{"id":"c1","name":"get_weather","arguments":"{\"city\":\"Paris\"}"},{"id":"c2","name":"now","arguments":""}]}`,
+		`{"role":"assistant","tool_calls":[{"id":"c1","name":"get_weather","arguments":"{\"city\":\"Paris\"}"},{"id":"c2","name":"now","arguments":"{}"}]}`,
 		`{"role":"tool","tool_call_id":"c1","name":"get_weather","is_error":true,"content":"timeout"}`,
 		`{"role":"tool","tool_call_id":"c2","content":"ok"}`,
 		`{"role":"assistant","content":"Done.","metadata":{"timing":{"creation":7,"llmEnd":9},"aux":{"k":{"a":1}}}}`,
 	)
 	out := f.IO.Out.(*bytes.Buffer)
-	if err := showRun(context.Background(), &showOptions{f: f, conversation: "tools"}); err != nil {
+	if err := showRun(context.Background(), &showOptions{f: f, conversation: "tools", plain: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, re := range []string{
 		`(?m)^0    \* - \[user\] \{"\.\.\."\} -- [0-9A-Z]{26} \{attribute=\[fake\], timing=\{creation=1744815823058\}\}$`,
-		`(?m)^1        \[assistant\] \{get_weather#c1\(\{"city":"Paris"\}\) now#c2\(\)\} -- `,
+		`(?m)^1        \[assistant\] \{get_weather#c1\(\{"city":"Paris"\}\) now#c2\(\{\}\)\} -- `,
 		`(?m)^2        \[tool\] \{"timeout"\} answers c1 \(get_weather\) error -- `,
 		`(?m)^3        \[tool\] \{"ok"\} answers c2 -- `,
 		`(?m)^4        \[assistant\] \{"Done\."\} -- [0-9A-Z]{26} \{timing=\{creation=7, llmEnd=9\}, aux=\{"k":\{"a":1\}\}\}$`,

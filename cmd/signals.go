@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -32,15 +33,34 @@ type signalCause struct{ sig syscall.Signal }
 
 func (c *signalCause) Error() string { return signalName(c.sig) }
 
-// onInterrupt returns a context that SIGINT or SIGTERM cancels, with a
-// *signalCause. Once cancelled, the command has interruptGrace to return;
-// after that, or at a second signal, convo says so on errOut and exits
-// 128 + the signal's number. The store needs no winding down: an
-// unfinished transaction is rolled back by SQLite, as after a crash.
+// stopSignals are the signals that stop a command: Ctrl-C, kill, and a
+// closed terminal.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// keptIgnored reports a signal convo leaves alone when it was started
+// ignoring it: SIGHUP under nohup, whose point is to outlive the
+// terminal. (SIGINT and SIGTERM are always handled, as they always were:
+// a script's kill -INT of a background convo, which its shell started
+// with SIGINT ignored, still stops it.)
+func keptIgnored(sig os.Signal) bool {
+	return sig == syscall.SIGHUP && signal.Ignored(sig)
+}
+
+// onInterrupt returns a context that SIGINT, SIGTERM or SIGHUP cancels,
+// with a *signalCause; a SIGHUP convo was started ignoring (nohup) stays
+// ignored. Once cancelled, the command has interruptGrace to return;
+// after that, or at a second signal, convo runs the command's exit hooks
+// and exits without it (forcedExit). The store needs no winding down: an
+// unfinished transaction is rolled back, as after a crash.
 func onInterrupt(errOut io.Writer) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
+	ctx, st := withRunState(ctx)
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	for _, sig := range stopSignals {
+		if !keptIgnored(sig) {
+			signal.Notify(sigs, sig)
+		}
+	}
 	done := make(chan struct{})
 	go func() {
 		var first os.Signal
@@ -58,8 +78,7 @@ func onInterrupt(errOut io.Writer) (context.Context, func()) {
 		case <-done:
 			return
 		}
-		fmt.Fprintf(errOut, "convo: %s; stopped without waiting for the command to finish\n", signalName(sig))
-		os.Exit(128 + int(sig))
+		os.Exit(st.forcedExit(errOut, sig))
 	}()
 	return ctx, func() {
 		signal.Stop(sigs)
@@ -80,15 +99,157 @@ func (e *interruptedError) Error() string { return e.err.Error() }
 func (e *interruptedError) Unwrap() error { return e.err }
 
 // interrupted marks err as the end of a command that ctx's signal stopped;
-// it leaves err alone when no signal came, or the change committed
-// (undeliveredError).
+// it leaves err alone when no signal came. A command whose change
+// committed before the signal (noteStored) ends as an undeliveredError
+// saying what it stored, whether it failed after (its output cut short)
+// or not: exit 0, never "nothing was written".
 func interrupted(ctx context.Context, err error) error {
 	var sc *signalCause
+	if !errors.As(context.Cause(ctx), &sc) {
+		return err
+	}
 	var de *undeliveredError
-	if err == nil || !errors.As(context.Cause(ctx), &sc) || errors.As(err, &de) {
+	if what, partial := stateOf(ctx).note(); what != "" && !partial {
+		if errors.As(err, &de) {
+			err = de.err
+		}
+		return &undeliveredError{err: err, sig: sc.sig, stored: what}
+	}
+	if err == nil || errors.As(err, &de) {
 		return err
 	}
 	return &interruptedError{sc.sig, err}
+}
+
+// runState is what the signal handler knows of the running command: what
+// it stored, and what must be done before convo exits without it.
+type runState struct {
+	mu      sync.Mutex
+	stored  string // "storing 2000 records"
+	partial bool   // stored is part of the work (each conversation its own)
+	hooks   map[int]func(context.Context)
+	nextID  int
+}
+
+type runStateKey struct{}
+
+// withRunState gives ctx a runState, unless it has one.
+func withRunState(ctx context.Context) (context.Context, *runState) {
+	if st := stateOf(ctx); st != nil {
+		return ctx, st
+	}
+	st := &runState{}
+	return context.WithValue(ctx, runStateKey{}, st), st
+}
+
+// stateOf is ctx's runState, or nil.
+func stateOf(ctx context.Context) *runState {
+	st, _ := ctx.Value(runStateKey{}).(*runState)
+	return st
+}
+
+func (st *runState) note() (string, bool) {
+	if st == nil {
+		return "", false
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.stored, st.partial
+}
+
+// noteStored records that the command's change committed, as the phrase
+// that follows "terminated after" ("storing 2000 records"): a signal from
+// then on is exit 0, saying what was stored. Call it right after the
+// commit.
+func noteStored(ctx context.Context, format string, args ...any) {
+	if st := stateOf(ctx); st != nil {
+		st.mu.Lock()
+		st.stored, st.partial = fmt.Sprintf(format, args...), false
+		st.mu.Unlock()
+	}
+}
+
+// notePartial records what a command that commits piece by piece
+// (summarize --all) has stored so far, as the phrase that follows
+// "interrupted; ": a signal still stops it with 128 + its number, saying
+// that.
+func notePartial(ctx context.Context, format string, args ...any) {
+	if st := stateOf(ctx); st != nil {
+		st.mu.Lock()
+		st.stored, st.partial = fmt.Sprintf(format, args...), true
+		st.mu.Unlock()
+	}
+}
+
+// exitHookGrace bounds the exit hooks of a forced exit, together.
+const exitHookGrace = time.Second
+
+// atForcedExit registers fn to run if convo exits without waiting for the
+// command (a second signal, or interruptGrace passed): what its deferred
+// calls would have done, such as giving up claims. The function returned
+// unregisters it.
+func atForcedExit(ctx context.Context, fn func(context.Context)) func() {
+	st := stateOf(ctx)
+	if st == nil {
+		return func() {}
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.hooks == nil {
+		st.hooks = map[int]func(context.Context){}
+	}
+	id := st.nextID
+	st.nextID++
+	st.hooks[id] = fn
+	return func() {
+		st.mu.Lock()
+		delete(st.hooks, id)
+		st.mu.Unlock()
+	}
+}
+
+// errStoppedWaiting is a command convo exited without.
+var errStoppedWaiting = errors.New("stopped without waiting for the command to finish")
+
+// forcedExit runs the exit hooks, for exitHookGrace at most, says on
+// errOut how the command ended, and returns convo's exit status: 0 when
+// its change had committed, else 128 + the signal's number.
+func (st *runState) forcedExit(errOut io.Writer, sig syscall.Signal) int {
+	st.mu.Lock()
+	hooks := make([]func(context.Context), 0, len(st.hooks))
+	for _, h := range st.hooks {
+		hooks = append(hooks, h)
+	}
+	st.mu.Unlock()
+	if len(hooks) > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), exitHookGrace)
+		done := make(chan struct{})
+		go func() {
+			var wg sync.WaitGroup
+			for _, h := range hooks {
+				wg.Go(func() { h(ctx) })
+			}
+			wg.Wait()
+			close(done)
+		}()
+		select { // a hook stuck on a lock is left behind
+		case <-done:
+		case <-ctx.Done():
+		}
+		cancel()
+	}
+	var err error = &interruptedError{sig, errStoppedWaiting}
+	msg := signalName(sig) + "; " + errStoppedWaiting.Error() // what it did, it had no time to say
+	switch what, partial := st.note(); {
+	case what != "" && partial:
+		err = &interruptedError{sig, &partialError{errStoppedWaiting, what}}
+		msg = errorMessage(err)
+	case what != "":
+		err = &undeliveredError{err: errStoppedWaiting, sig: sig, stored: what}
+		msg = errorMessage(err)
+	}
+	fmt.Fprintf(errOut, "convo: %s\n", msg)
+	return exitCode(err)
 }
 
 // partialError is a failure after part of the work was stored (summarize
@@ -109,4 +270,12 @@ func signalName(sig syscall.Signal) string {
 		return "terminated"
 	}
 	return sig.String()
+}
+
+// plural is n and noun, in the plural unless n is 1: "2000 records".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

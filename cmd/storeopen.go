@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"regexp"
 	"strings"
 
@@ -22,35 +21,95 @@ const storeSchemes = "a file path, file:PATH, postgres://... or postgresql://...
 // backend we do not have is refused rather than taken for a file name.
 var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:/`)
 
-// errNoStore is a read of a SQLite store that does not exist: a command that
-// only reads creates nothing and finds nothing there. It is a not-found.
-var errNoStore = fmt.Errorf("no such store (nothing was ever stored there): %w", store.ErrNotFound)
+// errNoStore is a store never made (a SQLite file not there, a PostgreSQL
+// database without convo's tables), opened by a command that creates none:
+// it finds nothing there. It is a not-found.
+var errNoStore = store.ErrNoStore
 
-// openStore opens the store spec names. With create false, a SQLite file
-// that does not exist is errNoStore (wrapped) and nothing is created; a
-// PostgreSQL database always has its tables created on first use.
+// storeMode is what opening the store may do to it.
+type storeMode int
+
+const (
+	// readStore: a command that only reads. It never creates, migrates or
+	// changes the store (SQLite opens it read-only).
+	readStore storeMode = iota
+	// changeStore: a command that changes only what is stored (clear,
+	// annotate, fork, rewind, prune, a dry run). It never creates a store.
+	changeStore
+	// writeStore: a command that may store something new. It creates the
+	// store when missing.
+	writeStore
+)
+
+// openStore opens the store spec names. With create false, a store that
+// does not exist is errNoStore (wrapped) and nothing is created.
 func openStore(ctx context.Context, spec string, create bool) (*sqlstore.Store, error) {
+	m := changeStore
+	if create {
+		m = writeStore
+	}
+	return openStoreAs(ctx, "--db", spec, m)
+}
+
+// openStoreAs opens the store spec, given as flag, as m allows. A store
+// that is not there is errNoStore (wrapped) unless m is writeStore; a spec
+// that names no store convo can use (a malformed URL, another program's
+// database, a PostgreSQL keyword/value string) is a usage error naming
+// flag, the location's passwords masked.
+func openStoreAs(ctx context.Context, flag, spec string, m storeMode) (*sqlstore.Store, error) {
+	s, err := openBackend(ctx, flag, spec, m)
+	if errors.Is(err, store.ErrNotAStore) || errors.Is(err, store.ErrBadLocation) {
+		return nil, fmt.Errorf("%s: %w", flag, err) // exit 2: see exitCode
+	}
+	return s, err
+}
+
+func openBackend(ctx context.Context, flag, spec string, m storeMode) (*sqlstore.Store, error) {
+	if err := checkLocation(flag, spec); err != nil {
+		return nil, err
+	}
+	if isPostgres(spec) {
+		return [...]func(context.Context, string) (*sqlstore.Store, error){
+			readStore: postgres.OpenRead, changeStore: postgres.OpenExisting, writeStore: postgres.Open,
+		}[m](ctx, spec)
+	}
+	path := strings.TrimPrefix(strings.TrimPrefix(spec, "file:"), "//")
+	return [...]func(context.Context, string) (*sqlstore.Store, error){
+		readStore: sqlite.OpenRead, changeStore: sqlite.OpenExisting, writeStore: sqlite.Open,
+	}[m](ctx, path)
+}
+
+// checkLocation refuses, naming flag, a location no store can be opened at
+// for its form alone: a URL of a scheme convo has no backend for, or one
+// that does not parse, file: without a path, a PostgreSQL keyword/value
+// string (never taken for a file name, its password masked).
+func checkLocation(flag, spec string) error {
 	switch {
-	case strings.HasPrefix(spec, "postgres://"), strings.HasPrefix(spec, "postgresql://"):
-		return postgres.Open(ctx, spec)
+	case isPostgres(spec):
+		if err := postgres.CheckURL(spec); err != nil {
+			return fmt.Errorf("%s: %w", flag, err) // exit 2: see exitCode
+		}
 	case strings.HasPrefix(spec, "file:"):
-		spec = strings.TrimPrefix(strings.TrimPrefix(spec, "file:"), "//")
-		if spec == "" {
-			return nil, usageErrorf("--db file: names no file")
+		if strings.TrimPrefix(strings.TrimPrefix(spec, "file:"), "//") == "" {
+			return usageErrorf("%s file: names no file", flag)
 		}
 	case schemeRE.MatchString(spec):
 		scheme, _, _ := strings.Cut(spec, ":")
-		return nil, usageErrorf("--db: unsupported store %q: use %s", scheme+":", storeSchemes)
+		return usageErrorf("%s: unsupported store %q: use %s", flag, scheme+":", storeSchemes)
+	case pgKeywordRE.MatchString(spec):
+		return usageErrorf("%s %s: a PostgreSQL keyword/value string is not a store: give it as a postgres:// URL",
+			flag, postgres.Redact(spec))
 	}
-	if !create {
-		s, err := sqlite.OpenExisting(ctx, spec)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("sqlite %s: %w", spec, errNoStore)
-		}
-		return s, err
-	}
-	return sqlite.Open(ctx, spec)
+	return nil
 }
+
+func isPostgres(spec string) bool {
+	return strings.HasPrefix(spec, "postgres://") || strings.HasPrefix(spec, "postgresql://")
+}
+
+// pgKeywordRE recognises a libpq keyword/value connection string
+// ("host=db user=convo password=..."), which --db does not take.
+var pgKeywordRE = regexp.MustCompile(`(?i)(^|\s)(host|hostaddr|port|dbname|user|password|sslmode|passfile)\s*=`)
 
 // notFoundIn names the store in a not-found error, so that a typo in --db
 // does not read as a missing conversation of the right store.

@@ -18,6 +18,9 @@ type IOStreams struct {
 	ErrOut io.Writer
 
 	stdinTTY, stdoutTTY, stderrTTY bool
+	// width, when set, is the terminal's width (tests); else it is asked
+	// of stdout's terminal.
+	width int
 	// stdinFile: stdin is a regular file, which cannot stall the way a
 	// pipe's producer can.
 	stdinFile bool
@@ -87,6 +90,19 @@ func (s *IOStreams) StdoutIsTerminal() bool { return s.stdoutTTY }
 
 // StderrIsTerminal reports whether progress may be drawn on stderr.
 func (s *IOStreams) StderrIsTerminal() bool { return s.stderrTTY }
+
+// TerminalWidth is the width in columns of the terminal stdout is, 0 when
+// stdout is no terminal or its size is unknown.
+func (s *IOStreams) TerminalWidth() int {
+	if s.width > 0 || !s.stdoutTTY || s.outFile == nil {
+		return s.width
+	}
+	w, _, err := term.GetSize(int(s.outFile.Fd()))
+	if err != nil || w <= 0 {
+		return 0
+	}
+	return w
+}
 
 // OutRead returns once what was written to Out is known read: by the reader
 // of a pipe, or at once for a file, a terminal or a buffer. An error says

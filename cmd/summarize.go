@@ -262,6 +262,9 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 	if res.Skip != "" && !o.dryRun {
 		f.warnf(note, res.Skip)
 	}
+	if res.Summary != nil && o.conversation != "" {
+		noteStored(ctx, "storing the summary")
+	}
 	err = errors.Join(printResult(o, enc, res), enc.Flush())
 	if res.Summary != nil { // stored
 		return afterCommit(err)

@@ -31,6 +31,7 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 		bar      *mpb.Bar
 		start    time.Time
 		printErr error // the first failure to print a summary (it is stored)
+		stored   int
 	)
 	opts := summarize.AllOptions{
 		Jobs: o.jobs,
@@ -64,15 +65,27 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 			case printErr == nil:
 				printErr = printResult(o, enc, res)
 			}
+			if err == nil && res.Summary != nil && !o.dryRun {
+				stored++
+				notePartial(ctx, "%d summaries were stored before that; the other conversations are as they were", stored)
+			}
 			if bar != nil {
 				bar.Increment()
 			}
 		},
 	}
+	if t, ok := s.(interface{ Transient(error) bool }); ok {
+		// A store out of reach for a moment (a restart, too many clients)
+		// fails no conversation: it is tried again, paced.
+		opts.Transient = t.Transient
+	}
 	if !o.dryRun {
 		// Runners sharing the store (a CI matrix on one PostgreSQL) split
 		// the conversations between them by claims; a dry run writes nothing.
 		opts.Claims, opts.Owner, opts.ClaimSince = s, runnerID(f), f.Now().UnixMilli()
+		// Each worker gives its claim up as it returns; should convo exit
+		// without waiting for them (a second signal), this does.
+		defer atForcedExit(ctx, func(ctx context.Context) { s.ReleaseClaims(ctx, opts.Owner) })()
 	}
 	tally, err := summarize.All(ctx, s, r, opts)
 	if progress != nil {
@@ -87,8 +100,8 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 		if tally.Interrupted > 0 {
 			stopped = fmt.Sprintf(", %d stopped midway", tally.Interrupted)
 		}
-		f.warnf("summarize --all: %d conversations in %s: %d summarized, %d with nothing to cover, %d under the trigger, %d held by other runners, %d failed%s",
-			tally.Conversations, time.Since(start).Round(time.Millisecond), tally.Summarized, tally.Nothing, tally.NotDue, tally.Held, tally.Failed, stopped)
+		f.warnf("summarize --all: %d conversations in %s: %d summarized, %d with nothing to cover, %d under the trigger, %s, %d failed%s",
+			tally.Conversations, time.Since(start).Round(time.Millisecond), tally.Summarized, tally.Nothing, tally.NotDue, heldNote(tally), tally.Failed, stopped)
 	}
 	switch {
 	case err != nil:
@@ -104,6 +117,17 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 		return afterCommit(printErr)
 	}
 	return printErr
+}
+
+// heldNote is the tally's count of the conversations other runners held,
+// with when their claims lapse at the latest where they are leases: a
+// rerun after that takes them (a runner killed outright renews nothing).
+func heldNote(t summarize.Tally) string {
+	held := fmt.Sprintf("%d held by other runners", t.Held)
+	if t.Held > 0 && !t.HeldUntil.IsZero() {
+		held += fmt.Sprintf(" (their claims lapse by %s unless renewed)", t.HeldUntil.Local().Format(time.TimeOnly))
+	}
+	return held
 }
 
 // summaryLine is a summary stored, for a person: the conversation, what

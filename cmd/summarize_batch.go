@@ -60,11 +60,14 @@ func summarizeBatchIn(ctx context.Context, o *summarizeOptions, r *summarize.Run
 		return err
 	}
 	var printErr error
+	stored := 0
 	tally, err := summarize.BatchIn(ctx, s, in, summarize.BatchInOptions{
 		Options: r.Options, DeleteOriginals: o.deleteOriginals, IDs: f.IDs, Now: f.Now,
 		Done: func(out summarize.BatchOutcome) {
 			switch {
 			case out.Summary != nil:
+				stored++
+				notePartial(ctx, "%d summaries were stored before that; the other conversations are as they were", stored)
 				if printErr == nil {
 					printErr = printResult(o, enc, out.Result)
 				}
@@ -86,6 +89,10 @@ func summarizeBatchIn(ctx context.Context, o *summarizeOptions, r *summarize.Run
 		tally.Conversations, tally.Stored, tally.Already, tally.Changed, tally.Errored, tally.Failed)
 	if err == nil && tally.Stored > 0 {
 		return afterCommit(printErr)
+	}
+	if ctx.Err() != nil && tally.Stored > 0 {
+		// Each summary is its own transaction: say what stands.
+		return &partialError{errors.Join(err, printErr), fmt.Sprintf("%d summaries were stored before that; the other conversations are as they were", tally.Stored)}
 	}
 	return errors.Join(err, printErr)
 }

@@ -70,6 +70,26 @@ func versionString(version, commit, date string, bi *debug.BuildInfo) string {
 	return version + " (" + strings.Join(details, ", ") + ")"
 }
 
+// Release is the version alone ("v1.2.0", "devel"), as --version starts,
+// and when the binary was built (else when its commit was made; the zero
+// time when neither is known): what a man page's footer shows.
+func Release() (string, time.Time) {
+	bi, _ := debug.ReadBuildInfo()
+	v, _, _ := strings.Cut(versionString(version, commit, date, bi), " (")
+	if t, err := time.Parse(time.RFC3339, date); err == nil {
+		return v, t
+	}
+	if bi != nil {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.time" {
+				t, _ := time.Parse(time.RFC3339, s.Value)
+				return v, t
+			}
+		}
+	}
+	return v, time.Time{}
+}
+
 // NewRootCmd returns convo's command tree on the process's streams, for
 // tools that walk it (cmd/genman writes the man pages from it).
 func NewRootCmd() *cobra.Command {

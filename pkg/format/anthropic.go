@@ -202,6 +202,9 @@ func parseAnthropic(body []byte) (*answer, error) {
 	if resp.Type != "" && resp.Type != "message" { // some doc examples leave type out
 		return nil, shapeError("anthropic", "type is %q, want \"message\"", resp.Type)
 	}
+	if resp.Content == nil { // absent or null; [] is an empty answer
+		return nil, shapeError("anthropic", "no content")
+	}
 	a := &answer{model: resp.Model, responseID: resp.ID, finish: resp.StopReason, usage: resp.Usage, cut: anthropicCut(resp.StopReason)}
 	var u struct {
 		In  int `json:"input_tokens"`

@@ -71,6 +71,12 @@ type IncompleteError struct {
 	// prompt Gemini blocked.
 	Reason string
 	Answer *Answer
+	// Empty, when set, says that the answer holds nothing at all (no text,
+	// no tool call) and what is missing from the body, where the provider
+	// puts an answer: `no "text" or "tool_use" block in content`. Such a
+	// body is no answer to keep, cut short or not (append --from refuses
+	// it as bad input, --allow-incomplete or not).
+	Empty  string
 	detail string
 }
 

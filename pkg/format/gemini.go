@@ -264,11 +264,12 @@ func parseGemini(body []byte) (*answer, error) {
 		UsageMetadata json.RawMessage `json:"usageMetadata"`
 		ModelVersion  string          `json:"modelVersion"`
 		ResponseID    string          `json:"responseId"`
+		CreateTime    json.RawMessage `json:"createTime"`
 	}
 	if err := unmarshal("gemini", body, &resp); err != nil {
 		return nil, err
 	}
-	a := &answer{model: resp.ModelVersion, responseID: resp.ResponseID, usage: resp.UsageMetadata}
+	a := &answer{model: resp.ModelVersion, responseID: resp.ResponseID, usage: resp.UsageMetadata, created: createdAt(resp.CreateTime)}
 	var u struct {
 		Prompt     int `json:"promptTokenCount"`
 		Candidates int `json:"candidatesTokenCount"`

@@ -114,8 +114,9 @@ func parseOllama(body []byte) (*answer, error) {
 				} `json:"function"`
 			} `json:"tool_calls"`
 		} `json:"message"`
-		Done       bool   `json:"done"`
-		DoneReason string `json:"done_reason"`
+		Done       bool            `json:"done"`
+		DoneReason string          `json:"done_reason"`
+		CreatedAt  json.RawMessage `json:"created_at"`
 	}
 	if err := unmarshal("ollama", body, &resp); err != nil {
 		return nil, err
@@ -126,7 +127,7 @@ func parseOllama(body []byte) (*answer, error) {
 	if !resp.Done {
 		return nil, shapeError("ollama", `"done" is false: a streamed chunk? ask with "stream": false`)
 	}
-	a := &answer{model: resp.Model, finish: resp.DoneReason, cut: ollamaCut(resp.DoneReason)}
+	a := &answer{model: resp.Model, finish: resp.DoneReason, cut: ollamaCut(resp.DoneReason), created: createdAt(resp.CreatedAt)}
 	if resp.Message.Content != "" {
 		a.texts = append(a.texts, resp.Message.Content)
 	}

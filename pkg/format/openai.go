@@ -174,8 +174,9 @@ func parseOpenAI(body []byte) (*answer, error) {
 		return nil, err
 	}
 	var resp struct {
-		ID      string `json:"id"`
-		Model   string `json:"model"`
+		ID      string          `json:"id"`
+		Created json.RawMessage `json:"created"`
+		Model   string          `json:"model"`
 		Choices []struct {
 			Message struct {
 				Content   *string           `json:"content"`
@@ -193,7 +194,8 @@ func parseOpenAI(body []byte) (*answer, error) {
 		return nil, shapeError("openai", "no choices")
 	}
 	ch := resp.Choices[0]
-	a := &answer{model: resp.Model, responseID: resp.ID, finish: ch.FinishReason, usage: resp.Usage, cut: openaiCut(ch.FinishReason)}
+	a := &answer{model: resp.Model, responseID: resp.ID, finish: ch.FinishReason, usage: resp.Usage, cut: openaiCut(ch.FinishReason),
+		created: createdAt(resp.Created)}
 	var u struct {
 		Prompt     int `json:"prompt_tokens"`
 		Completion int `json:"completion_tokens"`

@@ -217,6 +217,7 @@ type responsesItem struct {
 
 func parseOpenAIResponses(body []byte) (*answer, error) {
 	var resp struct {
+		CreatedAt         json.RawMessage   `json:"created_at"`
 		ID                string            `json:"id"`
 		Object            string            `json:"object"`
 		Model             string            `json:"model"`
@@ -250,7 +251,7 @@ func parseOpenAIResponses(body []byte) (*answer, error) {
 	if resp.Output == nil {
 		return nil, shapeError(openaiResponses, "no output")
 	}
-	a := &answer{model: resp.Model, responseID: resp.ID, finish: resp.Status, usage: resp.Usage}
+	a := &answer{model: resp.Model, responseID: resp.ID, finish: resp.Status, usage: resp.Usage, created: createdAt(resp.CreatedAt)}
 	if resp.Status == "incomplete" {
 		a.cut = true
 		if d := resp.IncompleteDetails; d != nil && d.Reason != "" {

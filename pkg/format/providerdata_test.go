@@ -26,9 +26,10 @@ func TestLegacyThoughtSignatures(t *testing.T) {
 	}
 }
 
-// TestProviderDataLenientDrop: a call a lenient render drops takes the
-// provider item standing for it along; one placed before it stays.
-func TestProviderDataLenientDrop(t *testing.T) {
+// TestProviderDataInterrupted: a call without its result is sent as it
+// came, the provider item standing for it (Gemini's call with its
+// signature) and the one before it included, with the result NoResult.
+func TestProviderDataInterrupted(t *testing.T) {
 	recs := []transcript.Record{
 		{ID: "u", Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{"Hi"}}},
 		{ID: "a", Message: transcript.Message{Role: transcript.RoleAssistant, Contents: []string{"Checking."},
@@ -43,8 +44,11 @@ func TestProviderDataLenientDrop(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := out.String()
-	if strings.Contains(got, `"sig"`) || !strings.Contains(got, `"before"`) || strings.Contains(got, "functionCall") {
-		t.Errorf("rendered %s", got)
+	for _, want := range []string{`{"text":"","thoughtSignature":"before"},{"functionCall":{"name":"f","args":{}},"thoughtSignature":"sig"}`,
+		`{"functionResponse":{"name":"f","response":{"output":"` + NoResult + `"}}}`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("rendered %s\nwant it to hold %s", got, want)
+		}
 	}
 }
 

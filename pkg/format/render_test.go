@@ -107,6 +107,15 @@ var renderCases = []struct {
 		{Name: "get_time"}}}},
 	{name: "body_defaults", input: `
 {"role":"user","content":"Hello!"}`, opt: Request{Body: true, Model: "model-x"}},
+	// An agent interrupted: call_2 got no result before the user spoke
+	// (call_1's came), and the last call waits for its result. Each is
+	// sent with the result NoResult; the last one is said on stderr.
+	{name: "interrupted", input: `
+{"id":"01JRZJ166J2WRMF990535EVSR0","role":"user","content":"List the files, then read the biggest."}
+{"id":"01JRZJ166J2WRMF990535EVSR1","role":"assistant","content":"Listing.","tool_calls":[{"id":"call_1","name":"list_files","arguments":"{\"dir\":\".\"}"},{"id":"call_2","name":"read_file","arguments":"{\"path\":\"big.txt\"}"}]}
+{"id":"01JRZJ166J2WRMF990535EVSR2","role":"tool","tool_call_id":"call_1","content":"big.txt small.txt"}
+{"id":"01JRZJ166J2WRMF990535EVSR3","role":"user","content":"Stop. Read small.txt instead."}
+{"id":"01JRZJ166J2WRMF990535EVSR4","role":"assistant","tool_calls":[{"id":"call_3","name":"read_file","arguments":"{\"path\":\"small.txt\"}"}]}`},
 	{name: "lenient", input: `
 {"id":"01JRZJ166J2WRMF990535EVSQS","role":"user","content":"Do things."}
 {"id":"01JRZJ166J2WRMF990535EVSQT","role":"assistant","content":"On it.","tool_calls":[{"id":"c1","name":"f","arguments":"{not json"},{"id":"c2","name":"g","arguments":"{}"}]}
@@ -236,11 +245,6 @@ func stableIDs(s string) string {
 }
 
 func TestRenderInvalid(t *testing.T) {
-	const callNoResult = `
-{"id":"01JRZJ166J2WRMF990535EVSQS","role":"user","content":"Hi"}
-{"id":"01JRZJ166J2WRMF990535EVSQT","role":"assistant","tool_calls":[{"id":"call_1","name":"f","arguments":"{}"},{"id":"call_2","name":"g","arguments":"{}"}]}
-{"id":"01JRZJ166J2WRMF990535EVSQV","role":"tool","tool_call_id":"call_2","content":"ok"}
-{"id":"01JRZJ166J2WRMF990535EVSQW","role":"user","content":"Well?"}`
 	const resultNoCall = `
 {"id":"01JRZJ166J2WRMF990535EVSQS","role":"user","content":"Hi"}
 {"id":"01JRZJ166J2WRMF990535EVSQT","role":"assistant","content":"Hello."}
@@ -249,15 +253,10 @@ func TestRenderInvalid(t *testing.T) {
 {"id":"01JRZJ166J2WRMF990535EVSQS","role":"user","content":"Hi"}
 {"id":"01JRZJ166J2WRMF990535EVSQT","role":"assistant","tool_calls":[{"id":"call_1","name":"f","arguments":"[1,2]"}]}
 {"id":"01JRZJ166J2WRMF990535EVSQV","role":"tool","tool_call_id":"call_1","content":"ok"}`
-	const lastCall = `
-{"id":"01JRZJ166J2WRMF990535EVSQS","role":"user","content":"Hi"}
-{"id":"01JRZJ166J2WRMF990535EVSQT","role":"assistant","tool_calls":[{"id":"call_1","name":"f","arguments":"{}"}]}`
 	for _, c := range []struct {
 		name, provider, input string
 		want                  []string // substrings of the error
 	}{
-		{"call without result", "openai", callNoResult, []string{"01JRZJ166J2WRMF990535EVSQT", "call_1", "no result"}},
-		{"unanswered last call", "anthropic", lastCall, []string{"01JRZJ166J2WRMF990535EVSQT", "call_1"}},
 		{"result without call", "gemini", resultNoCall, []string{"01JRZJ166J2WRMF990535EVSQV", "call_9"}},
 		{"arguments not an object", "anthropic", badArgs, []string{"01JRZJ166J2WRMF990535EVSQT", "call_1", "not a JSON object"}},
 	} {
@@ -285,6 +284,60 @@ func TestRenderInvalid(t *testing.T) {
 	// OpenAI keeps arguments as a string, byte for byte: nothing to repair.
 	if _, _, err := render(t, "openai", badArgs, Request{}); err != nil {
 		t.Errorf("openai with non-object arguments: %v", err)
+	}
+}
+
+// TestRenderInterrupted: a tool call without its result (an agent
+// interrupted, or a call whose result is still to come) is no invalid
+// input: every provider is sent the call with the result NoResult, in
+// the user turn after it, and only a call at the end of the view, which
+// nothing followed, is said on stderr (issue 27 item 19).
+func TestRenderInterrupted(t *testing.T) {
+	const (
+		user   = `{"id":"01JRZJ166J2WRMF990535EVSQS","role":"user","content":"Hi"}` + "\n"
+		calls  = `{"id":"01JRZJ166J2WRMF990535EVSQT","role":"assistant","tool_calls":[{"id":"call_1","name":"f","arguments":"{}"},{"id":"call_2","name":"g","arguments":"{}"}]}` + "\n"
+		result = `{"id":"01JRZJ166J2WRMF990535EVSQV","role":"tool","tool_call_id":"call_2","content":"ok"}` + "\n"
+		again  = `{"id":"01JRZJ166J2WRMF990535EVSQW","role":"user","content":"Well?"}` + "\n"
+		answer = `{"id":"01JRZJ166J2WRMF990535EVSQX","role":"assistant","content":"Done."}` + "\n"
+	)
+	for _, c := range []struct {
+		name, input string
+		missing     int  // calls sent with NoResult
+		warn        bool // said on stderr
+	}{
+		{"a result, then the user", user + calls + result + again, 1, false},
+		{"the user before any result", user + calls + again + answer, 2, false},
+		{"a result after the user turn", user + calls + again + result + answer, 1, false},
+		{"the last calls wait", user + calls, 2, true},
+		{"the last calls wait, one answered", user + calls + result, 1, true},
+	} {
+		for _, p := range Names(CanRender) {
+			t.Run(c.name+"/"+p, func(t *testing.T) {
+				out, warn, err := render(t, p, c.input, Request{})
+				if err != nil {
+					t.Fatalf("render: %v", err)
+				}
+				if !json.Valid([]byte(out)) {
+					t.Fatalf("not JSON: %s", out)
+				}
+				if n := strings.Count(out, NoResult); n != c.missing {
+					t.Errorf("%d results %q, want %d: %s", n, NoResult, c.missing, out)
+				}
+				if got := strings.Contains(warn, "have no result yet"); got != c.warn {
+					t.Errorf("stderr %q; want a note: %v", warn, c.warn)
+				}
+				// The placeholder answers its call, which stays in the
+				// payload.
+				if !strings.Contains(out, `"f"`) || !strings.Contains(out, `"g"`) {
+					t.Errorf("a call is gone: %s", out)
+				}
+				// Ollama pairs results with calls by place: they follow
+				// the calls' order (f's first), whatever came first.
+				if p == "ollama" && strings.Index(out, `"tool_name":"f"`) > strings.Index(out, `"tool_name":"g"`) {
+					t.Errorf("results out of the calls' order: %s", out)
+				}
+			})
+		}
 	}
 }
 

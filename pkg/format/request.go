@@ -53,8 +53,9 @@ type Request struct {
 	Schema     json.RawMessage
 	SchemaName string
 	// Lenient repairs what a provider would reject (arguments that are not a
-	// JSON object, tool calls without results and results without calls)
-	// instead of failing, and reports each repair through Warn.
+	// JSON object, results without calls) instead of failing, and reports
+	// each repair through Warn. A tool call without a result needs no
+	// repair: it is sent with the result NoResult.
 	Lenient bool
 	Warn    func(format string, args ...any)
 }
@@ -191,7 +192,7 @@ func (r *Renderer) Add(rec *transcript.Record) error {
 	case transcript.RoleTool:
 		return r.addResult(rec)
 	case transcript.RoleAssistant:
-		if err := r.flush(); err != nil {
+		if err := r.flush(false); err != nil {
 			return err
 		}
 		t := r.newTurn(transcript.RoleAssistant)
@@ -254,21 +255,40 @@ func (r *Renderer) addResult(rec *transcript.Record) error {
 	return nil
 }
 
-// flush completes the pending assistant turn and the user turn after it.
-func (r *Renderer) flush() error {
+// NoResult is the result a tool call is sent with when it got none before
+// the next assistant record or the end of the view: an agent interrupted
+// (the user spoke before the tool answered), or a call still running. Every
+// provider refuses a call without its result; none refuses this.
+const NoResult = "[no result: interrupted]"
+
+// flush completes the pending assistant turn and the user turn after it;
+// end says the view ends there.
+func (r *Renderer) flush(end bool) error {
 	if a := r.asst; a != nil {
 		var missing []string
 		for _, c := range a.Calls {
-			if !r.answered[c.ID] {
-				missing = append(missing, c.ID)
+			if r.answered[c.ID] {
+				continue
 			}
+			missing = append(missing, c.ID)
+			if r.user == nil {
+				r.user = r.newTurn(transcript.RoleUser)
+			}
+			// The call's id stands for the record a result would have had.
+			r.user.Results = append(r.user.Results, Result{ID: c.ID, CallID: c.ID, Name: c.Name, Texts: []string{NoResult}})
 		}
 		if len(missing) > 0 {
-			if !r.req.Lenient {
-				return inputError(r.asstID, "tool call(s) %s have no result; --lenient drops them", strings.Join(missing, ", "))
+			// In the calls' order, as a provider that pairs results with
+			// calls by place (ollama: no ids) needs them.
+			place := make(map[string]int, len(a.Calls))
+			for i, c := range a.Calls {
+				place[c.ID] = i
 			}
-			r.req.Warn("record %s: dropped tool call(s) %s: no result", r.asstID, strings.Join(missing, ", "))
-			a.Calls = slices.DeleteFunc(a.Calls, func(c Call) bool { return !r.answered[c.ID] })
+			slices.SortStableFunc(r.user.Results, func(x, y Result) int { return place[x.CallID] - place[y.CallID] })
+		}
+		if len(missing) > 0 && end && len(r.user.Texts) == 0 {
+			// Nothing came after the calls: their results may be on the way.
+			r.req.Warn("record %s: tool call(s) %s have no result yet: sent with the result %q", r.asstID, strings.Join(missing, ", "), NoResult)
 		}
 		r.emit(a)
 	}
@@ -340,7 +360,7 @@ func (r *Renderer) start() {
 
 // Close writes what is held and the end of the payload, and flushes.
 func (r *Renderer) Close() error {
-	if err := r.flush(); err != nil {
+	if err := r.flush(true); err != nil {
 		return err
 	}
 	if r.held != nil {

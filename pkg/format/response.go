@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -35,6 +36,10 @@ type Answer struct {
 	Refusal string
 	// Incomplete: cut short, refused, blocked or empty (see IncompleteError).
 	Incomplete bool
+	// Created is when the provider made the answer, as its body says
+	// (openai's created, openai-responses' created_at, ollama's
+	// created_at, gemini's createTime); zero when it does not.
+	Created time.Time
 }
 
 // Text is the answer's text: its content strings are pieces of one text
@@ -63,6 +68,19 @@ type answer struct {
 	in, out    int
 	// kept is the provider data found (see providerdata.go).
 	kept []keptItem
+	// created is when the provider made the answer, zero when unknown.
+	created time.Time
+}
+
+// answerPlace says, for each provider, where a body holds its answer: what
+// is missing from a body that holds none.
+var answerPlace = map[string]string{
+	"openai":        "text or tool call in choices[0].message (content, tool_calls)",
+	openaiResponses: `"output_text" or "function_call" item in output`,
+	"anthropic":     `"text" or "tool_use" block in content`,
+	"gemini":        "text or functionCall part in candidates[0].content.parts",
+	"bedrock":       "text or toolUse block in output.message.content",
+	"ollama":        "text or tool call in message (content, tool_calls)",
 }
 
 // ParseResponse reads one non-streaming response body of provider (a
@@ -98,6 +116,11 @@ func ParseResponse(provider string, body []byte, newID func() string) (*Answer, 
 		if a.calls[i].ID == "" { // the record needs one to match results
 			a.calls[i].ID = newID()
 		}
+		if strings.Trim(a.calls[i].Arguments, " \t\r\n") == "" {
+			// A call without arguments, sent as "" by some servers: {}
+			// says the same, and every provider takes it back.
+			a.calls[i].Arguments = "{}"
+		}
 	}
 	rec := a.record(provider)
 	empty := len(rec.Message.Contents) == 0 && len(rec.Message.ToolCalls) == 0
@@ -112,8 +135,19 @@ func ParseResponse(provider string, body []byte, newID func() string) (*Answer, 
 		return nil, shapeError(provider, "%v", err)
 	}
 	ans := &Answer{Record: rec, Model: a.model, ResponseID: a.responseID, FinishReason: a.finish,
-		Usage: Usage{InputTokens: a.in, OutputTokens: a.out, Raw: a.usage}, Refusal: a.refusal}
+		Usage: Usage{InputTokens: a.in, OutputTokens: a.out, Raw: a.usage}, Refusal: a.refusal, Created: a.created}
 	inc := &IncompleteError{Provider: provider, Reason: a.finish, Answer: ans}
+	if empty {
+		inc.Empty = "no " + answerPlace[provider]
+	}
+	if !empty && !a.cut && a.blocked == "" && a.refusal == "" {
+		// A whole answer: its calls must be ones every provider takes
+		// back. (A cut one's arguments may be cut too: the caller that
+		// keeps it anyway checks them.)
+		if err := transcript.CheckCalls(&rec); err != nil {
+			return nil, shapeError(provider, "%v", err)
+		}
+	}
 	switch {
 	case a.blocked != "":
 		inc.Reason = "blockReason " + a.blocked
@@ -230,6 +264,27 @@ func compactArgs(raw json.RawMessage) string {
 		return string(raw)
 	}
 	return string(c)
+}
+
+// createdAt reads a body's creation time: seconds since the epoch
+// (openai's created, openai-responses' created_at) or RFC 3339 text
+// (ollama's created_at, gemini's createTime). Anything else, or no time an
+// answer may have, is the zero time: the caller takes now.
+func createdAt(raw json.RawMessage) time.Time {
+	var t time.Time
+	var sec float64
+	var text string
+	switch {
+	case json.Unmarshal(raw, &sec) == nil:
+		if sec > 0 && sec < 1e11 { // before the year 5000
+			t = time.UnixMilli(int64(sec * 1000))
+		}
+	case json.Unmarshal(raw, &text) == nil:
+		if p, err := time.Parse(time.RFC3339Nano, text); err == nil && p.Unix() > 0 && p.Year() < 5000 {
+			t = p
+		}
+	}
+	return t
 }
 
 // abbreviate cuts s to n bytes on a rune boundary, with "..." when cut.

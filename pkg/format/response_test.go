@@ -347,6 +347,7 @@ func FuzzParseResponse(f *testing.F) {
 		}
 		ans, err := ParseResponse(provider, []byte(body), testIDs())
 		var inc *IncompleteError
+		whole := err == nil
 		if errors.As(err, &inc) {
 			err = nil
 		}
@@ -356,6 +357,18 @@ func FuzzParseResponse(f *testing.F) {
 		rec := ans.Record
 		if err := transcript.Validate(&rec); err != nil {
 			t.Fatalf("%s body %q: record does not validate: %v", provider, body, err)
+		}
+		// A whole answer's calls are ones every provider takes back; an
+		// empty answer is said to be one, and holds nothing.
+		if err := transcript.CheckCalls(&rec); whole && err != nil {
+			t.Fatalf("%s body %q: a whole answer with calls no provider takes back: %v", provider, body, err)
+		}
+		empty := len(rec.Message.ToolCalls) == 0 && strings.Join(rec.Message.Contents, "") == ""
+		if (inc != nil && inc.Empty != "") != empty {
+			t.Fatalf("%s body %q: empty %v, but err %v", provider, body, empty, inc)
+		}
+		if c := ans.Created; !c.IsZero() && (c.Unix() <= 0 || c.Year() >= 5000) {
+			t.Fatalf("%s body %q: created %v", provider, body, c)
 		}
 	})
 }

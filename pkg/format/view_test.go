@@ -154,11 +154,12 @@ func TestRenderTranscript(t *testing.T) {
 	}
 
 	bad := `{"role":"user","content":"Weather?"}
-{"role":"assistant","contents":[],"tool_calls":[{"id":"call_1","name":"w","arguments":"{}"}]}
+{"role":"assistant","contents":["Sunny."]}
+{"role":"tool","tool_call_id":"call_1","content":"18°C"}
 `
 	err := RenderTranscript(&out, Request{Provider: "openai"}, strings.NewReader(bad), transcript.NewIDs(), func() int64 { return 1 })
 	var ie *transcript.InputError
-	if !errors.As(err, &ie) || ie.Line != 2 {
-		t.Errorf("unanswered tool call: %v, want an input error on line 2", err)
+	if !errors.As(err, &ie) || ie.Line != 3 {
+		t.Errorf("a result answering no call: %v, want an input error on line 3", err)
 	}
 }

@@ -54,12 +54,15 @@ func newGemini(p format.Provider, opts Options) (Transport, error) {
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
-	hc.Transport = recorder{rt}
+	// The SDK puts its own query (alt=sse) in place of the base URL's:
+	// the recorder adds the base's back to every request.
+	root, query := splitQuery(base)
+	hc.Transport = recorder{base: rt, query: strings.TrimPrefix(query, "?")}
 	client, err := genai.NewClient(context.Background(), &genai.ClientConfig{
 		APIKey:      opts.APIKey,
 		Backend:     genai.BackendGeminiAPI,
 		HTTPClient:  &hc,
-		HTTPOptions: genai.HTTPOptions{BaseURL: base},
+		HTTPOptions: genai.HTTPOptions{BaseURL: root},
 	})
 	if err != nil {
 		// The SDK's message may print its whole config, key included.
@@ -166,8 +169,11 @@ func retryInfo(details []map[string]any) time.Duration {
 // recorder, wrapped around the caller's transport, sends the body of the
 // attempt whose context carries a capture in place of the SDK's, and keeps
 // the response's status, headers (Retry-After) and body, which the SDK
-// hides.
-type recorder struct{ base http.RoundTripper }
+// hides. It adds query, the base URL's own, to every request's.
+type recorder struct {
+	base  http.RoundTripper
+	query string
+}
 
 type captureKey struct{}
 
@@ -197,6 +203,14 @@ func (c *capture) readWhole(err error) bool {
 }
 
 func (t recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.query != "" {
+		req = req.Clone(req.Context())
+		if req.URL.RawQuery == "" {
+			req.URL.RawQuery = t.query
+		} else {
+			req.URL.RawQuery = t.query + "&" + req.URL.RawQuery
+		}
+	}
 	rec, ok := req.Context().Value(captureKey{}).(*capture)
 	if !ok {
 		return t.base.RoundTrip(req)

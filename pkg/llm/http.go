@@ -16,9 +16,23 @@ import (
 const maxBody = format.MaxResponseBytes
 
 // endpoint joins a base URL and a path without doubling or dropping the
-// slash between them.
+// slash between them. The path goes on the base's path, before any query
+// the base carries (Azure's ?api-version=, a gateway's key), which is kept
+// as given; a fragment, which no request sends, is dropped.
 func endpoint(base, path string) string {
-	return strings.TrimRight(base, "/") + "/" + strings.TrimLeft(path, "/")
+	root, query := splitQuery(base)
+	return strings.TrimRight(root, "/") + "/" + strings.TrimLeft(path, "/") + query
+}
+
+// splitQuery cuts a URL before its query: the rest, and "?QUERY" (""
+// for none, or an empty one). A fragment is dropped.
+func splitQuery(u string) (root, query string) {
+	u, _, _ = strings.Cut(u, "#")
+	root, q, _ := strings.Cut(u, "?")
+	if q != "" {
+		query = "?" + q
+	}
+	return root, query
 }
 
 // httpTransport is what the plain HTTP transports share: one URL, the

@@ -25,7 +25,12 @@ import (
 // given (a proxy in front), goes as a bearer token; Ollama itself takes
 // none.
 func newOllama(p format.Provider, opts Options) (Transport, error) {
-	opts.BaseURL = strings.TrimSuffix(ollamaHost(opts.BaseURL), "/v1")
+	root, query := splitQuery(opts.BaseURL)
+	if root = strings.TrimSuffix(ollamaHost(root), "/v1"); root != "" {
+		opts.BaseURL = root + query
+	} else {
+		opts.BaseURL = "" // the default host
+	}
 	base, err := baseURL(p, opts)
 	if err != nil {
 		return nil, err

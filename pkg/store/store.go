@@ -9,6 +9,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -93,14 +94,21 @@ type Store interface {
 	// Claim takes conv for owner unless another process holds it (ok
 	// false), so that runners sharing the store work on each conversation
 	// once. The claim lasts until release is called, or its process dies:
-	// then others may take it at once (PostgreSQL: a row lock the server
-	// drops with the connection) or within ClaimLease (SQLite: a lease the
-	// holder renews while it works). A conversation whose last holder
-	// finished it at or after since (ms; 0: any time is too long ago) is
-	// refused too: runners sharing one pass skip what another already did.
-	// release(finished) gives the claim up, recording the time when the
-	// work was done.
+	// then others may take it at once (PostgreSQL: a session lock the
+	// server drops with the connection) or within ClaimLease (SQLite: a
+	// lease the holder renews while it works). A conversation whose last
+	// holder finished it at or after since (ms; 0: any time is too long
+	// ago) is refused too: runners sharing one pass skip what another
+	// already did. release(finished) gives the claim up, recording the time
+	// when the work was done.
 	Claim(ctx context.Context, conv, owner string, since int64) (release func(finished bool), ok bool, err error)
+	// ReleaseClaims gives up every claim owner holds, for a run that ends
+	// without its workers releasing them (convo exiting at once).
+	ReleaseClaims(ctx context.Context, owner string) error
+	// HeldUntil returns when the last live lease among the claims on convs
+	// lapses unless its holder renews it; zero when there is none (or
+	// claims are no leases: they last as long as their holder).
+	HeldUntil(ctx context.Context, convs []string) (time.Time, error)
 
 	// SetSchema stores conv's answer schema, creating conv when needed.
 	SetSchema(ctx context.Context, conv string, sc ConversationSchema) error
@@ -142,6 +150,20 @@ var (
 	// send records twice or skip some, so nothing moves and the next export
 	// resends.
 	ErrCursorMoved = errors.New("export cursor moved by another export or a clear; nothing was committed, the next export resends")
+	// ErrNoStore is a store that was never made (a SQLite file that is not
+	// there, a PostgreSQL database without convo's tables), opened by a
+	// command that does not create one. It is a not-found.
+	ErrNoStore = fmt.Errorf("no such store (nothing was ever stored there): %w", ErrNotFound)
+	// ErrNotAStore is a location that holds something other than a convo
+	// store (another program's database, a file that is not one): the
+	// backend refuses it before changing anything in it.
+	ErrNotAStore = errors.New("not a convo store")
+	// ErrBadLocation is a store location the backend cannot read (a
+	// malformed URL): nothing was opened.
+	ErrBadLocation = errors.New("malformed store location")
+	// ErrOutdated is a store whose schema an older convo made, opened by a
+	// command that only reads and so may not upgrade it.
+	ErrOutdated = errors.New("store made by an older convo")
 )
 
 // Record references a command may use instead of an id: the names of

@@ -160,10 +160,8 @@ func (d *Decoder) check(r *Record) error {
 	if err := checkSummaryIDs(r); err != nil {
 		return err
 	}
-	for i, c := range r.Message.ToolCalls {
-		if err := checkArguments(c.Arguments); err != nil {
-			return fieldErr(fmt.Sprintf("message.tool_calls[%d].arguments", i), "%v", err)
-		}
+	if err := CheckCalls(r); err != nil {
+		return err
 	}
 	if err := d.tools.check(r); err != nil {
 		return err

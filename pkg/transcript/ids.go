@@ -2,7 +2,10 @@ package transcript
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/oklog/ulid/v2"
 )
@@ -35,4 +38,34 @@ func (g *IDs) New(ms int64) string {
 	}
 	g.last = t
 	return id.String()
+}
+
+// SourceID is the one rule for an id made from outside data (a provider's
+// answer read by append --from, an imported entry): a ULID whose time part
+// is t, the source's own time (or now, when it gives none), and whose
+// random part is the first 80 bits of the SHA-256 of parts, the source's
+// identity (for an answer: the provider's name and the response id),
+// joined by NUL bytes. Ids so made sort by time, and the same source read
+// again makes the same id, which the store then skips. A time before the
+// epoch counts as the epoch, one past ULID's range as its end.
+func SourceID(t time.Time, parts ...string) string {
+	var id ulid.ULID
+	ms := t.UnixMilli()
+	switch {
+	case t.IsZero() || ms < 0:
+		ms = 0
+	case uint64(ms) > ulid.MaxTime():
+		ms = int64(ulid.MaxTime())
+	}
+	_ = id.SetTime(uint64(ms)) // within range: cannot fail
+	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	copy(id[6:], h[:10])
+	return id.String()
+}
+
+// SameSource reports whether two ids have the random part SourceID gives
+// one source, whatever their time parts: a source read again at another
+// time (an answer whose body gives no time) is the same source.
+func SameSource(a, b string) bool {
+	return len(a) == ulid.EncodedSize && len(b) == ulid.EncodedSize && strings.EqualFold(a[10:], b[10:])
 }

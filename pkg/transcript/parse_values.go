@@ -6,9 +6,11 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // contentStrings reads an OpenAI-style content: a string, null, or a list of
@@ -81,16 +83,45 @@ func argumentsText(raw json.RawMessage) (string, error) {
 	return string(raw), nil
 }
 
-// checkArguments refuses arguments that are neither empty nor a JSON
-// object: stored, they would make render fail for every provider that
-// sends arguments as an object (Decoder.CheckAppend).
-func checkArguments(a string) error {
-	t := strings.TrimSpace(a)
-	if t == "" {
-		return nil
-	}
-	if t[0] != '{' || !json.Valid([]byte(t)) {
+// CheckArguments refuses tool-call arguments that no provider takes back:
+// anything but the text of one JSON object ("" and "null" included: "{}"
+// is a call without arguments), and inside it a NUL (raw or \u0000), a
+// lone UTF-16 surrogate escape, invalid UTF-8 or a key given twice in one
+// object. Every append checks it (Decoder.CheckAppend, append --from), so
+// that the store never holds a call render would send and the provider
+// refuse; the error says what, and where within the arguments.
+func CheckArguments(a string) error {
+	t := strings.Trim(a, " \t\r\n") // JSON's white space, no other
+	switch {
+	case t == "":
+		return errors.New(`want a JSON object, got nothing ({} for a call without arguments)`)
+	case !utf8.ValidString(t):
+		return fmt.Errorf("invalid UTF-8 at byte %d", InvalidUTF8At([]byte(a))+1)
+	case strings.IndexByte(t, 0) >= 0:
+		return errors.New("contains a NUL character")
+	case nestedDeeper(t, MaxNesting):
+		return fmt.Errorf("nested more than %d levels deep, deeper than any reader goes", MaxNesting)
+	case t[0] != '{' || !json.Valid([]byte(t)):
 		return fmt.Errorf("want a JSON object (as a string or as it is), got %s", abbreviate([]byte(a)))
+	}
+	w := strictWalker{b: []byte(t), noNUL: true}
+	if err := w.value(false, nil, false); err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) && ie.Field != "" {
+			return fmt.Errorf("at %s: %w", ie.Field, ie.Err)
+		}
+		return err
+	}
+	return nil
+}
+
+// CheckCalls checks the arguments of each of r's tool calls
+// (CheckArguments): an *InputError naming the call and its place.
+func CheckCalls(r *Record) error {
+	for i, c := range r.Message.ToolCalls {
+		if err := CheckArguments(c.Arguments); err != nil {
+			return fieldErr(fmt.Sprintf("message.tool_calls[%d].arguments", i), "tool call %q: %v", c.ID, err)
+		}
 	}
 	return nil
 }

@@ -38,6 +38,9 @@ type strictWalker struct {
 	i       int
 	path    []pathSeg
 	dropped []string
+	// noNUL refuses a \u0000 escape (tool arguments: kept as their JSON
+	// text, the escape would reach the provider as a NUL).
+	noNUL bool
 }
 
 // keyShape is what an object of the input may hold: its keys, each with the
@@ -331,6 +334,8 @@ func (w *strictWalker) surrogate() error {
 	}
 	w.i += 6
 	switch {
+	case r == 0 && w.noNUL:
+		return fieldErr(w.field(), "contains a NUL character (\\u0000)")
 	case r >= 0xdc00 && r <= 0xdfff:
 	case r >= 0xd800 && r <= 0xdbff:
 		if w.i+1 < len(w.b) && w.b[w.i] == '\\' && w.b[w.i+1] == 'u' {

@@ -13,14 +13,19 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/sqlstore"
 )
 
@@ -31,47 +36,223 @@ var migrationFS embed.FS
 // queue on, so that the schema is migrated once.
 const migrationLock = 0x636f6e766f // "convo"
 
+// DefaultConnectTimeout bounds the making of a connection (TCP, TLS and
+// the startup exchange) when neither the URL's connect_timeout nor
+// PGCONNECT_TIMEOUT sets one: a server that accepts and never answers
+// fails the command instead of hanging it.
+const DefaultConnectTimeout = 10 * time.Second
+
+// connectTimeout is DefaultConnectTimeout; tests shorten it.
+var connectTimeout = DefaultConnectTimeout
+
+// mode is what an open may do to the database.
+type mode int
+
+const (
+	forReading  mode = iota // never creates or migrates the tables
+	forChanging             // migrates convo's tables, never creates them
+	forWriting              // creates the tables on first use
+)
+
 // Open connects to the database at url (postgres://... or
 // postgresql://...) and brings its schema up to date. Tables are created on
 // first use, in the connection's search_path.
 func Open(ctx context.Context, dsn string) (*sqlstore.Store, error) {
-	name := redact(dsn)
-	db, err := sql.Open("pgx", dsn)
+	return open(ctx, dsn, forWriting)
+}
+
+// OpenExisting is Open for a command that changes only what is stored:
+// a database without convo's tables is store.ErrNoStore (wrapped), and
+// nothing is created in it.
+func OpenExisting(ctx context.Context, dsn string) (*sqlstore.Store, error) {
+	return open(ctx, dsn, forChanging)
+}
+
+// OpenRead opens the store for a command that only reads: nothing is
+// created or migrated. A database without convo's tables is
+// store.ErrNoStore, one an older convo made store.ErrOutdated (wrapped).
+func OpenRead(ctx context.Context, dsn string) (*sqlstore.Store, error) {
+	return open(ctx, dsn, forReading)
+}
+
+func open(ctx context.Context, dsn string, m mode) (*sqlstore.Store, error) {
+	name := "postgres " + Redact(dsn)
+	cfg, err := connConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	db := stdlib.OpenDB(*cfg)
 	// Keep enough connections for summarize -j N and concurrent readers
 	// without reconnecting for each transaction.
 	db.SetMaxIdleConns(16)
-	if err := migrate(ctx, db); err != nil {
+	if err := prepare(ctx, db, m); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open store %s: %w", name, err)
+		return nil, scrub(fmt.Errorf("open store %s: %w", name, err), Secrets(dsn))
 	}
 	return sqlstore.New(db, &dialect{name: name}), nil
 }
 
-// redact drops the password from a database URL for messages.
-func redact(dsn string) string {
-	u, err := url.Parse(dsn)
-	if err != nil {
-		return "postgres (unparsable URL)"
+// CheckURL reports whether dsn is a URL a store can be opened at, without
+// connecting: store.ErrBadLocation (wrapped, no password in its text)
+// when not.
+func CheckURL(dsn string) error {
+	if _, err := connConfig(dsn); err != nil {
+		return fmt.Errorf("postgres %s: %w", Redact(dsn), err)
 	}
-	return "postgres " + u.Redacted()
+	return nil
 }
 
-// migrate applies the embedded migrations not yet recorded in
-// convo_migrations, all in one transaction under an advisory lock.
-func migrate(ctx context.Context, db *sql.DB) error {
+// connConfig reads the URL, with DefaultConnectTimeout unless the URL or
+// PGCONNECT_TIMEOUT says otherwise (connect_timeout=0: wait for ever). A
+// URL that cannot be read is store.ErrBadLocation, its detail free of any
+// password.
+func connConfig(dsn string) (*pgx.ConnConfig, error) {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		detail := err.Error()
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			detail = ue.Err.Error() // url.Error repeats the URL, password and all
+		}
+		return nil, fmt.Errorf("%w: %s", store.ErrBadLocation, scrubText(detail, Secrets(dsn)))
+	}
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s", store.ErrBadLocation, scrubText(err.Error(), Secrets(dsn)))
+	}
+	if !u.Query().Has("connect_timeout") && os.Getenv("PGCONNECT_TIMEOUT") == "" {
+		cfg.ConnectTimeout = connectTimeout
+	}
+	return cfg, nil
+}
+
+// prepare checks the schema as m allows: it migrates it (forWriting
+// creating the tables), or, reading, only checks that it is this convo's.
+func prepare(ctx context.Context, db *sql.DB, m mode) error {
 	names, err := fs.Glob(migrationFS, "migrations/*.sql")
 	if err != nil {
 		return err
 	}
-	slices.Sort(names)
-	// The common case, nothing to do, takes no lock.
-	var done int
-	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM convo_migrations`).Scan(&done); err == nil && done == len(names) {
-		return nil
+	var present bool
+	if err := db.QueryRowContext(ctx, `SELECT to_regclass('convo_migrations') IS NOT NULL`).Scan(&present); err != nil {
+		return err
 	}
+	done := 0
+	if present {
+		if err := db.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM convo_migrations`).Scan(&done); err != nil {
+			return err
+		}
+	}
+	switch {
+	case done > len(names):
+		return fmt.Errorf("schema version %d is newer than this convo knows (%d): upgrade convo", done, len(names))
+	case done == len(names):
+		return nil // the common case: nothing to do, no lock taken
+	case !present && m != forWriting:
+		return fmt.Errorf("no convo tables in this database (search_path): %w", store.ErrNoStore)
+	case m == forReading:
+		return fmt.Errorf("schema version %d, this convo's is %d; a command that writes upgrades it: %w", done, len(names), store.ErrOutdated)
+	}
+	return migrate(ctx, db, names)
+}
+
+// Redact returns the URL with every password in it masked: the userinfo's
+// and any query parameter whose name holds "password" (password,
+// sslpassword), for messages and logs. An unparsable URL is masked the same
+// way as text.
+func Redact(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil || u.Scheme == "" { // unparsable, or a keyword/value string
+		return scrubText(dsn, Secrets(dsn))
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	if u.RawQuery != "" {
+		parts := strings.Split(u.RawQuery, "&")
+		for i, p := range parts {
+			k, _, ok := strings.Cut(p, "=")
+			if key, err := url.QueryUnescape(k); ok && err == nil && isPasswordKey(key) {
+				parts[i] = k + "=xxxxx"
+			}
+		}
+		u.RawQuery = strings.Join(parts, "&")
+	}
+	return u.String()
+}
+
+func isPasswordKey(k string) bool { return strings.Contains(strings.ToLower(k), "password") }
+
+// passwordRE finds a password in a connection string that does not parse:
+// the userinfo's ("://user:PASSWORD@"), a query parameter's
+// ("password=PASSWORD"), a keyword/value string's ("password=PASSWORD" or
+// "password='PASS WORD'").
+var passwordRE = regexp.MustCompile(`://[^:@/]*:([^@/]*)@|(?i)password\s*=\s*('(?:[^'\\]|\\.)*'|[^&\s]*)`)
+
+// Secrets returns the passwords dsn holds, as written and decoded, and
+// PGPASSWORD's value, which the driver uses when the URL gives none:
+// whatever convo prints about the store is scrubbed of them.
+func Secrets(dsn string) []string {
+	var out []string
+	add := func(v string) {
+		if v != "" && v != "xxxxx" {
+			out = append(out, v)
+			if d, err := url.QueryUnescape(v); err == nil && d != v {
+				out = append(out, d)
+			}
+		}
+	}
+	for _, m := range passwordRE.FindAllStringSubmatch(dsn, -1) {
+		add(m[1])
+		add(strings.Trim(m[2], "'"))
+	}
+	if u, err := url.Parse(dsn); err == nil {
+		if p, ok := u.User.Password(); ok {
+			add(p)
+		}
+		for k, vs := range u.Query() {
+			if isPasswordKey(k) {
+				for _, v := range vs {
+					add(v)
+				}
+			}
+		}
+	}
+	add(os.Getenv("PGPASSWORD"))
+	// Longest first, so that a password holding another is masked whole.
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return slices.Compact(out)
+}
+
+// scrubText masks every secret in s.
+func scrubText(s string, secrets []string) string {
+	for _, sec := range secrets {
+		s = strings.ReplaceAll(s, sec, "xxxxx")
+	}
+	return s
+}
+
+// scrubbed is an error whose text is masked of secrets; errors.Is and As
+// still see what it wraps.
+type scrubbed struct {
+	err error
+	msg string
+}
+
+func (e *scrubbed) Error() string { return e.msg }
+func (e *scrubbed) Unwrap() error { return e.err }
+
+func scrub(err error, secrets []string) error {
+	if err == nil || len(secrets) == 0 {
+		return err
+	}
+	return &scrubbed{err, scrubText(err.Error(), secrets)}
+}
+
+// migrate applies the embedded migrations (names, sorted) not yet recorded
+// in convo_migrations, all in one transaction under an advisory lock.
+func migrate(ctx context.Context, db *sql.DB, names []string) error {
+	var done int
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

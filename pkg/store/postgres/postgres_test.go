@@ -85,7 +85,7 @@ func TestGlobArg(t *testing.T) {
 
 // The URL's password never reaches a message.
 func TestDescribeRedactsPassword(t *testing.T) {
-	got := redact("postgres://convo:s3cret@db.example:5432/convo?sslmode=disable")
+	got := Redact("postgres://convo:s3cret@db.example:5432/convo?sslmode=disable")
 	if strings.Contains(got, "s3cret") {
 		t.Fatalf("redact kept the password: %s", got)
 	}

@@ -8,15 +8,19 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/sqlstore"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -24,14 +28,20 @@ import (
 // BusyTimeout is how long a write waits for another process's write.
 const BusyTimeout = 30 * time.Second
 
+// ApplicationID marks a SQLite file as a convo store (PRAGMA
+// application_id, bytes 68-71 of the file's header): "conv" in ASCII. A
+// file that carries another, or holds tables none of convo's migrations
+// made, is another program's database, and convo refuses it untouched.
+const ApplicationID = 0x636f6e76
+
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
 // Open opens (creating when needed) the store at path and brings its schema
 // up to date.
 func Open(ctx context.Context, path string) (*sqlstore.Store, error) {
-	if strings.ContainsRune(path, '?') {
-		return nil, fmt.Errorf("store path %q: '?' is not allowed in a path", path)
+	if err := checkPath(path); err != nil {
+		return nil, err
 	}
 	// Conversations are private: a new directory is 0700 and a new store
 	// file 0600, created here because SQLite would make it 0644 (its -wal
@@ -47,22 +57,268 @@ func Open(ctx context.Context, path string) (*sqlstore.Store, error) {
 	} else if !errors.Is(err, fs.ErrExist) {
 		return nil, fmt.Errorf("create store %s: %w", path, err)
 	}
-	return open(ctx, path)
+	return openRW(ctx, path, true)
 }
 
-// OpenExisting opens the store at path, which must exist: a command that
-// only reads never creates one. A missing file is fs.ErrNotExist (wrapped).
+// OpenExisting opens the store at path, which must exist, to change what
+// it holds: a command that finds nothing to change never creates a store. A
+// missing file is fs.ErrNotExist and store.ErrNoStore (wrapped), and so is
+// an empty one (no store was ever made in it).
 func OpenExisting(ctx context.Context, path string) (*sqlstore.Store, error) {
+	if err := mustExist(path); err != nil {
+		return nil, err
+	}
+	return openRW(ctx, path, false)
+}
+
+// OpenRead opens the store at path, which must exist, for a command that
+// only reads: SQLite's read-only open (mode=ro; immutable=1 where the
+// directory is read-only and no write-ahead log is pending, since SQLite
+// could not make its shared-memory file there), so nothing is created,
+// migrated or switched to WAL, and a store on a read-only mount reads. A
+// store an older convo made is store.ErrOutdated (wrapped): only a command
+// that writes upgrades it. The token figures list keeps are still written,
+// best effort, through a handle of their own that never creates anything.
+func OpenRead(ctx context.Context, path string) (*sqlstore.Store, error) {
+	if err := mustExist(path); err != nil {
+		return nil, err
+	}
+	if st, err := inspect(ctx, path); err != nil {
+		return nil, err
+	} else if st == blank {
+		return nil, fmt.Errorf("sqlite %s: %w", path, store.ErrNoStore) // nothing was ever stored there
+	}
+	db, immutable, err := openRO(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	if err := checkVersion(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	s := sqlstore.New(db, dialect{path: path})
+	if !immutable {
+		cache, err := sql.Open("sqlite", uri(path, "mode=rw", fmt.Sprintf("_busy_timeout=%d", BusyTimeout.Milliseconds()), "_txlock=immediate"))
+		if err == nil {
+			s.SetCacheDB(cache)
+		}
+	}
+	return s, nil
+}
+
+func checkPath(path string) error {
 	if strings.ContainsRune(path, '?') {
-		return nil, fmt.Errorf("store path %q: '?' is not allowed in a path", path)
+		return fmt.Errorf("store path %q: '?' is not allowed in a path", path)
+	}
+	return nil
+}
+
+func mustExist(path string) error {
+	if err := checkPath(path); err != nil {
+		return err
 	}
 	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("store %s: %w", path, err)
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("sqlite %s: %w", path, missing{})
+		}
+		return fmt.Errorf("store %s: %w", path, err)
 	}
-	return open(ctx, path)
+	return nil
 }
 
-func open(ctx context.Context, path string) (*sqlstore.Store, error) {
+// missing is a store file that is not there: store.ErrNoStore, and
+// fs.ErrNotExist.
+type missing struct{}
+
+func (missing) Error() string { return store.ErrNoStore.Error() }
+func (missing) Is(target error) bool {
+	return target == fs.ErrNotExist || errors.Is(store.ErrNoStore, target)
+}
+
+// uri is path as a SQLite URI filename with params: SQLite reads mode=
+// and immutable= only there.
+func uri(path string, params ...string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	path = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.ToSlash(path))
+	return "file:" + path + "?" + strings.Join(params, "&")
+}
+
+// openRO opens path read-only, immutable when SQLite cannot read it
+// otherwise for want of a writable directory (its -shm file) and no
+// write-ahead log waits there: then nobody can be writing it either.
+func openRO(ctx context.Context, path string) (*sql.DB, bool, error) {
+	busy := fmt.Sprintf("_busy_timeout=%d", BusyTimeout.Milliseconds())
+	db, err := sql.Open("sqlite", uri(path, "mode=ro", busy))
+	if err != nil {
+		return nil, false, err
+	}
+	err = probe(ctx, db)
+	if err == nil {
+		return db, false, nil
+	}
+	db.Close()
+	if wal, werr := os.Stat(path + "-wal"); !cannotInit(err) || werr == nil && wal.Size() > 0 {
+		return nil, false, err
+	}
+	db, err = sql.Open("sqlite", uri(path, "mode=ro", "immutable=1", busy))
+	if err != nil {
+		return nil, false, err
+	}
+	if err := probe(ctx, db); err != nil {
+		db.Close()
+		return nil, false, err
+	}
+	return db, true, nil
+}
+
+func probe(ctx context.Context, db *sql.DB) error {
+	var n int
+	return db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n)
+}
+
+// cannotInit reports SQLite's SQLITE_CANTOPEN, SQLITE_READONLY_CANTINIT and
+// SQLITE_READONLY_DIRECTORY: a WAL file's shared memory it cannot make.
+func cannotInit(err error) bool {
+	var coded interface{ Code() int }
+	if !errors.As(err, &coded) {
+		return false
+	}
+	c := coded.Code()
+	return c&0xff == 14 || c == 8|5<<8 || c == 8|6<<8
+}
+
+// state is what inspect found in a file.
+type state int
+
+const (
+	blank  state = iota // an empty file or database: a store to be
+	ours                // a convo store from before ApplicationID, or one whose header does not carry it yet
+	marked              // a convo store whose header carries ApplicationID
+)
+
+// inspect refuses, changing nothing in it, a file that is not a convo
+// store: not a SQLite database, or one of another program (an
+// application_id not convo's, tables none of convo's migrations made).
+func inspect(ctx context.Context, path string) (state, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return blank, fmt.Errorf("store %s: %w", path, err)
+	}
+	var hdr [100]byte
+	n, err := io.ReadFull(f, hdr[:])
+	f.Close()
+	switch {
+	case n == 0 && (err == io.EOF || err == nil):
+		return blank, nil
+	case n < len(hdr) || string(hdr[:16]) != "SQLite format 3\x00":
+		return blank, notAStore(path, "it is not a SQLite database")
+	case binary.BigEndian.Uint32(hdr[68:72]) == ApplicationID:
+		return marked, nil
+	}
+	// Ask SQLite, which also reads a write-ahead log not yet copied back.
+	db, _, err := openRO(ctx, path)
+	if err != nil {
+		return blank, fmt.Errorf("open store %s: %w", path, err)
+	}
+	defer db.Close()
+	var app int32
+	var objects int
+	if err := db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&app); err != nil {
+		return blank, fmt.Errorf("open store %s: %w", path, err)
+	}
+	version, err := userVersion(ctx, db)
+	if err != nil {
+		return blank, fmt.Errorf("open store %s: %w", path, err)
+	}
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&objects); err != nil {
+		return blank, fmt.Errorf("open store %s: %w", path, err)
+	}
+	tables, err := tableNames(ctx, db)
+	if err != nil {
+		return blank, fmt.Errorf("open store %s: %w", path, err)
+	}
+	switch {
+	case uint32(app) == ApplicationID:
+		return ours, nil
+	case app != 0:
+		return blank, notAStore(path, fmt.Sprintf("its application_id is %#08x, not convo's (%#08x)%s", uint32(app), ApplicationID, holding(tables)))
+	case objects == 0 && version != 0:
+		return blank, notAStore(path, fmt.Sprintf("it holds no table but user_version %d, another program's", version))
+	case objects == 0:
+		return blank, nil
+	case convoTables(tables):
+		return ours, nil // made by a convo from before the mark
+	}
+	return blank, notAStore(path, strings.TrimPrefix(holding(tables), ", ")+" (another program's database?)")
+}
+
+func tableNames(ctx context.Context, db *sql.DB) ([]string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		names = append(names, name)
+	}
+	return names, rows.Err()
+}
+
+// holding says which tables a database holds, at most ten named.
+func holding(tables []string) string {
+	switch {
+	case len(tables) == 0:
+		return ", it holds no table"
+	case len(tables) > 10:
+		return fmt.Sprintf(", it holds the tables %s and %d more", strings.Join(tables[:10], ", "), len(tables)-10)
+	}
+	return ", it holds the tables " + strings.Join(tables, ", ")
+}
+
+func notAStore(path, why string) error {
+	return fmt.Errorf("sqlite %s: %w: %s; convo changed nothing in it", path, store.ErrNotAStore, why)
+}
+
+var createTableRE = regexp.MustCompile(`(?i)CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)`)
+
+// convoTables reports whether tables are a convo store's from before
+// ApplicationID: conversations and records among them, and none that no
+// migration creates.
+func convoTables(tables []string) bool {
+	known := map[string]bool{}
+	names, _ := fs.Glob(migrationFS, "migrations/*.sql")
+	for _, name := range names {
+		body, _ := migrationFS.ReadFile(name)
+		for _, m := range createTableRE.FindAllStringSubmatch(string(body), -1) {
+			known[m[1]] = true
+		}
+	}
+	for _, t := range tables {
+		if !known[t] {
+			return false
+		}
+	}
+	return slices.Contains(tables, "conversations") && slices.Contains(tables, "records")
+}
+
+// openRW opens the store at path to read and write it, once inspect found
+// it is one (or, when create, empty), in WAL mode, its schema brought up
+// to date.
+func openRW(ctx context.Context, path string, create bool) (*sqlstore.Store, error) {
+	st, err := inspect(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if st == blank && !create {
+		return nil, fmt.Errorf("sqlite %s: %w", path, store.ErrNoStore) // nothing was ever stored there
+	}
 	dsn := fmt.Sprintf("%s?_busy_timeout=%d&_journal_mode=WAL&_synchronous=NORMAL&_txlock=immediate",
 		path, BusyTimeout.Milliseconds())
 	db, err := sql.Open("sqlite", dsn)
@@ -71,13 +327,13 @@ func open(ctx context.Context, path string) (*sqlstore.Store, error) {
 	}
 	// A connection opened while another process checkpoints and closes
 	// the WAL can be refused at once, busy handler or not: try again.
-	err = migrate(ctx, db)
+	err = migrate(ctx, db, st == marked)
 	for delay := 5 * time.Millisecond; busy(err) && delay < time.Second; delay *= 2 {
 		select {
 		case <-ctx.Done():
 			err = ctx.Err()
 		case <-time.After(delay):
-			err = migrate(ctx, db)
+			err = migrate(ctx, db, st == marked)
 		}
 	}
 	if err != nil {
@@ -87,9 +343,30 @@ func open(ctx context.Context, path string) (*sqlstore.Store, error) {
 	return sqlstore.New(db, dialect{path: path}), nil
 }
 
+// checkVersion refuses, for a read-only open, a schema other than this
+// convo's.
+func checkVersion(ctx context.Context, db *sql.DB) error {
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	version, err := userVersion(ctx, db)
+	switch {
+	case err != nil:
+		return err
+	case version > len(names):
+		return fmt.Errorf("schema version %d is newer than this convo knows (%d): upgrade convo", version, len(names))
+	case version < len(names):
+		return fmt.Errorf("schema version %d, this convo's is %d; a command that writes to it upgrades it: %w", version, len(names), store.ErrOutdated)
+	}
+	return nil
+}
+
 // migrate applies the embedded migrations newer than PRAGMA user_version,
-// each in its own transaction. The common case (nothing to do) costs one read.
-func migrate(ctx context.Context, db *sql.DB) error {
+// each in its own transaction, the first also setting ApplicationID; a
+// store made before the mark (isMarked false) gets it too. The common case
+// (nothing to do) costs one read.
+func migrate(ctx context.Context, db *sql.DB, isMarked bool) error {
 	names, err := fs.Glob(migrationFS, "migrations/*.sql")
 	if err != nil {
 		return err
@@ -105,6 +382,17 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	for version < len(names) {
 		if err := migrateOne(ctx, db, names, &version); err != nil {
 			return err
+		}
+	}
+	if !isMarked {
+		var app int32
+		if err := db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&app); err != nil {
+			return err
+		}
+		if uint32(app) != ApplicationID {
+			if _, err := db.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", int32(ApplicationID))); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -132,6 +420,11 @@ func migrateOne(ctx context.Context, db *sql.DB, names []string, version *int) e
 	}
 	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 		return fmt.Errorf("migration %s: %w", names[v], err)
+	}
+	if v == 0 { // a new store: marked in the transaction that makes it
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", int32(ApplicationID))); err != nil {
+			return err
+		}
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
 		return err

@@ -6,6 +6,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"time"
@@ -25,6 +26,8 @@ func (s *Store) RateSlot(ctx context.Context, key string, interval time.Duration
 		return s.Now(), nil
 	}
 	var slot int64
+	ctx, cancel := context.WithTimeout(ctx, s.claimTimeout())
+	defer cancel()
 	err := s.inTx(ctx, func(tx conn) error {
 		now := s.Now().UnixMicro()
 		// The row first, so that there is one to lock.
@@ -49,12 +52,15 @@ func (s *Store) RateSlot(ctx context.Context, key string, interval time.Duration
 }
 
 // Claim takes conv for owner unless another process holds it. Where the
-// dialect locks rows, the claim is a row lock held by a transaction of its
-// own (SELECT ... FOR UPDATE SKIP LOCKED): a killed holder's connection
-// closes and the server drops the lock at once. Elsewhere it is a lease row
-// renewed every third of store.ClaimLease while held: one statement takes
-// it, so two workers racing cannot both win.
+// dialect has session locks, the claim is one, on the one connection that
+// holds all of this process's claims (claims.go): a killed holder's
+// connection closes and the server drops its claims at once. Elsewhere it
+// is a lease row renewed every third of store.ClaimLease while held: one
+// statement takes it, so two workers racing cannot both win.
 func (s *Store) Claim(ctx context.Context, conv, owner string, since int64) (func(bool), bool, error) {
+	if sl, ok := s.d.(sessionLocker); ok {
+		return s.claimSession(ctx, sl, conv, since)
+	}
 	if s.d.ForUpdate() != "" {
 		return s.claimLock(ctx, conv, since)
 	}
@@ -86,8 +92,10 @@ func (s *Store) Claim(ctx context.Context, conv, owner string, since int64) (fun
 		if finished {
 			q, args = `UPDATE claims SET owner = '', expires = 0, finished = ? WHERE conversation = ? AND owner = ?`, []any{s.nowMillis(), conv, owner}
 		}
-		if err := s.inTx(context.WithoutCancel(ctx), func(tx conn) error {
-			_, err := tx.ExecContext(ctx, q, args...)
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.claimTimeout())
+		defer cancel()
+		if err := s.inTx(rctx, func(tx conn) error {
+			_, err := tx.ExecContext(rctx, q, args...)
 			return err
 		}); err != nil {
 			s.log().Warn("claim not released; it expires", "conversation", conv, "error", err.Error())
@@ -101,6 +109,8 @@ func (s *Store) Claim(ctx context.Context, conv, owner string, since int64) (fun
 func (s *Store) lease(ctx context.Context, conv, owner string, since int64) (bool, error) {
 	now := s.nowMillis()
 	var n int64
+	ctx, cancel := context.WithTimeout(ctx, s.claimTimeout())
+	defer cancel()
 	err := s.inTx(ctx, func(tx conn) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO claims (conversation, owner, expires) VALUES (?1, ?2, ?3)
 			ON CONFLICT (conversation) DO UPDATE SET owner = excluded.owner, expires = excluded.expires
@@ -116,45 +126,67 @@ func (s *Store) lease(ctx context.Context, conv, owner string, since int64) (boo
 }
 
 // claimLock claims conv with a row lock held by a transaction on a
-// connection of its own until release.
+// connection of its own until release. The transaction is begun and ended
+// by statements on that connection, so that each statement, these
+// included, runs under ClaimTimeout while the lock outlives them all.
 func (s *Store) claimLock(ctx context.Context, conv string, since int64) (func(bool), bool, error) {
 	c, err := s.db.Conn(ctx)
 	if err != nil {
 		return nil, false, fmt.Errorf("claim %q: %w", conv, err)
 	}
 	q := conn{c, s.d}
+	exec := func(ctx context.Context, query string, args ...any) error {
+		ctx, cancel := context.WithTimeout(ctx, s.claimTimeout())
+		defer cancel()
+		_, err := q.ExecContext(ctx, query, args...)
+		return err
+	}
+	// end ends the transaction and gives the connection back, or, when
+	// that fails (it timed out), closes it: a connection is never pooled
+	// inside a transaction.
+	end := func(stmt string) error {
+		err := exec(context.WithoutCancel(ctx), stmt)
+		if err != nil {
+			c.Raw(func(any) error { return driver.ErrBadConn })
+		}
+		c.Close()
+		return err
+	}
+	fail := func(err error) (func(bool), bool, error) {
+		end(`ROLLBACK`)
+		return nil, false, fmt.Errorf("claim %q: %w", conv, err)
+	}
 	// The row first, so that there is one to lock; its owner and expiry are
 	// unused here.
-	if _, err := q.ExecContext(ctx, `INSERT INTO claims (conversation, owner, expires) VALUES (?, '', 0) ON CONFLICT DO NOTHING`, conv); err != nil {
+	if err := exec(ctx, `INSERT INTO claims (conversation, owner, expires) VALUES (?, '', 0) ON CONFLICT DO NOTHING`, conv); err != nil {
 		c.Close()
 		return nil, false, fmt.Errorf("claim %q: %w", conv, err)
 	}
-	tx, err := c.BeginTx(ctx, nil)
-	if err != nil {
-		c.Close()
-		return nil, false, fmt.Errorf("claim %q: %w", conv, err)
+	if err := exec(ctx, `BEGIN`); err != nil {
+		return fail(err)
 	}
 	var finished int64
-	err = conn{tx, s.d}.QueryRowContext(ctx, `SELECT finished FROM claims WHERE conversation = ?`+s.d.ForUpdate()+` SKIP LOCKED`, conv).Scan(&finished)
+	qctx, cancel := context.WithTimeout(ctx, s.claimTimeout())
+	err = q.QueryRowContext(qctx, `SELECT finished FROM claims WHERE conversation = ?`+s.d.ForUpdate()+` SKIP LOCKED`, conv).Scan(&finished)
+	cancel()
 	if err == nil && since > 0 && finished >= since {
 		err = sql.ErrNoRows // another worker did it since
 	}
+	if errors.Is(err, sql.ErrNoRows) {
+		end(`ROLLBACK`)
+		return nil, false, nil // another worker holds it, or did it
+	}
 	if err != nil {
-		tx.Rollback()
-		c.Close()
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, false, nil // another worker holds it, or did it
-		}
-		return nil, false, fmt.Errorf("claim %q: %w", conv, err)
+		return fail(err)
 	}
 	release := func(done bool) {
-		if done {
-			if _, err := (conn{tx, s.d}).ExecContext(context.WithoutCancel(ctx), `UPDATE claims SET finished = ? WHERE conversation = ?`, s.nowMillis(), conv); err == nil {
-				tx.Commit()
-			}
+		stmt := `ROLLBACK`
+		if done && exec(context.WithoutCancel(ctx), `UPDATE claims SET finished = ? WHERE conversation = ?`, s.nowMillis(), conv) == nil {
+			stmt = `COMMIT`
 		}
-		tx.Rollback()
-		c.Close()
+		if err := end(stmt); err != nil {
+			s.log().Warn("claim not released cleanly; the server drops it with the connection", "conversation", conv, "error", err.Error())
+		}
 	}
 	return release, true, nil
 }

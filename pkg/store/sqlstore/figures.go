@@ -150,7 +150,11 @@ func (s *Store) countView(ctx context.Context, tx conn, conv string, cur *viewFi
 func (s *Store) storeFigure(ctx context.Context, conv, key string, f viewFigure) {
 	ctx, cancel := context.WithTimeout(ctx, cacheWriteTimeout)
 	defer cancel()
-	err := s.inTxOnce(ctx, func(tx conn) error {
+	db := s.db
+	if s.cache != nil {
+		db = s.cache
+	}
+	err := s.runTxOn(ctx, db, nil, func(tx conn) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO view_tokens (conversation, tokenizer, created, shape, seq, tokens, last_id, last_tokens)
 			SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE EXISTS (SELECT 1 FROM conversations WHERE id = ?1 AND created = ?3 AND shape = ?4)
 			ON CONFLICT (conversation, tokenizer) DO UPDATE SET created = excluded.created, shape = excluded.shape,

@@ -63,6 +63,30 @@ type Store struct {
 	// Logger, when set, hears what the store read and wrote (counts and
 	// ids, never message contents).
 	Logger *slog.Logger
+	// Retry is how a transaction that could not reach the database is
+	// tried again (see retry.go); zero: store.DefaultBackoff.
+	Retry store.Backoff
+	// claims holds the session-lock claims where the dialect has them.
+	claims claimConn
+	// ClaimTimeout bounds each statement that claims a conversation or
+	// reserves a rate slot (DefaultClaimTimeout when zero): a server that
+	// stops answering, or a lock held by a runner that hangs, fails that
+	// one claim instead of the whole run waiting forever.
+	ClaimTimeout time.Duration
+	// cache, when set, is where best-effort cache writes go (list's token
+	// figures) for a store opened to read only: its own database handle,
+	// which may write but never creates or migrates anything.
+	cache *sql.DB
+}
+
+// DefaultClaimTimeout is the ClaimTimeout of a Store that sets none.
+const DefaultClaimTimeout = 30 * time.Second
+
+func (s *Store) claimTimeout() time.Duration {
+	if s.ClaimTimeout > 0 {
+		return s.ClaimTimeout
+	}
+	return DefaultClaimTimeout
 }
 
 var _ store.Store = (*Store)(nil)
@@ -72,8 +96,18 @@ func New(db *sql.DB, d Dialect) *Store {
 	return &Store{db: db, d: d, Now: time.Now}
 }
 
+// SetCacheDB makes db the handle best-effort cache writes use (see
+// ViewTokens); the store closes it with its own.
+func (s *Store) SetCacheDB(db *sql.DB) { s.cache = db }
+
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.claims.close()
+	if s.cache != nil {
+		s.cache.Close()
+	}
+	return s.db.Close()
+}
 
 // DB exposes the database for tests and benchmarks in other packages.
 func (s *Store) DB() *sql.DB { return s.db }
@@ -139,9 +173,15 @@ const maxAttempts = 5
 
 // inTx runs fn in one write transaction, committing when fn returns nil and
 // rolling back otherwise. A transaction the database aborted for a
-// serialization failure or deadlock runs again: fn must be safe to repeat
-// (it is not when it consumes a stream; see inTxOnce).
+// serialization failure or deadlock runs again, and so does one that could
+// not reach it (retry.go): fn must be safe to repeat (it is not when it
+// consumes a stream; see inTxOnce).
 func (s *Store) inTx(ctx context.Context, fn func(conn) error) error {
+	return s.retryTransient(ctx, s.transient, func() error { return s.inTxSerial(ctx, fn) })
+}
+
+// inTxSerial is inTx without the retry of a database out of reach.
+func (s *Store) inTxSerial(ctx context.Context, fn func(conn) error) error {
 	var err error
 	for attempt := 1; ; attempt++ {
 		err = s.runTx(ctx, nil, fn)
@@ -157,24 +197,31 @@ func (s *Store) inTx(ctx context.Context, fn func(conn) error) error {
 	}
 }
 
-// inTxOnce is inTx without the retry, for fn that reads a stream.
+// inTxOnce is inTx without the retry once fn ran, for fn that reads a
+// stream: only a transaction that could not begin is tried again.
 func (s *Store) inTxOnce(ctx context.Context, fn func(conn) error) error {
-	return s.runTx(ctx, nil, fn)
+	return s.retryTransient(ctx, s.transientBegin, func() error { return s.runTx(ctx, nil, fn) })
 }
 
 // inSnapshot runs fn in a read-only transaction that sees one snapshot.
+// fn may have printed what it read (get): only a transaction that could
+// not begin is tried again.
 func (s *Store) inSnapshot(ctx context.Context, fn func(conn) error) error {
-	return s.runTx(ctx, s.d.SnapshotTx(), fn)
+	return s.retryTransient(ctx, s.transientBegin, func() error { return s.runTx(ctx, s.d.SnapshotTx(), fn) })
 }
 
 func (s *Store) runTx(ctx context.Context, opts *sql.TxOptions, fn func(conn) error) error {
+	return s.runTxOn(ctx, s.db, opts, fn)
+}
+
+func (s *Store) runTxOn(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn func(conn) error) error {
 	if opts == nil && s.d.SerializeWrites() {
 		s.writeMu.Lock()
 		defer s.writeMu.Unlock()
 	}
-	tx, err := s.db.BeginTx(ctx, opts)
+	tx, err := db.BeginTx(ctx, opts)
 	if err != nil {
-		return fmt.Errorf("begin: %w", err)
+		return &beginError{err}
 	}
 	if err := fn(conn{tx, s.d}); err != nil {
 		tx.Rollback()

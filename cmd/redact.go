@@ -1,0 +1,39 @@
+package cmd
+
+import (
+	"bytes"
+	"io"
+
+	"github.com/convo-cli/convo/pkg/store/postgres"
+)
+
+// noteSecrets makes stderr mask the passwords a PostgreSQL store location
+// holds (the URL's, PGPASSWORD's) from here on: whatever a message, a log
+// line or a summary says about the store, the password never shows, even
+// where a library's text would repeat it. Other locations hold none.
+func (a *Factory) noteSecrets(spec string) {
+	if isPostgres(spec) || pgKeywordRE.MatchString(spec) {
+		a.secrets = append(a.secrets, postgres.Secrets(spec)...)
+	}
+}
+
+// redactingWriter is stderr less the secrets its Factory noted, each
+// written as xxxxx. A line is written whole, as every message and log line
+// is, so a secret is never split across two writes.
+type redactingWriter struct {
+	w       io.Writer
+	secrets *[]string
+}
+
+func (r redactingWriter) Write(p []byte) (int, error) {
+	out := p
+	for _, s := range *r.secrets {
+		if bytes.Contains(out, []byte(s)) {
+			out = bytes.ReplaceAll(out, []byte(s), []byte("xxxxx"))
+		}
+	}
+	if _, err := r.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}

@@ -1,0 +1,449 @@
+package cmd
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mattn/go-runewidth"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// This file is show's layout for people (docs/spec.md, section 3): local
+// times, wrapped text, a summary's covered records as a range, colour at a
+// terminal. show --plain keeps the line-per-record layout (show.go).
+
+const (
+	// showIndent is where a record's role and its text start: a four-column
+	// index, a space, the three markers, a space.
+	showIndent = 9
+	// showWidth is the width when stdout is no terminal.
+	showWidth = 80
+	// showTrackIDs bounds the ids show keeps to name a summary's first and
+	// last covered records by index: the ones since the previous summary,
+	// oldest first, where a progressive summary's first covered id is.
+	showTrackIDs = 1 << 16
+)
+
+// ANSI colours, used only at a terminal without NO_COLOR.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiDim    = "\x1b[2m"
+	ansiRed    = "\x1b[31m"
+	ansiYellow = "\x1b[1;33m"
+)
+
+var roleColour = map[transcript.Role]string{
+	transcript.RoleSystem:    "\x1b[1;35m",
+	transcript.RoleUser:      "\x1b[1;36m",
+	transcript.RoleAssistant: "\x1b[1;32m",
+	transcript.RoleTool:      "\x1b[1;34m",
+	transcript.RoleSummary:   "\x1b[1;33m",
+}
+
+// useColour reports whether show may colour its output: stdout is a
+// terminal, NO_COLOR is unset or empty (no-color.org) and TERM is not dumb.
+func useColour(io *IOStreams) bool {
+	return io.StdoutIsTerminal() && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+}
+
+// peoplePrinter writes show's records for people, one at a time.
+type peoplePrinter struct {
+	w       *bufio.Writer
+	width   int // columns of a line
+	colour  bool
+	verbose bool
+	loc     *time.Location
+
+	b   []byte
+	day string // the day of the last day line
+	// ids since the previous summary (at most showTrackIDs) and every
+	// summary's, by index: a summary's covered range is read off them.
+	track  bool
+	ids    map[string]int
+	sums   map[string]int
+	prevID string // the record just before, always known
+	prev   int
+	// calls names the tool calls of the latest assistant record by id.
+	calls map[string]string
+}
+
+func newPeoplePrinter(w *bufio.Writer, width int, colour, verbose, hasSummary bool, loc *time.Location) *peoplePrinter {
+	if width <= 0 {
+		width = showWidth
+	}
+	if loc == nil {
+		loc = time.Local
+	}
+	p := &peoplePrinter{w: w, width: width, colour: colour, verbose: verbose, loc: loc, track: hasSummary, calls: map[string]string{}}
+	if hasSummary {
+		p.ids, p.sums = map[string]int{}, map[string]int{}
+	}
+	return p
+}
+
+func (p *peoplePrinter) paint(code, s string) {
+	if p.colour && code != "" {
+		p.b = append(p.b, code...)
+		p.b = append(p.b, s...)
+		p.b = append(p.b, ansiReset...)
+		return
+	}
+	p.b = append(p.b, s...)
+}
+
+// heading is the first lines: the conversation and what the markers mean.
+func (p *peoplePrinter) heading(conv string) error {
+	p.b = p.b[:0]
+	p.b = append(p.b, "conversation "...)
+	p.paint(ansiBold, escapeForTerminal(conv))
+	p.b = append(p.b, '\n')
+	p.line(0, ansiDim, "* first record sent to the LLM   ^ latest summary   - next record to export")
+	_, err := p.w.Write(p.b)
+	return err
+}
+
+// record prints record r at index idx with its markers.
+func (p *peoplePrinter) record(idx int, marks [3]byte, r *transcript.Record) error {
+	p.b = p.b[:0]
+	m := &r.Metadata
+	created, hasCreated := m.Timing.Get("creation")
+	if hasCreated {
+		t := time.UnixMilli(created).In(p.loc)
+		if day := t.Format("2006-01-02"); day != p.day {
+			p.day = day
+			p.paint(ansiDim, "── "+t.Format("Mon 2 Jan 2006")+" ──")
+			p.b = append(p.b, '\n')
+		}
+	}
+	// index, markers, role, time
+	var num [20]byte
+	digits := strconv.AppendInt(num[:0], int64(idx), 10)
+	for range 4 - len(digits) {
+		p.b = append(p.b, ' ')
+	}
+	p.b = append(p.b, digits...)
+	p.b = append(p.b, ' ')
+	for _, c := range marks {
+		if c == ' ' {
+			p.b = append(p.b, ' ')
+		} else {
+			p.paint(ansiYellow, string(c))
+		}
+	}
+	p.b = append(p.b, ' ')
+	role := r.Message.Role
+	p.paint(roleColour[role], string(role))
+	for i := len(role); i < len("assistant"); i++ {
+		p.b = append(p.b, ' ')
+	}
+	col := showIndent + max(len(role), len("assistant"))
+	// what follows the role, each part on this line while it fits
+	extra := func(code, s string) {
+		w := textWidth(s)
+		if col+2+w > p.width {
+			p.b = append(p.b, '\n')
+			p.b = append(p.b, "         "[:showIndent]...)
+			col = showIndent
+		} else {
+			p.b = append(p.b, "  "...)
+			col += 2
+		}
+		p.paint(code, s)
+		col += w
+	}
+	if hasCreated {
+		extra(ansiDim, time.UnixMilli(created).In(p.loc).Format("15:04"))
+	}
+	for _, a := range m.Attribute {
+		extra(ansiDim, a)
+	}
+	switch role {
+	case transcript.RoleTool:
+		name := r.Message.Name
+		if name == "" {
+			name = p.calls[r.Message.ToolCallID]
+		}
+		what := "result"
+		if name != "" {
+			what += " of " + escapeForTerminal(name)
+		}
+		if p.verbose {
+			what += " for call " + escapeForTerminal(r.Message.ToolCallID)
+		}
+		extra(ansiDim, what)
+		if r.Message.IsError {
+			extra(ansiRed, "error")
+		}
+	case transcript.RoleSummary:
+		extra(ansiDim, p.covered(m.SummaryIDs))
+	case transcript.RoleAssistant:
+		if len(r.Message.ToolCalls) > 0 {
+			clear(p.calls)
+			for _, tc := range r.Message.ToolCalls {
+				p.calls[tc.ID] = tc.Name
+			}
+		}
+	}
+	p.b = append(p.b, '\n')
+
+	// the text
+	for _, c := range r.Message.Contents {
+		p.text(c)
+	}
+	for _, tc := range r.Message.ToolCalls {
+		call := "→ " + tc.Name + "(" + tc.Arguments + ")"
+		if p.verbose {
+			call += "  call " + tc.ID
+		}
+		p.text(call)
+	}
+	if p.verbose {
+		p.details(r)
+	}
+	p.remember(idx, r)
+	_, err := p.w.Write(p.b)
+	return err
+}
+
+// covered says which records a summary stands for: "records 3-41 (39)",
+// by the indexes of its first and last covered ids.
+func (p *peoplePrinter) covered(ids []string) string {
+	if len(ids) == 0 {
+		return "no records"
+	}
+	first, ok1 := p.index(ids[0])
+	last, ok2 := p.index(ids[len(ids)-1])
+	if !ok1 || !ok2 || first > last {
+		if len(ids) == 1 {
+			return "1 record"
+		}
+		return strconv.Itoa(len(ids)) + " records"
+	}
+	if first == last {
+		return fmt.Sprintf("record %d (%d)", first, len(ids))
+	}
+	return fmt.Sprintf("records %d-%d (%d)", first, last, len(ids))
+}
+
+func (p *peoplePrinter) index(id string) (int, bool) {
+	if id == p.prevID && p.prevID != "" {
+		return p.prev, true
+	}
+	if i, ok := p.ids[id]; ok {
+		return i, true
+	}
+	i, ok := p.sums[id]
+	return i, ok
+}
+
+// remember keeps what later summaries' ranges need: every summary's index,
+// and the ids since the previous summary, up to showTrackIDs of them.
+func (p *peoplePrinter) remember(idx int, r *transcript.Record) {
+	p.prevID, p.prev = r.ID, idx
+	if !p.track {
+		return
+	}
+	if r.Message.Role == transcript.RoleSummary {
+		// What the next summary covers starts here (with this one).
+		clear(p.ids)
+		p.sums[r.ID] = idx
+		return
+	}
+	if len(p.ids) < showTrackIDs {
+		p.ids[r.ID] = idx
+	}
+}
+
+// details are --verbose's lines: the id, every timing key as a local time,
+// the covered ids' ends, each aux key with its JSON value.
+func (p *peoplePrinter) details(r *transcript.Record) {
+	m := &r.Metadata
+	p.detail("id " + r.ID)
+	if n := len(m.SummaryIDs); n > 0 {
+		p.detail("covers " + m.SummaryIDs[0] + " to " + m.SummaryIDs[n-1])
+	}
+	for _, k := range transcript.TimingKeys {
+		if v, ok := m.Timing.Get(k); ok {
+			p.detail(k + " " + time.UnixMilli(v).In(p.loc).Format("2006-01-02 15:04:05.000 MST"))
+		}
+	}
+	keys := make([]string, 0, len(m.Aux))
+	for k := range m.Aux {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		v, _ := json.Marshal(m.Aux[k])
+		p.detail("aux." + k + " " + string(v))
+	}
+}
+
+func (p *peoplePrinter) detail(s string) { p.line(showIndent, ansiDim, s) }
+
+// line appends s, wrapped at indent as text does, in colour code.
+func (p *peoplePrinter) line(indent int, code, s string) {
+	if p.colour && code != "" {
+		p.b = append(p.b, code...)
+	}
+	p.wrapAll(s, indent)
+	if p.colour && code != "" {
+		// the reset before the text's last newline, so that no line ends
+		// coloured into the next record
+		p.b = append(p.b[:len(p.b)-1], ansiReset+"\n"...)
+	}
+}
+
+// text appends s indented by showIndent, its newlines kept, each line
+// wrapped at spaces to the width, control characters escaped.
+func (p *peoplePrinter) text(s string) { p.wrapAll(s, showIndent) }
+
+func (p *peoplePrinter) wrapAll(s string, indent int) {
+	width := max(p.width-indent, 20)
+	s = escapeForTerminal(s)
+	for {
+		line, rest, more := strings.Cut(s, "\n")
+		p.wrap(line, indent, width)
+		if !more {
+			return
+		}
+		s = rest
+	}
+}
+
+// wrap appends one line of text at indent, broken at spaces into lines of
+// at most width columns (a word longer than that is broken where it must
+// be).
+func (p *peoplePrinter) wrap(line string, ind, width int) {
+	indent := func() {
+		for range ind {
+			p.b = append(p.b, ' ')
+		}
+	}
+	if line == "" {
+		p.b = append(p.b, '\n')
+		return
+	}
+	indent()
+	col := 0
+	for len(line) > 0 {
+		// a run of spaces, then a word
+		sp := 0
+		for sp < len(line) && line[sp] == ' ' {
+			sp++
+		}
+		w := sp
+		for w < len(line) && line[w] != ' ' {
+			w++
+		}
+		spaces, word := line[:sp], line[sp:w]
+		line = line[w:]
+		ww := textWidth(word)
+		if col > 0 && col+len(spaces)+ww > width {
+			// the word goes to a line of its own; the spaces before it go
+			p.b = append(p.b, '\n')
+			indent()
+			col, spaces = 0, ""
+		}
+		p.b = append(p.b, spaces...)
+		col += len(spaces)
+		for ww > width-col && word != "" {
+			// too long for any line: break it where the width ends
+			i, c := 0, 0
+			for i < len(word) {
+				r, size := utf8.DecodeRuneInString(word[i:])
+				rw := runewidth.RuneWidth(r)
+				if col+c+rw > width && (col > 0 || c > 0) {
+					break
+				}
+				c += rw
+				i += size
+			}
+			p.b = append(p.b, word[:i]...)
+			p.b = append(p.b, '\n')
+			indent()
+			word, col = word[i:], 0
+			ww = textWidth(word)
+		}
+		p.b = append(p.b, word...)
+		col += ww
+	}
+	p.b = append(p.b, '\n')
+}
+
+// footer is the last line: how many records, and whether all are exported.
+func (p *peoplePrinter) footer(records int, allExported bool) error {
+	p.b = p.b[:0]
+	s := strconv.Itoa(records) + " records"
+	if records == 1 {
+		s = "1 record"
+	}
+	if allExported {
+		s += ", everything exported"
+	}
+	p.paint(ansiDim, s)
+	p.b = append(p.b, '\n')
+	_, err := p.w.Write(p.b)
+	return err
+}
+
+// textWidth is the columns s takes at a terminal: its length when ASCII,
+// else the sum of its runes' widths (East Asian wide runes take two,
+// combining marks none).
+func textWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			w := i
+			for _, r := range s[i:] {
+				w += runewidth.RuneWidth(r)
+			}
+			return w
+		}
+	}
+	return len(s)
+}
+
+// escapeForTerminal shows what a terminal would obey or hide as escapes:
+// control characters but the newline (an escape sequence in a model's
+// answer would recolour or move the cursor), DEL, C1 controls and the
+// bidirectional overrides that reorder what is shown. A tab becomes four
+// spaces.
+func escapeForTerminal(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == '\t' || unsafeRune(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	b := make([]byte, 0, len(s)+16)
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			b = append(b, "    "...)
+		case unsafeRune(r) && r < 0x80:
+			b = fmt.Appendf(b, `\x%02x`, r)
+		case unsafeRune(r):
+			b = fmt.Appendf(b, `\u%04x`, r)
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return string(b)
+}
+
+func unsafeRune(r rune) bool {
+	return r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f ||
+		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+}

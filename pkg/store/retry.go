@@ -1,0 +1,61 @@
+package store
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+)
+
+// Backoff is how a call that failed for a transient reason (the database
+// restarting, its connections all taken) is tried again: Attempts calls in
+// all, the n-th wait First·2^(n-1), at most Max, each scaled by a random
+// factor between 0.75 and 1.25 so that runners refused together do not
+// come back together.
+type Backoff struct {
+	Attempts   int
+	First, Max time.Duration
+	// Sleep waits d or until ctx ends (nil: a timer); tests count the
+	// waits instead of taking them.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// DefaultBackoff bridges a server restart or a full connection table of
+// up to about 10 s: 9 calls, 8 waits of 0.1, 0.2, 0.4, 0.8, 1.6, 2, 2 and
+// 2 s (9.1 s, give or take a quarter).
+var DefaultBackoff = Backoff{Attempts: 9, First: 100 * time.Millisecond, Max: 2 * time.Second}
+
+// Do calls fn until it succeeds, fails for a reason transient does not
+// accept, ctx ends, or b.Attempts calls were made; it returns fn's last
+// error (ctx's when ctx ended during a wait). retried, when set, hears each
+// failure that will be tried again.
+func (b Backoff) Do(ctx context.Context, transient func(error) bool, retried func(attempt int, err error), fn func() error) error {
+	delay := b.First
+	for attempt := 1; ; attempt++ {
+		err := fn()
+		if err == nil || transient == nil || !transient(err) || attempt >= b.Attempts || ctx.Err() != nil {
+			return err
+		}
+		if retried != nil {
+			retried(attempt, err)
+		}
+		wait := time.Duration(float64(delay) * (0.75 + rand.Float64()/2))
+		if serr := b.sleep(ctx, wait); serr != nil {
+			return serr
+		}
+		delay = min(2*delay, b.Max)
+	}
+}
+
+func (b Backoff) sleep(ctx context.Context, d time.Duration) error {
+	if b.Sleep != nil {
+		return b.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
