@@ -6,10 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"slices"
+	"strings"
 
 	"github.com/oklog/ulid/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/pkg/ask"
 	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/store"
@@ -35,6 +39,7 @@ type appendOptions struct {
 	summarizeEvery  int
 	policy          summarizeOptions // the summary --summarize-* makes
 	texts           []string         // the TEXT arguments
+	textIsFile      bool             // the one TEXT argument names an existing file
 
 	// Set by the checks, without --from.
 	an  *transcript.Annotation // what --timing and --aux set
@@ -46,12 +51,16 @@ type appendOptions struct {
 func newCmdAppend(f *Factory, runF func(context.Context, *appendOptions) error) *cobra.Command {
 	o := &appendOptions{f: f, policy: summarizeOptions{f: f}}
 	cmd := &cobra.Command{
-		Use:   "append [-c ID] [--role R] [TEXT...]",
+		Use:   "append [-c ID] [--role R] [TEXT...|-]",
 		Short: "Append a message, or the records read on stdin, keeping the transcript valid",
 		Long: `Append one message built from the arguments (each argument one content
 string), or the records and messages read from stdin, one per line, applying
 the transcript rules (alternating roles, user first, merges recorded) in one
 transaction. Prints the records written or changed as JSONL.
+
+A lone - reads the message's text from stdin, as 'convo ask -' does. A TEXT
+argument is always text: to append the records of a file, redirect it
+('convo append -c demo < chat.jsonl').
 
 Without -c, append is a pure transform: the transcript on stdin, the
 transcript plus the new message on stdout.
@@ -132,6 +141,21 @@ func (o *appendOptions) check() error {
 	if o.an, err = annotationFlags(o.timing, o.aux, nil, o.f.nowMillis()); err != nil {
 		return err
 	}
+	if slices.Contains(o.texts, "-") {
+		// "-" reads the message's text from stdin, as ask - does.
+		if len(o.texts) > 1 {
+			return usageErrorf("- (read stdin) goes alone, without TEXT arguments")
+		}
+		if o.texts, err = ask.ReadMessage(o.f.IO.In); err != nil {
+			return err
+		}
+	} else if len(o.texts) == 1 {
+		// A file's name is stored as it is, but one who meant the file
+		// is told how to read it.
+		if fi, err := os.Stat(o.texts[0]); err == nil && !fi.IsDir() {
+			o.textIsFile = true
+		}
+	}
 	switch {
 	case len(o.texts) > 0:
 		role := transcript.Role(o.role)
@@ -177,7 +201,11 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 			// A person who meant to store: say that nothing is.
 			f.warnf("no -c: nothing is stored, the record is only printed (append -c ID stores it)")
 		}
-		return transcript.AppendStream(in, f.IO.Out, o.add, o.an, f.IDs, f.nowMillis)
+		if err := transcript.AppendStream(in, f.IO.Out, o.add, o.an, f.IDs, f.nowMillis); err != nil {
+			return err
+		}
+		o.noteFileText()
+		return nil
 	}
 	if o.add != nil {
 		if o.add.Message.Role == transcript.RoleTool {
@@ -190,7 +218,11 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 				return err
 			}
 		}
-		return f.appendStored(ctx, o, oneRecord(*o.add))
+		if err := f.appendStored(ctx, o, oneRecord(*o.add)); err != nil {
+			return err
+		}
+		o.noteFileText()
+		return nil
 	}
 	dec, err := f.appendDecoder(ctx, o.conversation)
 	if err != nil {
@@ -215,6 +247,35 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 	}
 	defer staged.Close()
 	return f.appendStored(ctx, o, staged.Next)
+}
+
+// noteFileText tells one whose lone TEXT argument names a file that its
+// name, not the file, was appended, and how to read the file.
+func (o *appendOptions) noteFileText() {
+	if !o.textIsFile {
+		return
+	}
+	cmd := "convo append"
+	if o.conversation != "" {
+		cmd += " -c " + shellWord(o.conversation)
+	}
+	o.f.warnf("stored as text; to read the file: `%s < %s`", cmd, shellWord(o.texts[0]))
+}
+
+// shellWord is s as one word a POSIX shell reads back as s, escaped for a
+// terminal.
+func shellWord(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-", r)) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return escapeForTerminal("'" + strings.ReplaceAll(s, "'", `'\''`) + "'")
 }
 
 // answerID is the id of an answer read from a provider's response body

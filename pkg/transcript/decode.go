@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -70,6 +71,10 @@ type Decoder struct {
 	appending bool
 	tools     toolResults
 	open      openRecord
+	// started: the first line that is not blank was read; doc, when it
+	// said the input is a JSON document rather than JSONL.
+	started bool
+	doc     *document
 }
 
 // CheckAppend makes d refuse what an append must not store, though a
@@ -107,6 +112,9 @@ func (d *Decoder) Line() int { return d.line }
 
 // Next returns the next record, or io.EOF after the last one.
 func (d *Decoder) Next() (Record, error) {
+	if d.doc != nil {
+		return d.nextInDocument()
+	}
 	for {
 		line, err := d.readLine()
 		if err != nil {
@@ -115,23 +123,47 @@ func (d *Decoder) Next() (Record, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		var note func(string)
-		if d.Warn != nil {
-			note = func(msg string) { d.Warn(d.line, msg) }
-		}
-		rec, err := parseLine(line, note)
-		if err == nil {
-			err = d.check(&rec)
-		}
-		if err != nil {
-			var ie *InputError
-			if errors.As(err, &ie) {
-				ie.Line = d.line
+		if !d.started {
+			d.started = true
+			if isDocumentStart(line) {
+				// Not JSONL: read again from this line as one document.
+				first := append(slices.Clip(bytes.Clone(line)), '\n')
+				d.doc = newDocument(io.MultiReader(bytes.NewReader(first), d.r), d.line-1)
+				return d.nextInDocument()
 			}
-			return Record{}, err
 		}
-		return rec, nil
+		return d.parse(line)
 	}
+}
+
+// nextInDocument is Next within a document (document.go).
+func (d *Decoder) nextInDocument() (Record, error) {
+	line, n, err := d.doc.next(d.Warn)
+	if err != nil {
+		return Record{}, err
+	}
+	d.line = n
+	return d.parse(line)
+}
+
+// parse reads line, the input's line d.line.
+func (d *Decoder) parse(line []byte) (Record, error) {
+	var note func(string)
+	if d.Warn != nil {
+		note = func(msg string) { d.Warn(d.line, msg) }
+	}
+	rec, err := parseLine(line, note)
+	if err == nil {
+		err = d.check(&rec)
+	}
+	if err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			ie.Line = d.line
+		}
+		return Record{}, err
+	}
+	return rec, nil
 }
 
 // check applies the checks the caller asked for to a record read.

@@ -130,6 +130,9 @@ func FuzzParseLine(f *testing.F) {
 		`{"message":{"role":"user","contents":["x"]},"metadata":{"timing":{"creation":1,"llmStart":-100}}}`,
 		`{"role":"assistant","content":"x","refusal":"no","meta":{"aux":1}}`,
 		`{"message":{"role":"user","contents":["x"]},"meta":{"aux":{"k":1}}}`,
+		`[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]`,
+		`{"model":"m","messages":[{"role":"user","content":"a"}]}`,
+		"{\n \"role\": \"user\",\n \"content\": \"a\"\n}",
 	} {
 		f.Add([]byte(s))
 	}
@@ -144,6 +147,20 @@ func FuzzParseLine(f *testing.F) {
 			}
 		}
 		r, err := ParseLine(line)
+		// The same as a document (pretty-printed, in an array): the same
+		// record, or an *InputError.
+		for _, doc := range documentForms(line) {
+			got, _, derr := readDocument(doc)
+			var ie *InputError
+			switch {
+			case derr != nil && !errors.As(derr, &ie):
+				t.Fatalf("document %q: error %v is not an *InputError", doc, derr)
+			case err == nil && isDocumentStart(line):
+				// A request body: its messages are read instead.
+			case err == nil && (derr != nil || len(got) != 1 || got[0] != string(AppendJSON(nil, &r))):
+				t.Fatalf("document %q: read %q (%v), the line %s", doc, got, derr, AppendJSON(nil, &r))
+			}
+		}
 		if err != nil {
 			var ie *InputError
 			if !errors.As(err, &ie) {
