@@ -106,7 +106,9 @@ func listRun(ctx context.Context, o *listOptions) error {
 			fmt.Fprintf(tw, "%s\n", line)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", c.ID, c.Records, n, time.UnixMilli(c.Updated).UTC().Format(time.RFC3339))
+		// An id is printed for people: what a terminal would obey in it
+		// (an escape sequence, a carriage return) is shown escaped.
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", escapeID(c.ID), c.Records, n, time.UnixMilli(c.Updated).UTC().Format(time.RFC3339))
 	}
 	return tw.Flush()
 }

@@ -146,3 +146,25 @@ func TestListJSONMatchesSchema(t *testing.T) {
 		}
 	}
 }
+
+// An id holding what a terminal obeys (an escape sequence, a carriage
+// return, a bidi override, a newline) is printed escaped by list and by
+// show's heading, never raw.
+func TestListAndShowEscapeIDs(t *testing.T) {
+	id := "evil\x1b[2J\r\u202eid\nx"
+	f := appendTo(t, id, chat...)
+	out := f.IO.Out.(*bytes.Buffer)
+	for _, args := range [][]string{{"list"}, {"show", "-c", id}, {"show", "-c", id, "--plain"}} {
+		out.Reset()
+		if err := runCmd(t, f, args...); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		got := out.String()
+		if strings.ContainsAny(got, "\x1b\r\u202e") || strings.Contains(got, "id\nx") {
+			t.Errorf("%v printed the id raw:\n%q", args, got)
+		}
+		if !strings.Contains(got, `evil\x1b[2J\x0d\u202eid\x0ax`) {
+			t.Errorf("%v: no escaped id in\n%q", args, got)
+		}
+	}
+}

@@ -179,7 +179,7 @@ type plainPrinter struct {
 }
 
 func (p *plainPrinter) heading(conv string) error {
-	_, err := fmt.Fprintf(p.w, "conversation %s ('*' first record sent to the LLM, '^' latest summary, '-' next record to export)\n", conv)
+	_, err := fmt.Fprintf(p.w, "conversation %s ('*' first record sent to the LLM, '^' latest summary, '-' next record to export)\n", escapeID(conv))
 	return err
 }
 

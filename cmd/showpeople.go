@@ -104,7 +104,7 @@ func (p *peoplePrinter) paint(code, s string) {
 func (p *peoplePrinter) heading(conv string) error {
 	p.b = p.b[:0]
 	p.b = append(p.b, "conversation "...)
-	p.paint(ansiBold, escapeForTerminal(conv))
+	p.paint(ansiBold, escapeID(conv))
 	p.b = append(p.b, '\n')
 	p.line(0, ansiDim, "* first record sent to the LLM   ^ latest summary   - next record to export")
 	_, err := p.w.Write(p.b)
@@ -441,6 +441,15 @@ func escapeForTerminal(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// escapeID is escapeForTerminal for a name that must stay on its line: an
+// id, a conversation's name. A newline or a tab in it is shown escaped too.
+func escapeID(s string) string {
+	if !strings.ContainsAny(s, "\n\t") {
+		return escapeForTerminal(s)
+	}
+	return escapeForTerminal(strings.NewReplacer("\n", `\x0a`, "\t", `\x09`).Replace(s))
 }
 
 func unsafeRune(r rune) bool {
