@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -26,6 +27,8 @@ func NewMarkdownReader(r io.Reader) io.Reader {
 type markdownReader struct {
 	in      *bufio.Reader
 	line    int    // lines read so far
+	crlf    bool   // the first line ended in CRLF: every line's CR is cut
+	title   string // the conversation the last "# Conversation ID" heading named
 	pending string // a heading read past the end of the section before it
 	pendOK  bool
 	out     bytes.Buffer
@@ -56,7 +59,27 @@ func (m *markdownReader) nextLine() (string, error) {
 		return "", err
 	}
 	m.line++
-	return strings.TrimSuffix(s, "\n"), nil
+	if m.line == 1 {
+		m.crlf = strings.HasSuffix(s, "\r\n")
+	}
+	s = strings.TrimSuffix(s, "\n")
+	if m.crlf {
+		s = strings.TrimSuffix(s, "\r")
+	}
+	// JSONL input with invalid UTF-8 is refused: so is markdown, rather
+	// than stored with U+FFFD in place of what was written.
+	if !utf8.ValidString(s) {
+		return "", m.errorf(m.line, "invalid UTF-8")
+	}
+	if isTitle(s) {
+		// "# Conversation ID" names the conversation of what follows; any
+		// other title names none.
+		m.title = ""
+		if id, ok := strings.CutPrefix(s, "# Conversation "); ok {
+			m.title = strings.TrimSpace(id)
+		}
+	}
+	return s, nil
 }
 
 func (m *markdownReader) unread(s string) { m.pending, m.pendOK = s, true }
@@ -134,7 +157,18 @@ func (m *markdownReader) handWritten(heading string, at int, lines []string) err
 		lines[i] = unescapeLine(lines[i])
 	}
 	text := strings.Trim(strings.Join(lines, "\n"), "\n")
-	b, _ := json.Marshal(map[string]any{"role": role, "contents": []string{text}})
+	if strings.TrimSpace(text) == "" {
+		return m.errorf(at, "heading %.40q has no text under it", heading)
+	}
+	msg := map[string]any{"role": role, "contents": []string{text}}
+	var b []byte
+	if m.title != "" {
+		// Under "# Conversation ID" the message is that conversation's: a
+		// reader with -c moves it, and says so, as it does a JSONL record.
+		b, _ = json.Marshal(map[string]any{"conversation": m.title, "message": msg})
+	} else {
+		b, _ = json.Marshal(msg)
+	}
 	m.out.Write(b)
 	m.out.WriteByte('\n')
 	return nil

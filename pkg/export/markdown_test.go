@@ -117,6 +117,31 @@ func TestMarkdownReaderHandWritten(t *testing.T) {
 	}
 }
 
+// What JSONL input refuses, markdown refuses too (invalid UTF-8, a
+// section with no text); a CRLF file reads as its lines; a hand-written
+// section under "# Conversation ID" belongs to that conversation, so the
+// reader moves it into -c and says so, as it does a JSONL record.
+func TestMarkdownReaderLikeJSONL(t *testing.T) {
+	for name, in := range map[string]string{
+		"invalid UTF-8": "## user\n\nbad \xff byte\n",
+		"empty section": "## user\n\n\n## assistant\n\nx\n",
+	} {
+		_, err := io.ReadAll(NewMarkdownReader(strings.NewReader(in)))
+		var ie *transcript.InputError
+		if !errors.As(err, &ie) || ie.Line == 0 {
+			t.Errorf("%s: %v, want an input error naming a line", name, err)
+		}
+	}
+	got := readBack(t, []byte("## user\r\n\r\nhello\r\nworld\r\n"))
+	if want := `{"contents":["hello\nworld"],"role":"user"}`; len(got) != 1 || string(got[0]) != want {
+		t.Errorf("CRLF: got %s, want %s", got, want)
+	}
+	got = readBack(t, []byte("# Conversation other\n\n## user\n\nhi\n"))
+	if want := `{"conversation":"other","message":{"contents":["hi"],"role":"user"}}`; len(got) != 1 || string(got[0]) != want {
+		t.Errorf("titled: got %s, want %s", got, want)
+	}
+}
+
 // FuzzMarkdownRoundTrip: whatever the contents, the markdown export reads
 // back to the same record.
 func FuzzMarkdownRoundTrip(f *testing.F) {
