@@ -177,12 +177,13 @@ func (a *Factory) loadConfig(cmd *cobra.Command, path string) error {
 		if ferr != nil || f.Changed || f.Name == "config" || f.Name == "help" || f.Name == "version" || !v.IsSet(f.Name) {
 			return
 		}
-		// Say where a bad value came from: the environment wins over the
-		// file, as viper reads them.
-		source := "config file " + v.ConfigFileUsed()
-		if env := "CONVO_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_")); os.Getenv(env) != "" {
-			source = "environment variable " + env
+		if commandLineOnly[f.Name] {
+			if !a.quiet {
+				fmt.Fprintf(a.IO.ErrOut, "convo: --%s is read from the command line only; %s ignored\n", f.Name, configSource(v, f.Name))
+			}
+			return
 		}
+		source := configSource(v, f.Name)
 		vals := []string{v.GetString(f.Name)}
 		if sv, ok := f.Value.(pflag.SliceValue); ok {
 			vals = v.GetStringSlice(f.Name)
@@ -206,6 +207,20 @@ func (a *Factory) loadConfig(cmd *cobra.Command, path string) error {
 		warnUnknownKeys(cmd, v, a.IO.ErrOut)
 	}
 	return ferr
+}
+
+// commandLineOnly are the flags a value in the environment or the config
+// file must not set: left there, it would consent to a deletion (--yes),
+// turn every pure transform into a write (-c) or cut every read (--limit).
+var commandLineOnly = map[string]bool{"yes": true, "conversation": true, "limit": true}
+
+// configSource says where viper found flag name's value: the environment
+// wins over the file, as viper reads them.
+func configSource(v *viper.Viper, name string) string {
+	if env := "CONVO_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_")); os.Getenv(env) != "" {
+		return "environment variable " + env
+	}
+	return "config file " + v.ConfigFileUsed()
 }
 
 // warnUnknownKeys says on stderr which keys of the config file no command

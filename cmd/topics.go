@@ -68,7 +68,7 @@ func HelpTopics() []HelpTopic {
 		},
 		{
 			Name: "environment", Short: "The environment variables convo reads", ManSection: "ENVIRONMENT",
-			Intro:    "Every flag can also be set as CONVO_<FLAG> or in the config file (key = the flag's name); a flag on the command line wins over the environment, which wins over the file. An empty variable counts as unset.",
+			Intro:    "Every flag can also be set as CONVO_<FLAG> or in the config file (key = the flag's name), but --yes, -c/--conversation and --limit, which are read from the command line only; a flag on the command line wins over the environment, which wins over the file. An empty variable counts as unset.",
 			Sections: environment(),
 		},
 	}
