@@ -27,7 +27,14 @@ LDFLAGS  := -X github.com/convo-cli/convo/cmd.version=$(VERSION) \
 # relink it each time (5 s).
 SOURCES  := main.go go.mod go.sum $(shell find cmd pkg schemas internal -type f -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 
-.PHONY: build install uninstall man test test-short bench fuzz demo eval clean
+.PHONY: build install uninstall man test test-short bench fuzz demo eval clean release-check release-snapshot
+
+# Release archives (.goreleaser.yaml), by goreleaser run through go run at a
+# pinned version, not a go.mod dependency. v2.16.0 is the newest that builds
+# with Go 1.26 (later ones need 1.27). The first run compiles it (about four
+# minutes); later ones start in a second or two.
+GORELEASER_VERSION ?= v2.16.0
+GORELEASER ?= $(GO) run github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
 
 build: $(BIN)
 
@@ -104,5 +111,15 @@ demo: build
 	@rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
 	@bash bench/demo.sh $(BIN) $(DEMO_DB)
 
+# The six archives (linux, darwin, windows; amd64, arm64) with man pages and
+# completions, checksums and the Homebrew cask, into dist/: nothing is
+# published, and no tag is needed.
+release-snapshot:
+	$(GORELEASER) release --snapshot --clean --skip=publish
+
+# Is .goreleaser.yaml valid? .ci/run runs this before make test.
+release-check:
+	$(GORELEASER) check
+
 clean:
-	rm -rf bin man
+	rm -rf bin man dist
