@@ -37,7 +37,9 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 		Jobs: o.jobs,
 		Start: func(total int) {
 			start = time.Now()
-			if f.IO.StderrIsTerminal() && !f.quiet && !o.dryRun {
+			// No bar for nothing to do: a bar of 0 never completes, and
+			// waiting for it would hang.
+			if f.IO.StderrIsTerminal() && !f.quiet && !o.dryRun && total > 0 {
 				// AutoRefresh: mpb would draw nothing on a test's buffer.
 				progress = mpb.NewWithContext(ctx, mpb.WithOutput(f.IO.ErrOut), mpb.WithWidth(40), mpb.WithAutoRefresh())
 				bar = progress.AddBar(int64(total),
