@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/viper"
 
+	"github.com/convo-cli/convo/pkg/llm"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/sqlstore"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -32,8 +33,10 @@ type Factory struct {
 	storeMode storeMode
 	storeCap  *storeMode
 	retired   []*sqlstore.Store
-	// secrets are the store passwords stderr masks (see noteSecrets).
+	// secrets are the store passwords stderr masks (see noteSecrets);
+	// keys the provider keys stderr and stored summaries hide (noteKeys).
 	secrets []string
+	keys    *llm.Redactor
 	// log is built from logOpts once the flags are read (see logger).
 	log     *slog.Logger
 	logOpts logOptions

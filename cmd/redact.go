@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 
+	"github.com/convo-cli/convo/pkg/llm"
 	"github.com/convo-cli/convo/pkg/store/postgres"
 )
 
@@ -23,10 +24,16 @@ func (a *Factory) noteSecrets(spec string) {
 type redactingWriter struct {
 	w       io.Writer
 	secrets *[]string
+	// keys hides the provider keys convo holds, and any twelve bytes of
+	// one, whatever wrote them (a provider's error, a summarizer's).
+	keys *llm.Redactor
 }
 
 func (r redactingWriter) Write(p []byte) (int, error) {
 	out := p
+	if r.keys != nil {
+		out = r.keys.Bytes(out)
+	}
 	for _, s := range *r.secrets {
 		if bytes.Contains(out, []byte(s)) {
 			out = bytes.ReplaceAll(out, []byte(s), []byte("xxxxx"))
@@ -36,4 +43,22 @@ func (r redactingWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// noteKeys makes stderr, and every summary stored, hide the provider keys
+// convo holds (from the environment or the config file): one redaction,
+// whatever the text's source.
+func (a *Factory) noteKeys() {
+	if a.keys == nil {
+		a.keys = &llm.Redactor{}
+	}
+	*a.keys = llm.NewRedactor(llm.KnownKeys(a.getenv)...)
+}
+
+// redact hides the provider keys convo holds in s (see noteKeys).
+func (a *Factory) redact(s string) string {
+	if a.keys == nil {
+		return s
+	}
+	return a.keys.String(s)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/convo-cli/convo/pkg/format"
+	"github.com/convo-cli/convo/pkg/llm"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -39,8 +40,8 @@ func Main() int {
 func Run(ctx context.Context, args []string, io *IOStreams) int {
 	io = io.typedOut()
 	ctx, _ = withRunState(ctx) // onInterrupt's, or one of its own
-	app := &Factory{IO: io, Now: time.Now, IDs: transcript.NewIDs()}
-	io.ErrOut = redactingWriter{io.ErrOut, &app.secrets}
+	app := &Factory{IO: io, Now: time.Now, IDs: transcript.NewIDs(), keys: &llm.Redactor{}}
+	io.ErrOut = redactingWriter{io.ErrOut, &app.secrets, app.keys}
 	root := app.newRootCmd()
 	typeUsageErrors(root)
 	root.SetArgs(args)
@@ -113,6 +114,7 @@ variables convo reads: convo help environment.`,
 				return err
 			}
 			a.noteSecrets(a.db)
+			a.noteKeys()
 			return a.startLogging(cmd)
 		},
 	}

@@ -53,7 +53,7 @@ func TestRedactingWriter(t *testing.T) {
 	t.Setenv("PGPASSWORD", "env-s3cret")
 	var buf strings.Builder
 	f := &Factory{}
-	w := redactingWriter{&buf, &f.secrets}
+	w := redactingWriter{w: &buf, secrets: &f.secrets}
 	f.noteSecrets("/tmp/pass=word.db")
 	f.noteSecrets("postgres://u:user-s3cret@db/x?sslpassword=ssl-s3cret&password=q-s3cret")
 	for _, line := range []string{"a user-s3cret b\n", "q-s3cret and ssl-s3cret\n", "env-s3cret\n", "u:user-s3cret@db\n"} {

@@ -281,7 +281,7 @@ func (o *summarizeOptions) runner() (*summarize.Runner, error) {
 	}
 	r := &summarize.Runner{
 		Options: summarize.Options{
-			KeepLast: o.keepLast, KeepLastTokens: o.keepTokens, IfOver: o.ifOver, Every: o.every,
+			KeepLast: o.keepLast, KeepLastTokens: o.keepTokens, IfOver: o.ifOver, Every: o.every, Redact: f.redact,
 			MaxSummaryTokens: o.maxTokens, SummaryRatio: o.ratio, LedgerSize: o.ledgerSize, Counter: counter,
 		},
 		DryRun: o.dryRun, DeleteOriginals: o.deleteOriginals, Wait: o.wait,

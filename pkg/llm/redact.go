@@ -3,6 +3,7 @@ package llm
 import (
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/convo-cli/convo/pkg/format"
 )
@@ -57,7 +58,50 @@ func (r Redactor) Bytes(b []byte) []byte {
 	for _, k := range r.keys {
 		b = redactKey(b, k)
 	}
+	for _, k := range r.keys {
+		if len(k) >= minFragment {
+			b = redactFragments(b, k)
+		}
+	}
 	return b
+}
+
+// minFragment: a run of this many consecutive bytes of a key is hidden
+// too, wherever it stands: a key cut short by one character, or split by
+// a wrapped line, is still most of the secret.
+const minFragment = 12
+
+// redactFragments replaces each run of at least minFragment bytes of b
+// that stands in key, written plainly. It copies b only when it finds one.
+func redactFragments(b []byte, key string) []byte {
+	var out []byte
+	last := 0
+	for i := 0; i+minFragment <= len(b); i++ {
+		longest := 0
+		for j := strings.IndexByte(key, b[i]); j >= 0 && len(key)-j >= minFragment; {
+			n := 0
+			for i+n < len(b) && j+n < len(key) && b[i+n] == key[j+n] {
+				n++
+			}
+			longest = max(longest, n)
+			k := strings.IndexByte(key[j+1:], b[i])
+			if k < 0 {
+				break
+			}
+			j += 1 + k
+		}
+		if longest < minFragment {
+			continue
+		}
+		out = append(out, b[last:i]...)
+		out = append(out, Redacted...)
+		last = i + longest
+		i = last - 1
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
 }
 
 // String is Bytes for a string.

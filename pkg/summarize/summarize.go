@@ -86,7 +86,10 @@ type Options struct {
 	MaxSummaryTokens int                // bound on the summary text
 	SummaryRatio     float64            // if > 0, the bound is this share of the tokens covered, up to MaxSummaryTokens
 	LedgerSize       int                // bound on the fact ledger's entries
-	Counter          *tokens.Counter
+	// Redact, when set, hides the secrets a summary's text may hold (a
+	// key an LLM or a command echoed) before it is stored or printed.
+	Redact  func(string) string
+	Counter *tokens.Counter
 }
 
 // Skip says why nothing was summarized.
@@ -117,6 +120,9 @@ var ErrBadSummary = errors.New("summarizer gave no usable summary")
 // covered records. id and now come from the caller.
 func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options) (transcript.Record, error) {
 	text := strings.TrimSpace(out.Text)
+	if opt.Redact != nil {
+		text = opt.Redact(text)
+	}
 	if text == "" {
 		return transcript.Record{}, fmt.Errorf("%w: the answer is empty", ErrBadSummary)
 	}
