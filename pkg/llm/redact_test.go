@@ -26,9 +26,9 @@ func TestRedactor(t *testing.T) {
 		{`"s\u006B` + key[2:] + `"`, `"[REDACTED]"`},                          // upper-case hex
 		{`"{\"k\":\"sk-\\u0061bc-0123456789\"}"`, `"{\"k\":\"[REDACTED]\"}"`}, // escaped twice: a JSON text inside a string
 		{`"ant-KEY\/with+slash"`, `"[REDACTED]"`},
-		{`"C:\\` + key + `"`, `"C:[REDACTED]"`}, // no backslash left to escape the replacement
+		{`"C:\\` + key + `"`, `"C:[REDACTED]"`},   // no backslash left to escape the replacement
 		{`"\n` + key[1:] + `"`, `"\n[REDACTED]"`}, // twelve bytes of a key or more are hidden
-		{"EMPTY is no key", "EMPTY is no key"}, // a placeholder is left alone
+		{"EMPTY is no key", "EMPTY is no key"},    // a placeholder is left alone
 		{"sk-abc-012345678 is the key less one byte", "[REDACTED] is the key less one byte"},
 		{"sk-abc-0123 is eleven bytes of it", "sk-abc-0123 is eleven bytes of it"},
 	} {
@@ -99,10 +99,10 @@ func TestRedactFragments(t *testing.T) {
 	key := "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
 	r := NewRedactor(key)
 	for in, want := range map[string]string{
-		"key " + key[:len(key)-1] + " rejected":  "key " + Redacted + " rejected",
-		"tail " + key[20:] + ".":                  "tail " + Redacted + ".",
+		"key " + key[:len(key)-1] + " rejected":     "key " + Redacted + " rejected",
+		"tail " + key[20:] + ".":                    "tail " + Redacted + ".",
 		"two " + key[:12] + " and " + key[30:] + "": "two " + Redacted + " and " + Redacted,
-		"short " + key[:11] + " stays":            "short " + key[:11] + " stays",
+		"short " + key[:11] + " stays":              "short " + key[:11] + " stays",
 	} {
 		if got := r.String(in); got != want {
 			t.Errorf("String(%q) = %q, want %q", in, got, want)
