@@ -13,7 +13,7 @@ import (
 // line or a summary says about the store, the password never shows, even
 // where a library's text would repeat it. Other locations hold none.
 func (a *Factory) noteSecrets(spec string) {
-	if isPostgres(spec) || pgKeywordRE.MatchString(spec) {
+	if isPostgres(spec) || isPGKeywords(spec) {
 		a.secrets = append(a.secrets, postgres.Secrets(spec)...)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/postgres"
@@ -96,7 +97,7 @@ func checkLocation(flag, spec string) error {
 	case schemeRE.MatchString(spec):
 		scheme, _, _ := strings.Cut(spec, ":")
 		return usageErrorf("%s: unsupported store %q: use %s", flag, scheme+":", storeSchemes)
-	case pgKeywordRE.MatchString(spec):
+	case isPGKeywords(spec):
 		return usageErrorf("%s %s: a PostgreSQL keyword/value string is not a store: give it as a postgres:// URL",
 			flag, postgres.Redact(spec))
 	}
@@ -109,7 +110,15 @@ func isPostgres(spec string) bool {
 
 // pgKeywordRE recognises a libpq keyword/value connection string
 // ("host=db user=convo password=..."), which --db does not take.
-var pgKeywordRE = regexp.MustCompile(`(?i)(^|\s)(host|hostaddr|port|dbname|user|password|sslmode|passfile)\s*=`)
+var pgKeywordRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(^|\s)(host|hostaddr|port|dbname|user|password|sslmode|passfile)\s*=`)
+})
+
+// isPGKeywords reports whether spec is a libpq keyword/value string; the
+// expression is compiled only for a spec that holds an "=".
+func isPGKeywords(spec string) bool {
+	return strings.Contains(spec, "=") && pgKeywordRE().MatchString(spec)
+}
 
 // notFoundIn names the store in a not-found error, so that a typo in --db
 // does not read as a missing conversation of the right store.

@@ -187,7 +187,9 @@ func isPasswordKey(k string) bool { return strings.Contains(strings.ToLower(k), 
 // the userinfo's ("://user:PASSWORD@"), a query parameter's
 // ("password=PASSWORD"), a keyword/value string's ("password=PASSWORD" or
 // "password='PASS WORD'").
-var passwordRE = regexp.MustCompile(`://[^:@/]*:([^@/]*)@|(?i)password\s*=\s*('(?:[^'\\]|\\.)*'|[^&\s]*)`)
+var passwordRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`://[^:@/]*:([^@/]*)@|(?i)password\s*=\s*('(?:[^'\\]|\\.)*'|[^&\s]*)`)
+})
 
 // Secrets returns the passwords dsn holds, as written and decoded, and
 // PGPASSWORD's value, which the driver uses when the URL gives none:
@@ -202,7 +204,7 @@ func Secrets(dsn string) []string {
 			}
 		}
 	}
-	for _, m := range passwordRE.FindAllStringSubmatch(dsn, -1) {
+	for _, m := range passwordRE().FindAllStringSubmatch(dsn, -1) {
 		add(m[1])
 		add(strings.Trim(m[2], "'"))
 	}

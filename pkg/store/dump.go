@@ -1,0 +1,38 @@
+package store
+
+// Dumped is one piece of a conversation as Dump streams it: first the
+// conversation itself (Conversation set), then its records in transcript
+// order, absorbed ids, export cursors and answer schema. Exactly one field
+// is set per piece; a Record's Body is valid until the next piece.
+type Dumped struct {
+	Conversation *DumpedConversation
+	Record       *DumpedRecord
+	Absorbed     *DumpedAbsorbed
+	Cursor       *DumpedCursor
+	Schema       *ConversationSchema
+}
+
+// DumpedConversation is a conversation's own row: its counters and times.
+type DumpedConversation struct {
+	ID               string
+	Created, Updated int64
+	NextPos, NextSeq int64
+}
+
+// DumpedRecord is one stored record with its place and change sequence.
+type DumpedRecord struct {
+	ID            string
+	Pos, Sub, Seq int64
+	Role          string
+	Created       int64
+	Body          []byte
+}
+
+// DumpedAbsorbed is an id merged into another record.
+type DumpedAbsorbed struct{ ID, Target string }
+
+// DumpedCursor is one export sink's cursor.
+type DumpedCursor struct {
+	Sink               string
+	Seq, Held, Updated int64
+}
