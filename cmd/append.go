@@ -315,7 +315,7 @@ func (a *Factory) appendStored(ctx context.Context, o *appendOptions, next func(
 	if err != nil {
 		return err
 	}
-	res, err := s.Append(ctx, o.conversation, a.IDs, next)
+	res, err := s.Append(ctx, o.conversation, a.IDs, a.guarded(next))
 	if err != nil {
 		return err
 	}

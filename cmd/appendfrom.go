@@ -1,12 +1,10 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
@@ -14,7 +12,6 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"github.com/convo-cli/convo/pkg/format"
-	"github.com/convo-cli/convo/pkg/llm"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -44,14 +41,11 @@ func (a *Factory) runAppendFrom(ctx context.Context, o *appendOptions, args []st
 		return err
 	}
 	// The body may echo a key (an error body answering a bad one, pasted
-	// from curl): every key convo knows is hidden before anything is read,
-	// so no error, note or record can show it.
-	raw, err := io.ReadAll(io.LimitReader(a.IO.In, format.MaxResponseBytes+1))
-	if err != nil {
-		return fmt.Errorf("read stdin: %w", err)
-	}
-	raw = llm.NewRedactor(llm.KnownKeys(a.getenv)...).Bytes(raw)
-	body, err := format.ReadResponse(bytes.NewReader(raw))
+	// from curl): stderr hides every key convo holds whatever writes it,
+	// and the answer's text is rid of them below (a.guard). The body is
+	// not rewritten as a whole: its provider data must reach the store
+	// byte for byte or not at all.
+	body, err := format.ReadResponse(a.IO.In)
 	if err != nil {
 		return err
 	}
@@ -81,6 +75,9 @@ func (a *Factory) runAppendFrom(ctx context.Context, o *appendOptions, args []st
 	// The body arrived when the call ended; --timing may say otherwise.
 	_ = rec.Metadata.Timing.Set("llmEnd", now)
 	_ = an.Apply(&rec) // annotationFlags checked the keys
+	if err := a.guard(&rec); err != nil {
+		return fmt.Errorf("%s answer: %w; nothing appended", o.from, err)
+	}
 	if err := transcript.Validate(&rec); err != nil {
 		return err
 	}

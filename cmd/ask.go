@@ -233,7 +233,7 @@ func askRun(ctx context.Context, o *askOptions) error {
 			}
 		}
 	}
-	res, err := (&ask.Asker{IDs: f.IDs, Now: f.Now}).Run(ctx, s, t, turn)
+	res, err := (&ask.Asker{IDs: f.IDs, Now: f.Now, Guard: f.guard}).Run(ctx, s, t, turn)
 	if last != '\n' && outErr == nil {
 		_, outErr = io.WriteString(out, "\n")
 	}

@@ -2,7 +2,10 @@ package cmd
 
 import (
 	"bytes"
+	"errors"
 	"io"
+
+	"github.com/convo-cli/convo/pkg/transcript"
 
 	"github.com/convo-cli/convo/pkg/llm"
 	"github.com/convo-cli/convo/pkg/store/postgres"
@@ -61,4 +64,38 @@ func (a *Factory) redact(s string) string {
 		return s
 	}
 	return a.keys.String(s)
+}
+
+// guarded is next with every record's text rid of the provider keys convo
+// holds, and a record whose provider data holds one refused (see
+// llm.Redactor.Record): what enters the store never carries a key,
+// whatever its source.
+func (a *Factory) guarded(next func() (transcript.Record, error)) func() (transcript.Record, error) {
+	if a.keys == nil {
+		return next
+	}
+	line := 0
+	return func() (transcript.Record, error) {
+		rec, err := next()
+		if err != nil {
+			return rec, err
+		}
+		line++
+		if err := a.keys.Record(&rec); err != nil {
+			var ie *transcript.InputError
+			if errors.As(err, &ie) && ie.Line == 0 {
+				ie.Line = line
+			}
+			return rec, err
+		}
+		return rec, nil
+	}
+}
+
+// guard is guarded for one record.
+func (a *Factory) guard(rec *transcript.Record) error {
+	if a.keys == nil {
+		return nil
+	}
+	return a.keys.Record(rec)
 }

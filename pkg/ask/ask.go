@@ -105,6 +105,10 @@ type Asker struct {
 	Now func() time.Time
 	// Sleep waits d or until ctx ends, for a rate slot; nil waits for real.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Guard, when set, readies each record for the store (the user
+	// message and the answer) or refuses it: convo's hides the provider
+	// keys it holds. A refusal stores nothing.
+	Guard func(*transcript.Record) error
 }
 
 // Run asks one turn: it renders the body, sends it through t, parses and
@@ -193,6 +197,16 @@ func (a *Asker) Run(ctx context.Context, s Store, t Transport, turn Turn) (Resul
 		}
 	}
 
+	if a.Guard != nil {
+		for _, r := range []*transcript.Record{res.User, ans} {
+			if r == nil {
+				continue
+			}
+			if err := a.Guard(r); err != nil {
+				return res, fmt.Errorf("%w; nothing was stored", err)
+			}
+		}
+	}
 	recs := make([]transcript.Record, 0, 2)
 	if res.User != nil {
 		recs = append(recs, *res.User)

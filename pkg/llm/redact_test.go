@@ -3,12 +3,14 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/convo-cli/convo/internal/providertest"
 	"github.com/convo-cli/convo/pkg/format"
+	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // escapeOne writes the byte at i of key as a JSON \u escape: what a server
@@ -107,5 +109,41 @@ func TestRedactFragments(t *testing.T) {
 		if got := r.String(in); got != want {
 			t.Errorf("String(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Record hides keys in every text of a record, and refuses, unchanged, a
+// record whose provider data holds one.
+func TestRedactRecord(t *testing.T) {
+	const key = "sk-abc-0123456789"
+	r := NewRedactor(key)
+	rec := transcript.Record{Message: transcript.Message{
+		Role:      transcript.RoleAssistant,
+		Contents:  []string{"key " + key, "part " + key[:13]},
+		ToolCalls: []transcript.ToolCall{{ID: "c", Name: "login", Arguments: `{"k":"` + key + `"}`}},
+	}, Metadata: transcript.Metadata{Aux: map[string]json.RawMessage{"note": json.RawMessage(`"` + key + `"`)}}}
+	if err := r.Record(&rec); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(rec)
+	if strings.Contains(string(b), key[:12]) || strings.Count(string(b), Redacted) != 4 {
+		t.Errorf("not hidden: %s", b)
+	}
+
+	item := json.RawMessage(`{"type":"thinking","signature":"x` + key + `"}`)
+	rec = transcript.Record{Message: transcript.Message{
+		Role: transcript.RoleAssistant, Contents: []string{key},
+		ProviderData: []transcript.ProviderItem{{Provider: "anthropic", Item: item}},
+	}}
+	err := r.Record(&rec)
+	var ie *transcript.InputError
+	if !errors.As(err, &ie) || ie.Field != "message.provider_data[0]" {
+		t.Fatalf("want an input error naming the item, got %v", err)
+	}
+	if rec.Message.Contents[0] != key || string(rec.Message.ProviderData[0].Item) != string(item) {
+		t.Errorf("a refused record was changed: %+v", rec)
+	}
+	if strings.Contains(err.Error(), key[:12]) {
+		t.Errorf("the error shows the key: %v", err)
 	}
 }

@@ -58,13 +58,35 @@ func (o Options) send(ctx context.Context, provider string, c Call,
 			}
 			return nil, err
 		}
-		return red.Bytes(body), nil
+		return body, nil
 	})
 	if err != nil {
 		return Reply{}, err
 	}
 	text.flush()
-	return Reply{Body: body, Streamed: c.OnText != nil}, nil
+	redacted := red.Bytes(body)
+	if !bytes.Equal(redacted, body) {
+		if err := keyInProviderData(provider, body, red); err != nil {
+			return Reply{}, err
+		}
+	}
+	return Reply{Body: redacted, Streamed: c.OnText != nil}, nil
+}
+
+// keyInProviderData refuses an answer whose provider data echoes a key:
+// the body is handed on with every key hidden, but provider data must go
+// back to the provider byte for byte, so hiding one there would break the
+// next request. It is refused whole (a *transcript.InputError), once, not
+// retried: the provider would answer alike.
+func keyInProviderData(provider string, body []byte, red Redactor) error {
+	ans, err := format.ParseResponse(provider, body, nil)
+	if err != nil {
+		return nil // not an answer: nothing of it is kept as provider data
+	}
+	if err := red.Record(&ans.Record); err != nil {
+		return fmt.Errorf("%s answer: %w", provider, err)
+	}
+	return nil
 }
 
 // streamTimeout bounds a streaming attempt as a whole: only a stream that
