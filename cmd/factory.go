@@ -18,12 +18,15 @@ import (
 // source, the settings, and the store, opened on first use only so that a
 // command that needs none never pays for it (the gh CLI's Factory pattern).
 type Factory struct {
-	IO    *IOStreams
-	Now   func() time.Time
-	IDs   *transcript.IDs
-	cfg   *viper.Viper
-	db    string
-	quiet bool
+	IO  *IOStreams
+	Now func() time.Time
+	IDs *transcript.IDs
+	cfg *viper.Viper
+	// sources names where loadConfig found each flag it set (the
+	// environment or the config file), for the errors about them.
+	sources map[string]string
+	db      string
+	quiet   bool
 	// dbMaxConns caps a PostgreSQL store's connections (--db-max-conns).
 	dbMaxConns int
 	store      *sqlstore.Store

@@ -4,6 +4,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -57,6 +58,7 @@ func Run(ctx context.Context, args []string, io *IOStreams) int {
 	}
 	err = interrupted(ctx, err)
 	if err != nil {
+		err = app.flagSource(err)
 		code := exitCode(err)
 		if !quietExit(err) {
 			fmt.Fprintf(io.ErrOut, "convo: %s\n", errorMessage(err))
@@ -186,6 +188,10 @@ func (a *Factory) loadConfig(cmd *cobra.Command, path string) error {
 			return
 		}
 		source := configSource(v, f.Name)
+		if a.sources == nil {
+			a.sources = map[string]string{}
+		}
+		a.sources[f.Name] = source
 		vals := []string{v.GetString(f.Name)}
 		if sv, ok := f.Value.(pflag.SliceValue); ok {
 			vals = v.GetStringSlice(f.Name)
@@ -209,6 +215,30 @@ func (a *Factory) loadConfig(cmd *cobra.Command, path string) error {
 		warnUnknownKeys(cmd, v, a.IO.ErrOut)
 	}
 	return ferr
+}
+
+// flagSource names where a flag's value came from in a usage error about
+// it found after the value was set (a range check: "--keep-last -3: want 0
+// or more turns"), when the environment or the config file gave it: the
+// person reading it looks for the value where it is.
+func (a *Factory) flagSource(err error) error {
+	var ue *usageError
+	if !errors.As(err, &ue) || len(a.sources) == 0 {
+		return err
+	}
+	msg := ue.Error()
+	name, ok := strings.CutPrefix(msg, "--")
+	if !ok {
+		return err
+	}
+	if i := strings.IndexAny(name, " :="); i >= 0 {
+		name = name[:i]
+	}
+	source, ok := a.sources[name]
+	if !ok || strings.Contains(msg, source) {
+		return err
+	}
+	return &usageError{fmt.Errorf("%w (--%s was set by %s)", ue.err, name, source)}
 }
 
 // commandLineOnly are the flags a value in the environment or the config
