@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/oklog/ulid/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/pkg/ask"
@@ -276,22 +274,6 @@ func shellWord(s string) string {
 		return s
 	}
 	return escapeForTerminal("'" + strings.ReplaceAll(s, "'", `'\''`) + "'")
-}
-
-// answerID is the id of an answer read from a provider's response body
-// (append --from): derived from the provider and its response id, so that
-// the same response appended twice, by a retried script, is stored once
-// (the store skips a known id). Its time part is zero: it tells nothing of
-// when the answer came. A response without an id ("" here: ollama's) gets
-// one on append, as any record does.
-func answerID(provider, responseID string) string {
-	if responseID == "" {
-		return ""
-	}
-	h := sha256.Sum256([]byte(provider + "\x00" + responseID))
-	var id ulid.ULID
-	copy(id[6:], h[:10]) // bytes 0-5 are the time
-	return id.String()
 }
 
 // oneRecord yields r, then io.EOF.
