@@ -49,8 +49,7 @@
 //   - ledger entry: one identifier or instruction, verbatim, with its
 //     label words, who said it and how often (package facts).
 //
-// English: the function words phrases are cut at, the fillers and
-// interjections that make no note, and the words that open an instruction
-// ("please", "always", "never") are English. Identifiers are found in any
+// English: the function words phrases are cut at and the words that open
+// an instruction ("please", "always", "never") are English. Identifiers are found in any
 // language; notes of other languages are cut at punctuation only.
 package extractive

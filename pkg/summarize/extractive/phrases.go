@@ -41,7 +41,7 @@ func scanPhrases(text string) []phrase {
 	var runBuf [16]string
 	var tokenBuf [8]token
 	run, tokens := runBuf[:0], tokenBuf[:0]
-	var foldBuf, stemBuf, beforeBuf [32]byte
+	var foldBuf, stemBuf [32]byte
 	inCode := false
 	for line := range strings.SplitSeq(text, "\n") {
 		// A fenced code block is code, not prose: its identifiers and
@@ -54,10 +54,6 @@ func scanPhrases(text string) []phrase {
 			continue
 		}
 		sentenceStart := true
-		// before: the word before, folded, if no mark but a comma came
-		// since. After a greeting or "you" ("Hey", "Thanks,", "you,"), a
-		// name alone is a form of address.
-		before := beforeBuf[:0]
 		s.quoted = false
 		singleOpen := false // a single quote opened on this line, not yet closed
 		for field, next := range fieldsAhead(line) {
@@ -70,11 +66,8 @@ func scanPhrases(text string) []phrase {
 						continue
 					}
 					emitted := len(s.out)
-					run = s.flush(run, true)
+					run = s.flush(run)
 					s.linked = tok.text == "," && len(s.out) > emitted
-					if tok.text != "," {
-						before = before[:0]
-					}
 					if strings.ContainsAny(tok.text, ".!?:") {
 						sentenceStart = true
 					}
@@ -95,10 +88,9 @@ func scanPhrases(text string) []phrase {
 				}
 				if !titled && !s.quoted && (breakWords[string(lw)] || !sameStem && breakWords[string(st)]) {
 					if len(run) > 0 {
-						run = s.flush(run, false)
+						run = s.flush(run)
 					}
 					s.linked = false
-					before = append(before[:0], lw...)
 					if firstPersonWords[string(lw)] || !sameStem && firstPersonWords[string(st)] {
 						s.firstPerson = true
 					}
@@ -107,15 +99,13 @@ func scanPhrases(text string) []phrase {
 				}
 				if len(run) == 0 {
 					s.initial = sentenceStart
-					s.addressed = greetings[string(before)] || string(before) == "you"
 					s.listed = s.linked
 				}
 				run = append(run, tok.text)
-				before = append(before[:0], lw...)
 				sentenceStart = false
 			}
 		}
-		run = s.flush(run, true)
+		run = s.flush(run)
 		s.linked = false
 	}
 	return s.out
@@ -126,12 +116,11 @@ func scanPhrases(text string) []phrase {
 type phraseSplitter struct {
 	out []phrase
 	// firstPerson, initial, listed: as the phrase's fields say.
-	// addressed: the run follows a greeting ("Hey", "Thanks,", "you,"),
-	// so a name alone in it is a form of address. linked: the last mark
+	// linked: the last mark
 	// was a comma that ended a phrase. quoted: the words are inside double
 	// quotes, which hold a title or a saying whole ("Monster Hunter:
 	// World", "Bring it on Home"), up to maxQuotedWords.
-	firstPerson, initial, listed, addressed, linked, quoted bool
+	firstPerson, initial, listed, linked, quoted bool
 }
 
 // parts reports whether a mark ends the run of words before it, and
@@ -155,44 +144,17 @@ func (s *phraseSplitter) parts(mark string, opens, closes bool, next string, run
 	return !(closes && next == "by" && closingQuote(mark) && slices.ContainsFunc(run, startsUpper))
 }
 
-// flush ends the run and returns it emptied; ended: at a stop, comma or
-// line end, where a form of address ends ("Hey Mel!"), not at a word.
-func (s *phraseSplitter) flush(run []string, ended bool) []string {
+// flush ends the run and returns it emptied.
+func (s *phraseSplitter) flush(run []string) []string {
 	words := run
 	for len(words) > 0 && isStopword(words[len(words)-1]) && !startsUpper(words[len(words)-1]) {
 		words = words[:len(words)-1]
 	}
-	if hasContent(words) && !smallTalk(words, s.addressed && ended) {
+	if hasContent(words) {
 		s.out = append(s.out, phrase{text: strings.Join(words, " "), firstPerson: s.firstPerson, initial: s.initial, listed: s.listed})
 	}
 	s.firstPerson = false
 	return run[:0]
-}
-
-// smallTalk reports whether a run of words says nothing a summary needs:
-// a lone filler ("Sweet!", "Perfect.") or, addressed, a name alone, which
-// is the person spoken to ("Hey Mel!", "Thanks, Caroline."); after an
-// interjection a name alone is addressed too ("Yep Deb!", "Aww Mel.").
-func smallTalk(run []string, addressed bool) bool {
-	if len(run) > 0 {
-		var buf [32]byte
-		first := foldAppend(buf[:0], run[0])
-		if len(run) == 1 && fillers[string(first)] {
-			return true
-		}
-		if interjections[string(first)] {
-			run, addressed = run[1:], true
-		}
-	}
-	if !addressed || len(run) > 2 {
-		return false
-	}
-	for _, w := range run {
-		if !startsUpper(w) {
-			return false
-		}
-	}
-	return true
 }
 
 // codeFence reports whether a line opens or closes a fenced code block

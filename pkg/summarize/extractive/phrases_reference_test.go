@@ -17,16 +17,12 @@ func splitPhrasesReference(text string) []phrase {
 	var out []phrase
 	var run []string
 	firstPerson, initial, listed, linked := false, false, false, false
-	// addressed: the run follows a greeting ("Hey", "Thanks,", "you,"),
-	// so a name alone in it is a form of address.
-	addressed, before := false, ""
-	// flush ends the run; ended: at a stop, comma or line end, where a
-	// form of address ends ("Hey Mel!"), not at a word.
-	flush := func(ended bool) {
+	// flush ends the run.
+	flush := func() {
 		for len(run) > 0 && stopwords[foldWordReference(run[len(run)-1])] && !startsUpper(run[len(run)-1]) {
 			run = run[:len(run)-1]
 		}
-		if hasContentReference(run) && !smallTalkReference(run, addressed && ended) {
+		if hasContentReference(run) {
 			out = append(out, phrase{text: strings.Join(run, " "), firstPerson: firstPerson, initial: initial, listed: listed})
 		}
 		run = run[:0]
@@ -42,7 +38,6 @@ func splitPhrasesReference(text string) []phrase {
 			continue
 		}
 		sentenceStart := true
-		before = ""
 		quoted := false // inside double quotes: one phrase, up to 12 words
 		fields := strings.Fields(line)
 		singleOpen := false // between single quotes: an apostrophe after s closes them
@@ -76,10 +71,9 @@ func splitPhrasesReference(text string) []phrase {
 						continue
 					}
 					emitted := len(out)
-					flush(true)
+					flush()
 					linked = tok.text == "," && len(out) > emitted
 					if tok.text != "," {
-						before = ""
 					}
 					if strings.ContainsAny(tok.text, ".!?:") {
 						sentenceStart = true
@@ -96,10 +90,9 @@ func splitPhrasesReference(text string) []phrase {
 				}
 				if !titled && !quoted && (breakWords[lw] || breakWords[stemReference(tok.text)]) {
 					if len(run) > 0 {
-						flush(false)
+						flush()
 					}
 					linked = false
-					before = lw
 					if firstPersonWords[lw] || firstPersonWords[stemReference(tok.text)] {
 						firstPerson = true
 					}
@@ -108,40 +101,16 @@ func splitPhrasesReference(text string) []phrase {
 				}
 				if len(run) == 0 {
 					initial = sentenceStart
-					addressed = greetings[before] || before == "you"
 					listed = linked
 				}
 				run = append(run, tok.text)
-				before = lw
 				sentenceStart = false
 			}
 		}
-		flush(true)
+		flush()
 		linked = false
 	}
 	return out
-}
-
-// smallTalkReference reports whether a run of words says nothing a summary needs:
-// a lone filler ("Sweet!", "Perfect.") or, addressed, a name alone, which
-// is the person spoken to ("Hey Mel!", "Thanks, Caroline.").
-func smallTalkReference(run []string, addressed bool) bool {
-	if len(run) == 1 && fillers[foldWordReference(run[0])] {
-		return true
-	}
-	// After an interjection a name alone is addressed too ("Yep Deb!").
-	if len(run) > 0 && interjections[foldWordReference(run[0])] {
-		run, addressed = run[1:], true
-	}
-	if !addressed || len(run) > 2 {
-		return false
-	}
-	for _, w := range run {
-		if !startsUpper(w) {
-			return false
-		}
-	}
-	return true
 }
 
 type tokenReference struct {

@@ -6,20 +6,6 @@ import (
 	"unicode/utf8"
 )
 
-// The chat words no note rests on (English): greetings, fillers, and the
-// interjections that stand before a name only to address it ("Yep Deb!";
-// "Super Mario" is no address). phrases.go cuts at them.
-var (
-	greetings = wordSet(`hi hey hello dear thanks thank bye goodbye congrats congratulations cheers morning evening night welcome yo`)
-	fillers   = wordSet(`perfect brave great awesome amazing wonderful lovely beautiful fantastic incredible congrats
-		congratulations cheers wow totally absolutely exactly definitely sure nice cool sweet glad sorry thanks yes yeah
-		okay ok hey hi hello bye good well agreed indeed true right haha lol omg yay hooray welcome anyway oh ah hmm
-		love awww aw super excellent brilliant fun cute stunning impressive adorable gorgeous breathtaking stoked hilarious
-		aww btw yum yummy yea yep yup woohoo woo ugh ooo ooh oof lemme huh whoa hehe heh meh phew`)
-	interjections = wordSet(`yes yeah yea yep yup oh ah aw aww awww hmm huh wow whoa woohoo woo ugh ooh ooo oof haha
-		hehe heh lol omg yay hey hi hello thanks btw phew`)
-)
-
 // appendLower appends strings.ToLower(s) to dst: words are looked up
 // lower-cased in the word sets, and a stack buffer spares the copy.
 func appendLower(dst []byte, s string) []byte {
