@@ -109,7 +109,8 @@ func printPrune(f *Factory, res store.PruneResult, dryRun bool) error {
 		fmt.Fprintf(w, "; vacuumed, %d bytes freed", res.FreedBytes)
 	}
 	if res.BatchDropped > 0 {
-		fmt.Fprintf(w, "; %d pending batch request(s) past %s dropped", res.BatchDropped, batchAgeText())
+		fmt.Fprintf(w, "; %d pending batch request(s) written over %s ago %s", res.BatchDropped, batchAgeText(),
+			map[bool]string{true: "would be dropped", false: "dropped"}[dryRun])
 	}
 	fmt.Fprintln(w)
 	return w.Flush()
