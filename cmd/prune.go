@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/summarize"
 )
 
 // pruneOptions are the flags of `convo prune`.
@@ -76,7 +77,8 @@ func pruneRun(ctx context.Context, o *pruneOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.Prune(ctx, store.PruneOptions{Before: o.before, Glob: o.glob, KeepSummaries: o.keepSummaries, DryRun: o.dryRun})
+	res, err := s.Prune(ctx, store.PruneOptions{Before: o.before, Glob: o.glob, KeepSummaries: o.keepSummaries, DryRun: o.dryRun,
+		BatchBefore: o.f.Now().Add(-summarize.BatchPendingAge).UnixMilli()})
 	if err == nil && !o.dryRun && res.Deleted+res.Trimmed > 0 {
 		noteStored(ctx, "pruning %s", plural(res.Deleted+res.Trimmed, "conversation"))
 	}
@@ -105,6 +107,10 @@ func printPrune(f *Factory, res store.PruneResult, dryRun bool) error {
 		fmt.Fprint(w, " (dry run: nothing changed)")
 	case res.Vacuumed:
 		fmt.Fprintf(w, "; vacuumed, %d bytes freed", res.FreedBytes)
+	}
+	if res.BatchDropped > 0 {
+		fmt.Fprintf(w, "; %d pending batch request(s) written over %s ago %s", res.BatchDropped, batchAgeText(),
+			map[bool]string{true: "would be dropped", false: "dropped"}[dryRun])
 	}
 	fmt.Fprintln(w)
 	return w.Flush()

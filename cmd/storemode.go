@@ -21,6 +21,11 @@ var errStop = errors.New("stop")
 // the command's own.
 func summarizeStoreRun(ctx context.Context, o *summarizeOptions) error {
 	f := o.f
+	if o.batchStatus {
+		f.capStore(readStore)
+		defer func() { f.storeCap = nil }()
+		return summarizeBatchStatus(ctx, o)
+	}
 	if o.conversation == "" && !o.all && o.batchIn == "" {
 		return summarizeRun(ctx, o) // a transform: no store
 	}

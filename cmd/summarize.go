@@ -35,6 +35,7 @@ type summarizeOptions struct {
 	templatePath, prompt, tokenizer string
 	rate                            string
 	batchOut, batchIn               string                      // --batch-out, --batch-in FILE ("-": stdout, stdin)
+	batchStatus                     bool                        // --batch-status
 	wait                            func(context.Context) error // --rate, parsed
 	pace                            time.Duration               // --rate's interval between requests
 	provider                        providerOptions
@@ -69,7 +70,10 @@ transcript with the summary placed on stdout.`,
 		Example: `  convo summarize -c demo --keep-last 2
   convo summarize --all --if-over 4000 -j 8 --rate 60/m --summarizer openai --model gpt-4o-mini
   convo get -c demo | convo summarize --dry-run
-  convo summarize --all --json | jq -r .conversation   # JSONL, as whenever stdout is no terminal`,
+  convo summarize --all --json | jq -r .conversation   # JSONL, as whenever stdout is no terminal
+  convo summarize --all --summarizer anthropic --batch-out requests.jsonl
+  convo summarize --batch-in results.jsonl             # by the options recorded with each request
+  convo summarize --batch-status --json                # the requests written and not yet applied`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.check(); err != nil {
@@ -89,10 +93,11 @@ transcript with the summary placed on stdout.`,
 	fl.BoolVar(&o.dryRun, "dry-run", false, "print the text the summarizer would receive; write nothing")
 	fl.StringVar(&o.templatePath, "template", "", "Go text/template FILE shaping that text (fields: .Previous, .PreviousRecord, .Records)")
 	fl.IntVarP(&o.jobs, "jobs", "j", 4, "with --all: conversations summarized at once")
-	fl.BoolVar(&o.json, "json", false, "with --all at a terminal: print the summary records as JSONL, as when stdout is no terminal, instead of a line per conversation")
+	fl.BoolVar(&o.json, "json", false, "with --all at a terminal: print the summary records as JSONL, as when stdout is no terminal, instead of a line per conversation; with --batch-status: one JSON object per request (docs/json-output.md)")
 	fl.StringVar(&o.rate, "rate", "", "at most N summarizer requests per PERIOD, e.g. 60/m (delayed, never failed)")
-	fl.StringVar(&o.batchOut, "batch-out", "", "with --all and --summarizer "+strings.Join(summarize.BatchProviders(), "|")+": write the requests to FILE for the provider's batch API (half price, answered within 24h), storing nothing (see docs/batch.md)")
-	fl.StringVar(&o.batchIn, "batch-in", "", "store the summaries of the batch result FILE of a --batch-out run, given the same summarize options; conversations changed since are skipped and named")
+	fl.StringVar(&o.batchOut, "batch-out", "", "with --all and --summarizer "+strings.Join(summarize.BatchProviders(), "|")+": write the requests to FILE for the provider's batch API (half price, answered within 24h), storing no summary: each request and its summarize options are recorded as pending (see docs/batch.md)")
+	fl.StringVar(&o.batchIn, "batch-in", "", "store the summaries of the batch result FILE of a --batch-out run, by the options recorded with each request (a request not recorded here: give the options of --batch-out); conversations changed since, and errored lines, are skipped and named, and the exit status is 1")
+	fl.BoolVar(&o.batchStatus, "batch-status", false, "list the batch requests --batch-out wrote and --batch-in has not applied (dropped after "+batchAgeText()+")")
 	o.addPolicyFlags(cmd, "")
 	return cmd
 }
@@ -121,7 +126,7 @@ func (o *summarizeOptions) check() error {
 	if o.all && o.conversation != "" {
 		return usageErrorf("give -c or --all, not both")
 	}
-	if !o.all && o.conversation == "" && o.batchIn == "" && o.f.IO.StdinIsTerminal() {
+	if !o.all && o.conversation == "" && o.batchIn == "" && !o.batchStatus && o.f.IO.StdinIsTerminal() {
 		return usageErrorf("give -c ID or --all, or pipe a transcript on stdin")
 	}
 	if err := checkConversationID(o.conversation); err != nil {
@@ -147,6 +152,8 @@ func (o *summarizeOptions) check() error {
 // checkBatch refuses --batch-out and --batch-in where they cannot work.
 func (o *summarizeOptions) checkBatch() error {
 	switch {
+	case o.batchStatus && (o.batchOut != "" || o.batchIn != "" || o.all || o.conversation != "" || o.dryRun || o.rate != ""):
+		return usageErrorf("--batch-status takes no other mode: no --batch-out, --batch-in, -c, --all, --dry-run or --rate")
 	case o.batchOut != "" && o.batchIn != "":
 		return usageErrorf("give --batch-out or --batch-in, not both")
 	case o.batchOut != "" && !o.all:

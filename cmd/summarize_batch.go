@@ -2,13 +2,22 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"text/tabwriter"
+	"time"
 
+	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/summarize"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
+
+// batchAgeText is summarize.BatchPendingAge for people.
+func batchAgeText() string {
+	return fmt.Sprintf("%d days", summarize.BatchPendingAge/(24*time.Hour))
+}
 
 // summarizeBatchOut writes the requests of --all for the provider's batch
 // API to --batch-out, storing nothing.
@@ -27,7 +36,7 @@ func summarizeBatchOut(ctx context.Context, o *summarizeOptions, r *summarize.Ru
 		w, done = file, file.Close
 	}
 	tally, err := summarize.BatchOut(ctx, s, r.Options, summarize.BatchOutOptions{
-		Provider: o.provider.name, Model: o.provider.model,
+		Provider: o.provider.name, Model: o.provider.model, DeleteOriginals: o.deleteOriginals, Now: f.Now,
 		Done: func(res summarize.Result, err error) {
 			if err != nil {
 				fmt.Fprintf(f.IO.ErrOut, "convo: summarize %s: %s\n", res.Conversation, errorMessage(err))
@@ -87,6 +96,10 @@ func summarizeBatchIn(ctx context.Context, o *summarizeOptions, r *summarize.Run
 	}
 	f.warnf("summarize --batch-in: %d results: %d stored, %d summarized already, %d conversations changed since the request, %d errored or expired, %d failed",
 		tally.Conversations, tally.Stored, tally.Already, tally.Changed, tally.Errored, tally.Failed)
+	if tally.Unrecorded > 0 {
+		f.warnf("summarize --batch-in: %d of the results answer requests this store holds no record of (an older convo's, another store's, or written over %s ago): applied with the summarize options given, which must be those of --batch-out",
+			tally.Unrecorded, batchAgeText())
+	}
 	if err == nil && tally.Stored > 0 {
 		return afterCommit(printErr)
 	}
@@ -95,4 +108,67 @@ func summarizeBatchIn(ctx context.Context, o *summarizeOptions, r *summarize.Run
 		return &partialError{errors.Join(err, printErr), fmt.Sprintf("%d summaries were stored before that; the other conversations are as they were", tally.Stored)}
 	}
 	return errors.Join(err, printErr)
+}
+
+// batchStatusEntry is one line of summarize --batch-status --json.
+// Consumers ignore fields they do not know; fields are added, never
+// removed or renamed.
+type batchStatusEntry struct {
+	CustomID     string          `json:"customId"`
+	Conversation string          `json:"conversation"`
+	Summarizer   string          `json:"summarizer"`
+	Model        string          `json:"model"`
+	ReadSeq      int64           `json:"readSeq"`
+	FirstID      string          `json:"firstId"`
+	LastID       string          `json:"lastId"`
+	Covered      int64           `json:"covered"`
+	Options      json.RawMessage `json:"options"`
+	Created      int64           `json:"created"`
+	Expires      int64           `json:"expires"`
+}
+
+// summarizeBatchStatus lists the pending batch requests, oldest first: a
+// table for people, or with --json one object per line.
+func summarizeBatchStatus(ctx context.Context, o *summarizeOptions) error {
+	f := o.f
+	var reqs []store.BatchRequest
+	s, err := f.ReadStore(ctx)
+	switch {
+	case errors.Is(err, errNoStore):
+		// A store never written to has no request pending.
+	case err != nil:
+		return err
+	default:
+		if reqs, err = summarize.BatchPending(ctx, s, f.Now()); err != nil {
+			return err
+		}
+	}
+	age := summarize.BatchPendingAge.Milliseconds()
+	if o.json {
+		w := newLineWriter(f.IO.Out)
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		for _, r := range reqs {
+			options := json.RawMessage(r.Options)
+			if !json.Valid(options) {
+				options = json.RawMessage("null")
+			}
+			if err := enc.Encode(batchStatusEntry{
+				CustomID: r.CustomID, Conversation: r.Conversation, Summarizer: r.Summarizer, Model: r.Model,
+				ReadSeq: r.ReadSeq, FirstID: r.FirstID, LastID: r.LastID, Covered: r.Covered,
+				Options: options, Created: r.Created, Expires: r.Created + age,
+			}); err != nil {
+				return err
+			}
+		}
+		return w.Flush()
+	}
+	tw := tabwriter.NewWriter(f.IO.Out, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "CUSTOM ID\tCONVERSATION\tSUMMARIZER\tRECORDS\tWRITTEN\tDROPPED AFTER")
+	for _, r := range reqs {
+		// An id is printed for people: escaped as list escapes it.
+		fmt.Fprintf(tw, "%s\t%s\t%s/%s\t%d\t%s\t%s\n", r.CustomID, escapeID(r.Conversation), r.Summarizer, r.Model, r.Covered,
+			time.UnixMilli(r.Created).UTC().Format(time.RFC3339), time.UnixMilli(r.Created+age).UTC().Format(time.RFC3339))
+	}
+	return tw.Flush()
 }

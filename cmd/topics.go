@@ -41,7 +41,7 @@ var exitStatuses = []struct {
 	text  string
 }{
 	{[]int{ExitOK}, "success; also a command whose change committed but whose output could not be delivered (it says so on stderr), so that a retrying script never stores a change twice"},
-	{[]int{ExitFailure}, "a runtime failure (I/O, store, provider, a conflict with another writer)"},
+	{[]int{ExitFailure}, "a runtime failure (I/O, store, provider, a conflict with another writer); also summarize --batch-in when it skipped a result (changed, errored, expired)"},
 	{[]int{ExitUsage}, "a usage error (unknown flag, missing -c, bad flag value, bad config value, a --db or --to that names no convo store: another program's database, a malformed URL); the message ends by pointing at the command's --help"},
 	{[]int{ExitInput}, "invalid input (bad JSON, unknown role or key, schema violation, a record over the size limit, a merge past it): the message names the line and field"},
 	{[]int{ExitNotFound}, "not found (no such conversation, or no store at all): the message names the store"},

@@ -2,14 +2,16 @@ package store
 
 // Dumped is one piece of a conversation as Dump streams it: first the
 // conversation itself (Conversation set), then its records in transcript
-// order, absorbed ids, export cursors and answer schema. Exactly one field
-// is set per piece; a Record's Body is valid until the next piece.
+// order, absorbed ids, export cursors, answer schema and pending batch
+// requests. Exactly one field is set per piece; a Record's Body is valid
+// until the next piece.
 type Dumped struct {
 	Conversation *DumpedConversation
 	Record       *DumpedRecord
 	Absorbed     *DumpedAbsorbed
 	Cursor       *DumpedCursor
 	Schema       *ConversationSchema
+	Batch        *BatchRequest
 }
 
 // DumpedConversation is a conversation's own row: its counters and times.

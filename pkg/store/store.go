@@ -125,6 +125,18 @@ type Store interface {
 	// one transaction; an existing conversation is ErrExists unless replace.
 	Load(ctx context.Context, replace bool, next func() (Dumped, error)) error
 
+	// AddBatchRequests records the requests summarize --batch-out wrote, in
+	// one transaction, replacing any of the same CustomID; a request whose
+	// conversation no longer exists is not recorded.
+	AddBatchRequests(ctx context.Context, reqs []BatchRequest) error
+	// BatchRequests calls fn for each pending batch request, oldest first
+	// (by Created, then CustomID).
+	BatchRequests(ctx context.Context, fn func(BatchRequest) error) error
+	// DropBatchRequests deletes the pending requests ids names and those
+	// created before before (ms; 0: none by age), in one transaction, and
+	// returns how many went.
+	DropBatchRequests(ctx context.Context, before int64, ids ...string) (int64, error)
+
 	// IntegrityCheck checks the store's own invariants and the backend's.
 	IntegrityCheck(ctx context.Context) error
 	// Describe names the store for messages ("sqlite /path/convo.db").
@@ -235,6 +247,9 @@ type SummaryWrite struct {
 	Check      bool
 	PreviousID string
 	ReadSeq    int64
+	// BatchRequest, when set, is the pending batch request (its custom_id)
+	// the summary answers: dropped in the same transaction.
+	BatchRequest string
 }
 
 // ExportOptions choose what Export reads of a conversation.
@@ -340,6 +355,9 @@ type PruneOptions struct {
 	// it; a conversation without a summary is left alone.
 	KeepSummaries bool
 	DryRun        bool
+	// BatchBefore, when set, drops the pending batch requests written
+	// before it (ms since the epoch), whatever conversations are selected.
+	BatchBefore int64
 }
 
 // Pruned is what Prune did (or, in a dry run, would do) to one conversation.
@@ -357,6 +375,7 @@ type PruneResult struct {
 	Records       int64 // records removed
 	Vacuumed      bool
 	FreedBytes    int64 // file bytes given back by compaction
+	BatchDropped  int64 // pending batch requests dropped by age (BatchBefore)
 }
 
 // SinkStatus is where one export sink stands on a conversation.

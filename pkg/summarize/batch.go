@@ -15,12 +15,13 @@ package summarize
 //                   {"type":"canceled"} | {"type":"expired"}}. custom_id must
 //                   match ^[a-zA-Z0-9_-]{1,64}$.
 //
-// BatchOut writes the requests a live summarize --all would send; BatchIn
-// stores the summaries the results hold, each as Runner.Run would have
-// stored it then. What ties a result to its conversation and to the state
-// the request was made from is its custom_id (see batchID): a conversation
-// that changed since is skipped and named, and a result already stored
-// adds nothing.
+// BatchOut writes the requests a live summarize --all would send, and
+// records each in the store as pending (batch_pending.go); BatchIn stores
+// the summaries the results hold, each as Runner.Run would have stored it
+// then, by the options recorded with its request. What ties a result to
+// its conversation and to the state the request was made from is its
+// custom_id (see batchID): a conversation that changed since is skipped
+// and named, and a result already stored adds nothing.
 
 import (
 	"bufio"
@@ -32,6 +33,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/store"
@@ -124,6 +126,11 @@ type BatchOutOptions struct {
 	// Provider is one of BatchProviders; Model the model to ask ("" takes
 	// the registry's default).
 	Provider, Model string
+	// DeleteOriginals is recorded with each request: --batch-in then
+	// deletes the covered records.
+	DeleteOriginals bool
+	// Now stamps the requests recorded (time.Now when nil).
+	Now func() time.Time
 	// Done, when set, hears of each conversation: the request written
 	// (Result.Summary nil, Skip ""), or why none was.
 	Done func(Result, error)
@@ -140,14 +147,17 @@ type BatchTally struct {
 	Changed       int // conversations changed since the request (or cleared)
 	Errored       int // results that carry no summary: errored, expired, cut short
 	Failed        int
+	Unrecorded    int // results whose request the store does not hold (BatchIn): applied with the options given
 }
 
 // BatchOut writes to w one request line for each conversation of s that
 // opt would summarize now: the body Runner.Run's LLM summarizer would send,
-// in the provider's batch format. It stores nothing. A conversation that
-// cannot be read is counted as failed and the rest go on; the error is the
-// listing's, w's, or ErrFailed (wrapped).
-func BatchOut(ctx context.Context, s Store, opt Options, out BatchOutOptions, w io.Writer) (BatchTally, error) {
+// in the provider's batch format. It stores no summary: once every line is
+// written, it records the requests as pending, in one transaction, and
+// drops those past BatchPendingAge. A conversation that cannot be read is
+// counted as failed and the rest go on; the error is the listing's, w's,
+// the store's, or ErrFailed (wrapped).
+func BatchOut(ctx context.Context, s BatchStore, opt Options, out BatchOutOptions, w io.Writer) (BatchTally, error) {
 	api, ok := batchAPIOf(out.Provider)
 	if !ok {
 		return BatchTally{}, fmt.Errorf("no batch API for %q (want one of %s)", out.Provider, strings.Join(BatchProviders(), ", "))
@@ -164,6 +174,15 @@ func BatchOut(ctx context.Context, s Store, opt Options, out BatchOutOptions, w 
 	}); err != nil {
 		return BatchTally{}, err
 	}
+	now := out.Now
+	if now == nil {
+		now = time.Now
+	}
+	policy, err := json.Marshal(policyOf(opt, out.DeleteOriginals))
+	if err != nil {
+		return BatchTally{}, err
+	}
+	var reqs []store.BatchRequest
 	tally := BatchTally{Conversations: len(ids)}
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
@@ -173,7 +192,7 @@ func BatchOut(ctx context.Context, s Store, opt Options, out BatchOutOptions, w 
 			return tally, err
 		}
 		res := Result{Conversation: conv}
-		line, skip, err := batchRequest(ctx, s, conv, opt, api, model)
+		line, req, skip, err := batchRequest(ctx, s, conv, opt, api, model)
 		switch {
 		case err != nil:
 			tally.Failed++
@@ -186,6 +205,8 @@ func BatchOut(ctx context.Context, s Store, opt Options, out BatchOutOptions, w 
 				return tally, err
 			}
 			tally.Requests++
+			req.Options = policy
+			reqs = append(reqs, req)
 		}
 		res.Skip = skip
 		if out.Done != nil {
@@ -195,39 +216,57 @@ func BatchOut(ctx context.Context, s Store, opt Options, out BatchOutOptions, w 
 	if err := bw.Flush(); err != nil {
 		return tally, err
 	}
+	at := now()
+	for i := range reqs {
+		reqs[i].Created = at.UnixMilli()
+	}
+	if err := dropOld(ctx, s, at); err != nil {
+		return tally, err
+	}
+	if err := s.AddBatchRequests(ctx, reqs); err != nil {
+		return tally, fmt.Errorf("the requests are written but not recorded (give --batch-in the same summarize options): %w", err)
+	}
 	if tally.Failed > 0 {
 		return tally, fmt.Errorf("%d of %d conversations %w", tally.Failed, len(ids), ErrFailed)
 	}
 	return tally, nil
 }
 
-// batchRequest is conv's request line, or why there is none.
-func batchRequest(ctx context.Context, s Store, conv string, opt Options, api batchAPI, model string) (any, Skip, error) {
+// batchRequest is conv's request line and what to record of it, or why
+// there is none.
+func batchRequest(ctx context.Context, s Store, conv string, opt Options, api batchAPI, model string) (any, store.BatchRequest, Skip, error) {
+	var req store.BatchRequest
 	recs, seqs, err := readSeqs(ctx, s, conv)
 	if err != nil {
-		return nil, "", err
+		return nil, req, "", err
 	}
 	plan, skip, err := Prepare(recs, opt)
 	if err != nil || plan == nil {
-		return nil, skip, err
+		return nil, req, skip, err
 	}
 	body, err := requestBody(api.provider, model, plan.Input)
 	if err != nil {
-		return nil, "", err
+		return nil, req, "", err
 	}
-	id := batchID{api: api, conv: shortHash(conv), readSeq: maxSeq(seqs), covered: shortHash(plan.CoveredIDs()...)}.String()
+	covered := plan.CoveredIDs()
+	id := batchID{api: api, conv: shortHash(conv), readSeq: maxSeq(seqs), covered: shortHash(covered...)}
+	req = store.BatchRequest{CustomID: id.String(), Conversation: conv, ReadSeq: id.readSeq,
+		Covered: int64(len(covered)), Summarizer: api.provider, Model: model}
+	if len(covered) > 0 {
+		req.FirstID, req.LastID = covered[0], covered[len(covered)-1]
+	}
 	if api.url == "" {
 		return struct {
 			CustomID string          `json:"custom_id"`
 			Params   json.RawMessage `json:"params"`
-		}{id, body}, "", nil
+		}{req.CustomID, body}, req, "", nil
 	}
 	return struct {
 		CustomID string          `json:"custom_id"`
 		Method   string          `json:"method"`
 		URL      string          `json:"url"`
 		Body     json.RawMessage `json:"body"`
-	}{id, "POST", api.url, body}, "", nil
+	}{req.CustomID, "POST", api.url, body}, req, "", nil
 }
 
 // readSeqs reads conv from its latest summary on, with each record's

@@ -17,10 +17,16 @@ import (
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// BatchInOptions shape BatchIn: Options must be those BatchOut was given,
-// so that the summary covers what was asked about.
+// BatchInOptions shape BatchIn. Options are the run's: a result whose
+// request the store recorded is applied by the options recorded with it
+// (Prompt, Template and Redact stay these); one it did not record (an
+// older convo's, another store's, one dropped by age) by these, which must
+// then be those BatchOut was given, so that the summary covers what was
+// asked about.
 type BatchInOptions struct {
-	Options         Options
+	Options Options
+	// DeleteOriginals deletes the covered records, as does a request
+	// recorded with it.
 	DeleteOriginals bool
 	IDs             *transcript.IDs
 	Now             func() time.Time
@@ -41,6 +47,9 @@ type BatchOutcome struct {
 	// or "failed" (the store or the summary failed).
 	Status string
 	Err    error
+	// Recorded says the store held the request: its recorded options were
+	// used, and it is dropped now (unless Status is "failed").
+	Recorded bool
 }
 
 // batchEntry is one result line, read and checked before anything is
@@ -59,72 +68,134 @@ type batchEntry struct {
 // BatchIn reads a provider's batch result lines from r (in any order) and
 // stores each summary as Runner.Run would have when the request was made:
 // placed after the record it was planned to follow, the conversation
-// checked unchanged since. A conversation changed since is skipped
-// (Changed); a result whose summary is stored already adds nothing
-// (Already); an errored, expired or cut-short result is skipped (Errored).
-// The whole file is read and checked first: a line that is not a result of
-// a --batch-out request is a *transcript.InputError and nothing is stored.
-// The error is then ErrFailed (wrapped) when some result was errored or
-// failed.
-func BatchIn(ctx context.Context, s Store, r io.Reader, opt BatchInOptions) (BatchTally, error) {
+// checked unchanged since, by the options recorded with the request. A
+// conversation changed since is skipped (Changed); a result whose summary
+// is stored already adds nothing (Already); an errored, expired or
+// cut-short result is skipped (Errored). A recorded request whose result
+// was read is dropped (with the summary, in its transaction), but not one
+// whose storing failed; so are those past BatchPendingAge. The whole file
+// is read and checked first: a line that is not a result of a --batch-out
+// request is a *transcript.InputError and nothing is stored. The error is
+// then ErrFailed (wrapped) when some result was skipped (changed, errored)
+// or failed.
+func BatchIn(ctx context.Context, s BatchStore, r io.Reader, opt BatchInOptions) (BatchTally, error) {
 	entries, err := readBatchResults(r)
 	if err != nil {
-		return BatchTally{}, err
-	}
-	convs := map[string]string{}
-	if err := s.Conversations(ctx, func(c store.ConversationInfo) error {
-		convs[shortHash(c.ID)] = c.ID
-		return nil
-	}); err != nil {
 		return BatchTally{}, err
 	}
 	now := opt.Now
 	if now == nil {
 		now = time.Now
 	}
+	if err := dropOld(ctx, s, now()); err != nil {
+		return BatchTally{}, err
+	}
+	pending := map[string]store.BatchRequest{}
+	if err := s.BatchRequests(ctx, func(b store.BatchRequest) error {
+		pending[b.CustomID] = b
+		return nil
+	}); err != nil {
+		return BatchTally{}, err
+	}
+	convs, err := unrecordedConversations(ctx, s, entries, pending)
+	if err != nil {
+		return BatchTally{}, err
+	}
 	ids := opt.IDs
 	if ids == nil {
 		ids = defaultIDs()
 	}
+	cs := counters{}
+	if c := opt.Options.Counter; c != nil {
+		cs[c.Name()] = c
+	}
+	var drop []string
+	defer func() {
+		// Results read are done with, even when the run is cut short.
+		if len(drop) > 0 {
+			s.DropBatchRequests(context.WithoutCancel(ctx), 0, drop...)
+		}
+	}()
 	tally := BatchTally{Conversations: len(entries)}
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
 			return tally, err
 		}
-		o := BatchOutcome{Result: Result{Conversation: convs[e.id.conv]}, CustomID: e.customID, Line: e.line}
+		req, recorded := pending[e.customID]
+		o := BatchOutcome{Result: Result{Conversation: convs[e.id.conv]}, CustomID: e.customID, Line: e.line, Recorded: recorded}
+		apply := batchApply{opt: opt.Options, deleteOriginals: opt.DeleteOriginals}
+		if recorded {
+			o.Conversation, apply.request = req.Conversation, req.CustomID
+			var del bool
+			if apply.opt, del, err = recordedOptions(req, opt.Options, cs); err != nil {
+				o.Status, o.Err = "failed", err
+			}
+			apply.deleteOriginals = apply.deleteOriginals || del
+		} else {
+			tally.Unrecorded++
+		}
 		switch {
+		case o.Err != nil:
 		case e.errored != nil:
 			o.Status, o.Err = e.status, e.errored
-			tally.Errored++
 		case o.Conversation == "":
 			o.Status, o.Err = "changed", errors.New("no such conversation (cleared since the request?)")
-			tally.Changed++
 		default:
-			o.Summary, o.Status, o.Err = applyBatchResult(ctx, s, o.Conversation, e, opt, ids, now)
-			switch o.Status {
-			case "stored":
-				tally.Stored++
-			case "already summarized":
-				tally.Already++
-			case "changed":
-				tally.Changed++
-			default:
-				tally.Failed++
-			}
+			o.Summary, o.Status, o.Err = applyBatchResult(ctx, s, o.Conversation, e, apply, ids, now)
+		}
+		switch o.Status {
+		case "stored":
+			tally.Stored++
+		case "already summarized":
+			tally.Already++
+		case "changed":
+			tally.Changed++
+		case "errored", "expired", "canceled":
+			tally.Errored++
+		default:
+			tally.Failed++
+		}
+		if recorded && o.Status != "failed" && o.Status != "stored" {
+			drop = append(drop, e.customID)
 		}
 		if opt.Done != nil {
 			opt.Done(o)
 		}
 	}
-	if n := tally.Errored + tally.Failed; n > 0 {
-		return tally, fmt.Errorf("%d of %d results %w", n, len(entries), ErrFailed)
+	if n := tally.Changed + tally.Errored + tally.Failed; n > 0 {
+		return tally, fmt.Errorf("%d of %d results skipped or %w", n, len(entries), ErrFailed)
 	}
 	return tally, nil
 }
 
+// unrecordedConversations maps the conversation hash of each custom_id
+// the store holds no request for to its conversation: those are found by
+// hashing every conversation's id, as before requests were recorded.
+func unrecordedConversations(ctx context.Context, s Store, entries []batchEntry, pending map[string]store.BatchRequest) (map[string]string, error) {
+	convs := map[string]string{}
+	for _, e := range entries {
+		if _, ok := pending[e.customID]; !ok {
+			err := s.Conversations(ctx, func(c store.ConversationInfo) error {
+				convs[shortHash(c.ID)] = c.ID
+				return nil
+			})
+			return convs, err
+		}
+	}
+	return convs, nil
+}
+
+// batchApply is how one result is applied: by these options, dropping
+// request (when set) with the summary.
+type batchApply struct {
+	opt             Options
+	deleteOriginals bool
+	request         string
+}
+
 // applyBatchResult stores e's summary in conv unless conv changed since
 // the request or holds it already.
-func applyBatchResult(ctx context.Context, s Store, conv string, e batchEntry, opt BatchInOptions, ids *transcript.IDs, now func() time.Time) (*transcript.Record, string, error) {
+func applyBatchResult(ctx context.Context, s Store, conv string, e batchEntry, a batchApply, ids *transcript.IDs, now func() time.Time) (*transcript.Record, string, error) {
 	recs, seqs, err := readSeqs(ctx, s, conv)
 	if err != nil {
 		return nil, "failed", err
@@ -145,8 +216,11 @@ func applyBatchResult(ctx context.Context, s Store, conv string, e batchEntry, o
 			asked = append(asked, recs[i])
 		}
 	}
-	changed := errors.New("the conversation changed since the request was made (or --batch-in was given other summarize options than --batch-out)")
-	plan, _, err := Prepare(asked, opt.Options)
+	changed := errors.New("the conversation changed since the request was made")
+	if a.request == "" {
+		changed = errors.New("the conversation changed since the request was made (or, the request not being recorded in this store, --batch-in was given other summarize options than --batch-out)")
+	}
+	plan, _, err := Prepare(asked, a.opt)
 	if err != nil {
 		return nil, "failed", err
 	}
@@ -154,13 +228,16 @@ func applyBatchResult(ctx context.Context, s Store, conv string, e batchEntry, o
 		return nil, "changed", changed
 	}
 	at := now().UnixMilli()
-	rec, err := plan.Record(e.out, e.id.api.provider, ids.New(at), at, opt.Options)
+	rec, err := plan.Record(e.out, e.id.api.provider, ids.New(at), at, a.opt)
+	if errors.Is(err, ErrBadSummary) {
+		return nil, "errored", err // the answer will never do
+	}
 	if err != nil {
 		return nil, "failed", err
 	}
 	err = s.WriteSummary(ctx, conv, store.SummaryWrite{
-		Anchor: plan.AnchorID(), Summary: &rec, DeleteCovered: opt.DeleteOriginals,
-		Check: true, PreviousID: prev, ReadSeq: e.id.readSeq,
+		Anchor: plan.AnchorID(), Summary: &rec, DeleteCovered: a.deleteOriginals,
+		Check: true, PreviousID: prev, ReadSeq: e.id.readSeq, BatchRequest: a.request,
 	})
 	if errors.Is(err, store.ErrConflict) {
 		return nil, "changed", changed

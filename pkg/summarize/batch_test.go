@@ -101,9 +101,13 @@ func TestBatchSameAsLive(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			in := BatchInOptions{Options: opt, IDs: transcript.NewIDs(), Now: now}
-			if tally, err := BatchIn(context.Background(), batch, bytes.NewReader(results), in); err != nil || tally.Stored != 1 {
+			// No options but the tokenizer: the request's, recorded, are used.
+			in := BatchInOptions{Options: Options{Counter: opt.Counter}, IDs: transcript.NewIDs(), Now: now}
+			if tally, err := BatchIn(context.Background(), batch, bytes.NewReader(results), in); err != nil || tally.Stored != 1 || tally.Unrecorded != 0 {
 				t.Fatalf("%v %+v", err, tally)
+			}
+			if p := pending(t, batch); len(p) != 0 {
+				t.Errorf("applied, still pending: %v", p)
 			}
 			if got, want := summaryOf(t, batch, "c"), summaryOf(t, live, "c"); got != want {
 				t.Errorf("batch summary %s\nlive summary  %s", got, want)
@@ -246,8 +250,8 @@ func TestBatchInChanged(t *testing.T) {
 	tally, err := BatchIn(context.Background(), s, bytes.NewReader(results), BatchInOptions{Options: opt, Done: func(o BatchOutcome) {
 		got[o.Conversation] = o.Status
 	}})
-	if err != nil || tally.Stored != 1 || tally.Changed != 3 || tally.Already != 1 {
-		t.Fatalf("%v %+v", err, tally)
+	if !errors.Is(err, ErrFailed) || tally.Stored != 1 || tally.Changed != 3 || tally.Already != 1 {
+		t.Fatalf("%v %+v: want ErrFailed for the changed ones", err, tally)
 	}
 	if got["appended"] != "stored" || got["annotated"] != "changed" || got["live"] != "changed" || got["same"] != "already summarized" || got[""] != "changed" {
 		t.Errorf("%v", got)

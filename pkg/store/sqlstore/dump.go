@@ -1,8 +1,9 @@
 package sqlstore
 
 // Dump and Load: a conversation moved between stores exactly as stored
-// (convo copy), its counters, change sequences and export cursors included,
-// so that an incremental export from the new store sends nothing new.
+// (convo copy), its counters, change sequences, export cursors and pending
+// batch requests included, so that an incremental export from the new store
+// sends nothing new and a batch result applies there too.
 
 import (
 	"context"
@@ -47,8 +48,14 @@ func (s *Store) Dump(ctx context.Context, conv string, fn func(store.Dumped) err
 			return err
 		}
 		var sc store.ConversationSchema
-		return each(ctx, tx, `SELECT name, body, updated FROM conversation_schemas WHERE conversation = ?`, conv,
-			[]any{&sc.Name, &sc.Body, &sc.Updated}, func() error { return fn(store.Dumped{Schema: &sc}) })
+		if err := each(ctx, tx, `SELECT name, body, updated FROM conversation_schemas WHERE conversation = ?`, conv,
+			[]any{&sc.Name, &sc.Body, &sc.Updated}, func() error { return fn(store.Dumped{Schema: &sc}) }); err != nil {
+			return err
+		}
+		var b store.BatchRequest
+		var options string
+		return each(ctx, tx, `SELECT `+batchColumns+` FROM batch_pending WHERE conversation = ? ORDER BY created, custom_id`, conv,
+			batchDest(&b, &options), func() error { b.Options = []byte(options); return fn(store.Dumped{Batch: &b}) })
 	})
 }
 
@@ -158,6 +165,13 @@ func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumpe
 				}
 				_, err = tx.ExecContext(ctx, `INSERT INTO conversation_schemas (conversation, name, body, updated) VALUES (?, ?, ?, ?)`,
 					c.ID, sc.Name, string(sc.Body), sc.Updated)
+			case d.Batch != nil:
+				if err = flush(); err != nil {
+					break
+				}
+				b := *d.Batch
+				b.Conversation = c.ID
+				err = putBatchRequest(ctx, tx, b)
 			default:
 				err = errors.New("a piece with nothing in it")
 			}

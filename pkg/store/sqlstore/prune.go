@@ -63,6 +63,11 @@ func (s *Store) Prune(ctx context.Context, opt store.PruneOptions) (store.PruneR
 				res.Trimmed++
 			}
 		}
+		if opt.BatchBefore > 0 {
+			if res.BatchDropped, err = dropBatchRequests(ctx, tx, opt.BatchBefore, nil); err != nil {
+				return err
+			}
+		}
 		if opt.DryRun {
 			return errDryRun
 		}

@@ -88,6 +88,11 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 				w.added -= n
 			}
 		}
+		if sw.BatchRequest != "" {
+			if _, err := dropBatchRequests(ctx, tx, 0, []string{sw.BatchRequest}); err != nil {
+				return err
+			}
+		}
 		return w.finish(ctx)
 	})
 }

@@ -48,6 +48,12 @@ func dumpPieces(t testing.TB, s store.Store, conv string) []store.Dumped {
 			d.Schema = &scc
 			n++
 		}
+		if b := d.Batch; b != nil {
+			bc := *b
+			bc.Options = slices.Clone(b.Options)
+			d.Batch = &bc
+			n++
+		}
 		if n != 1 {
 			t.Errorf("a dumped piece holds %d things, want 1: %+v", n, d)
 		}

@@ -1,0 +1,1 @@
+-- reserved (merged from another branch)
