@@ -1,1 +1,0 @@
--- reserved (merged from another branch)
