@@ -77,10 +77,10 @@ func batchAPIOf(provider string) (batchAPI, bool) {
 
 // batchID is a request's custom_id: "<api letter>1_<conversation>_<read
 // sequence>_<covered>", where conversation is 16 hex digits of the SHA-256
-// of the conversation's id (ids run to 256 bytes; custom_id to 64
-// characters), read sequence the store's change sequence when the
+// of the conversation's id and a NUL byte (ids run to 256 bytes; custom_id
+// to 64 characters), read sequence the store's change sequence when the
 // conversation was read (base 36), and covered 16 hex digits of the SHA-256
-// of the ids the summary replaces. At most 50 characters of
+// of the ids the summary replaces, each followed by a NUL byte. At most 50 characters of
 // [a-z0-9_], within both providers' limits.
 type batchID struct {
 	api     batchAPI
