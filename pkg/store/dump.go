@@ -2,7 +2,7 @@ package store
 
 // Dumped is one piece of a conversation as Dump streams it: first the
 // conversation itself (Conversation set), then its records in transcript
-// order, absorbed ids, export cursors and answer schema. Exactly one field
+// order, absorbed ids, export cursors, import cursors and answer schema. Exactly one field
 // is set per piece; a Record's Body is valid until the next piece.
 type Dumped struct {
 	Conversation *DumpedConversation
@@ -10,6 +10,7 @@ type Dumped struct {
 	Absorbed     *DumpedAbsorbed
 	Cursor       *DumpedCursor
 	Schema       *ConversationSchema
+	Import       *DumpedImportCursor
 }
 
 // DumpedConversation is a conversation's own row: its counters and times.

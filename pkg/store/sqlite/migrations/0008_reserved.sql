@@ -1,0 +1,1 @@
+-- reserved for search (merged from its branch)
