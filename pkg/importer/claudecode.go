@@ -1,0 +1,222 @@
+package importer
+
+// Claude Code sessions: ~/.claude/projects/<project>/<sessionId>.jsonl, one
+// entry a line, linked by uuid/parentUuid into a graph whose active branch
+// ends at the latest leaf; a compaction starts a new root linked back by
+// logicalParentUuid. Sub-agents write <sessionId>/subagents/agent-<id>.jsonl.
+// Read in two passes: an index of every entry (ids, time, place in the
+// file), then the entries of the active branch, one at a time.
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+)
+
+type claudeCode struct{}
+
+func (claudeCode) Name() string  { return "claude-code" }
+func (claudeCode) Growing() bool { return true }
+func (claudeCode) Match(p string) bool {
+	return strings.HasSuffix(p, ".jsonl")
+}
+
+// ccHead is what the index keeps of each line.
+type ccHead struct {
+	Type          string  `json:"type"`
+	UUID          string  `json:"uuid"`
+	Parent        *string `json:"parentUuid"`
+	LogicalParent string  `json:"logicalParentUuid"`
+	Timestamp     string  `json:"timestamp"`
+	IsSidechain   bool    `json:"isSidechain"`
+	SessionID     string  `json:"sessionId"`
+	AgentID       string  `json:"agentId"`
+	Version       string  `json:"version"`
+	Cwd           string  `json:"cwd"`
+	GitBranch     string  `json:"gitBranch"`
+	AITitle       string  `json:"aiTitle"`
+	Summary       string  `json:"summary"`
+	LeafUUID      string  `json:"leafUuid"`
+	Message       *struct {
+		Model string `json:"model"`
+	} `json:"message"`
+}
+
+// ccNode is one entry of the graph.
+type ccNode struct {
+	uuid, parent string
+	ms           int64
+	off          int64
+	n, line      int32
+	side, msg    bool
+}
+
+func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
+	var nodes []ccNode
+	byID := map[string]int{}
+	var meta Meta
+	var session, agent string
+	type aside struct {
+		line int
+		what string
+	}
+	var asides []aside // lines off the graph: noted when past the cursor
+	summaries := map[string]string{}
+	err := eachLine(src, src.Reader(), 0, 0, func(l line) error {
+		var h ccHead
+		if err := json.Unmarshal(l.text, &h); err != nil {
+			return inputErr(l.n, "", "not a Claude Code entry: %v", err)
+		}
+		if session == "" {
+			session = h.SessionID
+		}
+		if agent == "" && h.AgentID != "" && h.IsSidechain {
+			agent = h.AgentID
+		}
+		if meta.Version == "" {
+			meta.Version = h.Version
+		}
+		if meta.Cwd == "" {
+			meta.Cwd = h.Cwd
+		}
+		if meta.GitBranch == "" {
+			meta.GitBranch = h.GitBranch
+		}
+		if meta.Model == "" && h.Type == "assistant" && h.Message != nil && !strings.HasPrefix(h.Message.Model, "<") {
+			meta.Model = h.Message.Model
+		}
+		switch {
+		case h.Type == "ai-title":
+			meta.Title = h.AITitle // the last wins
+			return nil
+		case h.Type == "summary":
+			summaries[h.LeafUUID] = h.Summary
+			return nil
+		case h.UUID == "":
+			asides = append(asides, aside{l.n, h.Type})
+			return nil
+		}
+		parent := h.LogicalParent
+		if h.Parent != nil && *h.Parent != "" {
+			parent = *h.Parent
+		}
+		byID[h.UUID] = len(nodes)
+		nodes = append(nodes, ccNode{uuid: h.UUID, parent: parent, ms: parseTime(h.Timestamp).UnixMilli(), off: l.off,
+			n: int32(len(l.text)), line: int32(l.n), side: h.IsSidechain, msg: h.Type == "user" || h.Type == "assistant"})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(nodes) == 0 {
+		return nil
+	}
+	sub := agent != ""
+	if session == "" {
+		session = strings.TrimSuffix(filepath.Base(src.Path), ".jsonl")
+	}
+	s := &Session{ID: session, Meta: meta}
+	if sub {
+		s.ID, s.Meta.Parent = "agent-"+agent, session
+	}
+	hasChild := make(map[string]bool, len(nodes))
+	for _, n := range nodes {
+		if n.side == sub {
+			hasChild[n.parent] = true
+		}
+	}
+	// The active leaf: the latest leaf of the main chain (of the
+	// sub-agent's, in its file); later in the file wins a tie.
+	leaf := -1
+	for i, n := range nodes {
+		if n.side == sub && !hasChild[n.uuid] && (leaf < 0 || n.ms >= nodes[leaf].ms) {
+			leaf = i
+		}
+	}
+	if leaf < 0 {
+		return nil
+	}
+	path := ccPath(nodes, byID, leaf)
+	if s.Meta.Title == "" {
+		for _, i := range path {
+			if t := summaries[nodes[i].uuid]; t != "" {
+				s.Meta.Title = t // only a summary of a leaf this file holds
+			}
+		}
+	}
+	on := make(map[int]bool, len(path))
+	for _, i := range path {
+		on[i] = true
+	}
+	walk := func(path []int) func(int, func(*Entry) error) error {
+		return func(skip int, fn func(*Entry) error) error {
+			after := 0
+			if skip > 0 && skip <= len(path) {
+				after = int(nodes[path[skip-1]].line)
+			}
+			for _, a := range asides {
+				if a.line > after {
+					src.Note(a.what)
+				}
+			}
+			for _, n := range nodes {
+				if n.side != sub && int(n.line) > after {
+					src.Note("sidechain entry")
+				}
+			}
+			d := ccDecoder{src: src}
+			buf := make([]byte, 0, 64<<10)
+			for k, i := range path {
+				n := nodes[i]
+				e := &Entry{ID: n.uuid, Line: int(n.line)}
+				if n.ms > 0 {
+					e.Time = timeMS(n.ms)
+				}
+				if k >= skip {
+					buf = append(buf[:0], make([]byte, n.n)...)
+					if _, err := src.R.ReadAt(buf, n.off); err != nil {
+						return err
+					}
+					recs, err := d.entry(buf, int(n.line))
+					if err != nil {
+						return err
+					}
+					e.Records = recs
+				}
+				if err := fn(e); err != nil {
+					return err
+				}
+			}
+			d.done()
+			return nil
+		}
+	}
+	s.Walk = walk(path)
+	if src.Branches {
+		for i, n := range nodes {
+			if n.side != sub || hasChild[n.uuid] || i == leaf || !n.msg {
+				continue
+			}
+			bp := ccPath(nodes, byID, i)
+			for _, j := range bp {
+				if !on[j] {
+					s.Branches = append(s.Branches, Branch{Key: nodes[j].uuid, Walk: walk(bp)})
+					break
+				}
+			}
+		}
+	}
+	return emit(s)
+}
+
+// ccPath is the path from the root to leaf, following parents.
+func ccPath(nodes []ccNode, byID map[string]int, leaf int) []int {
+	var path []int
+	for i, ok := leaf, true; ok && len(path) <= len(nodes); i, ok = byID[nodes[i].parent] {
+		path = append(path, i)
+	}
+	for a, b := 0, len(path)-1; a < b; a, b = a+1, b-1 {
+		path[a], path[b] = path[b], path[a]
+	}
+	return path
+}

@@ -1,0 +1,215 @@
+package importer
+
+// One session into one conversation: entries past the cursor become
+// records with their ids, in chunks, each chunk with its cursor; a branch
+// that moved behind the cursor goes to a conversation of its own.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// errMoved: the active branch no longer holds, where the cursor says, the
+// last entry imported.
+var errMoved = errors.New("active branch moved")
+
+func (im *Importer) session(ctx context.Context, src *Source, st fileState, s *Session) error {
+	im.Tally.Sessions++
+	conv, err := im.name(s)
+	if err != nil {
+		return err
+	}
+	err = im.path(ctx, src, st, s, conv, s.Walk, "")
+	if errors.Is(err, errMoved) {
+		err = im.moved(ctx, src, st, s, conv)
+	}
+	if err != nil {
+		return err
+	}
+	for _, b := range s.Branches {
+		fork := forkName(conv, b.Key)
+		err := im.path(ctx, src, st, s, fork, b.Walk, conv)
+		if errors.Is(err, errMoved) {
+			im.opt.Warn(fmt.Sprintf("%s: branch %s of %s no longer holds what %s holds: left as it was", src.Path, b.Key, s.ID, fork))
+			continue
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (im *Importer) name(s *Session) (string, error) {
+	conv := im.opt.Prefix + s.ID
+	if im.opt.Name != nil {
+		var err error
+		if conv, err = im.opt.Name(NameData{Tool: im.opt.Format.Name(), Session: s.ID, Title: s.Meta.Title, Project: s.Meta.Project}); err != nil {
+			return "", err
+		}
+	}
+	switch {
+	case conv == "":
+		return "", inputErr(0, "session", "a session without an id")
+	case len(conv) > transcript.MaxConversationBytes:
+		return "", inputErr(0, "session", "conversation name %.40q... longer than %d bytes", conv, transcript.MaxConversationBytes)
+	case strings.IndexByte(conv, 0) >= 0:
+		return "", inputErr(0, "session", "a session id holding a NUL character")
+	}
+	return conv, nil
+}
+
+// forkName names the conversation of a branch: its first entry off the
+// active branch, shortened.
+func forkName(conv, key string) string {
+	k := strings.Map(func(r rune) rune {
+		if r < 0x80 && (r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return r
+		}
+		return -1
+	}, key)
+	if len(k) > 8 {
+		k = k[:8]
+	}
+	return conv + "~" + k
+}
+
+// path imports walk's entries past conv's cursor into conv.
+func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Session, conv string,
+	walk func(int, func(*Entry) error) error, forkOf string) error {
+	cur, have := im.cursors[[2]string{src.Path, conv}]
+	skip := 0
+	if have {
+		skip = int(cur.Entries)
+	}
+	b := builder{im: im, src: src, s: s, conv: conv, forkOf: forkOf, first: !have}
+	head := headHash(src, src.Size)
+	var chunk []transcript.Record
+	i, last := 0, cur.LastEntry
+	flush := func(final bool) error {
+		c := store.ImportCursor{Source: src.Path, Conversation: conv, Tool: im.opt.Format.Name(),
+			Size: st.size, MTime: st.mtime, Entries: int64(i), LastEntry: last, Head: head}
+		if !final {
+			c.MTime = -1 // not the whole file yet: never "unchanged"
+		}
+		if len(chunk) == 0 && have && final && i == skip && cur.Size == c.Size && cur.MTime == c.MTime {
+			return nil
+		}
+		res, err := im.st.ImportAppend(ctx, c, im.ids, feed(chunk))
+		if err != nil {
+			return err
+		}
+		im.Tally.add(conv, res)
+		if res.Inserted+res.Merged > 0 && im.opt.Changed != nil {
+			im.opt.Changed(conv, res.Inserted)
+		}
+		c.Updated = 0
+		im.cursors[[2]string{src.Path, conv}] = c
+		chunk = chunk[:0]
+		return nil
+	}
+	err := walk(skip, func(e *Entry) error {
+		i++
+		if i <= skip {
+			if i == skip && e.ID != cur.LastEntry {
+				return errMoved
+			}
+			return nil
+		}
+		if have && !b.loaded {
+			if err := b.load(ctx); err != nil {
+				return err
+			}
+		}
+		recs, err := b.entry(e)
+		if err != nil {
+			return err
+		}
+		chunk = append(chunk, recs...)
+		last = e.ID
+		if len(chunk) >= im.opt.Chunk {
+			return flush(false)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if i < skip {
+		return errMoved // rewound behind the cursor
+	}
+	return flush(true)
+}
+
+// moved handles an active branch that no longer holds the last entry
+// imported: the branch goes, whole, to a conversation of its own, named
+// after its first entry the conversation lacks; the conversation stays.
+func (im *Importer) moved(ctx context.Context, src *Source, st fileState, s *Session, conv string) error {
+	have := map[string]bool{}
+	err := im.st.Dump(ctx, conv, func(d store.Dumped) error {
+		switch {
+		case d.Record != nil:
+			have[d.Record.ID] = true
+		case d.Absorbed != nil:
+			have[d.Absorbed.ID] = true
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	key, n := "", 0
+	errFound := errors.New("found")
+	b := builder{im: im, src: src, s: s, conv: conv, quiet: true}
+	err = s.Walk(0, func(e *Entry) error {
+		n++
+		if len(e.Records) == 0 {
+			return nil
+		}
+		if !have[b.id(e, 0)] {
+			key = e.ID
+			return errFound
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errFound) {
+		return err
+	}
+	// The conversation stays; its cursor learns the file's new state.
+	cur := im.cursors[[2]string{src.Path, conv}]
+	cur.Size, cur.MTime = st.size, st.mtime
+	if _, err := im.st.ImportAppend(ctx, cur, im.ids, feed(nil)); err != nil {
+		return err
+	}
+	im.cursors[[2]string{src.Path, conv}] = cur
+	if key == "" {
+		im.opt.Warn(fmt.Sprintf("%s: session %s was rewound behind what was imported (%d entries then, %d on its active branch now): %s stays as it was",
+			src.Path, s.ID, cur.Entries, n, conv))
+		return nil
+	}
+	fork := forkName(conv, key)
+	im.opt.Warn(fmt.Sprintf("%s: the active branch of session %s moved behind what was imported (at entry %s): it goes to %s, %s stays as it was",
+		src.Path, s.ID, key, fork, conv))
+	im.Tally.Forks++
+	err = im.path(ctx, src, st, s, fork, s.Walk, conv)
+	if errors.Is(err, errMoved) {
+		im.opt.Warn(fmt.Sprintf("%s: %s moved again: left as it was", src.Path, fork))
+		return nil
+	}
+	return err
+}
+
+// auxJSON is v as an aux value.
+func auxJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
