@@ -181,7 +181,7 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 					if err != nil {
 						return err
 					}
-					e.Records = recs
+					e.Records, e.Held = recs, d.held
 				}
 				if err := fn(e); err != nil {
 					return err

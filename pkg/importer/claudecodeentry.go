@@ -33,18 +33,20 @@ type ccDecoder struct {
 	src     *Source
 	pending []transcript.ProviderItem
 	pendID  string
+	held    bool // the last entry's thinking waits in pending
 }
 
 func timeMS(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
 
 func (d *ccDecoder) done() {
-	if len(d.pending) > 0 {
+	if len(d.pending) > 0 && !d.held {
 		d.src.Note("thinking without an answer")
 		d.pending = nil
 	}
 }
 
 func (d *ccDecoder) entry(text []byte, n int) ([]transcript.Record, error) {
+	d.held = false
 	var e ccEntry
 	if err := json.Unmarshal(text, &e); err != nil {
 		return nil, inputErr(n, "", "not a Claude Code entry: %v", err)
@@ -107,7 +109,7 @@ func (d *ccDecoder) entry(text []byte, n int) ([]transcript.Record, error) {
 		d.done()
 	}
 	if len(t.texts) == 0 && len(t.calls) == 0 {
-		d.pending, d.pendID = append(d.pending, t.items...), m.ID
+		d.pending, d.pendID, d.held = append(d.pending, t.items...), m.ID, true
 		return nil, nil
 	}
 	t.items = append(d.pending, t.items...)

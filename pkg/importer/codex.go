@@ -131,13 +131,16 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 				if err != nil {
 					return err
 				}
-				e.Records = recs
+				e.Records, e.Held = recs, len(d.pending) > 0
 			} else if cl.Type == "turn_context" {
 				_, _ = d.line(&cl, l.text, l.n) // the model in force
 			}
 			k++
 			return fn(e)
 		})
+		if err == nil {
+			d.pending = nil // held: read again next time
+		}
 		d.done()
 		return err
 	}

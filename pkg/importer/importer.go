@@ -112,6 +112,10 @@ type Entry struct {
 	Time    time.Time
 	Line    int // its line in a file of lines; 0 otherwise
 	Records []transcript.Record
+	// Held: part of the entry waits for a later one (thinking written
+	// before the text it goes with); a cursor stops before it, so that
+	// the next import reads it again.
+	Held bool
 }
 
 // Notes counts what was not imported, by kind.

@@ -91,10 +91,13 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 	b := builder{im: im, src: src, s: s, conv: conv, forkOf: forkOf, first: !have}
 	head := headHash(src, src.Size)
 	var chunk []transcript.Record
-	i, last := 0, cur.LastEntry
+	i, last, held := 0, cur.LastEntry, 0
 	flush := func(final bool) error {
 		c := store.ImportCursor{Source: src.Path, Conversation: conv, Tool: im.opt.Format.Name(),
-			Size: st.size, MTime: st.mtime, Entries: int64(i), LastEntry: last, Head: head}
+			Size: st.size, MTime: st.mtime, Entries: int64(i - held), LastEntry: last, Head: head}
+		if held > 0 {
+			c.MTime = -1 // read again: what is held waits for its next entry
+		}
 		if !final {
 			c.MTime = -1 // not the whole file yet: never "unchanged"
 		}
@@ -132,8 +135,12 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 			return err
 		}
 		chunk = append(chunk, recs...)
-		last = e.ID
-		if len(chunk) >= im.opt.Chunk {
+		if e.Held {
+			held++
+		} else {
+			last, held = e.ID, 0
+		}
+		if len(chunk) >= im.opt.Chunk && held == 0 {
 			return flush(false)
 		}
 		if err := ctx.Err(); err != nil {
