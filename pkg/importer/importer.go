@@ -35,7 +35,7 @@ type Format interface {
 
 // formats lists the decoders by name; adding one is adding a line here.
 func formats() []Format {
-	return []Format{claudeCode{}, codex{}}
+	return []Format{claudeCode{}, codex{}, geminiCLI{}, chatGPT{}, claudeAI{}}
 }
 
 // Lookup returns the format named name.
