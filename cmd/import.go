@@ -154,6 +154,7 @@ func importRun(ctx context.Context, o *importOptions) error {
 		},
 	}
 	if o.tmpl != nil {
+		opt.NameText = o.name
 		opt.Name = func(d importer.NameData) (string, error) {
 			var b strings.Builder
 			if err := o.tmpl.Execute(&b, d); err != nil {

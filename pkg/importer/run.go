@@ -25,6 +25,8 @@ type Options struct {
 	// Name, when set, makes the name instead.
 	Prefix string
 	Name   func(NameData) (string, error)
+	// NameText is Name's template, as given (cursors record it).
+	NameText string
 	// Branches imports the branches off the active one as conversations
 	// of their own.
 	Branches bool
@@ -136,7 +138,7 @@ func (im *Importer) ImportFile(ctx context.Context, path string) error {
 		}
 	}()
 	st := fileState{fi.Size(), fi.ModTime().UnixNano()}
-	if curs := im.sources[abs]; len(curs) > 0 {
+	if curs := im.mine(abs); len(curs) > 0 {
 		same := true
 		for _, c := range curs {
 			same = same && c.Size == st.size && c.MTime == st.mtime
@@ -148,7 +150,7 @@ func (im *Importer) ImportFile(ctx context.Context, path string) error {
 	}
 	src := &Source{Path: abs, R: f, Size: st.size, Branches: im.opt.Branches}
 	if im.opt.Format.Growing() {
-		for _, c := range im.sources[abs] {
+		for _, c := range im.mine(abs) {
 			if c.Size > st.size || c.Head != headHash(src, c.Size) {
 				im.Tally.Rewritten++
 				im.opt.Warn(fmt.Sprintf("%s: rewritten in place since it was imported (%d bytes then, %d now): not imported again (clear its conversation %s to import it afresh)",
@@ -158,6 +160,31 @@ func (im *Importer) ImportFile(ctx context.Context, path string) error {
 		}
 	}
 	return im.importSource(ctx, src, st)
+}
+
+// mine returns the cursors of the file at abs this import made or would
+// make: of its format and naming.
+func (im *Importer) mine(abs string) []store.ImportCursor {
+	var out []store.ImportCursor
+	for _, c := range im.sources[abs] {
+		if c.Tool == im.tool() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// tool is what a cursor says made it: the format, and the naming when it
+// is not the default (another --prefix makes other conversations of the
+// same file, which an unchanged file must not skip).
+func (im *Importer) tool() string {
+	switch {
+	case im.opt.NameText != "":
+		return im.opt.Format.Name() + " --name " + im.opt.NameText
+	case im.opt.Prefix != "":
+		return im.opt.Format.Name() + " --prefix " + im.opt.Prefix
+	}
+	return im.opt.Format.Name()
 }
 
 // ImportStream imports a source read from r (stdin), spooled to a

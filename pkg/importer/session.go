@@ -93,7 +93,7 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 	var chunk []transcript.Record
 	i, last, held := 0, cur.LastEntry, 0
 	flush := func(final bool) error {
-		c := store.ImportCursor{Source: src.Path, Conversation: conv, Tool: im.opt.Format.Name(),
+		c := store.ImportCursor{Source: src.Path, Conversation: conv, Tool: im.tool(),
 			Size: st.size, MTime: st.mtime, Entries: int64(i - held), LastEntry: last, Head: head}
 		if held > 0 {
 			c.MTime = -1 // read again: what is held waits for its next entry

@@ -10,7 +10,7 @@ package store
 // transaction that appends the records it covers, and never back.
 type ImportCursor struct {
 	Source, Conversation string
-	Tool                 string // the format: claude-code, codex, ...
+	Tool                 string // the format (claude-code, codex, ...) and its naming flag when not the default
 	Size, MTime          int64
 	Entries              int64
 	LastEntry            string
