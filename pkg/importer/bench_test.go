@@ -52,7 +52,7 @@ func writeSession(tb testing.TB, path string, size int) {
 			"content": []any{map[string]any{"type": "text", "text": "Reading the file."}}}})
 		add(map[string]any{"type": "assistant", "message": map[string]any{"id": mid, "role": "assistant", "model": "claude-sonnet-4-5",
 			"content": []any{map[string]any{"type": "tool_use", "id": call, "name": "Read", "input": map[string]any{"file_path": "/x.go"}}},
-			"usage": map[string]any{"input_tokens": 100, "output_tokens": 20}}})
+			"usage":   map[string]any{"input_tokens": 100, "output_tokens": 20}}})
 		add(map[string]any{"type": "user", "message": map[string]any{"role": "user",
 			"content": []any{map[string]any{"type": "tool_result", "tool_use_id": call, "content": body}}}})
 		add(map[string]any{"type": "assistant", "message": map[string]any{"id": mid + "b", "role": "assistant", "model": "claude-sonnet-4-5",

@@ -64,4 +64,3 @@ func TestEntryOverLimitCut(t *testing.T) {
 		t.Fatalf("the cut result is not stored with its call id: %.300s", got[len(got)-300:])
 	}
 }
-
