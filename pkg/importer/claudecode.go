@@ -8,7 +8,6 @@ package importer
 // file), then the entries of the active branch, one at a time.
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strings"
 )
@@ -37,9 +36,64 @@ type ccHead struct {
 	AITitle       string  `json:"aiTitle"`
 	Summary       string  `json:"summary"`
 	LeafUUID      string  `json:"leafUuid"`
-	Message       *struct {
+	raw           []byte  // the message, undecoded
+}
+
+// scan fills h from the line's top-level keys, skipping the message but
+// for its model (wanted once).
+func (h *ccHead) scan(b []byte) error {
+	return topLevel(b, func(k, v []byte) bool {
+		switch string(k) {
+		case "type":
+			h.Type = str(v)
+		case "uuid":
+			h.UUID = str(v)
+		case "parentUuid":
+			if p := str(v); p != "" {
+				h.Parent = &p
+			}
+		case "logicalParentUuid":
+			h.LogicalParent = str(v)
+		case "timestamp":
+			h.Timestamp = str(v)
+		case "isSidechain":
+			h.IsSidechain = string(v) == "true"
+		case "sessionId":
+			h.SessionID = str(v)
+		case "agentId":
+			h.AgentID = str(v)
+		case "version":
+			h.Version = str(v)
+		case "cwd":
+			h.Cwd = str(v)
+		case "gitBranch":
+			h.GitBranch = str(v)
+		case "aiTitle":
+			h.AITitle = str(v)
+		case "summary":
+			h.Summary = str(v)
+		case "leafUuid":
+			h.LeafUUID = str(v)
+		case "message":
+			h.raw = v
+		}
+		return true
+	})
+}
+
+// model is the message's model, decoded only when asked.
+func (h *ccHead) model() string {
+	var m struct {
 		Model string `json:"model"`
-	} `json:"message"`
+	}
+	_ = topLevel(h.raw, func(k, v []byte) bool {
+		if string(k) == "model" {
+			m.Model = str(v)
+			return false
+		}
+		return true
+	})
+	return m.Model
 }
 
 // ccNode is one entry of the graph.
@@ -64,7 +118,7 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 	summaries := map[string]string{}
 	err := eachLine(src, src.Reader(), 0, 0, func(l line) error {
 		var h ccHead
-		if err := json.Unmarshal(l.text, &h); err != nil {
+		if err := h.scan(l.text); err != nil {
 			return inputErr(l.n, "", "not a Claude Code entry: %v", err)
 		}
 		if session == "" {
@@ -82,8 +136,10 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 		if meta.GitBranch == "" {
 			meta.GitBranch = h.GitBranch
 		}
-		if meta.Model == "" && h.Type == "assistant" && h.Message != nil && !strings.HasPrefix(h.Message.Model, "<") {
-			meta.Model = h.Message.Model
+		if meta.Model == "" && h.Type == "assistant" {
+			if m := h.model(); !strings.HasPrefix(m, "<") {
+				meta.Model = m
+			}
 		}
 		switch {
 		case h.Type == "ai-title":
@@ -165,6 +221,7 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 				}
 			}
 			d := ccDecoder{src: src}
+			rd := seqReader{src: src}
 			buf := make([]byte, 0, 64<<10)
 			for k, i := range path {
 				n := nodes[i]
@@ -174,7 +231,7 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 				}
 				if k >= skip {
 					buf = append(buf[:0], make([]byte, n.n)...)
-					if _, err := src.R.ReadAt(buf, n.off); err != nil {
+					if err := rd.read(buf, n.off); err != nil {
 						return err
 					}
 					recs, err := d.entry(buf, int(n.line))

@@ -4,27 +4,71 @@ package importer
 
 import (
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
+// ccEntry is what an entry of the active branch is read for.
 type ccEntry struct {
-	Type             string `json:"type"`
-	Subtype          string `json:"subtype"`
-	IsCompactSummary bool   `json:"isCompactSummary"`
-	RequestID        string `json:"requestId"`
-	ToolUseResult    json.RawMessage
-	Attachment       *struct {
-		Type string `json:"type"`
-	} `json:"attachment"`
-	Message *struct {
-		ID         string          `json:"id"`
-		Model      string          `json:"model"`
-		Content    json.RawMessage `json:"content"`
-		StopReason string          `json:"stop_reason"`
-		Usage      json.RawMessage `json:"usage"`
-	} `json:"message"`
+	Type, Subtype, Attachment string
+	IsCompactSummary          bool
+	ToolUseResult             bool
+	Message                   []byte // raw
+}
+
+// ccMessage is an entry's message, raw where it is kept raw.
+type ccMessage struct {
+	ID, Model, StopReason string
+	Content, Usage        []byte
+}
+
+// scan reads an entry's top-level keys, the message left raw: one JSON
+// pass over what is kept (each content block), not three.
+func (e *ccEntry) scan(b []byte) error {
+	return topLevel(b, func(k, v []byte) bool {
+		switch string(k) {
+		case "type":
+			e.Type = str(v)
+		case "subtype":
+			e.Subtype = str(v)
+		case "isCompactSummary":
+			e.IsCompactSummary = string(v) == "true"
+		case "toolUseResult":
+			e.ToolUseResult = string(v) != "null"
+		case "attachment":
+			_ = topLevel(v, func(k, v []byte) bool {
+				if string(k) == "type" {
+					e.Attachment = str(v)
+				}
+				return true
+			})
+		case "message":
+			if string(v) != "null" {
+				e.Message = v
+			}
+		}
+		return true
+	})
+}
+
+func (m *ccMessage) scan(b []byte) error {
+	return topLevel(b, func(k, v []byte) bool {
+		switch string(k) {
+		case "id":
+			m.ID = str(v)
+		case "model":
+			m.Model = str(v)
+		case "stop_reason":
+			m.StopReason = str(v)
+		case "content":
+			m.Content = v
+		case "usage":
+			m.Usage = v
+		}
+		return true
+	})
 }
 
 // ccDecoder decodes entries in order: thinking written in an entry of its
@@ -48,7 +92,7 @@ func (d *ccDecoder) done() {
 func (d *ccDecoder) entry(text []byte, n int) ([]transcript.Record, error) {
 	d.held = false
 	var e ccEntry
-	if err := json.Unmarshal(text, &e); err != nil {
+	if err := e.scan(text); err != nil {
 		return nil, inputErr(n, "", "not a Claude Code entry: %v", err)
 	}
 	switch e.Type {
@@ -59,42 +103,45 @@ func (d *ccDecoder) entry(text []byte, n int) ([]transcript.Record, error) {
 		}
 		return nil, nil
 	case "attachment":
-		if e.Attachment != nil {
-			d.src.Note("attachment/" + e.Attachment.Type)
-		} else {
-			d.src.Note("attachment")
-		}
+		d.src.Note("attachment/" + e.Attachment)
 		return nil, nil
 	default:
 		d.src.Note(e.Type)
 		return nil, nil
 	}
-	if e.Message == nil {
-		return nil, inputErr(n, "message", "a %s entry without a message", e.Type)
+	var m ccMessage
+	if e.Message == nil || m.scan(e.Message) != nil {
+		return nil, inputErr(n, "message", "a %s entry without a message object", e.Type)
 	}
-	m := e.Message
 	t := turn{src: d.src}
-	var s string
-	if json.Unmarshal(m.Content, &s) == nil {
-		t.texts = []string{s}
-	} else {
-		var raws []json.RawMessage
-		if err := json.Unmarshal(m.Content, &raws); err != nil {
-			return nil, inputErr(n, "message.content", "neither text nor a list of blocks")
+	switch c := skipWS(m.Content, 0); {
+	case c < len(m.Content) && m.Content[c] == '"':
+		var s string
+		if err := json.Unmarshal(m.Content, &s); err != nil {
+			return nil, inputErr(n, "message.content", "%v", err)
 		}
+		t.texts = []string{s}
+	default:
 		if e.Type == "assistant" {
 			t.provider = "anthropic"
 		}
-		for _, raw := range raws {
+		err := elements(m.Content, func(raw []byte) error {
 			var b block
 			if err := json.Unmarshal(raw, &b); err != nil {
-				return nil, inputErr(n, "message.content", "a block that is no object")
+				return inputErr(n, "message.content", "a block that is no object: %v", err)
 			}
 			t.add(raw, &b)
+			return nil
+		})
+		if errors.Is(err, errScan) {
+			return nil, inputErr(n, "message.content", "neither text nor a list of blocks")
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	if e.Type == "user" {
-		if len(e.ToolUseResult) > 0 && string(e.ToolUseResult) != "null" {
+		if e.ToolUseResult {
 			d.src.Note("toolUseResult (the tool's structured output)")
 		}
 		if e.IsCompactSummary && len(t.texts) > 0 {
@@ -127,7 +174,7 @@ func (d *ccDecoder) entry(text []byte, n int) ([]transcript.Record, error) {
 		aux["finish_reason"] = auxJSON(m.StopReason)
 	}
 	if len(m.Usage) > 0 && string(m.Usage) != "null" {
-		aux["usage"] = compactRaw(m.Usage)
+		aux["usage"] = compactRaw(json.RawMessage(m.Usage))
 	}
 	r.Metadata.Aux = aux
 	return recs, nil

@@ -136,12 +136,13 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 	}
 	s.Walk = func(skip int, fn func(*Entry) error) error {
 		var buf []byte
+		rd := seqReader{src: src}
 		for k, r := range refs {
 			e := &Entry{ID: r.id, Line: int(r.line)}
 			text := r.inline
 			if text == nil {
 				buf = append(buf[:0], make([]byte, r.n)...)
-				if _, err := src.R.ReadAt(buf, r.off); err != nil {
+				if err := rd.read(buf, r.off); err != nil {
 					return err
 				}
 				text = buf

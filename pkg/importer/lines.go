@@ -69,3 +69,24 @@ func eachLine(src *Source, r io.Reader, startLine int, startOff int64, fn func(l
 		}
 	}
 }
+
+// seqReader reads spans of a file mostly in order (an index pass's
+// entries, read back): forward through one buffer, by ReadAt otherwise.
+type seqReader struct {
+	src *Source
+	br  *bufio.Reader
+	pos int64
+}
+
+func (r *seqReader) read(dst []byte, off int64) error {
+	if r.br == nil || off < r.pos || off-r.pos > 1<<20 {
+		r.br = bufio.NewReaderSize(io.NewSectionReader(r.src.R, off, r.src.Size-off), 256<<10)
+		r.pos = off
+	}
+	if _, err := r.br.Discard(int(off - r.pos)); err != nil {
+		return err
+	}
+	_, err := io.ReadFull(r.br, dst)
+	r.pos = off + int64(len(dst))
+	return err
+}

@@ -30,7 +30,8 @@ type Options struct {
 	// Branches imports the branches off the active one as conversations
 	// of their own.
 	Branches bool
-	// Chunk is how many records one transaction appends (0: 2000).
+	// Chunk is how many records one transaction appends at most (0:
+	// 20,000); a chunk also ends past 32 MiB of text.
 	Chunk int
 	// Warn tells a person something (stderr).
 	Warn func(msg string)
@@ -66,7 +67,7 @@ type Importer struct {
 // unchanged files cost no query each).
 func New(ctx context.Context, st store.Store, opt Options) (*Importer, error) {
 	if opt.Chunk <= 0 {
-		opt.Chunk = 2000
+		opt.Chunk = 20000
 	}
 	if opt.Warn == nil {
 		opt.Warn = func(string) {}

@@ -15,6 +15,9 @@ import (
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
+// chunkLimit bounds the text one chunk holds in memory.
+const chunkLimit = 32 << 20
+
 // errMoved: the active branch no longer holds, where the cursor says, the
 // last entry imported.
 var errMoved = errors.New("active branch moved")
@@ -91,6 +94,7 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 	b := builder{im: im, src: src, s: s, conv: conv, forkOf: forkOf, first: !have}
 	head := headHash(src, src.Size)
 	var chunk []transcript.Record
+	chunkBytes := 0
 	i, last, held := 0, cur.LastEntry, 0
 	flush := func(final bool) error {
 		c := store.ImportCursor{Source: src.Path, Conversation: conv, Tool: im.tool(),
@@ -114,7 +118,7 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		}
 		c.Updated = 0
 		im.cursors[[2]string{src.Path, conv}] = c
-		chunk = chunk[:0]
+		chunk, chunkBytes = chunk[:0], 0
 		return nil
 	}
 	err := walk(skip, func(e *Entry) error {
@@ -135,12 +139,15 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 			return err
 		}
 		chunk = append(chunk, recs...)
+		for j := range recs {
+			chunkBytes += transcript.RecordSize(&recs[j])
+		}
 		if e.Held {
 			held++
 		} else {
 			last, held = e.ID, 0
 		}
-		if len(chunk) >= im.opt.Chunk && held == 0 {
+		if (len(chunk) >= im.opt.Chunk || chunkBytes >= chunkLimit) && held == 0 {
 			return flush(false)
 		}
 		if err := ctx.Err(); err != nil {
