@@ -122,7 +122,7 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 			h := sha256.Sum256(l.text)
 			e := &Entry{ID: strconv.Itoa(l.n) + "-" + hex.EncodeToString(h[:6]), Line: l.n}
 			var cl codexLine
-			if err := json.Unmarshal(l.text, &cl); err != nil {
+			if err := cl.scan(l.text); err != nil {
 				return inputErr(l.n, "", "not a Codex rollout line: %v", err)
 			}
 			e.Time = parseTime(cl.Timestamp)
@@ -145,6 +145,27 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 		return err
 	}
 	return emit(s)
+}
+
+// scan reads a line's top-level keys, the payload left raw.
+func (cl *codexLine) scan(b []byte) error {
+	return topLevel(b, func(k, v []byte) bool {
+		switch string(k) {
+		case "timestamp":
+			cl.Timestamp = str(v)
+		case "type":
+			cl.Type = str(v)
+		case "payload":
+			cl.Payload = v
+		case "id":
+			cl.ID = str(v)
+		case "thread_id":
+			cl.ThreadID = str(v)
+		case "item":
+			cl.Item = v
+		}
+		return true
+	})
 }
 
 type stopErr struct{}

@@ -98,8 +98,9 @@ func (x suite) TestImportCursorMovesWithRecords(t *testing.T) {
 	}
 }
 
-// TestImportCursorCopyClearPrune: Dump/Load carries the cursors, Clear and
-// a deleting Prune remove them.
+// TestImportCursorCopyClearPrune: Dump/Load carries the cursors, Fork
+// does not, Clear, a fork over a conversation and a deleting Prune remove
+// them.
 func (x suite) TestImportCursorCopyClearPrune(t *testing.T) {
 	src, dst := x.open(t), x.open(t)
 	ctx := context.Background()
@@ -126,6 +127,22 @@ func (x suite) TestImportCursorCopyClearPrune(t *testing.T) {
 	want := importCursors(t, src, "/x/c1")
 	if got := importCursors(t, dst, ""); len(got) != 1 || got[0] != want[0] {
 		t.Fatalf("copied cursor = %+v, want %+v", got, want)
+	}
+	// A fork is no import: the source's cursor stays with c2 alone, and
+	// a fork replacing a conversation takes that one's cursors away.
+	if _, err := src.Fork(ctx, "c2", "c3", store.ForkOptions{}, ids); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range importCursors(t, src, "") {
+		if c.Conversation == "c3" {
+			t.Fatalf("fork copied an import cursor: %+v", c)
+		}
+	}
+	if _, err := src.Fork(ctx, "c2", "c1", store.ForkOptions{Force: true}, ids); err != nil {
+		t.Fatal(err)
+	}
+	if got := importCursors(t, src, "/x/c1"); len(got) != 0 {
+		t.Fatalf("cursor left by a fork --force over c1: %+v", got)
 	}
 	if _, err := src.Clear(ctx, "c1"); err != nil {
 		t.Fatal(err)
