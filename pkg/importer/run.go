@@ -31,7 +31,7 @@ type Options struct {
 	// of their own.
 	Branches bool
 	// Chunk is how many records one transaction appends at most (0:
-	// 20,000); a chunk also ends past 32 MiB of text.
+	// 4,000); a chunk also ends past 8 MiB of text.
 	Chunk int
 	// Warn tells a person something (stderr).
 	Warn func(msg string)
@@ -67,7 +67,7 @@ type Importer struct {
 // unchanged files cost no query each).
 func New(ctx context.Context, st store.Store, opt Options) (*Importer, error) {
 	if opt.Chunk <= 0 {
-		opt.Chunk = 20000
+		opt.Chunk = 4000
 	}
 	if opt.Warn == nil {
 		opt.Warn = func(string) {}

@@ -15,8 +15,9 @@ import (
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// chunkLimit bounds the text one chunk holds in memory.
-const chunkLimit = 32 << 20
+// chunkLimit bounds the text one chunk holds in memory (two are: one
+// written, one decoded).
+const chunkLimit = 8 << 20
 
 // errMoved: the active branch no longer holds, where the cursor says, the
 // last entry imported.
@@ -96,6 +97,30 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 	var chunk []transcript.Record
 	chunkBytes := 0
 	i, last, held := 0, cur.LastEntry, 0
+	// A chunk is written while the next one is decoded (two cores: the
+	// decoder and the database work at once); chunks commit in order.
+	type written struct {
+		c   store.ImportCursor
+		res store.AppendResult
+		err error
+	}
+	var pending chan written
+	wait := func() error {
+		if pending == nil {
+			return nil
+		}
+		w := <-pending
+		pending = nil
+		if w.err != nil {
+			return w.err
+		}
+		im.Tally.add(conv, w.res)
+		if w.res.Inserted+w.res.Merged > 0 && im.opt.Changed != nil {
+			im.opt.Changed(conv, w.res.Inserted)
+		}
+		im.cursors[[2]string{src.Path, conv}] = w.c
+		return nil
+	}
 	flush := func(final bool) error {
 		c := store.ImportCursor{Source: src.Path, Conversation: conv, Tool: im.tool(),
 			Size: st.size, MTime: st.mtime, Entries: int64(i - held), LastEntry: last, Head: head}
@@ -105,20 +130,22 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		if !final {
 			c.MTime = -1 // not the whole file yet: never "unchanged"
 		}
+		if err := wait(); err != nil {
+			return err
+		}
 		if len(chunk) == 0 && have && final && i == skip && cur.Size == c.Size && cur.MTime == c.MTime {
 			return nil
 		}
-		res, err := im.st.ImportAppend(ctx, c, im.ids, feed(chunk))
-		if err != nil {
-			return err
+		recs := chunk
+		chunk, chunkBytes = nil, 0
+		pending = make(chan written, 1)
+		go func(ch chan written) {
+			res, err := im.st.ImportAppend(ctx, c, im.ids, feed(recs))
+			ch <- written{c, res, err}
+		}(pending)
+		if final {
+			return wait()
 		}
-		im.Tally.add(conv, res)
-		if res.Inserted+res.Merged > 0 && im.opt.Changed != nil {
-			im.opt.Changed(conv, res.Inserted)
-		}
-		c.Updated = 0
-		im.cursors[[2]string{src.Path, conv}] = c
-		chunk, chunkBytes = chunk[:0], 0
 		return nil
 	}
 	err := walk(skip, func(e *Entry) error {
@@ -156,6 +183,9 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		return nil
 	})
 	if err != nil {
+		if werr := wait(); werr != nil && !errors.Is(err, context.Canceled) {
+			im.opt.Warn(werr.Error())
+		}
 		return err
 	}
 	if i < skip {
