@@ -204,3 +204,59 @@ func TestBadLineNamed(t *testing.T) {
 func noTitle(s string) string {
 	return regexp.MustCompile(`,"title":"[^"]*"`).ReplaceAllString(s, "")
 }
+
+// TestLaterExportMatchedByConversation: a later export, saved under another
+// name, adds only what is new, and a regenerated answer (current_node
+// moved) goes to a conversation of its own instead of being merged in.
+func TestLaterExportMatchedByConversation(t *testing.T) {
+	whole, err := os.ReadFile("testdata/chatgpt/conversations.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	first := filepath.Join(dir, "2026-03", "conversations.json")
+	later := filepath.Join(dir, "2026-04", "conversations.json")
+	for _, p := range []string{first, later} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(first, whole, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := openStore(t)
+	if _, _, err := run(t, s, "chatgpt", Options{}, first); err != nil {
+		t.Fatal(err)
+	}
+	conv := "6650a1b2-0000-4000-8000-00000000c0de"
+	before := records(t, s, conv)
+	// The same export again under another name: nothing new.
+	if err := os.WriteFile(later, whole, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	im, _, err := run(t, s, "chatgpt", Options{}, later)
+	if err != nil || im.Tally.Inserted != 0 {
+		t.Fatalf("the same export again: %+v, %v", im.Tally, err)
+	}
+	// The user went back to the other answer: current_node moved.
+	moved := strings.Replace(string(whole), `"current_node": "a3b"`, `"current_node": "a3"`, 1)
+	if moved == string(whole) {
+		t.Fatal("fixture changed: no current_node a3b")
+	}
+	if err := os.WriteFile(later, []byte(moved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	im, warned, err := run(t, s, "chatgpt", Options{}, later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if im.Tally.Forks != 1 || !strings.Contains(strings.Join(warned, "\n"), "moved behind what was imported") {
+		t.Fatalf("tally %+v, warned %q", im.Tally, warned)
+	}
+	if after := records(t, s, conv); after != before {
+		t.Fatalf("the conversation changed:\n%s", diffLines(before, after))
+	}
+	if fork := records(t, s, conv+"~u2"); !strings.Contains(fork, `"1024"`) {
+		t.Fatalf("fork holds:\n%s", fork)
+	}
+}

@@ -60,6 +60,9 @@ type Importer struct {
 	opt     Options
 	cursors map[[2]string]store.ImportCursor
 	sources map[string][]store.ImportCursor
+	// byConv is each conversation's latest cursor of this import's kind,
+	// whatever the source: exports are matched by conversation.
+	byConv map[string]store.ImportCursor
 	Tally   Tally
 }
 
@@ -73,10 +76,14 @@ func New(ctx context.Context, st store.Store, opt Options) (*Importer, error) {
 		opt.Warn = func(string) {}
 	}
 	im := &Importer{st: st, ids: transcript.NewIDs(), opt: opt,
-		cursors: map[[2]string]store.ImportCursor{}, sources: map[string][]store.ImportCursor{}}
+		cursors: map[[2]string]store.ImportCursor{}, sources: map[string][]store.ImportCursor{},
+		byConv: map[string]store.ImportCursor{}}
 	err := st.ImportCursors(ctx, "", func(c store.ImportCursor) error {
 		im.cursors[[2]string{c.Source, c.Conversation}] = c
 		im.sources[c.Source] = append(im.sources[c.Source], c)
+		if c.Tool == im.tool() && c.Updated >= im.byConv[c.Conversation].Updated {
+			im.byConv[c.Conversation] = c
+		}
 		return nil
 	})
 	if err != nil && !errors.Is(err, store.ErrNotFound) {

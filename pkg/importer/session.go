@@ -88,6 +88,11 @@ func forkName(conv, key string) string {
 func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Session, conv string,
 	walk func(int, func(*Entry) error) error, forkOf string) error {
 	cur, have := im.cursors[[2]string{src.Path, conv}]
+	if !have && !im.opt.Format.Growing() {
+		// A later export under another name holds the same conversations:
+		// matched by id, wherever the last export lay.
+		cur, have = im.byConv[conv]
+	}
 	skip := 0
 	if have {
 		skip = int(cur.Entries)
@@ -119,6 +124,7 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 			im.opt.Changed(conv, w.res.Inserted)
 		}
 		im.cursors[[2]string{src.Path, conv}] = w.c
+		im.byConv[conv] = w.c
 		return nil
 	}
 	flush := func(final bool) error {
@@ -229,8 +235,11 @@ func (im *Importer) moved(ctx context.Context, src *Source, st fileState, s *Ses
 		return err
 	}
 	// The conversation stays; its cursor learns the file's new state.
-	cur := im.cursors[[2]string{src.Path, conv}]
-	cur.Size, cur.MTime = st.size, st.mtime
+	cur, ok := im.cursors[[2]string{src.Path, conv}]
+	if !ok {
+		cur = im.byConv[conv] // an export under another name
+	}
+	cur.Source, cur.Size, cur.MTime = src.Path, st.size, st.mtime
 	if _, err := im.st.ImportAppend(ctx, cur, im.ids, feed(nil)); err != nil {
 		return err
 	}
