@@ -63,7 +63,7 @@ type Importer struct {
 	// byConv is each conversation's latest cursor of this import's kind,
 	// whatever the source: exports are matched by conversation.
 	byConv map[string]store.ImportCursor
-	Tally   Tally
+	Tally  Tally
 }
 
 // New loads the store's import cursors (one query, so that a thousand
