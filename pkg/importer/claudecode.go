@@ -96,18 +96,44 @@ func (h *ccHead) model() string {
 	return m.Model
 }
 
-// ccNode is one entry of the graph.
+// ccNode is one entry of the graph, small: a session of a million entries
+// indexes in tens of megabytes. Ids are kept as hashes; the few wanted as
+// text are read back from the file.
 type ccNode struct {
-	uuid, parent string
-	ms           int64
-	off          int64
-	n, line      int32
-	side, msg    bool
+	id, parent uint64
+	ms         int64
+	off        int64
+	n, line    int32
+	side, msg  bool
+}
+
+// idHash is the 64-bit FNV-1a of a uuid ("" is 0: no parent).
+func idHash(s string) uint64 {
+	if s == "" {
+		return 0
+	}
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h | 1 // never 0
+}
+
+// uuidAt reads node n's uuid back from the file.
+func uuidAt(src *Source, n ccNode) string {
+	buf := make([]byte, n.n)
+	if _, err := src.R.ReadAt(buf, n.off); err != nil {
+		return ""
+	}
+	var h ccHead
+	_ = h.scan(buf)
+	return h.UUID
 }
 
 func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 	var nodes []ccNode
-	byID := map[string]int{}
+	byID := map[uint64]int32{}
 	var meta Meta
 	var session, agent string
 	type aside struct {
@@ -115,7 +141,7 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 		what string
 	}
 	var asides []aside // lines off the graph: noted when past the cursor
-	summaries := map[string]string{}
+	summaries := map[uint64]string{}
 	err := eachLine(src, src.Reader(), 0, 0, func(l line) error {
 		var h ccHead
 		if err := h.scan(l.text); err != nil {
@@ -146,7 +172,7 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 			meta.Title = h.AITitle // the last wins
 			return nil
 		case h.Type == "summary":
-			summaries[h.LeafUUID] = h.Summary
+			summaries[idHash(h.LeafUUID)] = h.Summary
 			return nil
 		case h.UUID == "":
 			asides = append(asides, aside{l.n, h.Type})
@@ -156,8 +182,8 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 		if h.Parent != nil && *h.Parent != "" {
 			parent = *h.Parent
 		}
-		byID[h.UUID] = len(nodes)
-		nodes = append(nodes, ccNode{uuid: h.UUID, parent: parent, ms: parseTime(h.Timestamp).UnixMilli(), off: l.off,
+		byID[idHash(h.UUID)] = int32(len(nodes))
+		nodes = append(nodes, ccNode{id: idHash(h.UUID), parent: idHash(parent), ms: parseTime(h.Timestamp).UnixMilli(), off: l.off,
 			n: int32(len(l.text)), line: int32(l.n), side: h.IsSidechain, msg: h.Type == "user" || h.Type == "assistant"})
 		return nil
 	})
@@ -175,17 +201,17 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 	if sub {
 		s.ID, s.Meta.Parent = "agent-"+agent, session
 	}
-	hasChild := make(map[string]bool, len(nodes))
+	hasChild := make([]bool, len(nodes))
 	for _, n := range nodes {
-		if n.side == sub {
-			hasChild[n.parent] = true
+		if p, ok := byID[n.parent]; ok && n.side == sub {
+			hasChild[p] = true
 		}
 	}
 	// The active leaf: the latest leaf of the main chain (of the
 	// sub-agent's, in its file); later in the file wins a tie.
 	leaf := -1
 	for i, n := range nodes {
-		if n.side == sub && !hasChild[n.uuid] && (leaf < 0 || n.ms >= nodes[leaf].ms) {
+		if n.side == sub && !hasChild[i] && (leaf < 0 || n.ms >= nodes[leaf].ms) {
 			leaf = i
 		}
 	}
@@ -195,7 +221,7 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 	path := ccPath(nodes, byID, leaf)
 	if s.Meta.Title == "" {
 		for _, i := range path {
-			if t := summaries[nodes[i].uuid]; t != "" {
+			if t := summaries[nodes[i].id]; t != "" {
 				s.Meta.Title = t // only a summary of a leaf this file holds
 			}
 		}
@@ -225,11 +251,12 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 			buf := make([]byte, 0, 64<<10)
 			for k, i := range path {
 				n := nodes[i]
-				e := &Entry{ID: n.uuid, Line: int(n.line)}
+				e := &Entry{Line: int(n.line)}
 				if n.ms > 0 {
 					e.Time = timeMS(n.ms)
 				}
-				if k >= skip {
+				switch {
+				case k >= skip:
 					buf = append(buf[:0], make([]byte, n.n)...)
 					if err := rd.read(buf, n.off); err != nil {
 						return err
@@ -238,7 +265,9 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 					if err != nil {
 						return err
 					}
-					e.Records, e.Held = recs, d.held
+					e.ID, e.Records, e.Held = d.uuid, recs, d.held
+				case k == skip-1:
+					e.ID = uuidAt(src, n) // the one the cursor names
 				}
 				if err := fn(e); err != nil {
 					return err
@@ -251,13 +280,13 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 	s.Walk = walk(path)
 	if src.Branches {
 		for i, n := range nodes {
-			if n.side != sub || hasChild[n.uuid] || i == leaf || !n.msg {
+			if n.side != sub || hasChild[i] || i == leaf || !n.msg {
 				continue
 			}
 			bp := ccPath(nodes, byID, i)
 			for _, j := range bp {
 				if !on[j] {
-					s.Branches = append(s.Branches, Branch{Key: nodes[j].uuid, Walk: walk(bp)})
+					s.Branches = append(s.Branches, Branch{Key: uuidAt(src, nodes[j]), Walk: walk(bp)})
 					break
 				}
 			}
@@ -267,10 +296,10 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 }
 
 // ccPath is the path from the root to leaf, following parents.
-func ccPath(nodes []ccNode, byID map[string]int, leaf int) []int {
+func ccPath(nodes []ccNode, byID map[uint64]int32, leaf int) []int {
 	var path []int
-	for i, ok := leaf, true; ok && len(path) <= len(nodes); i, ok = byID[nodes[i].parent] {
-		path = append(path, i)
+	for i, ok := int32(leaf), true; ok && len(path) <= len(nodes); i, ok = byID[nodes[i].parent] {
+		path = append(path, int(i))
 	}
 	for a, b := 0, len(path)-1; a < b; a, b = a+1, b-1 {
 		path[a], path[b] = path[b], path[a]

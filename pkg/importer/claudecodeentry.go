@@ -12,6 +12,7 @@ import (
 
 // ccEntry is what an entry of the active branch is read for.
 type ccEntry struct {
+	UUID                      string
 	Type, Subtype, Attachment string
 	IsCompactSummary          bool
 	ToolUseResult             bool
@@ -29,6 +30,8 @@ type ccMessage struct {
 func (e *ccEntry) scan(b []byte) error {
 	return topLevel(b, func(k, v []byte) bool {
 		switch string(k) {
+		case "uuid":
+			e.UUID = str(v)
 		case "type":
 			e.Type = str(v)
 		case "subtype":
@@ -77,7 +80,8 @@ type ccDecoder struct {
 	src     *Source
 	pending []transcript.ProviderItem
 	pendID  string
-	held    bool // the last entry's thinking waits in pending
+	held    bool   // the last entry's thinking waits in pending
+	uuid    string // the last entry's
 }
 
 func timeMS(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
@@ -95,6 +99,7 @@ func (d *ccDecoder) entry(text []byte, n int) ([]transcript.Record, error) {
 	if err := e.scan(text); err != nil {
 		return nil, inputErr(n, "", "not a Claude Code entry: %v", err)
 	}
+	d.uuid = e.UUID
 	switch e.Type {
 	case "user", "assistant":
 	case "system":
