@@ -123,18 +123,28 @@ func (b *builder) entry(e *Entry) ([]transcript.Record, error) {
 		// its aux.import would replace that one's (its id is kept among
 		// the absorbed).
 		if merges := (m.Role == transcript.RoleUser || m.Role == transcript.RoleAssistant) && m.Role == b.role; !merges {
-			imp := map[string]any{"entry": e.ID}
-			if e.Line > 0 {
-				imp["line"] = e.Line
-			}
+			var imp json.RawMessage
 			if b.first {
 				b.first = false
-				b.meta(imp)
+				v := map[string]any{"entry": e.ID}
+				if e.Line > 0 {
+					v["line"] = e.Line
+				}
+				b.meta(v)
+				imp = auxJSON(v)
+			} else {
+				// {"entry":ID,"line":N}, as encoding/json writes it, by hand:
+				// one per record.
+				imp = append(transcript.AppendString(append(imp, `{"entry":`...), e.ID), '}')
+				if e.Line > 0 {
+					imp = strconv.AppendInt(append(imp[:len(imp)-1], `,"line":`...), int64(e.Line), 10)
+					imp = append(imp, '}')
+				}
 			}
 			if r.Metadata.Aux == nil {
 				r.Metadata.Aux = map[string]json.RawMessage{}
 			}
-			r.Metadata.Aux["import"] = auxJSON(imp)
+			r.Metadata.Aux["import"] = imp
 		}
 		if transcript.CheckSize(&r) != nil {
 			cut(&r)

@@ -263,6 +263,12 @@ func (im *Importer) moved(ctx context.Context, src *Source, st fileState, s *Ses
 
 // auxJSON is v as an aux value.
 func auxJSON(v any) json.RawMessage {
+	if s, ok := v.(string); ok {
+		return quote(s)
+	}
 	b, _ := json.Marshal(v)
 	return b
 }
+
+// quote is s as a JSON string, without encoding/json's reflection.
+func quote(s string) json.RawMessage { return transcript.AppendString(nil, s) }
