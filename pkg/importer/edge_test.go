@@ -64,3 +64,19 @@ func TestEntryOverLimitCut(t *testing.T) {
 		t.Fatalf("the cut result is not stored with its call id: %.300s", got[len(got)-300:])
 	}
 }
+
+// TestChangedOncePerConversation: a session stored in many chunks is one
+// line of output, with every record it added.
+func TestChangedOncePerConversation(t *testing.T) {
+	s := openStore(t)
+	calls := map[string][]int{}
+	opt := Options{Chunk: 2, Changed: func(conv string, n int) { calls[conv] = append(calls[conv], n) }}
+	im, _, err := run(t, s, "codex", opt, filepath.Join("testdata", "codex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := calls["0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"]
+	if len(got) != 1 || got[0] != im.Tally.Inserted {
+		t.Fatalf("Changed calls %v, want one with %d", got, im.Tally.Inserted)
+	}
+}

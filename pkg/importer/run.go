@@ -35,7 +35,8 @@ type Options struct {
 	Chunk int
 	// Warn tells a person something (stderr).
 	Warn func(msg string)
-	// Changed is called once per conversation that got new records.
+	// Changed is called once per conversation that got new records (or
+	// merges), with how many were added, once its source is done.
 	Changed func(conv string, added int)
 	// Progress is told the bytes of each source done.
 	Progress func(n int64)

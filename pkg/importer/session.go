@@ -110,6 +110,13 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		err error
 	}
 	var pending chan written
+	// One line per conversation, however many chunks it took.
+	added, changed := 0, false
+	defer func() {
+		if changed && im.opt.Changed != nil {
+			im.opt.Changed(conv, added)
+		}
+	}()
 	wait := func() error {
 		if pending == nil {
 			return nil
@@ -120,9 +127,8 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 			return w.err
 		}
 		im.Tally.add(conv, w.res)
-		if w.res.Inserted+w.res.Merged > 0 && im.opt.Changed != nil {
-			im.opt.Changed(conv, w.res.Inserted)
-		}
+		added += w.res.Inserted
+		changed = changed || w.res.Inserted+w.res.Merged > 0
 		im.cursors[[2]string{src.Path, conv}] = w.c
 		im.byConv[conv] = w.c
 		return nil
