@@ -203,7 +203,13 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 	if i < skip {
 		return errMoved // rewound behind the cursor
 	}
-	return flush(true)
+	if err := flush(true); err != nil {
+		return err
+	}
+	if have && i > skip {
+		return im.updateMeta(ctx, conv, s.Meta)
+	}
+	return nil
 }
 
 // moved handles an active branch that no longer holds the last entry
