@@ -48,6 +48,9 @@ func (b *builder) load(ctx context.Context) error {
 		return nil
 	})
 	if errors.Is(err, store.ErrNotFound) {
+		// Imported before, but nothing stored (entries that make no
+		// record): the next record is the conversation's first.
+		b.first = true
 		return nil
 	}
 	return err

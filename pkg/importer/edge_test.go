@@ -80,3 +80,28 @@ func TestChangedOncePerConversation(t *testing.T) {
 		t.Fatalf("Changed calls %v, want one with %d", got, im.Tally.Inserted)
 	}
 }
+
+// TestFirstRecordAfterEmptyImport: a session whose first import stored
+// nothing (no entry made a record yet) still gets aux.import's facts on
+// the first record a later import stores.
+func TestFirstRecordAfterEmptyImport(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	head := `{"type":"progress","uuid":"p1","parentUuid":null,"sessionId":"late","cwd":"/w","timestamp":"2026-01-01T00:00:00Z"}` + "\n"
+	if err := os.WriteFile(p, []byte(head), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := openStore(t)
+	if _, _, err := run(t, s, "claude-code", Options{}, p); err != nil {
+		t.Fatal(err)
+	}
+	more := head + `{"type":"user","uuid":"u1","parentUuid":"p1","sessionId":"late","timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"hi"}}` + "\n"
+	if err := os.WriteFile(p, []byte(more), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := run(t, s, "claude-code", Options{}, p); err != nil {
+		t.Fatal(err)
+	}
+	if got := records(t, s, "late"); !strings.Contains(got, `"session":"late"`) || !strings.Contains(got, `"cwd":"/w"`) {
+		t.Fatalf("first record:\n%s", got)
+	}
+}
