@@ -36,9 +36,10 @@ type codexLine struct {
 	Type      string          `json:"type"`
 	Payload   json.RawMessage `json:"payload"`
 	// early files' first line, and exec streams
-	ID       string          `json:"id"`
-	ThreadID string          `json:"thread_id"`
-	Item     json.RawMessage `json:"item"`
+	ID         string          `json:"id"`
+	ThreadID   string          `json:"thread_id"`
+	Item       json.RawMessage `json:"item"`
+	RecordType string          `json:"record_type"` // early files' state lines
 }
 
 // codexItem is a response item, an event, a turn context or a meta line.
@@ -163,6 +164,8 @@ func (cl *codexLine) scan(b []byte) error {
 			cl.ThreadID = str(v)
 		case "item":
 			cl.Item = v
+		case "record_type":
+			cl.RecordType = str(v)
 		}
 		return true
 	})
@@ -232,7 +235,16 @@ func (d *codexDecoder) line(cl *codexLine, raw json.RawMessage, n int) ([]transc
 		return d.execItem(cl.Item, n)
 	case "":
 		if n == 1 && cl.ID != "" {
-			return nil, nil // an early file's meta line
+			// An early file's meta line: {id, timestamp, instructions}.
+			var it codexItem
+			var instr string
+			if json.Unmarshal(raw, &it) == nil && json.Unmarshal(it.Instructions, &instr) == nil && strings.TrimSpace(instr) != "" {
+				return []transcript.Record{{Message: transcript.Message{Role: transcript.RoleSystem, Contents: []string{instr}}}}, nil
+			}
+			return nil, nil
+		}
+		if cl.RecordType == "state" {
+			return nil, nil // an early file's state lines
 		}
 		return nil, inputErr(n, "type", "a line without a type")
 	default:

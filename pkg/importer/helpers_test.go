@@ -6,9 +6,11 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/sqlite"
@@ -75,7 +77,22 @@ func dumpAll(t testing.TB, s store.Store, dir string) string {
 		}
 	}
 	abs, _ := filepath.Abs(dir)
-	return strings.ReplaceAll(b.String(), abs, "DIR")
+	return stable(strings.ReplaceAll(b.String(), abs, "DIR"))
+}
+
+// stable masks what an import takes from the clock: the creation time of
+// an entry that gives none (now), and the id of a placeholder (rule 2).
+func stable(s string) string {
+	now := time.Now().UnixMilli()
+	s = regexp.MustCompile(`"creation":(\d{13})`).ReplaceAllStringFunc(s, func(m string) string {
+		ms, _ := strconv.ParseInt(m[len(`"creation":`):], 10, 64)
+		if d := now - ms; d >= 0 && d < 24*3600*1000 {
+			return `"creation":NOW`
+		}
+		return m
+	})
+	return regexp.MustCompile(`\{"id":"[0-9A-Z]{26}"(,"conversation":"[^"]*","message":\{"role":"user","contents":\["\.\.\."\]\},"metadata":\{"attribute":\["fake"\])`).
+		ReplaceAllString(s, `{"id":"FAKE"$1`)
 }
 
 // golden compares got with testdata/golden/name, rewriting it with -update.
