@@ -230,20 +230,17 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 	for _, i := range path {
 		on[i] = true
 	}
-	walk := func(path []int) func(int, func(*Entry) error) error {
+	// walk goes over path; the main session's walk also counts the lines
+	// off the graph (once per import, only those past the cursor).
+	walk := func(path []int, main bool) func(int, func(*Entry) error) error {
 		return func(skip int, fn func(*Entry) error) error {
 			after := 0
 			if skip > 0 && skip <= len(path) {
 				after = int(nodes[path[skip-1]].line)
 			}
 			for _, a := range asides {
-				if a.line > after {
+				if main && a.line > after {
 					src.Note(a.what)
-				}
-			}
-			for _, n := range nodes {
-				if n.side != sub && int(n.line) > after {
-					src.Note("sidechain entry")
 				}
 			}
 			d := ccDecoder{src: src}
@@ -277,7 +274,7 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 			return nil
 		}
 	}
-	s.Walk = walk(path)
+	s.Walk = walk(path, true)
 	if src.Branches {
 		for i, n := range nodes {
 			if n.side != sub || hasChild[i] || i == leaf || !n.msg {
@@ -286,13 +283,62 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 			bp := ccPath(nodes, byID, i)
 			for _, j := range bp {
 				if !on[j] {
-					s.Branches = append(s.Branches, Branch{Key: uuidAt(src, nodes[j]), Walk: walk(bp)})
+					s.Branches = append(s.Branches, Branch{Key: uuidAt(src, nodes[j]), Walk: walk(bp, false)})
 					break
 				}
 			}
 		}
 	}
-	return emit(s)
+	if err := emit(s); err != nil || sub {
+		return err
+	}
+	// Sidechains written inline (sub-agents, before they had files of
+	// their own): each chain, from its root to its latest leaf, is a
+	// session of its own, linked to this one.
+	hasSide := make([]bool, len(nodes))
+	for _, n := range nodes {
+		if p, ok := byID[n.parent]; ok && n.side {
+			hasSide[p] = true
+		}
+	}
+	latest := map[int]int{} // root -> latest leaf
+	var roots []int
+	for i, n := range nodes {
+		if !n.side || hasSide[i] {
+			continue
+		}
+		p := sidePath(nodes, ccPath(nodes, byID, i))
+		if len(p) == 0 {
+			continue
+		}
+		l, ok := latest[p[0]]
+		if !ok {
+			roots = append(roots, p[0])
+		}
+		if !ok || n.ms >= nodes[l].ms {
+			latest[p[0]] = i
+		}
+	}
+	for _, root := range roots {
+		sc := &Session{ID: session + "-sidechain-" + shortKey(uuidAt(src, nodes[root])), Meta: meta}
+		sc.Meta.Parent, sc.Meta.Title = session, ""
+		sc.Walk = walk(sidePath(nodes, ccPath(nodes, byID, latest[root])), false)
+		if err := emit(sc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sidePath keeps the sidechain entries of path.
+func sidePath(nodes []ccNode, path []int) []int {
+	var out []int
+	for _, i := range path {
+		if nodes[i].side {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // ccPath is the path from the root to leaf, following parents.

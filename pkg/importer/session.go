@@ -71,7 +71,10 @@ func (im *Importer) name(s *Session) (string, error) {
 
 // forkName names the conversation of a branch: its first entry off the
 // active branch, shortened.
-func forkName(conv, key string) string {
+func forkName(conv, key string) string { return conv + "~" + shortKey(key) }
+
+// shortKey is key's first 8 letters and digits.
+func shortKey(key string) string {
 	k := strings.Map(func(r rune) rune {
 		if r < 0x80 && (r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
 			return r
@@ -81,7 +84,7 @@ func forkName(conv, key string) string {
 	if len(k) > 8 {
 		k = k[:8]
 	}
-	return conv + "~" + k
+	return k
 }
 
 // path imports walk's entries past conv's cursor into conv.
