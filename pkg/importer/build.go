@@ -23,7 +23,12 @@ type builder struct {
 	s      *Session
 	conv   string
 	forkOf string
-	first  bool // the next record is the conversation's first
+	// forkKey: a branch's first entry off forkOf's branch; the entries
+	// before it are forkOf's too (shared), their ids there under
+	// aux.forkedFrom, as convo fork keeps them.
+	forkKey string
+	shared  bool
+	first   bool // the next record is the conversation's first
 	quiet  bool // only ids wanted: no notes
 	loaded bool
 	cover  []string        // ids since the latest summary, that summary first
@@ -81,8 +86,16 @@ func (b *builder) observe(r *transcript.Record) {
 	b.role = m.Role
 }
 
-// id is the id of the jth record entry e makes.
+// id is the id of the jth record entry e makes: a branch's ids are its
+// own (a consumer keyed by id alone must not take one for the other's).
 func (b *builder) id(e *Entry, j int) string {
+	if b.forkKey != "" {
+		return b.sourceID(e, j, "branch", b.forkKey)
+	}
+	return b.sourceID(e, j)
+}
+
+func (b *builder) sourceID(e *Entry, j int, more ...string) string {
 	t := e.Time
 	if t.IsZero() {
 		t = b.last
@@ -91,7 +104,7 @@ func (b *builder) id(e *Entry, j int) string {
 	if j > 0 {
 		key += "#" + strconv.Itoa(j)
 	}
-	return transcript.SourceID(t, b.im.opt.Format.Name(), b.s.ID, key)
+	return transcript.SourceID(t, append([]string{b.im.opt.Format.Name(), b.s.ID, key}, more...)...)
 }
 
 // entry makes e's records ready to append.
@@ -101,10 +114,19 @@ func (b *builder) entry(e *Entry) ([]transcript.Record, error) {
 	} else {
 		b.last = e.Time
 	}
+	if b.shared && e.ID == b.forkKey {
+		b.shared = false
+	}
 	out := e.Records[:0]
 	for j := range e.Records {
 		r := e.Records[j]
 		r.ID, r.Conversation = b.id(e, j), b.conv
+		if b.shared {
+			if r.Metadata.Aux == nil {
+				r.Metadata.Aux = map[string]json.RawMessage{}
+			}
+			r.Metadata.Aux["forkedFrom"] = quote(b.sourceID(e, j))
+		}
 		r.Metadata.Timing.Creation = max(e.Time.UnixMilli(), 0)
 		m := &r.Message
 		switch m.Role {

@@ -29,7 +29,7 @@ func (im *Importer) session(ctx context.Context, src *Source, st fileState, s *S
 	if err != nil {
 		return err
 	}
-	err = im.path(ctx, src, st, s, conv, s.Walk, "")
+	err = im.path(ctx, src, st, s, conv, s.Walk, "", "")
 	if errors.Is(err, errMoved) {
 		err = im.moved(ctx, src, st, s, conv)
 	}
@@ -38,7 +38,7 @@ func (im *Importer) session(ctx context.Context, src *Source, st fileState, s *S
 	}
 	for _, b := range s.Branches {
 		fork := forkName(conv, b.Key)
-		err := im.path(ctx, src, st, s, fork, b.Walk, conv)
+		err := im.path(ctx, src, st, s, fork, b.Walk, conv, b.Key)
 		if errors.Is(err, errMoved) {
 			im.opt.Warn(fmt.Sprintf("%s: branch %s of %s no longer holds what %s holds: left as it was", src.Path, b.Key, s.ID, fork))
 			continue
@@ -87,9 +87,10 @@ func shortKey(key string) string {
 	return k
 }
 
-// path imports walk's entries past conv's cursor into conv.
+// path imports walk's entries past conv's cursor into conv; for a branch,
+// forkOf is the conversation it leaves at entry forkKey.
 func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Session, conv string,
-	walk func(int, func(*Entry) error) error, forkOf string) error {
+	walk func(int, func(*Entry) error) error, forkOf, forkKey string) error {
 	cur, have := im.cursors[[2]string{src.Path, conv}]
 	if !have && !im.opt.Format.Growing() {
 		// A later export under another name holds the same conversations:
@@ -100,7 +101,8 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 	if have {
 		skip = int(cur.Entries)
 	}
-	b := builder{im: im, src: src, s: s, conv: conv, forkOf: forkOf, first: !have}
+	b := builder{im: im, src: src, s: s, conv: conv, forkOf: forkOf, forkKey: forkKey, first: !have,
+		shared: forkOf != "" && !have}
 	head := headHash(src, src.Size)
 	var chunk []transcript.Record
 	chunkBytes := 0
@@ -268,7 +270,7 @@ func (im *Importer) moved(ctx context.Context, src *Source, st fileState, s *Ses
 	im.opt.Warn(fmt.Sprintf("%s: the active branch of session %s moved behind what was imported (at entry %s): it goes to %s, %s stays as it was",
 		src.Path, s.ID, key, fork, conv))
 	im.Tally.Forks++
-	err = im.path(ctx, src, st, s, fork, s.Walk, conv)
+	err = im.path(ctx, src, st, s, fork, s.Walk, conv, key)
 	if errors.Is(err, errMoved) {
 		im.opt.Warn(fmt.Sprintf("%s: %s moved again: left as it was", src.Path, fork))
 		return nil
