@@ -29,12 +29,12 @@ type builder struct {
 	forkKey string
 	shared  bool
 	first   bool // the next record is the conversation's first
-	quiet  bool // only ids wanted: no notes
-	loaded bool
-	cover  []string        // ids since the latest summary, that summary first
-	open   map[string]bool // calls of the latest assistant turn awaiting a result
-	role   transcript.Role // the last non-system role
-	last   time.Time
+	quiet   bool // only ids wanted: no notes
+	loaded  bool
+	cover   []string        // ids since the latest summary, that summary first
+	open    map[string]bool // calls of the latest assistant turn awaiting a result
+	role    transcript.Role // the last non-system role
+	last    time.Time
 }
 
 // load picks up the state of a conversation imported before: the records
