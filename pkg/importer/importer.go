@@ -65,6 +65,18 @@ type Source struct {
 	// Branches asks the decoder for the branches off the active one.
 	Branches bool
 	notes    *Notes
+	// progress is told how far into the file a read got, once past
+	// where any read got before (done).
+	progress func(int64)
+	done     int64
+}
+
+// reached reports that a read of src got to off.
+func (s *Source) reached(off int64) {
+	if off > s.done && s.progress != nil {
+		s.progress(min(off, s.Size) - s.done)
+		s.done = min(off, s.Size)
+	}
 }
 
 // Reader reads the whole source from its start.

@@ -64,6 +64,7 @@ func eachLine(src *Source, r io.Reader, startLine int, startOff int64, fn func(l
 			}
 		}
 		off += size
+		src.reached(off)
 		if err != nil {
 			return nil
 		}

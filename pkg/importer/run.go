@@ -141,11 +141,8 @@ func (im *Importer) ImportFile(ctx context.Context, path string) error {
 		return err
 	}
 	im.Tally.Files++
-	defer func() {
-		if im.opt.Progress != nil {
-			im.opt.Progress(fi.Size())
-		}
-	}()
+	src := &Source{Path: abs, R: f, Size: fi.Size(), Branches: im.opt.Branches, progress: im.opt.Progress}
+	defer src.reached(fi.Size()) // the rest: skipped, or read by offsets
 	st := fileState{fi.Size(), fi.ModTime().UnixNano()}
 	if curs := im.mine(abs); len(curs) > 0 {
 		same := true
@@ -157,7 +154,6 @@ func (im *Importer) ImportFile(ctx context.Context, path string) error {
 			return nil
 		}
 	}
-	src := &Source{Path: abs, R: f, Size: st.size, Branches: im.opt.Branches}
 	if im.opt.Format.Growing() {
 		for _, c := range im.mine(abs) {
 			if c.Size > st.size || c.Head != headHash(src, c.Size) {
