@@ -154,7 +154,7 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 			return nil
 		}
 		recs := chunk
-		chunk, chunkBytes = nil, 0
+		chunk, chunkBytes = make([]transcript.Record, 0, len(recs)), 0
 		pending = make(chan written, 1)
 		go func(ch chan written) {
 			res, err := im.st.ImportAppend(ctx, c, im.ids, feed(recs))
