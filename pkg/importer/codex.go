@@ -216,8 +216,8 @@ func (d *codexDecoder) line(cl *codexLine, raw json.RawMessage, n int) ([]transc
 		var it codexItem
 		_ = json.Unmarshal(payload, &it)
 		switch it.Type {
-		case "user_message", "agent_message", "agent_reasoning", "token_count", "task_started", "task_complete", "turn_aborted":
-			// the UI's copy of items the response items hold, or telemetry
+		case "user_message", "agent_message", "agent_reasoning", "task_started", "task_complete", "turn_aborted":
+			// the UI's copy of what the response items hold, or turn marks
 		default:
 			d.src.Note("event_msg/" + it.Type)
 		}
