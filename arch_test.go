@@ -85,6 +85,9 @@ func importViolations(prod, all map[string][]string) []string {
 		"pkg/export":     {"pkg/transcript"},
 		"pkg/store":      {"pkg/transcript"},
 		"pkg/llm":        {"pkg/transcript", "pkg/format"},
+		// import reads files into the store: the domain and the store's
+		// interface, never a backend or a provider.
+		"pkg/importer": {"pkg/transcript", "pkg/store"},
 		// The summarizer's parts: the fact finder and the extractive
 		// engine never reach the use case (pkg/summarize), and the fact
 		// finder never reaches the engine.
@@ -93,7 +96,7 @@ func importViolations(prod, all map[string][]string) []string {
 		"pkg/summarize/extractive":    {"pkg/transcript", "pkg/tokens", "pkg/summarize/facts", "pkg/summarize/internal/work"},
 	}
 	adapters := []string{"pkg/store/sqlite", "pkg/store/postgres", "pkg/dynamo", "pkg/llm"}
-	useCases := []string{"cmd", "pkg/ask", "pkg/summarize"}
+	useCases := []string{"cmd", "pkg/ask", "pkg/summarize", "pkg/importer"}
 	for dir, imps := range prod {
 		for pkg, ok := range allowed {
 			// pkg/store's own subpackages (the engine, dialects, conformance

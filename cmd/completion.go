@@ -6,6 +6,7 @@ import (
 
 	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/format"
+	"github.com/convo-cli/convo/pkg/importer"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -60,6 +61,10 @@ func completeFlagValues(a *Factory, root *cobra.Command) {
 			if _, has := c.GetFlagCompletionFunc(f.Name); !has {
 				_ = c.RegisterFlagCompletionFunc(f.Name, complete)
 			}
+		}
+		if c.Name() == "import" {
+			// Formats, not the providers append --from completes.
+			_ = c.RegisterFlagCompletionFunc("from", cobra.FixedCompletions(importer.Names(), cobra.ShellCompDirectiveNoFileComp))
 		}
 		c.LocalNonPersistentFlags().VisitAll(register)
 		c.PersistentFlags().VisitAll(register)

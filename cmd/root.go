@@ -144,6 +144,7 @@ variables convo reads: convo help environment.`,
 		newCmdRewind(a, nil),
 		newCmdPrune(a, nil),
 		newCmdCopy(a, nil),
+		newCmdImport(a, nil),
 	)
 	root.AddCommand(newHelpTopics()...)
 	completionCmd(root)

@@ -2,9 +2,9 @@ package store
 
 // Dumped is one piece of a conversation as Dump streams it: first the
 // conversation itself (Conversation set), then its records in transcript
-// order, absorbed ids, export cursors, answer schema and pending batch
-// requests. Exactly one field is set per piece; a Record's Body is valid
-// until the next piece.
+// order, absorbed ids, export cursors, import cursors, answer schema and
+// pending batch requests. Exactly one field is set per piece; a Record's
+// Body is valid until the next piece.
 type Dumped struct {
 	Conversation *DumpedConversation
 	Record       *DumpedRecord
@@ -12,6 +12,7 @@ type Dumped struct {
 	Cursor       *DumpedCursor
 	Schema       *ConversationSchema
 	Batch        *BatchRequest
+	Import       *DumpedImportCursor
 }
 
 // DumpedConversation is a conversation's own row: its counters and times.

@@ -136,6 +136,15 @@ type Store interface {
 	// created before before (ms; 0: none by age), in one transaction, and
 	// returns how many went.
 	DropBatchRequests(ctx context.Context, before int64, ids ...string) (int64, error)
+	// ImportAppend is Append for convo import: the records next yields go to
+	// the end of conv and cur, the source's cursor for conv, is stored in
+	// the same transaction, also when every record was already there. A
+	// cursor already past cur (another import went further meanwhile)
+	// stays: cursors never move back.
+	ImportAppend(ctx context.Context, cur ImportCursor, ids *transcript.IDs, next func() (transcript.Record, error)) (AppendResult, error)
+	// ImportCursors calls fn for the cursors of source ("" every cursor),
+	// ordered by source and conversation.
+	ImportCursors(ctx context.Context, source string, fn func(ImportCursor) error) error
 
 	// IntegrityCheck checks the store's own invariants and the backend's.
 	IntegrityCheck(ctx context.Context) error

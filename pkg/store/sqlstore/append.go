@@ -29,7 +29,24 @@ func (s *Store) AppendAfter(ctx context.Context, conv string, last store.Last, i
 func (s *Store) appendIf(ctx context.Context, conv string, last *store.Last, ids *transcript.IDs, next func() (transcript.Record, error)) (store.AppendResult, error) {
 	var res store.AppendResult
 	// Once: next consumes the caller's stream, which cannot be read twice.
-	err := s.inTxOnce(ctx, func(tx conn) error {
+	err := s.inTxOnce(ctx, func(tx conn) error { return s.appendTx(ctx, tx, conv, last, ids, next, &res) })
+	if errors.Is(err, errNothing) {
+		s.log().Info("append wrote nothing", "conversation", conv, "skipped", res.Skipped)
+		return store.AppendResult{Skipped: res.Skipped}, nil
+	}
+	if err != nil {
+		return res, notStored(err)
+	}
+	s.log().Info("appended", "conversation", conv, "inserted", res.Inserted, "merged", res.Merged,
+		"skipped", res.Skipped, "from_seq", res.FromSeq, "to_seq", res.ToSeq)
+	return res, nil
+}
+
+// appendTx is the body of an append in tx; errNothing when every record was
+// skipped (the caller rolls back or goes on).
+func (s *Store) appendTx(ctx context.Context, tx conn, conv string, last *store.Last, ids *transcript.IDs,
+	next func() (transcript.Record, error), res *store.AppendResult) error {
+	{
 		w, err := s.newWriter(ctx, tx, conv)
 		if err != nil {
 			return err
@@ -113,17 +130,7 @@ func (s *Store) appendIf(ctx context.Context, conv string, last *store.Last, ids
 		}
 		res.ToSeq = w.seq - 1
 		return w.finish(ctx)
-	})
-	if errors.Is(err, errNothing) {
-		s.log().Info("append wrote nothing", "conversation", conv, "skipped", res.Skipped)
-		return store.AppendResult{Skipped: res.Skipped}, nil
 	}
-	if err != nil {
-		return res, notStored(err)
-	}
-	s.log().Info("appended", "conversation", conv, "inserted", res.Inserted, "merged", res.Merged,
-		"skipped", res.Skipped, "from_seq", res.FromSeq, "to_seq", res.ToSeq)
-	return res, nil
 }
 
 // writer holds one write transaction on one conversation and its counters.

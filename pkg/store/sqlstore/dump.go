@@ -47,6 +47,13 @@ func (s *Store) Dump(ctx context.Context, conv string, fn func(store.Dumped) err
 			[]any{&cur.Sink, &cur.Seq, &cur.Held, &cur.Updated}, func() error { return fn(store.Dumped{Cursor: &cur}) }); err != nil {
 			return err
 		}
+		var ic store.ImportCursor
+		if err := each(ctx, tx, `SELECT source, tool, size, mtime, entries, last_entry, head, updated FROM import_cursors
+			WHERE conversation = ? ORDER BY source`, conv,
+			[]any{&ic.Source, &ic.Tool, &ic.Size, &ic.MTime, &ic.Entries, &ic.LastEntry, &ic.Head, &ic.Updated},
+			func() error { ic.Conversation = conv; return fn(store.Dumped{Import: &ic}) }); err != nil {
+			return err
+		}
 		var sc store.ConversationSchema
 		if err := each(ctx, tx, `SELECT name, body, updated FROM conversation_schemas WHERE conversation = ?`, conv,
 			[]any{&sc.Name, &sc.Body, &sc.Updated}, func() error { return fn(store.Dumped{Schema: &sc}) }); err != nil {
@@ -172,6 +179,11 @@ func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumpe
 				b := *d.Batch
 				b.Conversation = c.ID
 				err = putBatchRequest(ctx, tx, b)
+			case d.Import != nil:
+				if err = flush(); err != nil {
+					break
+				}
+				err = insertImportCursor(ctx, tx, c.ID, d.Import)
 			default:
 				err = errors.New("a piece with nothing in it")
 			}

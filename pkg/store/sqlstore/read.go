@@ -185,7 +185,7 @@ func (s *Store) Clear(ctx context.Context, conv string) (int64, error) {
 		}
 		n, _ = res.RowsAffected()
 		s.log().Info("cleared conversation", "conversation", conv, "records", n)
-		for _, t := range []string{"absorbed", "export_cursors"} {
+		for _, t := range []string{"absorbed", "export_cursors", "import_cursors"} {
 			if _, err := tx.ExecContext(ctx, "DELETE FROM "+t+" WHERE conversation = ?", conv); err != nil {
 				return err
 			}

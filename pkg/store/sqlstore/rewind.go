@@ -23,7 +23,7 @@ func deleteConversation(ctx context.Context, tx conn, conv string) (int64, error
 		return 0, fmt.Errorf("delete records of %q: %w", conv, err)
 	}
 	n, _ := res.RowsAffected()
-	for _, t := range []string{"absorbed", "export_cursors"} {
+	for _, t := range []string{"absorbed", "export_cursors", "import_cursors"} {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+t+" WHERE conversation = ?", conv); err != nil {
 			return 0, fmt.Errorf("delete %s of %q: %w", t, conv, err)
 		}

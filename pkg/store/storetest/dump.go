@@ -54,6 +54,11 @@ func dumpPieces(t testing.TB, s store.Store, conv string) []store.Dumped {
 			d.Batch = &bc
 			n++
 		}
+		if ic := d.Import; ic != nil {
+			icc := *ic
+			d.Import = &icc
+			n++
+		}
 		if n != 1 {
 			t.Errorf("a dumped piece holds %d things, want 1: %+v", n, d)
 		}

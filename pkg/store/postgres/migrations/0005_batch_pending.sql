@@ -1,5 +1,5 @@
 -- summarize --batch-out's requests not yet applied: see the SQLite
--- migration 0010 for what each column means.
+-- migration 0008 for what each column means.
 CREATE TABLE batch_pending (
     custom_id    TEXT COLLATE "C" PRIMARY KEY,
     conversation TEXT COLLATE "C" NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,

@@ -1,0 +1,205 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"text/template"
+
+	"github.com/spf13/cobra"
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+
+	"github.com/convo-cli/convo/pkg/importer"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// importOptions are the flags of `convo import`.
+type importOptions struct {
+	f                       *Factory
+	from, prefix, name      string
+	branches, strict, jsonO bool
+	paths                   []string
+	format                  importer.Format
+	tmpl                    *template.Template
+}
+
+func newCmdImport(f *Factory, runF func(context.Context, *importOptions) error) *cobra.Command {
+	o := &importOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "import --from FORMAT PATH...",
+		Short: "Import coding-agent sessions and chat-app exports",
+		Long: `Import the session files of a coding agent or a chat app's export: each
+session (each exported conversation, each sub-agent's session) becomes one
+conversation, named after its own id. A PATH is a file, or a directory walked
+for the format's files; - reads one file on stdin.
+
+Import is incremental: the store keeps a cursor per source file, so running
+it again over the same directory imports only what is new, and skips an
+unchanged file without reading it. What convo has no place for (images,
+attachments, hook output, snapshots) is counted and named on stderr.
+
+FORMAT is one of: ` + strings.Join(importer.Names(), ", ") + `. docs/import.md maps
+each format's fields to records.`,
+		Example: `  convo import --from claude-code ~/.claude/projects
+  convo import --from codex ~/.codex/sessions --prefix codex-
+  convo import --from chatgpt ~/Downloads/chatgpt-export.zip --branches`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var ok bool
+			if o.format, ok = importer.Lookup(o.from); !ok {
+				return usageErrorf("--from %q: want one of %s", o.from, strings.Join(importer.Names(), ", "))
+			}
+			if len(args) == 0 {
+				return usageErrorf("import reads files: give at least one PATH (- for stdin)")
+			}
+			if o.name != "" {
+				if o.prefix != "" {
+					return usageErrorf("--name and --prefix both name conversations: give one")
+				}
+				var err error
+				if o.tmpl, err = template.New("name").Option("missingkey=error").Parse(o.name); err != nil {
+					return usageErrorf("--name: %v", err)
+				}
+			}
+			o.paths = args
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return importRun(cmd.Context(), o)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.from, "from", "", "the format: "+strings.Join(importer.Names(), ", "))
+	fl.StringVar(&o.prefix, "prefix", "", "put this before each session's id to name its conversation")
+	fl.StringVar(&o.name, "name", "", "name conversations with this Go template over .Tool, .Session, .Title, .Project")
+	fl.BoolVar(&o.branches, "branches", false, "also import each branch off the active one, as a conversation of its own")
+	fl.BoolVar(&o.strict, "strict", false, "exit 3 when anything was not imported (after storing the rest)")
+	fl.BoolVar(&o.jsonO, "json", false, "print one JSON object per conversation changed")
+	return cmd
+}
+
+func importRun(ctx context.Context, o *importOptions) error {
+	f := o.f
+	var files []string
+	stdin := false
+	for _, p := range o.paths {
+		if p == "-" {
+			stdin = true
+			continue
+		}
+		got, err := importer.Files(o.format, []string{p})
+		if errors.Is(err, fs.ErrNotExist) {
+			return usageErrorf("%s: no such file or directory", p)
+		}
+		if err != nil {
+			return err
+		}
+		files = append(files, got...)
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	var total int64
+	for _, p := range files {
+		if fi, err := os.Stat(p); err == nil {
+			total += fi.Size()
+		}
+	}
+	var progress *mpb.Progress
+	var bar *mpb.Bar
+	var people io.Writer = f.IO.ErrOut
+	if f.IO.StderrIsTerminal() && !f.quiet && total > 0 {
+		progress = mpb.NewWithContext(ctx, mpb.WithOutput(f.IO.ErrOut), mpb.WithWidth(40), mpb.WithAutoRefresh())
+		bar = progress.AddBar(total,
+			mpb.PrependDecorators(decor.Name("import "), decor.CountersKibiByte("% .1f/% .1f")),
+			mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.AverageETA(decor.ET_STYLE_GO)))
+		people = progress
+	}
+	out := newLineWriter(f.IO.Out)
+	var printErr error
+	added := 0
+	opt := importer.Options{
+		Format: o.format, Prefix: o.prefix, Branches: o.branches,
+		Warn: func(msg string) {
+			if !f.quiet {
+				fmt.Fprintf(people, "convo: %s\n", f.redact(msg))
+			}
+		},
+		Changed: func(conv string, n int) {
+			added += n
+			notePartial(ctx, "%d records were stored before that, each conversation's with its cursor", added)
+			if f.quiet || printErr != nil {
+				return
+			}
+			if o.jsonO {
+				b, _ := json.Marshal(map[string]any{"conversation": conv, "records": n})
+				_, printErr = fmt.Fprintf(out, "%s\n", b)
+			} else {
+				_, printErr = fmt.Fprintf(out, "%s\t+%d records\n", conv, n)
+			}
+			if printErr == nil {
+				printErr = out.Flush()
+			}
+		},
+		Progress: func(n int64) {
+			if bar != nil {
+				bar.IncrInt64(n)
+			}
+		},
+	}
+	if o.tmpl != nil {
+		opt.NameText = o.name
+		opt.Name = func(d importer.NameData) (string, error) {
+			var b strings.Builder
+			if err := o.tmpl.Execute(&b, d); err != nil {
+				return "", usageErrorf("--name: %v", err)
+			}
+			return b.String(), nil
+		}
+	}
+	im, err := importer.New(ctx, s, opt)
+	if err != nil {
+		return err
+	}
+	run := func() error {
+		for _, p := range files {
+			if err := im.ImportFile(ctx, p); err != nil {
+				return err
+			}
+		}
+		if stdin {
+			return im.ImportStream(ctx, f.IO.In)
+		}
+		return nil
+	}
+	err = run()
+	if bar != nil {
+		if err != nil {
+			bar.Abort(false)
+		} else {
+			bar.SetTotal(-1, true)
+		}
+		progress.Wait()
+	}
+	t := im.Tally
+	if !f.quiet {
+		fmt.Fprintf(f.IO.ErrOut, "convo: import: %d files (%d unchanged, %d rewritten), %d sessions, %d conversations changed (%d new branches), %d records added, %d merged, %d already there, %d cut to fit, %d things not imported\n",
+			t.Files, t.Unchanged, t.Rewritten, t.Sessions, t.Conversations, t.Forks, t.Inserted, t.Merged, t.Skipped, t.Cut, t.NotImported)
+	}
+	if err != nil {
+		return err
+	}
+	if t.Inserted+t.Merged > 0 {
+		noteStored(ctx, "importing %d records", t.Inserted+t.Merged)
+	}
+	if o.strict && t.NotImported+t.Cut > 0 {
+		return &transcript.InputError{Err: fmt.Errorf("--strict: %d things were not imported and %d entries were cut (named above); the rest is stored", t.NotImported, t.Cut)}
+	}
+	return afterCommit(printErr)
+}

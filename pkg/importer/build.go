@@ -1,0 +1,204 @@
+package importer
+
+// From an entry's records to records the store takes: ids by the rule for
+// outside data, aux.import, a compaction's summaryIds, results paired with
+// open calls, the size limit.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// builder follows one conversation as its records are made: what a summary
+// would cover, which calls await results, the last role (for merges).
+type builder struct {
+	im     *Importer
+	src    *Source
+	s      *Session
+	conv   string
+	forkOf string
+	// forkKey: a branch's first entry off forkOf's branch; the entries
+	// before it are forkOf's too (shared), their ids there under
+	// aux.forkedFrom, as convo fork keeps them.
+	forkKey string
+	shared  bool
+	first   bool // the next record is the conversation's first
+	quiet   bool // only ids wanted: no notes
+	loaded  bool
+	cover   []string        // ids since the latest summary, that summary first
+	open    map[string]bool // calls of the latest assistant turn awaiting a result
+	role    transcript.Role // the last non-system role
+	last    time.Time
+}
+
+// load picks up the state of a conversation imported before: the records
+// from its latest summary on.
+func (b *builder) load(ctx context.Context) error {
+	b.loaded = true
+	err := b.im.st.Read(ctx, b.conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
+		var r transcript.Record
+		if err := transcript.DecodeStored(row.Body, &r); err != nil {
+			return err
+		}
+		b.observe(&r)
+		if t := r.Metadata.Timing.Creation; t > 0 {
+			b.last = time.UnixMilli(t)
+		}
+		return nil
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		// Imported before, but nothing stored (entries that make no
+		// record): the next record is the conversation's first.
+		b.first = true
+		return nil
+	}
+	return err
+}
+
+// observe follows r as the store's rules will: merges, summaries, calls.
+func (b *builder) observe(r *transcript.Record) {
+	m := &r.Message
+	switch m.Role {
+	case transcript.RoleSystem:
+		return
+	case transcript.RoleSummary:
+		b.cover, b.open = []string{r.ID}, nil
+	case transcript.RoleAssistant:
+		if b.role != transcript.RoleAssistant {
+			b.open = map[string]bool{}
+		}
+		for _, c := range m.ToolCalls {
+			b.open[c.ID] = true
+		}
+	case transcript.RoleTool:
+		delete(b.open, m.ToolCallID)
+	}
+	merges := (m.Role == transcript.RoleUser || m.Role == transcript.RoleAssistant) && m.Role == b.role
+	if !merges && !r.IsFake() && m.Role != transcript.RoleSummary {
+		b.cover = append(b.cover, r.ID)
+	}
+	b.role = m.Role
+}
+
+// id is the id of the jth record entry e makes: a branch's ids are its
+// own (a consumer keyed by id alone must not take one for the other's).
+func (b *builder) id(e *Entry, j int) string {
+	if b.forkKey != "" {
+		return b.sourceID(e, j, "branch", b.forkKey)
+	}
+	return b.sourceID(e, j)
+}
+
+func (b *builder) sourceID(e *Entry, j int, more ...string) string {
+	t := e.Time
+	if t.IsZero() {
+		t = b.last
+	}
+	key := e.ID
+	if j > 0 {
+		key += "#" + strconv.Itoa(j)
+	}
+	return transcript.SourceID(t, append([]string{b.im.opt.Format.Name(), b.s.ID, key}, more...)...)
+}
+
+// entry makes e's records ready to append.
+func (b *builder) entry(e *Entry) ([]transcript.Record, error) {
+	if e.Time.IsZero() {
+		e.Time = b.last // an entry without a time keeps order after the one before
+	} else {
+		b.last = e.Time
+	}
+	if b.shared && e.ID == b.forkKey {
+		b.shared = false
+	}
+	out := e.Records[:0]
+	for j := range e.Records {
+		r := e.Records[j]
+		r.ID, r.Conversation = b.id(e, j), b.conv
+		if b.shared {
+			if r.Metadata.Aux == nil {
+				r.Metadata.Aux = map[string]json.RawMessage{}
+			}
+			r.Metadata.Aux["forkedFrom"] = quote(b.sourceID(e, j))
+		}
+		r.Metadata.Timing.Creation = max(e.Time.UnixMilli(), 0)
+		m := &r.Message
+		switch m.Role {
+		case transcript.RoleTool:
+			if !b.open[m.ToolCallID] {
+				b.src.Note("tool result answering no call")
+				continue
+			}
+		case transcript.RoleSummary:
+			if len(b.cover) == 0 {
+				// Nothing before it to cover: its text stays, as the user's.
+				m.Role = transcript.RoleUser
+				b.src.Note("compaction with nothing before it (kept as user text)")
+			} else {
+				r.Metadata.SummaryIDs = append([]string(nil), b.cover...)
+			}
+		}
+		// A record the rules merge into the one before names no entry:
+		// its aux.import would replace that one's (its id is kept among
+		// the absorbed).
+		if merges := (m.Role == transcript.RoleUser || m.Role == transcript.RoleAssistant) && m.Role == b.role; !merges {
+			var imp json.RawMessage
+			if b.first {
+				b.first = false
+				v := map[string]any{"entry": e.ID}
+				if e.Line > 0 {
+					v["line"] = e.Line
+				}
+				b.meta(v)
+				imp = auxJSON(v)
+			} else {
+				// {"entry":ID,"line":N}, as encoding/json writes it, by hand:
+				// one per record.
+				imp = append(transcript.AppendString(append(imp, `{"entry":`...), e.ID), '}')
+				if e.Line > 0 {
+					imp = strconv.AppendInt(append(imp[:len(imp)-1], `,"line":`...), int64(e.Line), 10)
+					imp = append(imp, '}')
+				}
+			}
+			if r.Metadata.Aux == nil {
+				r.Metadata.Aux = map[string]json.RawMessage{}
+			}
+			r.Metadata.Aux["import"] = imp
+		}
+		if transcript.CheckSize(&r) != nil {
+			cut(&r)
+			b.im.Tally.Cut++
+			b.src.Note("entry over the record size limit (cut)")
+		}
+		if err := transcript.Validate(&r); err != nil {
+			var ie *transcript.InputError
+			if errors.As(err, &ie) && ie.Line == 0 {
+				ie.Line = e.Line
+			}
+			return nil, err
+		}
+		b.observe(&r)
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// meta adds the session's own facts to the first record's aux.import.
+func (b *builder) meta(imp map[string]any) {
+	m := b.s.Meta
+	imp["tool"] = b.im.opt.Format.Name()
+	imp["source"] = b.src.Path
+	imp["session"] = b.s.ID
+	for k, v := range map[string]string{"version": m.Version, "cwd": m.Cwd, "gitBranch": m.GitBranch,
+		"model": m.Model, "title": m.Title, "parent": m.Parent, "project": m.Project, "forkOf": b.forkOf} {
+		if v != "" {
+			imp[k] = v
+		}
+	}
+}

@@ -1,0 +1,267 @@
+package importer
+
+// Codex rollouts: ~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl,
+// {"timestamp","type","payload"} a line (session_meta first, then
+// response_item, event_msg, turn_context, compacted); files of early 2025
+// hold the items bare after a first line {id, timestamp, instructions}.
+// `codex exec --json` streams are read too (thread.started, item.*). One
+// linear history, read in one pass; an entry is a line, its id the line's
+// number and a hash of its bytes.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+type codex struct{}
+
+func (codex) Name() string  { return "codex" }
+func (codex) Growing() bool { return true }
+func (codex) Match(p string) bool {
+	b := filepath.Base(p)
+	return strings.HasPrefix(b, "rollout-") && strings.HasSuffix(b, ".jsonl")
+}
+
+// codexLine is one line, of any of the forms.
+type codexLine struct {
+	Timestamp string          `json:"timestamp"`
+	Type      string          `json:"type"`
+	Payload   json.RawMessage `json:"payload"`
+	// early files' first line, and exec streams
+	ID         string          `json:"id"`
+	ThreadID   string          `json:"thread_id"`
+	Item       json.RawMessage `json:"item"`
+	RecordType string          `json:"record_type"` // early files' state lines
+}
+
+// codexItem is a response item, an event, a turn context or a meta line.
+type codexItem struct {
+	Type      string          `json:"type"`
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	Name      string          `json:"name"`
+	Arguments string          `json:"arguments"`
+	Input     json.RawMessage `json:"input"`
+	CallID    string          `json:"call_id"`
+	Output    json.RawMessage `json:"output"`
+	Message   string          `json:"message"`
+	// session_meta
+	ID           string          `json:"id"`
+	SessionID    string          `json:"session_id"`
+	Cwd          string          `json:"cwd"`
+	CLIVersion   string          `json:"cli_version"`
+	Instructions json.RawMessage `json:"instructions"`
+	Git          *struct {
+		Branch string `json:"branch"`
+	} `json:"git"`
+	Model string `json:"model"`
+	// exec items
+	Text             string `json:"text"`
+	Command          string `json:"command"`
+	AggregatedOutput string `json:"aggregated_output"`
+	ExitCode         *int   `json:"exit_code"`
+}
+
+var codexIDInName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$`)
+})
+
+func (codex) Decode(src *Source, emit func(*Session) error) error {
+	s := &Session{}
+	// The id and meta are on the first lines: read them first.
+	err := eachLine(src, src.Reader(), 0, 0, func(l line) error {
+		var cl codexLine
+		if json.Unmarshal(l.text, &cl) != nil {
+			return errStop
+		}
+		var it codexItem
+		_ = json.Unmarshal(cl.Payload, &it)
+		switch {
+		case cl.Type == "session_meta":
+			s.ID = it.ID
+			if it.SessionID != "" {
+				s.ID = it.SessionID
+			}
+			s.Meta.Cwd, s.Meta.Version = it.Cwd, it.CLIVersion
+			if it.Git != nil {
+				s.Meta.GitBranch = it.Git.Branch
+			}
+		case cl.Type == "turn_context":
+			s.Meta.Model = it.Model
+			return errStop
+		case cl.Type == "thread.started":
+			s.ID = cl.ThreadID
+		case l.n == 1 && cl.Type == "" && cl.ID != "":
+			s.ID = cl.ID
+		case l.n > 20:
+			return errStop
+		}
+		return nil
+	})
+	if err != nil && err != errStop {
+		return err
+	}
+	if s.ID == "" {
+		if m := codexIDInName().FindStringSubmatch(src.Path); m != nil {
+			s.ID = m[1]
+		} else {
+			s.ID = strings.TrimSuffix(filepath.Base(src.Path), ".jsonl")
+		}
+	}
+	s.Walk = func(skip int, fn func(*Entry) error) error {
+		d := codexDecoder{src: src, model: s.Meta.Model}
+		k := 0
+		err := eachLine(src, src.Reader(), 0, 0, func(l line) error {
+			h := sha256.Sum256(l.text)
+			e := &Entry{ID: strconv.Itoa(l.n) + "-" + hex.EncodeToString(h[:6]), Line: l.n}
+			var cl codexLine
+			if err := cl.scan(l.text); err != nil {
+				return inputErr(l.n, "", "not a Codex rollout line: %v", err)
+			}
+			e.Time = parseTime(cl.Timestamp)
+			if k >= skip {
+				recs, err := d.line(&cl, l.text, l.n)
+				if err != nil {
+					return err
+				}
+				e.Records, e.Held = recs, len(d.pending) > 0
+			} else if cl.Type == "turn_context" {
+				_, _ = d.line(&cl, l.text, l.n) // the model in force
+			}
+			k++
+			return fn(e)
+		})
+		if err == nil {
+			d.pending = nil // held: read again next time
+		}
+		d.done()
+		return err
+	}
+	return emit(s)
+}
+
+// scan reads a line's top-level keys, the payload left raw.
+func (cl *codexLine) scan(b []byte) error {
+	return topLevel(b, func(k, v []byte) bool {
+		switch string(k) {
+		case "timestamp":
+			cl.Timestamp = str(v)
+		case "type":
+			cl.Type = str(v)
+		case "payload":
+			cl.Payload = v
+		case "id":
+			cl.ID = str(v)
+		case "thread_id":
+			cl.ThreadID = str(v)
+		case "item":
+			cl.Item = v
+		case "record_type":
+			cl.RecordType = str(v)
+		}
+		return true
+	})
+}
+
+type stopErr struct{}
+
+func (stopErr) Error() string { return "stop" }
+
+var errStop error = stopErr{}
+
+// codexDecoder turns lines into records, in order: reasoning waits for
+// the assistant record it goes with.
+type codexDecoder struct {
+	src     *Source
+	model   string
+	pending []transcript.ProviderItem
+}
+
+func (d *codexDecoder) done() {
+	if len(d.pending) > 0 {
+		d.src.Note("reasoning without an answer")
+		d.pending = nil
+	}
+}
+
+func (d *codexDecoder) line(cl *codexLine, raw json.RawMessage, n int) ([]transcript.Record, error) {
+	payload := cl.Payload
+	switch cl.Type {
+	case "response_item":
+	case "session_meta":
+		var it codexItem
+		if json.Unmarshal(payload, &it) != nil {
+			return nil, inputErr(n, "payload", "session_meta is no object")
+		}
+		var instr string
+		if json.Unmarshal(it.Instructions, &instr) == nil && strings.TrimSpace(instr) != "" {
+			return []transcript.Record{{Message: transcript.Message{Role: transcript.RoleSystem, Contents: []string{instr}}}}, nil
+		}
+		return nil, nil
+	case "turn_context":
+		var it codexItem
+		if json.Unmarshal(payload, &it) == nil && it.Model != "" {
+			d.model = it.Model
+		}
+		return nil, nil
+	case "event_msg":
+		var it codexItem
+		_ = json.Unmarshal(payload, &it)
+		switch it.Type {
+		case "user_message", "agent_message", "agent_reasoning", "task_started", "task_complete", "turn_aborted":
+			// the UI's copy of what the response items hold, or turn marks
+		default:
+			d.src.Note("event_msg/" + it.Type)
+		}
+		return nil, nil
+	case "compacted":
+		var it codexItem
+		if json.Unmarshal(payload, &it) != nil || strings.TrimSpace(it.Message) == "" {
+			d.src.Note("compacted without a summary text")
+			return nil, nil
+		}
+		return []transcript.Record{{Message: transcript.Message{Role: transcript.RoleSummary, Contents: []string{it.Message}}}}, nil
+	case "thread.started", "turn.started", "turn.completed", "item.started", "item.updated":
+		return nil, nil
+	case "item.completed":
+		return d.execItem(cl.Item, n)
+	case "":
+		if n == 1 && cl.ID != "" {
+			// An early file's meta line: {id, timestamp, instructions}.
+			var it codexItem
+			var instr string
+			if json.Unmarshal(raw, &it) == nil && json.Unmarshal(it.Instructions, &instr) == nil && strings.TrimSpace(instr) != "" {
+				return []transcript.Record{{Message: transcript.Message{Role: transcript.RoleSystem, Contents: []string{instr}}}}, nil
+			}
+			return nil, nil
+		}
+		if cl.RecordType == "state" {
+			return nil, nil // an early file's state lines
+		}
+		return nil, inputErr(n, "type", "a line without a type")
+	default:
+		// An early file's bare response item, or a type of a later version.
+		if len(cl.Payload) == 0 && isResponseItem(cl.Type) {
+			return d.item(raw, n)
+		}
+		d.src.Note("line type " + cl.Type)
+		return nil, nil
+	}
+	return d.item(payload, n)
+}
+
+func isResponseItem(t string) bool {
+	switch t {
+	case "message", "reasoning", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output", "local_shell_call":
+		return true
+	}
+	return false
+}

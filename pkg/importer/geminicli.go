@@ -1,0 +1,270 @@
+package importer
+
+// Gemini CLI sessions: ~/.gemini/tmp/<projectHash>/chats/session-*.jsonl,
+// a metadata line {sessionId, projectHash, startTime, kind}, then message
+// records {id, timestamp, type: user|gemini|info|error|warning, content,
+// toolCalls, thoughts, tokens, model}, and control lines: {"$rewindTo": id}
+// drops that message and every one after it, {"$set": {...}} changes the
+// metadata. Sub-agents write <parentSessionId>/<id>.jsonl. Files before
+// the JSONL format are one JSON object {sessionId, ..., messages: [...]}.
+// Read in two passes: the index (rewinds applied), then the messages.
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+type geminiCLI struct{}
+
+func (geminiCLI) Name() string  { return "gemini-cli" }
+func (geminiCLI) Growing() bool { return true }
+func (geminiCLI) Match(p string) bool {
+	b := filepath.Base(p)
+	inChats := strings.Contains(filepath.ToSlash(p), "/chats/")
+	return strings.HasPrefix(b, "session-") && (strings.HasSuffix(b, ".jsonl") || strings.HasSuffix(b, ".json")) ||
+		inChats && strings.HasSuffix(b, ".jsonl")
+}
+
+type gemLine struct {
+	SessionID   string          `json:"sessionId"`
+	ProjectHash string          `json:"projectHash"`
+	Kind        string          `json:"kind"`
+	Summary     string          `json:"summary"`
+	ID          string          `json:"id"`
+	Type        string          `json:"type"`
+	RewindTo    *string         `json:"$rewindTo"`
+	Set         json.RawMessage `json:"$set"`
+	Messages    json.RawMessage `json:"messages"`
+}
+
+type gemMessage struct {
+	ID        string          `json:"id"`
+	Timestamp string          `json:"timestamp"`
+	Type      string          `json:"type"`
+	Content   json.RawMessage `json:"content"`
+	ToolCalls []struct {
+		ID     string          `json:"id"`
+		Name   string          `json:"name"`
+		Args   json.RawMessage `json:"args"`
+		Result json.RawMessage `json:"result"`
+		Status string          `json:"status"`
+	} `json:"toolCalls"`
+	Thoughts json.RawMessage `json:"thoughts"`
+	Tokens   json.RawMessage `json:"tokens"`
+	Model    string          `json:"model"`
+}
+
+func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
+	type ref struct {
+		id     string
+		off    int64
+		n      int32
+		line   int32
+		inline json.RawMessage // a legacy file's message
+	}
+	var refs []ref
+	s := &Session{}
+	var legacy bool
+	err := eachLine(src, src.Reader(), 0, 0, func(l line) error {
+		var h gemLine
+		if err := json.Unmarshal(l.text, &h); err != nil {
+			if l.n == 1 && strings.HasSuffix(src.Path, ".json") {
+				legacy = true
+				return errStop
+			}
+			return inputErr(l.n, "", "not a Gemini CLI session line: %v", err)
+		}
+		switch {
+		case h.RewindTo != nil:
+			for i := range refs {
+				if refs[i].id == *h.RewindTo {
+					refs = refs[:i]
+					break
+				}
+			}
+		case len(h.Set) > 0:
+			var set gemLine
+			_ = json.Unmarshal(h.Set, &set)
+			if set.Summary != "" {
+				s.Meta.Title = set.Summary
+			}
+			if len(set.Messages) > 0 {
+				src.Note("$set of the messages (not applied)")
+			}
+		case h.Type != "" && h.ID != "":
+			refs = append(refs, ref{id: h.ID, off: l.off, n: int32(len(l.text)), line: int32(l.n)})
+		case h.SessionID != "" && len(h.Messages) > 0:
+			legacy = true
+			return errStop
+		case h.SessionID != "":
+			s.ID, s.Meta.Project = h.SessionID, h.ProjectHash
+			if h.Kind == "subagent" {
+				s.Meta.Parent = filepath.Base(filepath.Dir(src.Path))
+			}
+			if h.Summary != "" {
+				s.Meta.Title = h.Summary
+			}
+		default:
+			src.Note("line of no known kind")
+		}
+		return nil
+	})
+	if err != nil && err != errStop {
+		return err
+	}
+	if legacy {
+		var whole struct {
+			gemLine
+			Messages []json.RawMessage `json:"messages"`
+		}
+		if err := json.NewDecoder(src.Reader()).Decode(&whole); err != nil {
+			return inputErr(0, "", "not a Gemini CLI session: %v", err)
+		}
+		s.ID, s.Meta.Project, s.Meta.Title = whole.SessionID, whole.ProjectHash, whole.Summary
+		refs = refs[:0]
+		for _, m := range whole.Messages {
+			var h gemLine
+			_ = json.Unmarshal(m, &h)
+			refs = append(refs, ref{id: h.ID, inline: m})
+		}
+	}
+	if s.ID == "" {
+		s.ID = strings.TrimSuffix(strings.TrimSuffix(filepath.Base(src.Path), ".jsonl"), ".json")
+	}
+	s.Walk = func(skip int, fn func(*Entry) error) error {
+		var buf []byte
+		rd := seqReader{src: src}
+		for k, r := range refs {
+			e := &Entry{ID: r.id, Line: int(r.line)}
+			text := r.inline
+			if text == nil {
+				buf = append(buf[:0], make([]byte, r.n)...)
+				if err := rd.read(buf, r.off); err != nil {
+					return err
+				}
+				text = buf
+			}
+			var m gemMessage
+			if err := json.Unmarshal(text, &m); err != nil {
+				return inputErr(int(r.line), "", "not a Gemini CLI message: %v", err)
+			}
+			e.Time = parseTime(m.Timestamp)
+			if k >= skip {
+				if s.Meta.Model == "" && m.Model != "" {
+					s.Meta.Model = m.Model
+				}
+				e.Records = gemRecords(src, &m)
+			}
+			if err := fn(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return emit(s)
+}
+
+// gemParts reads a PartListUnion: a string, a part or a list of them.
+func gemParts(src *Source, raw json.RawMessage) (texts []string, responses []json.RawMessage) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return []string{s}, nil
+	}
+	var parts []json.RawMessage
+	if json.Unmarshal(raw, &parts) != nil {
+		parts = []json.RawMessage{raw}
+	}
+	for _, p := range parts {
+		var s string
+		if json.Unmarshal(p, &s) == nil {
+			texts = append(texts, s)
+			continue
+		}
+		var part struct {
+			Text             *string         `json:"text"`
+			Thought          bool            `json:"thought"`
+			FunctionResponse json.RawMessage `json:"functionResponse"`
+			InlineData       json.RawMessage `json:"inlineData"`
+			FileData         json.RawMessage `json:"fileData"`
+		}
+		_ = json.Unmarshal(p, &part)
+		switch {
+		case part.Thought:
+			src.Note("thought part")
+		case part.Text != nil:
+			texts = append(texts, *part.Text)
+		case part.FunctionResponse != nil:
+			responses = append(responses, part.FunctionResponse)
+		case part.InlineData != nil:
+			src.Note("inlineData")
+		case part.FileData != nil:
+			src.Note("fileData")
+		default:
+			src.Note("part of no known kind")
+		}
+	}
+	return texts, responses
+}
+
+func gemRecords(src *Source, m *gemMessage) []transcript.Record {
+	texts, _ := gemParts(src, m.Content)
+	switch m.Type {
+	case "user":
+		if len(texts) == 0 {
+			return nil
+		}
+		return []transcript.Record{{Message: transcript.Message{Role: transcript.RoleUser, Contents: texts}}}
+	case "gemini":
+	default:
+		src.Note(m.Type + " message")
+		return nil
+	}
+	a := transcript.Record{Message: transcript.Message{Role: transcript.RoleAssistant, Contents: texts}}
+	var results []transcript.Record
+	for _, tc := range m.ToolCalls {
+		a.Message.ToolCalls = append(a.Message.ToolCalls, transcript.ToolCall{ID: tc.ID, Name: tc.Name, Arguments: arguments(tc.Args)})
+		if len(tc.Result) == 0 || string(tc.Result) == "null" {
+			continue // interrupted: the call stays without a result
+		}
+		_, resp := gemParts(src, tc.Result)
+		text := ""
+		for _, r := range resp {
+			var fr struct {
+				Response struct {
+					Output *string `json:"output"`
+					Error  *string `json:"error"`
+				} `json:"response"`
+			}
+			if json.Unmarshal(r, &fr) == nil && fr.Response.Output != nil {
+				text += *fr.Response.Output
+			} else if fr.Response.Error != nil {
+				text += *fr.Response.Error
+			} else {
+				text += string(compactRaw(r))
+			}
+		}
+		results = append(results, transcript.Record{Message: transcript.Message{Role: transcript.RoleTool, ToolCallID: tc.ID,
+			Name: tc.Name, Contents: []string{text}, IsError: tc.Status == "error"}})
+	}
+	if len(texts) == 0 && len(a.Message.ToolCalls) == 0 {
+		return nil
+	}
+	if a.Message.Contents == nil {
+		a.Message.Contents = []string{}
+	}
+	a.Metadata.Aux = map[string]json.RawMessage{"provider": auxJSON("gemini")}
+	if m.Model != "" {
+		a.Metadata.Aux["model"] = auxJSON(m.Model)
+	}
+	if len(m.Tokens) > 0 && string(m.Tokens) != "null" {
+		a.Metadata.Aux["usage"] = compactRaw(m.Tokens)
+	}
+	if len(m.Thoughts) > 0 && string(m.Thoughts) != "null" && string(m.Thoughts) != "[]" {
+		// Thought summaries, no signatures: nothing to send back, kept here.
+		a.Metadata.Aux["thoughts"] = compactRaw(m.Thoughts)
+	}
+	return append([]transcript.Record{a}, results...)
+}

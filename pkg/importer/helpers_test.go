@@ -1,0 +1,161 @@
+package importer
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/store/sqlite"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden records in testdata/golden")
+
+// openStore opens a SQLite store in the test's directory.
+func openStore(t testing.TB) store.Store {
+	t.Helper()
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "convo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// run imports paths in format into s and returns the importer and what
+// it warned.
+func run(t testing.TB, s store.Store, format string, opt Options, paths ...string) (*Importer, []string, error) {
+	t.Helper()
+	f, ok := Lookup(format)
+	if !ok {
+		t.Fatalf("no format %q", format)
+	}
+	var warned []string
+	opt.Format = f
+	opt.Warn = func(m string) { warned = append(warned, m) }
+	im, err := New(context.Background(), s, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Files(f, paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range files {
+		if err = im.ImportFile(context.Background(), p); err != nil {
+			break
+		}
+	}
+	return im, warned, err
+}
+
+// dumpAll is every conversation's records as stored, one per line, under a
+// heading per conversation, with dir (where the fixtures lie) made "DIR".
+func dumpAll(t testing.TB, s store.Store, dir string) string {
+	t.Helper()
+	ctx := context.Background()
+	var b bytes.Buffer
+	var convs []string
+	if err := s.Conversations(ctx, func(c store.ConversationInfo) error { convs = append(convs, c.ID); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range convs {
+		b.WriteString("# " + c + "\n")
+		if err := s.Read(ctx, c, store.ReadOptions{}, func(r store.Row) error {
+			b.Write(r.Body)
+			b.WriteByte('\n')
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	abs, _ := filepath.Abs(dir)
+	return stable(strings.ReplaceAll(b.String(), abs, "DIR"))
+}
+
+// stable masks what an import takes from the clock: the creation time of
+// an entry that gives none (now), and the id of a placeholder (rule 2).
+func stable(s string) string {
+	now := time.Now().UnixMilli()
+	s = regexp.MustCompile(`"creation":(\d{13})`).ReplaceAllStringFunc(s, func(m string) string {
+		ms, _ := strconv.ParseInt(m[len(`"creation":`):], 10, 64)
+		if d := now - ms; d >= 0 && d < 24*3600*1000 {
+			return `"creation":NOW`
+		}
+		return m
+	})
+	return regexp.MustCompile(`\{"id":"[0-9A-Z]{26}"(,"conversation":"[^"]*","message":\{"role":"user","contents":\["\.\.\."\]\},"metadata":\{"attribute":\["fake"\])`).
+		ReplaceAllString(s, `{"id":"FAKE"$1`)
+}
+
+// golden compares got with testdata/golden/name, rewriting it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to write it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("records differ from %s (rerun with -update if the change is meant):\n%s", path, diffLines(string(want), got))
+	}
+}
+
+// diffLines names the first line that differs.
+func diffLines(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return "line " + itoa(i+1) + ":\nwant " + a + "\ngot  " + b
+		}
+	}
+	return ""
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// copyTree copies the fixtures under src to a fresh directory.
+func copyTree(t testing.TB, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if fi.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}

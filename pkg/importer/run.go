@@ -1,0 +1,274 @@
+package importer
+
+// The use case: walk the paths, skip what is unchanged, decode the rest
+// and append each session's new entries with their cursor, chunk by chunk.
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// Options shape an import.
+type Options struct {
+	Format Format
+	// Prefix goes before each session's id in its conversation's name;
+	// Name, when set, makes the name instead.
+	Prefix string
+	Name   func(NameData) (string, error)
+	// NameText is Name's template, as given (cursors record it).
+	NameText string
+	// Branches imports the branches off the active one as conversations
+	// of their own.
+	Branches bool
+	// Chunk is how many records one transaction appends at most (0:
+	// 4,000); a chunk also ends past 8 MiB of text.
+	Chunk int
+	// Warn tells a person something (stderr).
+	Warn func(msg string)
+	// Changed is called once per conversation that got new records (or
+	// merges), with how many were added, once its source is done.
+	Changed func(conv string, added int)
+	// Progress is told the bytes of each source done.
+	Progress func(n int64)
+}
+
+// NameData is what --name's template sees.
+type NameData struct{ Tool, Session, Title, Project string }
+
+// Tally counts what an import did.
+type Tally struct {
+	Files, Unchanged, Rewritten    int
+	Sessions, Conversations, Forks int
+	Inserted, Merged, Skipped, Cut int
+	NotImported                    int
+	changed                        map[string]int
+}
+
+// Importer imports files of one format into one store.
+type Importer struct {
+	st      store.Store
+	ids     *transcript.IDs
+	opt     Options
+	cursors map[[2]string]store.ImportCursor
+	sources map[string][]store.ImportCursor
+	// byConv is each conversation's latest cursor of this import's kind,
+	// whatever the source: exports are matched by conversation.
+	byConv map[string]store.ImportCursor
+	Tally  Tally
+}
+
+// New loads the store's import cursors (one query, so that a thousand
+// unchanged files cost no query each).
+func New(ctx context.Context, st store.Store, opt Options) (*Importer, error) {
+	if opt.Chunk <= 0 {
+		opt.Chunk = 4000
+	}
+	if opt.Warn == nil {
+		opt.Warn = func(string) {}
+	}
+	im := &Importer{st: st, ids: transcript.NewIDs(), opt: opt,
+		cursors: map[[2]string]store.ImportCursor{}, sources: map[string][]store.ImportCursor{},
+		byConv: map[string]store.ImportCursor{}}
+	err := st.ImportCursors(ctx, "", func(c store.ImportCursor) error {
+		im.cursors[[2]string{c.Source, c.Conversation}] = c
+		im.sources[c.Source] = append(im.sources[c.Source], c)
+		if c.Tool == im.tool() && c.Updated >= im.byConv[c.Conversation].Updated {
+			im.byConv[c.Conversation] = c
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	return im, nil
+}
+
+// Files expands paths: a file is taken as given, a directory walked for
+// the format's files, in lexical order.
+func Files(f Format, paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.Type().IsRegular() && f.Match(q) {
+				out = append(out, q)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// fileState is the source file as stat saw it.
+type fileState struct{ size, mtime int64 }
+
+// ImportFile imports one file.
+func (im *Importer) ImportFile(ctx context.Context, path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	im.Tally.Files++
+	src := &Source{Path: abs, R: f, Size: fi.Size(), Branches: im.opt.Branches, progress: im.opt.Progress}
+	defer src.reached(fi.Size()) // the rest: skipped, or read by offsets
+	st := fileState{fi.Size(), fi.ModTime().UnixNano()}
+	if curs := im.mine(abs); len(curs) > 0 {
+		same := true
+		for _, c := range curs {
+			same = same && c.Size == st.size && c.MTime == st.mtime
+		}
+		if same {
+			im.Tally.Unchanged++
+			return nil
+		}
+	}
+	if im.opt.Format.Growing() {
+		for _, c := range im.mine(abs) {
+			if c.Size > st.size || c.Head != headHash(src, c.Size) {
+				im.Tally.Rewritten++
+				im.opt.Warn(fmt.Sprintf("%s: rewritten in place since it was imported (%d bytes then, %d now): not imported again (clear its conversation %s to import it afresh)",
+					abs, c.Size, st.size, c.Conversation))
+				return nil
+			}
+		}
+	}
+	return im.importSource(ctx, src, st)
+}
+
+// mine returns the cursors of the file at abs this import made or would
+// make: of its format and naming.
+func (im *Importer) mine(abs string) []store.ImportCursor {
+	var out []store.ImportCursor
+	for _, c := range im.sources[abs] {
+		if c.Tool == im.tool() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// tool is what a cursor says made it: the format, and the naming when it
+// is not the default (another --prefix makes other conversations of the
+// same file, which an unchanged file must not skip).
+func (im *Importer) tool() string {
+	switch {
+	case im.opt.NameText != "":
+		return im.opt.Format.Name() + " --name " + im.opt.NameText
+	case im.opt.Prefix != "":
+		return im.opt.Format.Name() + " --prefix " + im.opt.Prefix
+	}
+	return im.opt.Format.Name()
+}
+
+// ImportStream imports a source read from r (stdin), spooled to a
+// temporary file first: decoders read a source more than once.
+func (im *Importer) ImportStream(ctx context.Context, r io.Reader) error {
+	tmp, err := os.CreateTemp("", "convo-import-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	n, err := io.Copy(tmp, r)
+	if err != nil {
+		return err
+	}
+	im.Tally.Files++
+	src := &Source{Path: "-", R: tmp, Size: n, Branches: im.opt.Branches}
+	return im.importSource(ctx, src, fileState{size: n, mtime: -1})
+}
+
+func (im *Importer) importSource(ctx context.Context, src *Source, st fileState) error {
+	notes := &Notes{}
+	src.notes = notes
+	err := im.opt.Format.Decode(src, func(s *Session) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return im.session(ctx, src, st, s)
+	})
+	if n := notes.Len(); n > 0 {
+		im.Tally.NotImported += n
+		im.opt.Warn(fmt.Sprintf("%s: not imported: %s", src.Path, notes))
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", src.Path, err)
+	}
+	return nil
+}
+
+// headBytes is how much of a file's head its cursor hashes.
+const headBytes = 4096
+
+// headHash hashes the first min(n, headBytes) bytes of src.
+func headHash(src *Source, n int64) string {
+	n = min(n, headBytes, src.Size)
+	if n < 0 {
+		n = 0
+	}
+	h := sha256.New()
+	_, _ = io.Copy(h, io.NewSectionReader(src.R, 0, n))
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// Changed returns the conversations that got records, with how many.
+func (t *Tally) Changed() map[string]int { return t.changed }
+
+func (t *Tally) add(conv string, res store.AppendResult) {
+	t.Inserted += res.Inserted
+	t.Merged += res.Merged
+	t.Skipped += res.Skipped
+	if res.Inserted+res.Merged > 0 {
+		if t.changed == nil {
+			t.changed = map[string]int{}
+		}
+		if _, ok := t.changed[conv]; !ok {
+			t.Conversations++
+		}
+		t.changed[conv] += res.Inserted
+	}
+}
+
+// feed turns records into the pull function Append takes.
+func feed(recs []transcript.Record) func() (transcript.Record, error) {
+	i := 0
+	return func() (transcript.Record, error) {
+		if i == len(recs) {
+			return transcript.Record{}, io.EOF
+		}
+		i++
+		return recs[i-1], nil
+	}
+}

@@ -1,0 +1,291 @@
+package importer
+
+// One session into one conversation: entries past the cursor become
+// records with their ids, in chunks, each chunk with its cursor; a branch
+// that moved behind the cursor goes to a conversation of its own.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// chunkLimit bounds the text one chunk holds in memory (two are: one
+// written, one decoded).
+const chunkLimit = 8 << 20
+
+// errMoved: the active branch no longer holds, where the cursor says, the
+// last entry imported.
+var errMoved = errors.New("active branch moved")
+
+func (im *Importer) session(ctx context.Context, src *Source, st fileState, s *Session) error {
+	im.Tally.Sessions++
+	conv, err := im.name(s)
+	if err != nil {
+		return err
+	}
+	err = im.path(ctx, src, st, s, conv, s.Walk, "", "")
+	if errors.Is(err, errMoved) {
+		err = im.moved(ctx, src, st, s, conv)
+	}
+	if err != nil {
+		return err
+	}
+	for _, b := range s.Branches {
+		fork := forkName(conv, b.Key)
+		err := im.path(ctx, src, st, s, fork, b.Walk, conv, b.Key)
+		if errors.Is(err, errMoved) {
+			im.opt.Warn(fmt.Sprintf("%s: branch %s of %s no longer holds what %s holds: left as it was", src.Path, b.Key, s.ID, fork))
+			continue
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (im *Importer) name(s *Session) (string, error) {
+	conv := im.opt.Prefix + s.ID
+	if im.opt.Name != nil {
+		var err error
+		if conv, err = im.opt.Name(NameData{Tool: im.opt.Format.Name(), Session: s.ID, Title: s.Meta.Title, Project: s.Meta.Project}); err != nil {
+			return "", err
+		}
+	}
+	switch {
+	case conv == "":
+		return "", inputErr(0, "session", "a session without an id")
+	case len(conv) > transcript.MaxConversationBytes:
+		return "", inputErr(0, "session", "conversation name %.40q... longer than %d bytes", conv, transcript.MaxConversationBytes)
+	case strings.IndexByte(conv, 0) >= 0:
+		return "", inputErr(0, "session", "a session id holding a NUL character")
+	}
+	return conv, nil
+}
+
+// forkName names the conversation of a branch: its first entry off the
+// active branch, shortened.
+func forkName(conv, key string) string { return conv + "~" + shortKey(key) }
+
+// shortKey is key's first 8 letters and digits.
+func shortKey(key string) string {
+	k := strings.Map(func(r rune) rune {
+		if r < 0x80 && (r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return r
+		}
+		return -1
+	}, key)
+	if len(k) > 8 {
+		k = k[:8]
+	}
+	return k
+}
+
+// path imports walk's entries past conv's cursor into conv; for a branch,
+// forkOf is the conversation it leaves at entry forkKey.
+func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Session, conv string,
+	walk func(int, func(*Entry) error) error, forkOf, forkKey string) error {
+	cur, have := im.cursors[[2]string{src.Path, conv}]
+	if !have && !im.opt.Format.Growing() {
+		// A later export under another name holds the same conversations:
+		// matched by id, wherever the last export lay.
+		cur, have = im.byConv[conv]
+	}
+	skip := 0
+	if have {
+		skip = int(cur.Entries)
+	}
+	b := builder{im: im, src: src, s: s, conv: conv, forkOf: forkOf, forkKey: forkKey, first: !have,
+		shared: forkOf != "" && !have}
+	head := headHash(src, src.Size)
+	var chunk []transcript.Record
+	chunkBytes := 0
+	i, last, held := 0, cur.LastEntry, 0
+	// A chunk is written while the next one is decoded (two cores: the
+	// decoder and the database work at once); chunks commit in order.
+	type written struct {
+		c   store.ImportCursor
+		res store.AppendResult
+		err error
+	}
+	var pending chan written
+	// One line per conversation, however many chunks it took.
+	added, changed := 0, false
+	defer func() {
+		if changed && im.opt.Changed != nil {
+			im.opt.Changed(conv, added)
+		}
+	}()
+	wait := func() error {
+		if pending == nil {
+			return nil
+		}
+		w := <-pending
+		pending = nil
+		if w.err != nil {
+			return w.err
+		}
+		im.Tally.add(conv, w.res)
+		added += w.res.Inserted
+		changed = changed || w.res.Inserted+w.res.Merged > 0
+		im.cursors[[2]string{src.Path, conv}] = w.c
+		im.byConv[conv] = w.c
+		return nil
+	}
+	flush := func(final bool) error {
+		c := store.ImportCursor{Source: src.Path, Conversation: conv, Tool: im.tool(),
+			Size: st.size, MTime: st.mtime, Entries: int64(i - held), LastEntry: last, Head: head}
+		if held > 0 {
+			c.MTime = -1 // read again: what is held waits for its next entry
+		}
+		if !final {
+			c.MTime = -1 // not the whole file yet: never "unchanged"
+		}
+		if err := wait(); err != nil {
+			return err
+		}
+		if len(chunk) == 0 && have && final && i == skip && cur.Size == c.Size && cur.MTime == c.MTime {
+			return nil
+		}
+		recs := chunk
+		chunk, chunkBytes = make([]transcript.Record, 0, len(recs)), 0
+		pending = make(chan written, 1)
+		go func(ch chan written) {
+			res, err := im.st.ImportAppend(ctx, c, im.ids, feed(recs))
+			ch <- written{c, res, err}
+		}(pending)
+		if final {
+			return wait()
+		}
+		return nil
+	}
+	err := walk(skip, func(e *Entry) error {
+		i++
+		if i <= skip {
+			if i == skip && e.ID != cur.LastEntry {
+				return errMoved
+			}
+			return nil
+		}
+		if have && !b.loaded {
+			if err := b.load(ctx); err != nil {
+				return err
+			}
+		}
+		recs, err := b.entry(e)
+		if err != nil {
+			return err
+		}
+		chunk = append(chunk, recs...)
+		for j := range recs {
+			chunkBytes += transcript.RecordSize(&recs[j])
+		}
+		if e.Held {
+			held++
+		} else {
+			last, held = e.ID, 0
+		}
+		if (len(chunk) >= im.opt.Chunk || chunkBytes >= chunkLimit) && held == 0 {
+			return flush(false)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		if werr := wait(); werr != nil && !errors.Is(err, context.Canceled) {
+			im.opt.Warn(werr.Error())
+		}
+		return err
+	}
+	if i < skip {
+		return errMoved // rewound behind the cursor
+	}
+	if err := flush(true); err != nil {
+		return err
+	}
+	if have && i > skip {
+		return im.updateMeta(ctx, conv, s.Meta)
+	}
+	return nil
+}
+
+// moved handles an active branch that no longer holds the last entry
+// imported: the branch goes, whole, to a conversation of its own, named
+// after its first entry the conversation lacks; the conversation stays.
+func (im *Importer) moved(ctx context.Context, src *Source, st fileState, s *Session, conv string) error {
+	have := map[string]bool{}
+	err := im.st.Dump(ctx, conv, func(d store.Dumped) error {
+		switch {
+		case d.Record != nil:
+			have[d.Record.ID] = true
+		case d.Absorbed != nil:
+			have[d.Absorbed.ID] = true
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	key, n := "", 0
+	errFound := errors.New("found")
+	b := builder{im: im, src: src, s: s, conv: conv, quiet: true}
+	err = s.Walk(0, func(e *Entry) error {
+		n++
+		if len(e.Records) == 0 {
+			return nil
+		}
+		if !have[b.id(e, 0)] {
+			key = e.ID
+			return errFound
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errFound) {
+		return err
+	}
+	// The conversation stays; its cursor learns the file's new state.
+	cur, ok := im.cursors[[2]string{src.Path, conv}]
+	if !ok {
+		cur = im.byConv[conv] // an export under another name
+	}
+	cur.Source, cur.Size, cur.MTime = src.Path, st.size, st.mtime
+	if _, err := im.st.ImportAppend(ctx, cur, im.ids, feed(nil)); err != nil {
+		return err
+	}
+	im.cursors[[2]string{src.Path, conv}] = cur
+	if key == "" {
+		im.opt.Warn(fmt.Sprintf("%s: session %s was rewound behind what was imported (%d entries then, %d on its active branch now): %s stays as it was",
+			src.Path, s.ID, cur.Entries, n, conv))
+		return nil
+	}
+	fork := forkName(conv, key)
+	im.opt.Warn(fmt.Sprintf("%s: the active branch of session %s moved behind what was imported (at entry %s): it goes to %s, %s stays as it was",
+		src.Path, s.ID, key, fork, conv))
+	im.Tally.Forks++
+	err = im.path(ctx, src, st, s, fork, s.Walk, conv, key)
+	if errors.Is(err, errMoved) {
+		im.opt.Warn(fmt.Sprintf("%s: %s moved again: left as it was", src.Path, fork))
+		return nil
+	}
+	return err
+}
+
+// auxJSON is v as an aux value.
+func auxJSON(v any) json.RawMessage {
+	if s, ok := v.(string); ok {
+		return quote(s)
+	}
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// quote is s as a JSON string, without encoding/json's reflection.
+func quote(s string) json.RawMessage { return transcript.AppendString(nil, s) }

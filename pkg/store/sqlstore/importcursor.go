@@ -1,0 +1,102 @@
+package sqlstore
+
+// Import cursors (convo import): how far each source file was read into
+// each conversation, moved in the transaction that appends what it covers.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// ImportAppend appends what next yields to cur.Conversation and stores cur
+// in the same transaction, unless the stored cursor is already past it.
+func (s *Store) ImportAppend(ctx context.Context, cur store.ImportCursor, ids *transcript.IDs,
+	next func() (transcript.Record, error)) (store.AppendResult, error) {
+	var res store.AppendResult
+	conv := cur.Conversation
+	err := s.inTxOnce(ctx, func(tx conn) error {
+		existed, err := exists(ctx, tx, conv, "")
+		if err != nil {
+			return err
+		}
+		err = s.appendTx(ctx, tx, conv, nil, ids, next, &res)
+		switch {
+		case errors.Is(err, errNothing):
+			res = store.AppendResult{Skipped: res.Skipped}
+			if !existed {
+				// Nothing to keep: the append made the conversation's row only.
+				if _, err := tx.ExecContext(ctx, `DELETE FROM conversations WHERE id = ? AND next_pos = 1`, conv); err != nil {
+					return fmt.Errorf("import %q: %w", conv, err)
+				}
+			}
+		case err != nil:
+			return err
+		}
+		return s.putImportCursor(ctx, tx, cur)
+	})
+	if err != nil {
+		return res, notStored(err)
+	}
+	s.log().Info("imported", "conversation", conv, "source", cur.Source, "entries", cur.Entries,
+		"inserted", res.Inserted, "merged", res.Merged, "skipped", res.Skipped)
+	return res, nil
+}
+
+// putImportCursor stores cur unless the stored one imported more entries.
+func (s *Store) putImportCursor(ctx context.Context, tx conn, cur store.ImportCursor) error {
+	var have int64
+	err := tx.QueryRowContext(ctx, `SELECT entries FROM import_cursors WHERE source = ? AND conversation = ?`+tx.forUpdate(),
+		cur.Source, cur.Conversation).Scan(&have)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		_, err = tx.ExecContext(ctx, `INSERT INTO import_cursors (source, conversation, tool, size, mtime, entries, last_entry, head, updated)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, cur.Source, cur.Conversation, cur.Tool, cur.Size, cur.MTime, cur.Entries,
+			cur.LastEntry, cur.Head, s.nowMillis())
+	case err != nil:
+	case have > cur.Entries:
+		return nil // another import went further: never back
+	default:
+		_, err = tx.ExecContext(ctx, `UPDATE import_cursors SET tool = ?, size = ?, mtime = ?, entries = ?, last_entry = ?,
+			head = ?, updated = ? WHERE source = ? AND conversation = ?`, cur.Tool, cur.Size, cur.MTime, cur.Entries,
+			cur.LastEntry, cur.Head, s.nowMillis(), cur.Source, cur.Conversation)
+	}
+	if err != nil {
+		return fmt.Errorf("import cursor of %s: %w", cur.Source, err)
+	}
+	return nil
+}
+
+// ImportCursors calls fn for the cursors of source ("" for all).
+func (s *Store) ImportCursors(ctx context.Context, source string, fn func(store.ImportCursor) error) error {
+	rows, err := s.conn().QueryContext(ctx, `SELECT source, conversation, tool, size, mtime, entries, last_entry, head, updated
+		FROM import_cursors WHERE ?1 = '' OR source = ?1 ORDER BY source, conversation`, source)
+	if err != nil {
+		return fmt.Errorf("read import cursors: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c store.ImportCursor
+		if err := rows.Scan(&c.Source, &c.Conversation, &c.Tool, &c.Size, &c.MTime, &c.Entries, &c.LastEntry, &c.Head, &c.Updated); err != nil {
+			return fmt.Errorf("read import cursors: %w", err)
+		}
+		if err := fn(c); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read import cursors: %w", err)
+	}
+	return nil
+}
+
+// insertImportCursor stores a cursor as Dump gave it (Load).
+func insertImportCursor(ctx context.Context, tx conn, conv string, c *store.ImportCursor) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO import_cursors (source, conversation, tool, size, mtime, entries, last_entry, head, updated)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.Source, conv, c.Tool, c.Size, c.MTime, c.Entries, c.LastEntry, c.Head, c.Updated)
+	return err
+}

@@ -1,0 +1,159 @@
+package storetest
+
+// Tests of the import cursors (convo import): moved with the records they
+// cover, never back, copied by Dump/Load, gone with clear and prune.
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+func importCursors(t testing.TB, s store.Store, source string) []store.ImportCursor {
+	t.Helper()
+	var out []store.ImportCursor
+	if err := s.ImportCursors(context.Background(), source, func(c store.ImportCursor) error {
+		c.Updated = 0
+		out = append(out, c)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func withID(r transcript.Record, id string) transcript.Record { r.ID = id; return r }
+
+// TestImportCursorMovesWithRecords: the cursor is stored with the records,
+// also when all were there already, never moved back, and a failed append
+// keeps neither.
+func (x suite) TestImportCursorMovesWithRecords(t *testing.T) {
+	s := x.open(t)
+	ctx := context.Background()
+	ids := transcript.NewIDs()
+	id1 := transcript.SourceID(time.UnixMilli(1000), "t", "s", "1")
+	id2 := transcript.SourceID(time.UnixMilli(2000), "t", "s", "2")
+	cur := store.ImportCursor{Source: "/a.jsonl", Conversation: "imp", Tool: "codex", Size: 10, MTime: 5, Entries: 1, LastEntry: "1", Head: "h"}
+	res, err := s.ImportAppend(ctx, cur, ids, feed(withID(msg("user", "a"), id1)))
+	if err != nil || res.Inserted != 1 {
+		t.Fatalf("first import: %+v, %v", res, err)
+	}
+	if got := importCursors(t, s, "/a.jsonl"); len(got) != 1 || got[0] != cur {
+		t.Fatalf("cursor = %+v, want %+v", got, cur)
+	}
+	// Again, grown by one entry: the first record is skipped by its id.
+	cur2 := cur
+	cur2.Size, cur2.Entries, cur2.LastEntry = 20, 2, "2"
+	res, err = s.ImportAppend(ctx, cur2, ids, feed(withID(msg("user", "a"), id1), withID(msg("assistant", "b"), id2)))
+	if err != nil || res.Inserted != 1 || res.Skipped != 1 {
+		t.Fatalf("second import: %+v, %v", res, err)
+	}
+	// A slower import that read less moves nothing back.
+	if _, err := s.ImportAppend(ctx, cur, ids, feed(withID(msg("user", "a"), id1))); err != nil {
+		t.Fatal(err)
+	}
+	if got := importCursors(t, s, ""); len(got) != 1 || got[0] != cur2 {
+		t.Fatalf("cursor after a stale import = %+v, want %+v", got, cur2)
+	}
+	// A failing stream stores neither records nor cursor.
+	boom := errors.New("boom")
+	cur3 := cur2
+	cur3.Entries = 3
+	n := 0
+	_, err = s.ImportAppend(ctx, cur3, ids, func() (transcript.Record, error) {
+		n++
+		if n == 1 {
+			return msg("user", "c"), nil
+		}
+		return transcript.Record{}, boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want boom", err)
+	}
+	if got := importCursors(t, s, "/a.jsonl"); got[0].Entries != 2 {
+		t.Fatalf("cursor moved by a failed import: %+v", got)
+	}
+	if recs := readAll(t, s, "imp", store.ReadOptions{}); len(recs) != 2 {
+		t.Fatalf("records = %d, want 2", len(recs))
+	}
+	// A source with nothing new for a conversation never stored makes no
+	// empty conversation, but its cursor is kept.
+	empty := store.ImportCursor{Source: "/b.jsonl", Conversation: "none", Tool: "codex", Size: 1}
+	if _, err := s.ImportAppend(ctx, empty, ids, feed()); err != nil {
+		t.Fatal(err)
+	}
+	var convs []string
+	if err := s.Conversations(ctx, func(c store.ConversationInfo) error { convs = append(convs, c.ID); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(convs) != 1 || convs[0] != "imp" {
+		t.Fatalf("conversations = %v, want [imp]", convs)
+	}
+	if got := importCursors(t, s, "/b.jsonl"); len(got) != 1 {
+		t.Fatalf("cursor of an empty source = %+v", got)
+	}
+}
+
+// TestImportCursorCopyClearPrune: Dump/Load carries the cursors, Fork
+// does not, Clear, a fork over a conversation and a deleting Prune remove
+// them.
+func (x suite) TestImportCursorCopyClearPrune(t *testing.T) {
+	src, dst := x.open(t), x.open(t)
+	ctx := context.Background()
+	ids := transcript.NewIDs()
+	for _, conv := range []string{"c1", "c2"} {
+		cur := store.ImportCursor{Source: "/x/" + conv, Conversation: conv, Tool: "claude-code", Size: 3, MTime: 4, Entries: 1, LastEntry: "e", Head: "h"}
+		if _, err := src.ImportAppend(ctx, cur, ids, feed(msg("user", "hi"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pieces := dumpPieces(t, src, "c1")
+	n := 0
+	for _, d := range pieces {
+		if d.Import != nil {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("dump of c1 holds %d import cursors, want 1", n)
+	}
+	if err := dst.Load(ctx, false, dumpFeed(pieces)); err != nil {
+		t.Fatal(err)
+	}
+	want := importCursors(t, src, "/x/c1")
+	if got := importCursors(t, dst, ""); len(got) != 1 || got[0] != want[0] {
+		t.Fatalf("copied cursor = %+v, want %+v", got, want)
+	}
+	// A fork is no import: the source's cursor stays with c2 alone, and
+	// a fork replacing a conversation takes that one's cursors away.
+	if _, err := src.Fork(ctx, "c2", "c3", store.ForkOptions{}, ids); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range importCursors(t, src, "") {
+		if c.Conversation == "c3" {
+			t.Fatalf("fork copied an import cursor: %+v", c)
+		}
+	}
+	if _, err := src.Fork(ctx, "c2", "c1", store.ForkOptions{Force: true}, ids); err != nil {
+		t.Fatal(err)
+	}
+	if got := importCursors(t, src, "/x/c1"); len(got) != 0 {
+		t.Fatalf("cursor left by a fork --force over c1: %+v", got)
+	}
+	if _, err := src.Clear(ctx, "c1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := importCursors(t, src, "/x/c1"); len(got) != 0 {
+		t.Fatalf("cursor left by clear: %+v", got)
+	}
+	if _, err := src.Prune(ctx, store.PruneOptions{Glob: "c2"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := importCursors(t, src, ""); len(got) != 0 {
+		t.Fatalf("cursor left by prune: %+v", got)
+	}
+}
