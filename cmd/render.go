@@ -54,7 +54,9 @@ Content strings become one text part each where the provider's messages take
 parts (anthropic, gemini, bedrock, vercel) and are joined by a blank line
 where they take one string (openai, ollama, vercel-legacy, and the system
 prompt of openai, openai-responses, ollama, vercel and vercel-legacy);
-openai-responses takes one input_text or output_text part per string.
+openai-responses takes one input_text part per user string, and an
+assistant message as one string, or, when the Responses API gave it, whole
+(its id, status and phase) with one output_text part per string.
 
 Provider data a record keeps (OpenAI reasoning items, Anthropic thinking
 blocks, Gemini parts with thought signatures) is sent to the provider that

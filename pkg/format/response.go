@@ -122,6 +122,11 @@ func ParseResponse(provider string, body []byte, newID func() string) (*Answer, 
 			a.calls[i].Arguments = "{}"
 		}
 	}
+	if a.refusal != "" {
+		// A refusal ends with a normal finish reason (stop, completed):
+		// the record says what it is.
+		a.finish = "refusal"
+	}
 	rec := a.record(provider)
 	empty := len(rec.Message.Contents) == 0 && len(rec.Message.ToolCalls) == 0
 	if empty {
