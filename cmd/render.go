@@ -73,9 +73,11 @@ so on stderr.
 --tools FILE (the file ask --tools takes) writes the tool definitions in the
 provider's form (openai and ollama "tools" of functions, openai-responses
 flat function tools, anthropic "tools" with input_schema, gemini
-functionDeclarations, bedrock toolConfig, vercel a ToolSet, vercel-legacy
-"functions"), so that a body whose history holds tool calls is one the
-provider takes.
+functionDeclarations, bedrock toolConfig, vercel {"name":{"description",
+"inputSchema"}}, vercel-legacy "functions"), so that a body whose history
+holds tool calls is one the provider takes. vercel's inputSchema is plain
+JSON Schema: wrap each in the AI SDK's jsonSchema() before generateText
+(examples/vercel-tools.mjs).
 
 --body writes the output limit --max-tokens gives, or the provider's default
 (` + defaultLimits() + `; none for the others, whose own default then
