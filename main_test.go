@@ -5,8 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -82,8 +85,8 @@ func scriptParams(postgres bool, db func(*testscript.Env) (string, error)) tests
 // provider (internal/providertest) for the rest of the script, answering
 // every POST with the file's content once it has checked the request as
 // the provider would (a JSON object; for Anthropic, roles alternating
-// user/assistant from the user), and saving it as $WORK/received.json. It
-// sets $SERVER.
+// user/assistant from the user), and saving it as $WORK/received.json (its
+// headers, the key hidden, as received.headers). It sets $SERVER.
 func serveCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: serve RESPONSE_FILE")
@@ -91,6 +94,11 @@ func serveCmd(ts *testscript.TestScript, neg bool, args []string) {
 	response := ts.ReadFile(args[0])
 	srv := providertest.Start(providertest.Options{Next: func(_ int, r *providertest.Request) providertest.Step {
 		os.WriteFile(ts.MkAbs("received.json"), []byte(r.Raw), 0o644)
+		var headers strings.Builder
+		for _, k := range slices.Sorted(maps.Keys(r.Header)) {
+			fmt.Fprintf(&headers, "%s: %s\n", k, strings.Join(r.Header[k], ", "))
+		}
+		os.WriteFile(ts.MkAbs("received.headers"), []byte(headers.String()), 0o644)
 		return providertest.Step{Body: response}
 	}})
 	ts.Defer(srv.Close)

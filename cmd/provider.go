@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/llm"
@@ -35,7 +36,9 @@ type providerOptions struct {
 	model   string
 	baseURL string
 	exec    string
-	timeout time.Duration
+	// anthropicVersion is --anthropic-version (see anthropicVersionFlag).
+	anthropicVersion string
+	timeout          time.Duration
 	// limit, when set, is called before every request attempt (--rate).
 	limit func(context.Context) error
 }
@@ -47,7 +50,49 @@ func (p *providerOptions) addFlags(cmd *cobra.Command, flag, def string) {
 	f.StringVar(&p.baseURL, "base-url", "", "provider endpoint (default from "+baseURLEnvs()+")")
 	f.StringVar(&p.exec, "exec", "", "with exec: the command line that reads the text on stdin and prints the summary")
 	f.DurationVar(&p.timeout, "timeout", llm.DefaultTimeout, "time limit of one provider request")
+	anthropicVersionFlag(f, &p.anthropicVersion)
 	_ = cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(append(ownSummarizers[:len(ownSummarizers):len(ownSummarizers)], format.Names(format.CanCall)...), cobra.ShellCompDirectiveNoFileComp))
+}
+
+// anthropicVersionFlag adds --anthropic-version: the anthropic-version a
+// request is sent with and its body written for. Other providers ignore it,
+// so that CONVO_ANTHROPIC_VERSION may stay set for every command.
+func anthropicVersionFlag(f *pflag.FlagSet, v *string) {
+	f.StringVar(v, "anthropic-version", "", "anthropic: the API version (anthropic-version header) the request is written for: "+anthropicVersions())
+}
+
+// anthropicVersions lists anthropic's API versions, the default first,
+// for help texts.
+func anthropicVersions() string {
+	p, _ := format.Lookup("anthropic")
+	var out []string
+	for i, v := range p.APIVersions {
+		s := v.Name
+		if i == 0 {
+			s += " (default)"
+		}
+		if v.NoTemperature {
+			s += " (no --temperature)"
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, ", ")
+}
+
+// defaultAnthropicVersion is the anthropic-version a body is written for
+// when none is named.
+func defaultAnthropicVersion() string {
+	p, _ := format.Lookup("anthropic")
+	return p.APIVersions[0].Name
+}
+
+// apiVersion is the version flag's value for provider: only anthropic has
+// versions.
+func apiVersion(provider, anthropicVersion string) string {
+	if provider == "anthropic" {
+		return anthropicVersion
+	}
+	return ""
 }
 
 // baseURLEnvs names the environment variables of the callable providers'
@@ -100,7 +145,7 @@ func (a *Factory) newSummarizer(p *providerOptions, counter *tokens.Counter) (su
 	if model == "" {
 		return nil, usageErrorf("--summarizer %s needs --model", p.name)
 	}
-	t, err := a.newTransport(p.name, p.baseURL, p.timeout, p.limit)
+	t, err := a.newTransport(p.name, p.baseURL, apiVersion(p.name, p.anthropicVersion), p.timeout, p.limit)
 	if err != nil {
 		return nil, err
 	}
@@ -109,11 +154,12 @@ func (a *Factory) newSummarizer(p *providerOptions, counter *tokens.Counter) (su
 
 // newTransport builds the transport of a provider from the flags, the
 // environment and the config file: the same for ask and summarize.
-func (a *Factory) newTransport(name, baseURL string, timeout time.Duration, limit func(context.Context) error) (llm.Transport, error) {
+func (a *Factory) newTransport(name, baseURL, version string, timeout time.Duration, limit func(context.Context) error) (llm.Transport, error) {
 	opts := llm.FromEnv(name, a.getenv)
 	if baseURL != "" {
 		opts.BaseURL = baseURL
 	}
+	opts.APIVersion = version
 	opts.Timeout, opts.Limit, opts.Logger = timeout, limit, a.logger()
 	for env, d := range map[string]*time.Duration{envRetryBaseDelay: &opts.Retry.BaseDelay, envRetryMaxDelay: &opts.Retry.MaxDelay} {
 		if v := os.Getenv(env); v != "" {

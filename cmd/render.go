@@ -25,6 +25,8 @@ type renderOptions struct {
 	// temperature is a string so that "unset" differs from 0 whether it
 	// comes from the command line, the environment or the config file.
 	temperature string
+	// anthropicVersion: the anthropic-version the body is written for.
+	anthropicVersion string
 	// req is the request the flags describe, built by check.
 	req format.Request
 }
@@ -81,7 +83,13 @@ JSON Schema: wrap each in the AI SDK's jsonSchema() before generateText
 
 --body writes the output limit --max-tokens gives, or the provider's default
 (` + defaultLimits() + `; none for the others, whose own default then
-applies). Gemini and Bedrock take the model in the URL, not in the body.`,
+applies). Gemini and Bedrock take the model in the URL, not in the body.
+
+An anthropic body is written for the API version ` + defaultAnthropicVersion() + `: send it with
+the header anthropic-version: ` + defaultAnthropicVersion() + `. --anthropic-version V (env
+CONVO_ANTHROPIC_VERSION) writes it for another:
+  ` + anthropicVersions() + `
+A version whose request has no temperature refuses --temperature (exit 2).`,
 		Example: `  convo render -c demo --provider openai
   convo render -c demo --provider anthropic --body --model claude-sonnet-4-5 |
     curl -s https://api.anthropic.com/v1/messages -H "x-api-key: $ANTHROPIC_API_KEY" \
@@ -112,6 +120,7 @@ applies). Gemini and Bedrock take the model in the URL, not in the body.`,
 	fl.StringVar(&o.tools, "tools", "", `with --body: JSON FILE of the tools the model may call, as ask --tools takes it, written in the provider's form`)
 	fl.IntVar(&o.maxTokens, "max-tokens", 0, "with --body: the output token limit (default: "+defaultLimits()+")")
 	fl.StringVar(&o.temperature, "temperature", "", "with --body: "+temperatureHelp)
+	anthropicVersionFlag(fl, &o.anthropicVersion)
 	_ = cmd.RegisterFlagCompletionFunc("provider", cobra.FixedCompletions(format.Names(format.CanRender), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -136,7 +145,7 @@ func defaultLimits() string {
 // against the registry: the providers it names, where the model goes.
 func (o *renderOptions) check() error {
 	o.req = format.Request{Provider: o.provider, NoSummary: o.noSummary, Lenient: o.lenient, Warn: o.f.warnf,
-		Body: o.body, Model: o.model, MaxTokens: o.maxTokens}
+		Body: o.body, Model: o.model, MaxTokens: o.maxTokens, APIVersion: apiVersion(o.provider, o.anthropicVersion)}
 	prov, ok := format.Lookup(o.provider)
 	switch {
 	case o.provider == "":

@@ -45,6 +45,15 @@ import (
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
+// anthropicVersions are the anthropic-version values a body is written
+// for (https://docs.anthropic.com/en/api/versioning), the default first.
+// 2026-10-21, which @anthropic-ai/sdk 1.14 sends, has no temperature in its
+// request type (MessageCreateParams); the rest of what convo writes
+// (model, max_tokens, stream, tools, tool_choice, system, messages) it
+// takes as 2023-06-01 does. The default stays 2023-06-01 until a call
+// against the newer version has been checked end to end.
+var anthropicVersions = []APIVersion{{Name: "2023-06-01"}, {Name: "2026-10-21", NoTemperature: true}}
+
 type anthropicWire struct{}
 
 func (anthropicWire) objectArgs() bool { return true }

@@ -41,6 +41,10 @@ type Request struct {
 	MaxTokens int
 	// Temperature is written only when set.
 	Temperature *float64
+	// APIVersion is the provider's API version the body is written for
+	// (Provider.APIVersions; "" the default). A provider without versions
+	// ignores it.
+	APIVersion string
 	// Stream asks for a streamed answer where the body says so (openai,
 	// anthropic, ollama; gemini streams by endpoint). The transport must be
 	// called for a stream too.
@@ -83,6 +87,13 @@ func (req *Request) check(p *Provider) (json.RawMessage, error) {
 		return nil, errors.New("streaming, tools and answer schemas need a whole request body")
 	case !p.Tools && (len(req.Tools) > 0 || len(req.Schema) > 0):
 		return nil, fmt.Errorf("%s: tools and answer schemas are not supported", p.Name)
+	}
+	v, err := p.Version(req.APIVersion)
+	switch {
+	case err != nil:
+		return nil, err
+	case v != nil && v.NoTemperature && req.Temperature != nil:
+		return nil, fmt.Errorf("%s API version %s takes no temperature: drop --temperature, or use another version", p.Name, v.Name)
 	}
 	for _, t := range req.Tools {
 		if !validToolName(t.Name) {

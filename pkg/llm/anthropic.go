@@ -19,10 +19,6 @@ import (
 	"github.com/convo-cli/convo/pkg/format"
 )
 
-// AnthropicVersion is the API version sent in anthropic-version
-// (https://docs.anthropic.com/en/api/versioning).
-const AnthropicVersion = "2023-06-01"
-
 // newAnthropic is the Messages API transport; opts.APIKey is required.
 func newAnthropic(p format.Provider, opts Options) (Transport, error) {
 	if opts.APIKey == "" {
@@ -32,9 +28,16 @@ func newAnthropic(p format.Provider, opts Options) (Transport, error) {
 	if err != nil {
 		return nil, err
 	}
+	// anthropic-version: the registry's default, or the one asked for
+	// (https://docs.anthropic.com/en/api/versioning); the body must be
+	// written for the same (format.Request.APIVersion).
+	v, err := p.Version(opts.APIVersion)
+	if err != nil {
+		return nil, err
+	}
 	header := http.Header{}
 	header.Set("x-api-key", opts.APIKey)
-	header.Set("anthropic-version", AnthropicVersion)
+	header.Set("anthropic-version", v.Name)
 	return &httpTransport{name: p.Name, opts: opts, url: endpoint(base, "v1/messages"), header: header,
 		accept: "text/event-stream", assemble: assembleAnthropic}, nil
 }

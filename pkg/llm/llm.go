@@ -106,6 +106,10 @@ type Options struct {
 	// instance role) as every AWS SDK reads it.
 	Region      string
 	Credentials aws.CredentialsProvider
+	// APIVersion is the provider's API version sent with each request
+	// (anthropic's anthropic-version), "" for the registry's default
+	// (format.Provider.APIVersions).
+	APIVersion string
 }
 
 // DefaultTimeout bounds one attempt: long enough for a model to answer
