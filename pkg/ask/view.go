@@ -2,6 +2,7 @@ package ask
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -63,8 +64,12 @@ func openView(ctx context.Context, s ViewStore, conv string, w io.Writer, req fo
 	}
 	var view transcript.ViewFilter
 	var endBody []byte // the last row's, copied into one reused buffer
+	rows, err := viewRows(ctx, s, conv, req)
+	if err != nil {
+		return nil, "", end, err
+	}
 	err = r.AddRows(func(yield func(transcript.Role, []byte) error) error {
-		return s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
+		return rows(func(row store.Row) error {
 			role := transcript.Role(row.Role)
 			if view.Add(role).Sent() {
 				last = role
@@ -82,3 +87,77 @@ func openView(ctx context.Context, s ViewStore, conv string, w io.Writer, req fo
 	}
 	return r, last, end, err
 }
+
+// viewRows returns the reader of conv's view rows: from the latest summary
+// on, unless that summary is another provider's compaction with nothing to
+// read (transcript.Record.Unreadable): then the view starts at the latest
+// summary that is not one (or the first record), such compactions left
+// out, so that the records they cover are sent in their place, and
+// req.Warn says so. That takes a first pass over the conversation, only in
+// that case.
+func viewRows(ctx context.Context, s ViewStore, conv string, req format.Request) (func(func(store.Row) error) error, error) {
+	latest := func(fn func(store.Row) error) error {
+		return s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, fn)
+	}
+	if req.NoSummary {
+		return latest, nil
+	}
+	var first transcript.Record
+	err := latest(func(row store.Row) error {
+		if transcript.Role(row.Role) == transcript.RoleSummary {
+			if err := transcript.DecodeStored(row.Body, &first); err != nil {
+				return fmt.Errorf("stored record is corrupt: %w", err)
+			}
+		}
+		return errPeeked
+	})
+	if err != nil && !errors.Is(err, errPeeked) {
+		if errors.Is(err, store.ErrNotFound) {
+			return latest, nil // an empty view, as openView takes it
+		}
+		return nil, err
+	}
+	if !first.Unreadable(req.Provider) {
+		return latest, nil
+	}
+	// The first pass: where the view starts, and what it leaves out.
+	start, i := -1, 0
+	skip := map[int]bool{}
+	var warn []transcript.Record
+	err = s.Read(ctx, conv, store.ReadOptions{}, func(row store.Row) error {
+		defer func() { i++ }()
+		if transcript.Role(row.Role) != transcript.RoleSummary {
+			return nil
+		}
+		var rec transcript.Record
+		if err := transcript.DecodeStored(row.Body, &rec); err != nil {
+			return fmt.Errorf("stored record is corrupt: %w", err)
+		}
+		if rec.Unreadable(req.Provider) {
+			skip[i] = true
+			warn = append(warn, rec)
+		} else {
+			start, warn = i, warn[:0] // those before it are out of the view
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range warn {
+		format.WarnUnreadable(req, &warn[i])
+	}
+	return func(fn func(store.Row) error) error {
+		j := 0
+		return s.Read(ctx, conv, store.ReadOptions{}, func(row store.Row) error {
+			defer func() { j++ }()
+			if j < start || skip[j] {
+				return nil
+			}
+			return fn(row)
+		})
+	}, nil
+}
+
+// errPeeked ends the read of a view's first row.
+var errPeeked = errors.New("peeked")

@@ -184,7 +184,8 @@ func UnwrapAnswer(provider string, rec *transcript.Record) bool {
 
 // anthropicCut is the finish-reason table: max_tokens, refusal, pause_turn
 // and model_context_window_exceeded mean the answer was cut or refused;
-// end_turn, tool_use and stop_sequence are normal ends.
+// end_turn, tool_use, stop_sequence and compaction (on-demand compaction's
+// block, alone) are normal ends.
 func anthropicCut(reason string) bool {
 	switch reason {
 	case "max_tokens", "refusal", "pause_turn", "model_context_window_exceeded":
@@ -224,16 +225,29 @@ func parseAnthropic(body []byte) (*answer, error) {
 	}
 	for i, raw := range resp.Content {
 		var b struct {
-			Type  string          `json:"type"`
-			Text  string          `json:"text"`
-			ID    string          `json:"id"`
-			Name  string          `json:"name"`
-			Input json.RawMessage `json:"input"`
+			Type    string          `json:"type"`
+			Text    string          `json:"text"`
+			ID      string          `json:"id"`
+			Name    string          `json:"name"`
+			Input   json.RawMessage `json:"input"`
+			Content json.RawMessage `json:"content"`
 		}
 		if err := json.Unmarshal(raw, &b); err != nil {
 			return nil, shapeError("anthropic", "content[%d]: %v", i, err)
 		}
 		switch b.Type {
+		case "compaction":
+			// The history summarised: a summary record, sent back first
+			// and unchanged (compaction.go); its content, when a string,
+			// is the readable summary.
+			var text *string
+			if err := json.Unmarshal(b.Content, &text); len(b.Content) > 0 && err != nil {
+				return nil, shapeError("anthropic", "content[%d].content: want a string or null", i)
+			}
+			if text != nil {
+				a.compactionText = *text
+			}
+			a.compaction = append(a.compaction, raw)
 		case "text":
 			if b.Text != "" {
 				a.texts = append(a.texts, b.Text)

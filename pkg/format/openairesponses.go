@@ -330,11 +330,21 @@ func parseOpenAIResponses(body []byte) (*answer, error) {
 		}
 		return nil, &ProviderError{Provider: openaiResponses, Message: msg}
 	}
-	if resp.Object != "" && resp.Object != "response" {
-		return nil, shapeError(openaiResponses, "object is %q, want \"response\"", resp.Object)
+	if resp.Object != "" && resp.Object != "response" && resp.Object != "response.compaction" {
+		return nil, shapeError(openaiResponses, "object is %q, want \"response\" or \"response.compaction\"", resp.Object)
 	}
 	if resp.Output == nil {
 		return nil, shapeError(openaiResponses, "no output")
+	}
+	if resp.Object == "response.compaction" {
+		// POST /responses/compact: the output, user messages and the
+		// compaction item, is what goes back in place of the input.
+		a := &answer{model: resp.Model, responseID: resp.ID, usage: resp.Usage, created: createdAt(resp.CreatedAt),
+			compaction: resp.Output, compactionAlone: true}
+		if !slices.ContainsFunc(resp.Output, func(raw json.RawMessage) bool { return itemType(raw) == "compaction" }) {
+			return nil, shapeError(openaiResponses, "a response.compaction without a compaction item")
+		}
+		return a, nil
 	}
 	a := &answer{model: resp.Model, responseID: resp.ID, finish: resp.Status, usage: resp.Usage, created: createdAt(resp.CreatedAt)}
 	if resp.Status == "incomplete" {
@@ -380,6 +390,10 @@ func parseOpenAIResponses(body []byte) (*answer, error) {
 			a.calls = append(a.calls, transcript.ToolCall{ID: it.CallID, Name: it.Name, Arguments: string(args)})
 		case "reasoning":
 			a.keep(raw)
+		case "compaction":
+			// context_management compaction: encrypted, sent back in
+			// place of what it summarised (compaction.go).
+			a.compaction = append(a.compaction, raw)
 		}
 		// Other items (web_search_call, file_search_call...) ran on
 		// OpenAI's side and need nothing back.
@@ -389,4 +403,13 @@ func parseOpenAIResponses(body []byte) (*answer, error) {
 		a.texts = append(a.texts, a.refusal)
 	}
 	return a, nil
+}
+
+// itemType is an output item's type, "" when it has none.
+func itemType(raw json.RawMessage) string {
+	var it struct {
+		Type string `json:"type"`
+	}
+	_ = json.Unmarshal(raw, &it)
+	return it.Type
 }

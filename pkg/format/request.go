@@ -151,6 +151,9 @@ type Renderer struct {
 	held *Turn
 	rec  transcript.Record // AddJSON's record, reused
 	free []*Turn           // written turns, for reuse
+	// lead holds the items of a compaction of the provider rendered, until
+	// the turn they open (compaction.go).
+	lead []json.RawMessage
 }
 
 // NewRenderer returns a Renderer writing req to w; req.Messages is not
@@ -190,9 +193,17 @@ func (r *Renderer) Add(rec *transcript.Record) error {
 		if r.started || r.asst != nil || r.user != nil {
 			return fmt.Errorf("record %s: a summary after the messages it should precede", rec.ID)
 		}
+		if rec.CompactionProvider() == r.req.Provider {
+			// The provider's own compaction: its items stand for the
+			// history, first; no summary text.
+			r.req.Summary = ""
+			r.setLead(rec)
+			return nil
+		}
 		r.req.Summary = strings.Join(m.Contents, "\n\n")
 		return nil
 	case transcript.RoleUser:
+		r.flushLead()
 		if r.user == nil {
 			r.user = r.newTurn(transcript.RoleUser)
 		}
@@ -201,6 +212,7 @@ func (r *Renderer) Add(rec *transcript.Record) error {
 		}
 		r.user.Texts = appendTexts(r.user.Texts, m.Contents)
 	case transcript.RoleTool:
+		r.flushLead()
 		return r.addResult(rec)
 	case transcript.RoleAssistant:
 		if err := r.flush(false); err != nil {
@@ -228,6 +240,7 @@ func (r *Renderer) Add(rec *transcript.Record) error {
 			t.Calls = append(t.Calls, call)
 		}
 		addProviderData(t, r.req.Provider, rec)
+		r.leadInto(t)
 		r.asst, r.asstID = t, rec.ID
 		clear(r.answered)
 	default:
@@ -331,9 +344,11 @@ func (r *Renderer) emit(t *Turn) {
 		h.Calls = append(h.Calls, t.Calls...)
 		return
 	}
-	if r.held == nil && !r.started && t.Role == transcript.RoleAssistant {
+	if r.held == nil && !r.started && t.Role == transcript.RoleAssistant && !t.lead {
 		// Rule 2 holds for stored transcripts; this covers a lenient repair
-		// that emptied the first user turn.
+		// that emptied the first user turn, and the answer after a
+		// compaction rendered for another provider. (A compaction's own
+		// items go first: its provider resumes from them.)
 		r.held = &Turn{Role: transcript.RoleUser, ID: "placeholder", Texts: []string{transcript.FakeContent}}
 	}
 	if r.held != nil {
@@ -371,6 +386,7 @@ func (r *Renderer) start() {
 
 // Close writes what is held and the end of the payload, and flushes.
 func (r *Renderer) Close() error {
+	r.flushLead()
 	if err := r.flush(true); err != nil {
 		return err
 	}

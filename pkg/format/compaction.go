@@ -1,0 +1,113 @@
+package format
+
+// Provider compaction: what a provider gives in place of the history it
+// summarised, to be sent back to it instead of that history.
+//   - anthropic: a {"type":"compaction","content","signature"?,
+//     "encrypted_content"?,"tool_changes"?} block, first in the content of
+//     an answer under threshold compaction (context_management edit
+//     compact_20260112), or alone, stop_reason "compaction", from on-demand
+//     compaction ("compaction":{"type":"summarize"}); content is the
+//     readable summary, or null. It goes back unchanged, first in messages
+//     (@anthropic-ai/sdk 1.14 BetaCompactionBlock, BetaCompactionBlockParam;
+//     its CompactionBlockMisplacedError: "not the first block of the
+//     conversation").
+//   - openai-responses: an encrypted {"type":"compaction","id",
+//     "encrypted_content","created_by"?} output item under context_management
+//     compaction, and the output of POST /responses/compact
+//     ({"object":"response.compaction","output":[user messages...,
+//     compaction item]}), sent back as given (openai 7.57
+//     ResponseCompactionItem, CompactedResponse).
+// convo stores it as a summary record (transcript/compaction.go): its text
+// the readable summary or transcript.CompactionMarker, its items as
+// provider data; the Renderer sends the items, in order, as the first
+// (assistant) turn to the provider that made them.
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// Compaction is a provider's compaction found in a response body.
+type Compaction struct {
+	// Items are the provider's items, in order, byte for byte (compacted).
+	Items []json.RawMessage
+	// Text is the readable summary, "" when the provider gave none.
+	Text string
+	// Alone: the body holds nothing else (on-demand compaction,
+	// /responses/compact); its Answer's Record is no answer to store.
+	Alone bool
+}
+
+// Summary returns the summary record standing for c, covering the records
+// covered (their ids, in order); aux is the record's aux.
+func (c *Compaction) Summary(provider string, covered []string, aux map[string]json.RawMessage) transcript.Record {
+	text := c.Text
+	if strings.TrimSpace(text) == "" {
+		text = transcript.CompactionMarker
+	}
+	rec := transcript.Record{Message: transcript.Message{Role: transcript.RoleSummary, Contents: []string{text}}}
+	for _, it := range c.Items {
+		rec.Message.ProviderData = append(rec.Message.ProviderData, transcript.ProviderItem{Provider: provider, At: 0, Item: it})
+	}
+	rec.Metadata.SummaryIDs = covered
+	rec.Metadata.Aux = aux
+	return rec
+}
+
+// compacted returns the items kept by the parser as compact JSON.
+func (a *answer) compactionOf() *Compaction {
+	if len(a.compaction) == 0 {
+		return nil
+	}
+	c := &Compaction{Text: a.compactionText}
+	for _, raw := range a.compaction {
+		if item, err := transcript.CompactJSON(raw); err == nil {
+			c.Items = append(c.Items, item)
+		}
+	}
+	return c
+}
+
+// lead is the provider data of a compaction rendered for its provider: the
+// items go first, in an assistant turn of their own or before the first
+// part of the assistant turn that follows.
+func (r *Renderer) setLead(rec *transcript.Record) {
+	r.lead = r.lead[:0]
+	for _, d := range rec.Message.ProviderData {
+		r.lead = append(r.lead, append(json.RawMessage(nil), d.Item...)) // rec is reused
+	}
+}
+
+// leadInto puts the held compaction items first in t, an assistant turn.
+func (r *Renderer) leadInto(t *Turn) {
+	if len(r.lead) == 0 {
+		return
+	}
+	o := opaque{text: -1}
+	switch {
+	case len(t.Texts) > 0:
+		o.text = 0
+	case len(t.Calls) > 0:
+		o.call = t.Calls[0].ID
+	}
+	items := make([]opaque, 0, len(r.lead)+len(t.Items))
+	for _, it := range r.lead {
+		o.item = it
+		items = append(items, o)
+	}
+	t.Items = append(items, t.Items...)
+	t.lead, r.lead = true, nil
+}
+
+// flushLead emits the held compaction items as an assistant turn of their
+// own: what follows them is no assistant turn.
+func (r *Renderer) flushLead() {
+	if len(r.lead) == 0 {
+		return
+	}
+	t := r.newTurn(transcript.RoleAssistant)
+	r.leadInto(t)
+	r.emit(t)
+}
