@@ -58,6 +58,7 @@ func scriptParams(postgres bool, db func(*testscript.Env) (string, error)) tests
 		UpdateScripts:       *update,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"serve":        serveCmd,
+			"compacting":   compactingCmd,
 			"post":         postCmd,
 			"batchresults": batchResultsCmd,
 		},
@@ -100,6 +101,28 @@ func serveCmd(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		os.WriteFile(ts.MkAbs("received.headers"), []byte(headers.String()), 0o644)
 		return providertest.Step{Body: response}
+	}})
+	ts.Defer(srv.Close)
+	ts.Setenv("SERVER", srv.URL)
+}
+
+// compactingCmd is the script command "compacting SUMMARY [TEXT]": the
+// shared fake provider for the rest of the script, answering in the format
+// each request's path names with a compaction (SUMMARY its readable text,
+// or, "-", an Anthropic block whose content is null) followed by the
+// answer TEXT, if any; /responses/compact answers with the request's user
+// messages and the item. It checks and saves each request as serve does.
+func compactingCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: compacting SUMMARY [TEXT]")
+	}
+	a := &providertest.Answer{Compaction: args[0], CompactionNull: args[0] == "-"}
+	if len(args) == 2 {
+		a.Text = args[1]
+	}
+	srv := providertest.Start(providertest.Options{Next: func(_ int, r *providertest.Request) providertest.Step {
+		os.WriteFile(ts.MkAbs("received.json"), []byte(r.Raw), 0o644)
+		return providertest.Step{Answer: a}
 	}})
 	ts.Defer(srv.Close)
 	ts.Setenv("SERVER", srv.URL)

@@ -20,6 +20,9 @@ const ResponsesModel = "gpt-5-mini-2025-08-07"
 // the message (text, or a refusal), then the function calls.
 func responsesItems(a *Answer) []map[string]any {
 	var items []map[string]any
+	if a.compacting() {
+		items = append(items, responsesCompaction(a))
+	}
 	if a.Thinking != "" {
 		items = append(items, map[string]any{"id": "rs_6820f383d7c08191846711c5df8233bc", "type": "reasoning", "summary": []any{},
 			"encrypted_content": a.Thinking})
@@ -117,6 +120,9 @@ func checkResponses(body map[string]any) (int, string) {
 	if !ok {
 		return 400, "Missing required parameter: 'input'."
 	}
+	if list, isList := input.([]any); isList && !compactionFirst(list) {
+		return 400, "Invalid 'input': a compaction item that this server did not make, or more than one."
+	}
 	if list, isList := input.([]any); isList {
 		for i, it := range list {
 			m, _ := it.(map[string]any)
@@ -158,6 +164,7 @@ func checkResponsesMessage(m map[string]any) string {
 	for _, p := range parts {
 		part, _ := p.(map[string]any)
 		switch t, _ := part["type"].(string); {
+		case m["role"] != "assistant" && strings.HasPrefix(t, "input_"):
 		case output && m["role"] == "assistant" && (t == "output_text" || t == "refusal"):
 			if _, ok := part["annotations"].([]any); t == "output_text" && !ok {
 				return "output_text: missing annotations"

@@ -61,6 +61,10 @@ type anthropicBlock struct {
 	text, thinking, signature strings.Builder
 	input                     strings.Builder
 	hasInput                  bool
+	// A compaction block's content and encrypted_content arrive in
+	// compaction_delta events (@anthropic-ai/sdk BetaCompactionContentBlockDelta).
+	content, encrypted    strings.Builder
+	hasContent, hasSealed bool
 }
 
 // anthropicStream assembles a streamed message into the message body the
@@ -115,11 +119,13 @@ func (s *anthropicStream) add(data []byte, onText func(string)) error {
 		}
 		b := s.blocks[ev.Index]
 		var d struct {
-			Type        string `json:"type"`
-			Text        string `json:"text"`
-			PartialJSON string `json:"partial_json"`
-			Thinking    string `json:"thinking"`
-			Signature   string `json:"signature"`
+			Type        string  `json:"type"`
+			Text        string  `json:"text"`
+			PartialJSON string  `json:"partial_json"`
+			Thinking    string  `json:"thinking"`
+			Signature   string  `json:"signature"`
+			Content     *string `json:"content"`
+			Encrypted   *string `json:"encrypted_content"`
 		}
 		if err := json.Unmarshal(ev.Delta, &d); err != nil {
 			return badStream("anthropic", err)
@@ -135,6 +141,15 @@ func (s *anthropicStream) add(data []byte, onText func(string)) error {
 			b.thinking.WriteString(d.Thinking)
 		case "signature_delta":
 			b.signature.WriteString(d.Signature)
+		case "compaction_delta":
+			if d.Content != nil {
+				b.content.WriteString(*d.Content)
+				b.hasContent = true
+			}
+			if d.Encrypted != nil {
+				b.encrypted.WriteString(*d.Encrypted)
+				b.hasSealed = true
+			}
 		}
 	case "message_delta":
 		_ = json.Unmarshal(ev.Delta, &s.delta)
@@ -189,6 +204,13 @@ func (s *anthropicStream) body() ([]byte, error) {
 			set("thinking", b.thinking.String())
 			if b.signature.Len() > 0 {
 				set("signature", b.signature.String())
+			}
+		case "compaction":
+			if b.hasContent {
+				set("content", b.content.String())
+			}
+			if b.hasSealed {
+				set("encrypted_content", b.encrypted.String())
 			}
 		}
 		if b.hasInput {
