@@ -27,6 +27,9 @@ type renderOptions struct {
 	temperature string
 	// anthropicVersion: the anthropic-version the body is written for.
 	anthropicVersion string
+	// contextManagement is --context-management: a strategy name, JSON or
+	// @FILE.
+	contextManagement string
 	// req is the request the flags describe, built by check.
 	req format.Request
 }
@@ -89,14 +92,28 @@ An anthropic body is written for the API version ` + defaultAnthropicVersion() +
 the header anthropic-version: ` + defaultAnthropicVersion() + `. --anthropic-version V (env
 CONVO_ANTHROPIC_VERSION) writes it for another:
   ` + anthropicVersions() + `
-A version whose request has no temperature refuses --temperature (exit 2).`,
+A version whose request has no temperature refuses --temperature (exit 2).
+
+--context-management (with --body; anthropic and openai-responses) asks the
+provider to manage the context on its side: "compact" (threshold compaction,
+compact:TOKENS its trigger), "clear-tool-uses" and "clear-thinking"
+(Anthropic's context editing), "summarize" (Anthropic's on-demand
+compaction), or the body's value as JSON (or @FILE). stderr names the
+anthropic-beta header the body needs. What comes back, a compaction block or
+item, append --from keeps as a summary record, and render then sends it first
+in place of what it covers.`,
 		Example: `  convo render -c demo --provider openai
   convo render -c demo --provider anthropic --body --model claude-sonnet-4-5 |
     curl -s https://api.anthropic.com/v1/messages -H "x-api-key: $ANTHROPIC_API_KEY" \
       -H 'anthropic-version: 2023-06-01' -H 'content-type: application/json' -d @- |
     convo append -c demo --from anthropic
   convo get -c demo | convo render --provider gemini --system @prompt.txt
-  convo render -c demo --provider openai --full | wc -c   # the history as if never summarized`,
+  convo render -c demo --provider openai --full | wc -c   # the history as if never summarized
+  convo render -c demo --provider anthropic --body --model claude-sonnet-4-5 --context-management compact:150000 |
+    curl -s https://api.anthropic.com/v1/messages -H "x-api-key: $ANTHROPIC_API_KEY" \
+      -H 'anthropic-version: 2023-06-01' -H 'anthropic-beta: compact-2026-01-12' \
+      -H 'content-type: application/json' -d @- |
+    convo append -c demo --from anthropic   # keeps the compaction block, if one comes`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.check(); err != nil {
@@ -121,6 +138,7 @@ A version whose request has no temperature refuses --temperature (exit 2).`,
 	fl.IntVar(&o.maxTokens, "max-tokens", 0, "with --body: the output token limit (default: "+defaultLimits()+")")
 	fl.StringVar(&o.temperature, "temperature", "", "with --body: "+temperatureHelp)
 	anthropicVersionFlag(fl, &o.anthropicVersion)
+	fl.StringVar(&o.contextManagement, "context-management", "", "with --body (anthropic, openai-responses): the provider-side context management to ask for: "+format.ContextStrategies+" as the body's value, or @FILE holding it")
 	_ = cmd.RegisterFlagCompletionFunc("provider", cobra.FixedCompletions(format.Names(format.CanRender), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -152,8 +170,8 @@ func (o *renderOptions) check() error {
 		return usageErrorf("missing --provider (one of %s)", format.NameList(format.CanRender))
 	case !ok || !prov.CanDo(format.CanRender):
 		return usageErrorf("--provider %q: want one of %s", o.provider, format.NameList(format.CanRender))
-	case !o.body && (o.model != "" || o.maxTokens != 0 || o.temperature != "" || o.tools != ""):
-		return usageErrorf("--model, --max-tokens, --temperature and --tools shape a whole request body: add --body")
+	case !o.body && (o.model != "" || o.maxTokens != 0 || o.temperature != "" || o.tools != "" || o.contextManagement != ""):
+		return usageErrorf("--model, --max-tokens, --temperature, --tools and --context-management shape a whole request body: add --body")
 	case o.full && o.noSummary:
 		return usageErrorf("--full renders no summary already: drop --no-summary")
 	case o.maxTokens < 0:
@@ -170,6 +188,18 @@ func (o *renderOptions) check() error {
 	}
 	if o.req.Tools, err = readTools(o.tools); err != nil {
 		return err
+	}
+	if o.contextManagement != "" {
+		v, err := textOrFile("--context-management", o.contextManagement)
+		if err != nil {
+			return err
+		}
+		if o.req.ContextManagement, err = format.ParseContextManagement(o.provider, v); err != nil {
+			return usageErrorf("--context-management: %v", err)
+		}
+		if b := o.req.ContextManagement.Betas; len(b) > 0 {
+			o.f.warnf("--context-management: send the body with the header anthropic-beta: %s", strings.Join(b, ","))
+		}
 	}
 	if err := o.req.Check(); err != nil {
 		return usageErrorf("--provider %s: %v", o.provider, err)

@@ -109,6 +109,9 @@ func (anthropicWire) open(j *jsonWriter, r *Request, system []string) {
 		if len(r.Schema) > 0 {
 			j.field("tool_choice", anthropicToolChoice{"tool", AnswerTool})
 		}
+		if cm := r.ContextManagement; cm != nil {
+			j.fieldRaw(cm.Field, cm.Value)
+		}
 	}
 	if len(system) > 0 {
 		j.field("system", textParts(system))

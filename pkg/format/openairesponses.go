@@ -122,6 +122,9 @@ func (*responsesWire) open(j *jsonWriter, r *Request, system []string) {
 		if len(r.Schema) > 0 {
 			j.field("text", responsesText{responsesFormat{"json_schema", SchemaNameOf(r.SchemaName), r.Schema}})
 		}
+		if cm := r.ContextManagement; cm != nil {
+			j.fieldRaw(cm.Field, cm.Value)
+		}
 	}
 	if len(system) > 0 {
 		j.field("instructions", strings.Join(system, "\n\n"))

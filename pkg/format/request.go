@@ -41,6 +41,9 @@ type Request struct {
 	MaxTokens int
 	// Temperature is written only when set.
 	Temperature *float64
+	// ContextManagement, when set, is a provider-side context management
+	// strategy the body carries (contextmgmt.go).
+	ContextManagement *ContextManagement
 	// APIVersion is the provider's API version the body is written for
 	// (Provider.APIVersions; "" the default). A provider without versions
 	// ignores it.
@@ -83,8 +86,10 @@ func (req *Request) check(p *Provider) (json.RawMessage, error) {
 	switch {
 	case req.MaxTokens < 0:
 		return nil, fmt.Errorf("output limit %d: want a positive number", req.MaxTokens)
-	case !req.Body && (req.Stream || len(req.Tools) > 0 || len(req.Schema) > 0):
-		return nil, errors.New("streaming, tools and answer schemas need a whole request body")
+	case !req.Body && (req.Stream || len(req.Tools) > 0 || len(req.Schema) > 0 || req.ContextManagement != nil):
+		return nil, errors.New("streaming, tools, answer schemas and context management need a whole request body")
+	case req.ContextManagement != nil && p.Name != "anthropic" && p.Name != openaiResponses:
+		return nil, fmt.Errorf("%s: no provider-side context management", p.Name)
 	case !p.Tools && (len(req.Tools) > 0 || len(req.Schema) > 0):
 		return nil, fmt.Errorf("%s: tools and answer schemas are not supported", p.Name)
 	}
