@@ -94,12 +94,7 @@ func serveCmd(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	response := ts.ReadFile(args[0])
 	srv := providertest.Start(providertest.Options{Next: func(_ int, r *providertest.Request) providertest.Step {
-		os.WriteFile(ts.MkAbs("received.json"), []byte(r.Raw), 0o644)
-		var headers strings.Builder
-		for _, k := range slices.Sorted(maps.Keys(r.Header)) {
-			fmt.Fprintf(&headers, "%s: %s\n", k, strings.Join(r.Header[k], ", "))
-		}
-		os.WriteFile(ts.MkAbs("received.headers"), []byte(headers.String()), 0o644)
+		saveRequest(ts, r)
 		return providertest.Step{Body: response}
 	}})
 	ts.Defer(srv.Close)
@@ -121,11 +116,23 @@ func compactingCmd(ts *testscript.TestScript, neg bool, args []string) {
 		a.Text = args[1]
 	}
 	srv := providertest.Start(providertest.Options{Next: func(_ int, r *providertest.Request) providertest.Step {
-		os.WriteFile(ts.MkAbs("received.json"), []byte(r.Raw), 0o644)
+		saveRequest(ts, r)
+		os.WriteFile(ts.MkAbs("received.path"), []byte(r.Path+"\n"), 0o644)
 		return providertest.Step{Answer: a}
 	}})
 	ts.Defer(srv.Close)
 	ts.Setenv("SERVER", srv.URL)
+}
+
+// saveRequest writes a request the fake got as $WORK/received.json and its
+// headers (secrets hidden) as received.headers.
+func saveRequest(ts *testscript.TestScript, r *providertest.Request) {
+	os.WriteFile(ts.MkAbs("received.json"), []byte(r.Raw), 0o644)
+	var headers strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(r.Header)) {
+		fmt.Fprintf(&headers, "%s: %s\n", k, strings.Join(r.Header[k], ", "))
+	}
+	os.WriteFile(ts.MkAbs("received.headers"), []byte(headers.String()), 0o644)
 }
 
 // postCmd is the script command "post URL FILE": POSTs the file as JSON and

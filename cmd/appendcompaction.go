@@ -30,7 +30,7 @@ func (a *Factory) appendCompaction(ctx context.Context, o *appendOptions, ans *f
 	if len(covered) == 0 {
 		return &transcript.InputError{Err: fmt.Errorf("%s response body holds a compaction, but conversation %q holds nothing it could stand for; nothing appended", o.from, o.conversation)}
 	}
-	aux := map[string]json.RawMessage{"provider": jsonString(o.from), "summarizer": jsonString(o.from + "-compaction")}
+	aux := map[string]json.RawMessage{"provider": jsonString(o.from), "summarizer": jsonString(format.CompactionSummarizer(o.from))}
 	if ans.Model != "" {
 		aux["model"] = jsonString(ans.Model)
 	}

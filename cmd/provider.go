@@ -45,13 +45,14 @@ type providerOptions struct {
 
 func (p *providerOptions) addFlags(cmd *cobra.Command, flag, def string) {
 	f := cmd.Flags()
-	f.StringVar(&p.name, flag, def, strings.Join(ownSummarizers, ", ")+", or a provider: "+format.NameList(format.CanCall))
+	f.StringVar(&p.name, flag, def, strings.Join(ownSummarizers, ", ")+", a provider: "+format.NameList(format.CanCall)+", or a provider's own compaction: "+strings.Join(format.CompactionSummarizers(), ", "))
 	f.StringVar(&p.model, "model", "", "model name (default: the provider's default)")
 	f.StringVar(&p.baseURL, "base-url", "", "provider endpoint (default from "+baseURLEnvs()+")")
 	f.StringVar(&p.exec, "exec", "", "with exec: the command line that reads the text on stdin and prints the summary")
 	f.DurationVar(&p.timeout, "timeout", llm.DefaultTimeout, "time limit of one provider request")
 	anthropicVersionFlag(f, &p.anthropicVersion)
-	_ = cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(append(ownSummarizers[:len(ownSummarizers):len(ownSummarizers)], format.Names(format.CanCall)...), cobra.ShellCompDirectiveNoFileComp))
+	names := append(append(ownSummarizers[:len(ownSummarizers):len(ownSummarizers)], format.Names(format.CanCall)...), format.CompactionSummarizers()...)
+	_ = cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(names, cobra.ShellCompDirectiveNoFileComp))
 }
 
 // anthropicVersionFlag adds --anthropic-version: the anthropic-version a
@@ -137,9 +138,24 @@ func (a *Factory) newSummarizer(p *providerOptions, counter *tokens.Counter) (su
 		}
 		return &summarize.Exec{Command: p.exec, Timeout: p.timeout, Model: p.model}, nil
 	}
+	if name, ok := format.CompactionProviderOf(p.name); ok {
+		// The provider's own compaction, through the same transport.
+		prov, _ := format.Lookup(name)
+		t, err := a.newTransport(name, p.baseURL, apiVersion(name, p.anthropicVersion), p.timeout, p.limit, func(o *llm.Options) {
+			if name == "anthropic" {
+				o.Betas = append(o.Betas, format.BetaOnDemandCompaction)
+			} else {
+				o.Compact = true
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		return &summarize.Compaction{Transport: t, Model: cmp.Or(p.model, prov.DefaultModel), Logger: a.logger()}, nil
+	}
 	prov, ok := format.Lookup(p.name)
 	if !ok || !prov.CanDo(format.CanCall) {
-		return nil, usageErrorf("unknown provider %q: want one of %s, %s", p.name, strings.Join(ownSummarizers, ", "), format.NameList(format.CanCall))
+		return nil, usageErrorf("unknown provider %q: want one of %s, %s, %s", p.name, strings.Join(ownSummarizers, ", "), format.NameList(format.CanCall), strings.Join(format.CompactionSummarizers(), ", "))
 	}
 	model := cmp.Or(p.model, prov.DefaultModel)
 	if model == "" {
@@ -154,12 +170,15 @@ func (a *Factory) newSummarizer(p *providerOptions, counter *tokens.Counter) (su
 
 // newTransport builds the transport of a provider from the flags, the
 // environment and the config file: the same for ask and summarize.
-func (a *Factory) newTransport(name, baseURL, version string, timeout time.Duration, limit func(context.Context) error) (llm.Transport, error) {
+func (a *Factory) newTransport(name, baseURL, version string, timeout time.Duration, limit func(context.Context) error, more ...func(*llm.Options)) (llm.Transport, error) {
 	opts := llm.FromEnv(name, a.getenv)
 	if baseURL != "" {
 		opts.BaseURL = baseURL
 	}
 	opts.APIVersion = version
+	for _, m := range more {
+		m(&opts)
+	}
 	opts.Timeout, opts.Limit, opts.Logger = timeout, limit, a.logger()
 	for env, d := range map[string]*time.Duration{envRetryBaseDelay: &opts.Retry.BaseDelay, envRetryMaxDelay: &opts.Retry.MaxDelay} {
 		if v := os.Getenv(env); v != "" {

@@ -111,3 +111,26 @@ func (r *Renderer) flushLead() {
 	r.leadInto(t)
 	r.emit(t)
 }
+
+// compactionSummarizers names the summarizer that is each provider's own
+// compaction (summarize --summarizer, and a compaction summary's
+// aux.summarizer).
+var compactionSummarizers = map[string]string{"anthropic": "anthropic-compaction", openaiResponses: "openai-compaction"}
+
+// CompactionSummarizer is the name of provider's compaction as a
+// summarizer, "" for a provider without one.
+func CompactionSummarizer(provider string) string { return compactionSummarizers[provider] }
+
+// CompactionProviderOf is the provider whose compaction the summarizer
+// name is, and whether it is one.
+func CompactionProviderOf(summarizer string) (string, bool) {
+	for p, s := range compactionSummarizers {
+		if s == summarizer {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// CompactionSummarizers lists the compaction summarizers, for help texts.
+func CompactionSummarizers() []string { return []string{"anthropic-compaction", "openai-compaction"} }

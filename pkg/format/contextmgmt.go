@@ -38,9 +38,12 @@ type ContextManagement struct {
 
 // Anthropic's beta header values for context management.
 const (
-	betaCompact   = "compact-2026-01-12"
-	betaEditing   = "context-management-2025-06-27"
-	betaSummarize = "compact-2026-09-04"
+	// BetaOnDemandCompaction is on-demand compaction's beta, which a
+	// transport sends for the anthropic-compaction summarizer.
+	BetaOnDemandCompaction = betaSummarize
+	betaCompact            = "compact-2026-01-12"
+	betaEditing            = "context-management-2025-06-27"
+	betaSummarize          = "compact-2026-09-04"
 )
 
 // ContextStrategies names the strategies ParseContextManagement takes by

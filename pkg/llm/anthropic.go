@@ -38,6 +38,9 @@ func newAnthropic(p format.Provider, opts Options) (Transport, error) {
 	header := http.Header{}
 	header.Set("x-api-key", opts.APIKey)
 	header.Set("anthropic-version", v.Name)
+	if len(opts.Betas) > 0 {
+		header.Set("anthropic-beta", strings.Join(opts.Betas, ","))
+	}
 	return &httpTransport{name: p.Name, opts: opts, url: endpoint(base, "v1/messages"), header: header,
 		accept: "text/event-stream", assemble: assembleAnthropic}, nil
 }

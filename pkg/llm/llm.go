@@ -110,6 +110,12 @@ type Options struct {
 	// (anthropic's anthropic-version), "" for the registry's default
 	// (format.Provider.APIVersions).
 	APIVersion string
+	// Betas are anthropic's beta features the requests use, sent as the
+	// anthropic-beta header (on-demand compaction's compact-2026-09-04).
+	Betas []string
+	// Compact sends openai-responses requests to POST {base}/responses/compact
+	// (the provider's compaction, a summarizer) instead of {base}/responses.
+	Compact bool
 }
 
 // DefaultTimeout bounds one attempt: long enough for a model to answer
