@@ -1,7 +1,10 @@
 package format
 
 import (
+	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -62,4 +65,52 @@ func FuzzParseContextManagement(f *testing.F) {
 			t.Fatalf("%q: body is no JSON: %s", in, out.String())
 		}
 	})
+}
+
+// TestRenderContextManagementGolden: the bodies --context-management
+// writes, one golden file per provider and strategy.
+func TestRenderContextManagementGolden(t *testing.T) {
+	input := `{"role":"user","content":"Weather in Paris?"}`
+	for _, c := range []struct{ provider, name, strategy string }{
+		{"anthropic", "context_compact", "compact:150000"},
+		{"anthropic", "context_editing", `{"edits":[{"type":"clear_tool_uses_20250919","trigger":{"type":"input_tokens","value":100000},"keep":{"type":"tool_uses","value":3}}]}`},
+		{"anthropic", "context_summarize", "summarize"},
+		{"openai-responses", "context_compact", "compact:200000"},
+	} {
+		t.Run(c.provider+"/"+c.name, func(t *testing.T) {
+			cm, err := ParseContextManagement(c.provider, c.strategy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _, err := render(t, c.provider, input, Request{Body: true, Model: "model-x", ContextManagement: cm})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, filepath.Join("testdata", c.provider, c.name+".json"), out)
+		})
+	}
+}
+
+// checkGolden compares a one-line JSON payload, indented, with a golden
+// file (-update rewrites it).
+func checkGolden(t *testing.T, golden, out string) {
+	t.Helper()
+	var got bytes.Buffer
+	if err := json.Indent(&got, []byte(out), "", "  "); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	got.WriteString("\n")
+	if *update {
+		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./pkg/format -update)", err)
+	}
+	if got.String() != string(want) {
+		t.Errorf("%s differs (go test ./pkg/format -update rewrites it):\n--- got\n%s\n--- want\n%s", golden, got.String(), want)
+	}
 }
