@@ -134,3 +134,12 @@ func CompactionProviderOf(summarizer string) (string, bool) {
 
 // CompactionSummarizers lists the compaction summarizers, for help texts.
 func CompactionSummarizers() []string { return []string{"anthropic-compaction", "openai-compaction"} }
+
+// itemType is an output item's type, "" when it has none.
+func itemType(raw json.RawMessage) string {
+	var it struct {
+		Type string `json:"type"`
+	}
+	_ = json.Unmarshal(raw, &it)
+	return it.Type
+}

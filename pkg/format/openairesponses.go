@@ -407,12 +407,3 @@ func parseOpenAIResponses(body []byte) (*answer, error) {
 	}
 	return a, nil
 }
-
-// itemType is an output item's type, "" when it has none.
-func itemType(raw json.RawMessage) string {
-	var it struct {
-		Type string `json:"type"`
-	}
-	_ = json.Unmarshal(raw, &it)
-	return it.Type
-}
