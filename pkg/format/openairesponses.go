@@ -50,6 +50,7 @@ package format
 // "error":{"code","message"}.
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -346,6 +347,11 @@ func parseOpenAIResponses(body []byte) (*answer, error) {
 			compaction: resp.Output, compactionAlone: true}
 		if !slices.ContainsFunc(resp.Output, func(raw json.RawMessage) bool { return itemType(raw) == "compaction" }) {
 			return nil, shapeError(openaiResponses, "a response.compaction without a compaction item")
+		}
+		for i, raw := range resp.Output {
+			if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+				return nil, shapeError(openaiResponses, "output[%d]: not an item", i)
+			}
 		}
 		return a, nil
 	}

@@ -350,6 +350,8 @@ func FuzzParseResponse(f *testing.F) {
 	for _, c := range responseCases {
 		f.Add(c.provider, c.body)
 	}
+	f.Add("anthropic", `{"id":"m","type":"message","content":[{"type":"compaction","content":"S.","signature":"x"}],"stop_reason":"compaction"}`)
+	f.Add("openai-responses", `{"id":"r","object":"response.compaction","output":[{"type":"compaction","id":"c","encrypted_content":"e"}]}`)
 	names := Names(CanParse)
 	f.Fuzz(func(t *testing.T, provider, body string) {
 		if !slices.Contains(names, provider) {
@@ -372,6 +374,16 @@ func FuzzParseResponse(f *testing.F) {
 		// empty answer is said to be one, and holds nothing.
 		if err := transcript.CheckCalls(&rec); whole && err != nil {
 			t.Fatalf("%s body %q: a whole answer with calls no provider takes back: %v", provider, body, err)
+		}
+		if c := ans.Compaction; c != nil {
+			// A compaction is a summary record that validates.
+			sum := c.Summary(provider, []string{"01JRZJ166J2WRMF990535EVSQS"}, nil)
+			if err := transcript.Validate(&sum); err != nil || len(c.Items) == 0 {
+				t.Fatalf("%s body %q: compaction summary %+v: %v", provider, body, sum, err)
+			}
+			if c.Alone {
+				return // no answer with it
+			}
 		}
 		empty := len(rec.Message.ToolCalls) == 0 && strings.Join(rec.Message.Contents, "") == ""
 		if (inc != nil && inc.Empty != "") != empty {
