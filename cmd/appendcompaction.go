@@ -23,7 +23,7 @@ func (a *Factory) appendCompaction(ctx context.Context, o *appendOptions, ans *f
 	if o.conversation == "" {
 		return usageErrorf("--from %s: the body holds a compaction, which stands for stored records: give -c", o.from)
 	}
-	covered, err := a.compactionCovers(ctx, o.conversation)
+	covered, last, err := a.compactionCovers(ctx, o.conversation)
 	if err != nil {
 		return err
 	}
@@ -48,8 +48,7 @@ func (a *Factory) appendCompaction(ctx context.Context, o *appendOptions, ans *f
 		_ = rec.Metadata.Timing.Set("llmEnd", now)
 		recs = append(recs, rec)
 	}
-	last := &recs[len(recs)-1]
-	_ = an.Apply(last) // annotationFlags checked the keys
+	_ = an.Apply(&recs[len(recs)-1]) // annotationFlags checked the keys
 	for i := range recs {
 		if err := transcript.Validate(&recs[i]); err != nil {
 			return err
@@ -73,13 +72,14 @@ func (a *Factory) appendCompaction(ctx context.Context, o *appendOptions, ans *f
 	}
 	a.warnf("%s compaction: a summary standing for %s (kept), %s", o.from, plural(len(covered), "record"), compactionNote(c))
 	i := 0
+	// Stored only if nothing came after what the summary covers.
 	return a.appendStored(ctx, o, func() (transcript.Record, error) {
 		if i == len(recs) {
 			return transcript.Record{}, io.EOF
 		}
 		i++
 		return recs[i-1], nil
-	})
+	}, last)
 }
 
 // compactionNote says what render sends of a compaction.
@@ -91,11 +91,13 @@ func compactionNote(c *format.Compaction) string {
 }
 
 // compactionCovers reads the ids of conv's stored view that a compaction
-// answering a request rendered from it replaces.
-func (a *Factory) compactionCovers(ctx context.Context, conv string) ([]string, error) {
+// answering a request rendered from it replaces, and the conversation's
+// last record as read.
+func (a *Factory) compactionCovers(ctx context.Context, conv string) ([]string, store.Last, error) {
+	var last store.Last
 	s, err := a.Store(ctx)
 	if err != nil {
-		return nil, err
+		return nil, last, err
 	}
 	var ids []string
 	err = s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
@@ -106,12 +108,13 @@ func (a *Factory) compactionCovers(ctx context.Context, conv string) ([]string, 
 		if transcript.CompactionCovers(&r) {
 			ids = append(ids, r.ID)
 		}
+		last = store.Last{ID: r.ID, Seq: row.Seq}
 		return nil
 	})
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return nil, err
+		return nil, last, err
 	}
-	return ids, nil
+	return ids, last, nil
 }
 
 func jsonString(s string) json.RawMessage {
