@@ -151,7 +151,7 @@ func (a *Factory) newSummarizer(p *providerOptions, counter *tokens.Counter) (su
 		if err != nil {
 			return nil, err
 		}
-		return &summarize.Compaction{Transport: t, Model: cmp.Or(p.model, prov.DefaultModel), Logger: a.logger()}, nil
+		return &summarize.Compaction{Provider: name, Transport: t, Model: cmp.Or(p.model, prov.DefaultModel), Logger: a.logger()}, nil
 	}
 	prov, ok := format.Lookup(p.name)
 	if !ok || !prov.CanDo(format.CanCall) {

@@ -316,6 +316,11 @@ func (o *summarizeOptions) runner() (*summarize.Runner, error) {
 			return nil, err
 		}
 	}
+	if name, ok := format.CompactionProviderOf(o.provider.name); ok && o.dryRun {
+		// A provider's compaction is sent the records, not the text: its
+		// dry run prints the request body, and calls nothing.
+		r.Summarizer = &summarize.Compaction{Provider: name, Model: o.provider.model}
+	}
 	return r, nil
 }
 

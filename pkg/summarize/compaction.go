@@ -33,6 +33,9 @@ import (
 // The provider writes the summary with its own prompt: --prompt and
 // --template do not reach it.
 type Compaction struct {
+	// Provider is the provider compacting (anthropic, openai-responses);
+	// Transport calls it (nil under --dry-run, which calls nothing).
+	Provider  string
 	Transport llm.Transport
 	// Model is the model to ask; "" takes the registry's default.
 	Model  string
@@ -40,14 +43,14 @@ type Compaction struct {
 }
 
 // Name implements Summarizer: anthropic-compaction, openai-compaction.
-func (c *Compaction) Name() string { return format.CompactionSummarizer(c.Transport.Name()) }
+func (c *Compaction) Name() string { return format.CompactionSummarizer(c.Provider) }
 
 // ReadsRecords implements RecordReader: the provider is sent the records.
 func (c *Compaction) ReadsRecords() bool { return true }
 
 // Summarize implements Summarizer.
 func (c *Compaction) Summarize(ctx context.Context, in Input) (Output, error) {
-	provider := c.Transport.Name()
+	provider := c.Provider
 	p, _ := format.Lookup(provider)
 	model := cmp.Or(c.Model, p.DefaultModel)
 	body, err := compactionBody(provider, model, in)
@@ -82,6 +85,20 @@ func (c *Compaction) Summarize(ctx context.Context, in Input) (Output, error) {
 		out.ProviderData = append(out.ProviderData, transcript.ProviderItem{Provider: provider, Item: it})
 	}
 	return out, nil
+}
+
+// dryRunner is a Summarizer that sends something else than the composed
+// text (Compaction): --dry-run prints what it would send.
+type dryRunner interface {
+	dryRun(in Input) (string, error)
+}
+
+// dryRun implements dryRunner: the request body.
+func (c *Compaction) dryRun(in Input) (string, error) {
+	provider := c.Provider
+	p, _ := format.Lookup(provider)
+	body, err := compactionBody(provider, cmp.Or(c.Model, p.DefaultModel), in)
+	return string(body), err
 }
 
 // compactionBody renders the covered records for provider's compaction.

@@ -84,7 +84,7 @@ func TestCompactionSummarizer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, err := (&Compaction{Transport: tr, Model: "model-x"}).Summarize(context.Background(), compactionInput(c.provider))
+			out, err := (&Compaction{Provider: c.provider, Transport: tr, Model: "model-x"}).Summarize(context.Background(), compactionInput(c.provider))
 			if err != nil {
 				t.Fatal(err)
 			}
