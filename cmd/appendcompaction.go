@@ -14,7 +14,7 @@ import (
 )
 
 // appendCompaction is append --from for a body holding a provider's
-// compaction (SPEC section 3, append --from): a summary record standing
+// compaction (SPEC section 7, provider compaction): a summary record standing
 // for it, covering what the request was rendered from (the stored view),
 // then the answer that came with it, if any, in one transaction. The
 // originals stay.

@@ -56,7 +56,8 @@ func (c *Compaction) Summary(provider string, covered []string, aux map[string]j
 	return rec
 }
 
-// compacted returns the items kept by the parser as compact JSON.
+// compactionOf is the compaction the parser found, its items as compact
+// JSON; nil for none.
 func (a *answer) compactionOf() *Compaction {
 	if len(a.compaction) == 0 {
 		return nil
@@ -70,9 +71,9 @@ func (a *answer) compactionOf() *Compaction {
 	return c
 }
 
-// lead is the provider data of a compaction rendered for its provider: the
-// items go first, in an assistant turn of their own or before the first
-// part of the assistant turn that follows.
+// setLead holds the items of rec, a compaction rendered for its provider:
+// they go first, in an assistant turn of their own or before the first
+// part of the assistant turn that follows (leadInto, flushLead).
 func (r *Renderer) setLead(rec *transcript.Record) {
 	r.lead = r.lead[:0]
 	for _, d := range rec.Message.ProviderData {
