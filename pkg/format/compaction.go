@@ -24,6 +24,7 @@ package format
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -99,7 +100,29 @@ func (r *Renderer) leadInto(t *Turn) {
 		items = append(items, o)
 	}
 	t.Items = append(items, t.Items...)
-	t.lead, r.lead = true, nil
+	t.lead, r.lead, r.leadSent = true, nil, true
+}
+
+// Betas are the anthropic-beta header values the payload needs: its
+// context management's, and compaction's when it sends a compaction block
+// back (which beta a block needs depends on how it was made: threshold or
+// on demand, so both). Known once the payload is written.
+func (r *Renderer) Betas() []string {
+	if r.req.Provider != "anthropic" {
+		return nil
+	}
+	var out []string
+	if cm := r.req.ContextManagement; cm != nil {
+		out = append(out, cm.Betas...)
+	}
+	if r.leadSent {
+		for _, b := range []string{betaCompact, betaSummarize} {
+			if !slices.Contains(out, b) {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
 }
 
 // flushLead emits the held compaction items as an assistant turn of their

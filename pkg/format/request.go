@@ -158,7 +158,8 @@ type Renderer struct {
 	free []*Turn           // written turns, for reuse
 	// lead holds the items of a compaction of the provider rendered, until
 	// the turn they open (compaction.go).
-	lead []json.RawMessage
+	lead     []json.RawMessage
+	leadSent bool
 }
 
 // NewRenderer returns a Renderer writing req to w; req.Messages is not

@@ -36,6 +36,9 @@ type Call struct {
 	Model string
 	// Body is the provider's JSON request body.
 	Body []byte
+	// Betas are anthropic beta features this body uses (its compaction
+	// block: format.Renderer.Betas), added to the anthropic-beta header.
+	Betas []string
 	// OnText, when set, streams the answer: the body must ask for a stream
 	// (format.Request.Stream), and each piece of the answer's text is passed
 	// on as it arrives. A failure after some text was passed on is not

@@ -53,7 +53,7 @@ func (c *Compaction) Summarize(ctx context.Context, in Input) (Output, error) {
 	provider := c.Provider
 	p, _ := format.Lookup(provider)
 	model := cmp.Or(c.Model, p.DefaultModel)
-	body, err := compactionBody(provider, model, in)
+	body, betas, err := compactionBody(provider, model, in)
 	if err != nil {
 		return Output{}, err
 	}
@@ -62,7 +62,7 @@ func (c *Compaction) Summarize(ctx context.Context, in Input) (Output, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	start := time.Now()
-	reply, err := c.Transport.Send(ctx, llm.Call{Model: model, Body: body})
+	reply, err := c.Transport.Send(ctx, llm.Call{Model: model, Body: body, Betas: betas})
 	var ans *format.Answer
 	if err == nil {
 		ans, err = format.ParseReply(provider, reply.Body, nil)
@@ -97,28 +97,29 @@ type dryRunner interface {
 func (c *Compaction) dryRun(in Input) (string, error) {
 	provider := c.Provider
 	p, _ := format.Lookup(provider)
-	body, err := compactionBody(provider, cmp.Or(c.Model, p.DefaultModel), in)
+	body, _, err := compactionBody(provider, cmp.Or(c.Model, p.DefaultModel), in)
 	return string(body), err
 }
 
-// compactionBody renders the covered records for provider's compaction.
-func compactionBody(provider, model string, in Input) ([]byte, error) {
+// compactionBody renders the covered records for provider's compaction,
+// with the anthropic-beta values the body needs.
+func compactionBody(provider, model string, in Input) ([]byte, []string, error) {
 	req := format.Request{Provider: provider, Model: model, Lenient: true}
 	if provider == "anthropic" {
 		cm, err := format.ParseContextManagement(provider, "summarize")
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		req.Body, req.ContextManagement = true, cm
 	}
 	var body bytes.Buffer
 	r, err := format.NewRenderer(&body, req)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if in.PreviousSummary != nil {
 		if err := r.Add(in.PreviousSummary); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	each := in.Each
@@ -126,24 +127,24 @@ func compactionBody(provider, model string, in Input) ([]byte, error) {
 		each = sliceStream(in.Records)
 	}
 	if err := each(func(rec *transcript.Record) error { return r.Add(rec) }); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := r.Close(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if req.Body {
-		return body.Bytes(), nil
+		return body.Bytes(), r.Betas(), nil
 	}
 	// /responses/compact takes the model and the input, not a response's
 	// settings (store, include).
 	b := bytes.TrimSpace(body.Bytes())
 	if len(b) < 2 || b[0] != '{' {
-		return nil, errors.New("compaction: no request body")
+		return nil, nil, errors.New("compaction: no request body")
 	}
 	m, _ := json.Marshal(model)
 	sep := ","
 	if string(b) == "{}" {
 		sep = ""
 	}
-	return fmt.Appendf(nil, `{"model":%s%s%s`, m, sep, b[1:]), nil
+	return fmt.Appendf(nil, `{"model":%s%s%s`, m, sep, b[1:]), nil, nil
 }

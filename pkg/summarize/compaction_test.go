@@ -39,9 +39,12 @@ func compactionInput(provider string) Input {
 func TestCompactionBody(t *testing.T) {
 	for _, provider := range []string{"anthropic", "openai-responses"} {
 		t.Run(provider, func(t *testing.T) {
-			body, err := compactionBody(provider, "model-x", compactionInput(provider))
+			body, betas, err := compactionBody(provider, "model-x", compactionInput(provider))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if want := map[string]string{"anthropic": "compact-2026-09-04,compact-2026-01-12"}[provider]; strings.Join(betas, ",") != want {
+				t.Errorf("betas %q, want %q", betas, want)
 			}
 			var got bytes.Buffer
 			if err := json.Indent(&got, body, "", "  "); err != nil {
@@ -92,7 +95,7 @@ func TestCompactionSummarizer(t *testing.T) {
 				t.Errorf("output %+v", out)
 			}
 			req := srv.Requests()[0]
-			if c.provider == "anthropic" && req.Header.Get("anthropic-beta") != "compact-2026-09-04" || c.provider != "anthropic" && !strings.HasSuffix(req.Path, "/responses/compact") {
+			if c.provider == "anthropic" && !strings.Contains(req.Header.Get("anthropic-beta"), "compact-2026-09-04") || c.provider != "anthropic" && !strings.HasSuffix(req.Path, "/responses/compact") {
 				t.Errorf("request %s %v", req.Path, req.Header)
 			}
 		})
