@@ -5,8 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -55,6 +58,7 @@ func scriptParams(postgres bool, db func(*testscript.Env) (string, error)) tests
 		UpdateScripts:       *update,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"serve":        serveCmd,
+			"compacting":   compactingCmd,
 			"post":         postCmd,
 			"batchresults": batchResultsCmd,
 		},
@@ -82,19 +86,53 @@ func scriptParams(postgres bool, db func(*testscript.Env) (string, error)) tests
 // provider (internal/providertest) for the rest of the script, answering
 // every POST with the file's content once it has checked the request as
 // the provider would (a JSON object; for Anthropic, roles alternating
-// user/assistant from the user), and saving it as $WORK/received.json. It
-// sets $SERVER.
+// user/assistant from the user), and saving it as $WORK/received.json (its
+// headers, the key hidden, as received.headers). It sets $SERVER.
 func serveCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: serve RESPONSE_FILE")
 	}
 	response := ts.ReadFile(args[0])
 	srv := providertest.Start(providertest.Options{Next: func(_ int, r *providertest.Request) providertest.Step {
-		os.WriteFile(ts.MkAbs("received.json"), []byte(r.Raw), 0o644)
+		saveRequest(ts, r)
 		return providertest.Step{Body: response}
 	}})
 	ts.Defer(srv.Close)
 	ts.Setenv("SERVER", srv.URL)
+}
+
+// compactingCmd is the script command "compacting SUMMARY [TEXT]": the
+// shared fake provider for the rest of the script, answering in the format
+// each request's path names with a compaction (SUMMARY its readable text,
+// or, "-", an Anthropic block whose content is null) followed by the
+// answer TEXT, if any; /responses/compact answers with the request's user
+// messages and the item. It checks and saves each request as serve does.
+func compactingCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: compacting SUMMARY [TEXT]")
+	}
+	a := &providertest.Answer{Compaction: args[0], CompactionNull: args[0] == "-"}
+	if len(args) == 2 {
+		a.Text = args[1]
+	}
+	srv := providertest.Start(providertest.Options{Next: func(_ int, r *providertest.Request) providertest.Step {
+		saveRequest(ts, r)
+		os.WriteFile(ts.MkAbs("received.path"), []byte(r.Path+"\n"), 0o644)
+		return providertest.Step{Answer: a}
+	}})
+	ts.Defer(srv.Close)
+	ts.Setenv("SERVER", srv.URL)
+}
+
+// saveRequest writes a request the fake got as $WORK/received.json and its
+// headers (secrets hidden) as received.headers.
+func saveRequest(ts *testscript.TestScript, r *providertest.Request) {
+	os.WriteFile(ts.MkAbs("received.json"), []byte(r.Raw), 0o644)
+	var headers strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(r.Header)) {
+		fmt.Fprintf(&headers, "%s: %s\n", k, strings.Join(r.Header[k], ", "))
+	}
+	os.WriteFile(ts.MkAbs("received.headers"), []byte(headers.String()), 0o644)
 }
 
 // postCmd is the script command "post URL FILE": POSTs the file as JSON and

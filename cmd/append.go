@@ -291,13 +291,19 @@ func oneRecord(r transcript.Record) func() (transcript.Record, error) {
 // appendStored appends what next yields to the stored conversation in one
 // transaction, prints the records written or changed, then runs the
 // --summarize-if-over policy, whose failure is reported but does not undo
-// the append.
-func (a *Factory) appendStored(ctx context.Context, o *appendOptions, next func() (transcript.Record, error)) error {
+// the append. With after, the append is made only if the conversation's
+// last record is still after (else store.ErrConflict, nothing stored).
+func (a *Factory) appendStored(ctx context.Context, o *appendOptions, next func() (transcript.Record, error), after ...store.Last) error {
 	s, err := a.Store(ctx)
 	if err != nil {
 		return err
 	}
-	res, err := s.Append(ctx, o.conversation, a.IDs, a.guarded(next))
+	var res store.AppendResult
+	if len(after) > 0 {
+		res, err = s.AppendAfter(ctx, o.conversation, after[0], a.IDs, a.guarded(next))
+	} else {
+		res, err = s.Append(ctx, o.conversation, a.IDs, a.guarded(next))
+	}
 	if err != nil {
 		return err
 	}

@@ -71,6 +71,9 @@ func (a *Factory) runAppendFrom(ctx context.Context, o *appendOptions, args []st
 	if err != nil {
 		return err
 	}
+	if ans.Compaction != nil {
+		return a.appendCompaction(ctx, o, ans, an, now)
+	}
 	rec := ans.Record
 	// The body arrived when the call ended; --timing may say otherwise.
 	_ = rec.Metadata.Timing.Set("llmEnd", now)

@@ -24,6 +24,7 @@ type askOptions struct {
 	f                                      *Factory
 	conversation, provider, model, baseURL string
 	system, temperature, schema, tools     string
+	anthropicVersion                       string
 	keepRaw, agent, rate                   string
 	timeout                                time.Duration
 	maxTokens                              int
@@ -121,6 +122,7 @@ Keys and endpoints come from the environment or the config file:
 	fl.StringVar(&o.system, "system", "", "system prompt TEXT, or @FILE, instead of the stored one")
 	fl.IntVar(&o.maxTokens, "max-tokens", 0, "output token limit (default: "+defaultLimits()+"; the provider's own for the others)")
 	fl.StringVar(&o.temperature, "temperature", "", temperatureHelp)
+	anthropicVersionFlag(fl, &o.anthropicVersion)
 	fl.StringVar(&o.schema, "schema", "", "JSON Schema FILE the answer must match (this call only)")
 	fl.BoolVar(&o.noSchema, "no-schema", false, "ignore the conversation's stored schema for this call")
 	fl.BoolVar(&o.keepInvalid, "keep-invalid", false, "store an answer that does not match the schema anyway (still exit 3)")
@@ -167,6 +169,11 @@ func (o *askOptions) check() error {
 	if o.temp, err = parseTemperature(o.temperature); err != nil {
 		return err
 	}
+	// The API version and what its request takes (no temperature).
+	req := format.Request{Provider: o.provider, Temperature: o.temp, APIVersion: apiVersion(o.provider, o.anthropicVersion)}
+	if err := req.Check(); err != nil {
+		return usageErrorf("--provider %s: %v", o.provider, err)
+	}
 	limiter, err := parseRate(o.rate)
 	if err != nil {
 		return err
@@ -193,7 +200,7 @@ func askRun(ctx context.Context, o *askOptions) error {
 		Conversation: o.conversation, NoSchema: o.noSchema, KeepInvalid: o.keepInvalid,
 		Rate: o.pace, KeepRaw: o.keepRaw, Agent: o.agent,
 		Request: format.Request{Provider: o.provider, Model: o.model, MaxTokens: o.maxTokens,
-			Temperature: o.temp, Lenient: o.lenient, Warn: f.warnf},
+			Temperature: o.temp, APIVersion: apiVersion(o.provider, o.anthropicVersion), Lenient: o.lenient, Warn: f.warnf},
 	}
 	var err error
 	if turn.Contents, err = askContents(f.IO.In, o.args); err != nil {
@@ -214,7 +221,7 @@ func askRun(ctx context.Context, o *askOptions) error {
 	if err != nil {
 		return err
 	}
-	t, err := f.newTransport(o.provider, o.baseURL, o.timeout, ask.Limit)
+	t, err := f.newTransport(o.provider, o.baseURL, apiVersion(o.provider, o.anthropicVersion), o.timeout, ask.Limit)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/llm"
@@ -35,19 +36,64 @@ type providerOptions struct {
 	model   string
 	baseURL string
 	exec    string
-	timeout time.Duration
+	// anthropicVersion is --anthropic-version (see anthropicVersionFlag).
+	anthropicVersion string
+	timeout          time.Duration
 	// limit, when set, is called before every request attempt (--rate).
 	limit func(context.Context) error
 }
 
 func (p *providerOptions) addFlags(cmd *cobra.Command, flag, def string) {
 	f := cmd.Flags()
-	f.StringVar(&p.name, flag, def, strings.Join(ownSummarizers, ", ")+", or a provider: "+format.NameList(format.CanCall))
+	f.StringVar(&p.name, flag, def, strings.Join(ownSummarizers, ", ")+", a provider: "+format.NameList(format.CanCall)+", or a provider's own compaction: "+strings.Join(format.CompactionSummarizers(), ", "))
 	f.StringVar(&p.model, "model", "", "model name (default: the provider's default)")
 	f.StringVar(&p.baseURL, "base-url", "", "provider endpoint (default from "+baseURLEnvs()+")")
 	f.StringVar(&p.exec, "exec", "", "with exec: the command line that reads the text on stdin and prints the summary")
 	f.DurationVar(&p.timeout, "timeout", llm.DefaultTimeout, "time limit of one provider request")
-	_ = cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(append(ownSummarizers[:len(ownSummarizers):len(ownSummarizers)], format.Names(format.CanCall)...), cobra.ShellCompDirectiveNoFileComp))
+	anthropicVersionFlag(f, &p.anthropicVersion)
+	names := append(append(ownSummarizers[:len(ownSummarizers):len(ownSummarizers)], format.Names(format.CanCall)...), format.CompactionSummarizers()...)
+	_ = cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(names, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// anthropicVersionFlag adds --anthropic-version: the anthropic-version a
+// request is sent with and its body written for. Other providers ignore it,
+// so that CONVO_ANTHROPIC_VERSION may stay set for every command.
+func anthropicVersionFlag(f *pflag.FlagSet, v *string) {
+	f.StringVar(v, "anthropic-version", "", "anthropic: the API version (anthropic-version header) the request is written for: "+anthropicVersions())
+}
+
+// anthropicVersions lists anthropic's API versions, the default first,
+// for help texts.
+func anthropicVersions() string {
+	p, _ := format.Lookup("anthropic")
+	var out []string
+	for i, v := range p.APIVersions {
+		s := v.Name
+		if i == 0 {
+			s += " (default)"
+		}
+		if v.NoTemperature {
+			s += " (no --temperature)"
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, ", ")
+}
+
+// defaultAnthropicVersion is the anthropic-version a body is written for
+// when none is named.
+func defaultAnthropicVersion() string {
+	p, _ := format.Lookup("anthropic")
+	return p.APIVersions[0].Name
+}
+
+// apiVersion is the version flag's value for provider: only anthropic has
+// versions.
+func apiVersion(provider, anthropicVersion string) string {
+	if provider == "anthropic" {
+		return anthropicVersion
+	}
+	return ""
 }
 
 // baseURLEnvs names the environment variables of the callable providers'
@@ -92,15 +138,30 @@ func (a *Factory) newSummarizer(p *providerOptions, counter *tokens.Counter) (su
 		}
 		return &summarize.Exec{Command: p.exec, Timeout: p.timeout, Model: p.model}, nil
 	}
+	if name, ok := format.CompactionProviderOf(p.name); ok {
+		// The provider's own compaction, through the same transport.
+		prov, _ := format.Lookup(name)
+		t, err := a.newTransport(name, p.baseURL, apiVersion(name, p.anthropicVersion), p.timeout, p.limit, func(o *llm.Options) {
+			if name == "anthropic" {
+				o.Betas = append(o.Betas, format.BetaOnDemandCompaction)
+			} else {
+				o.Compact = true
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		return &summarize.Compaction{Provider: name, Transport: t, Model: cmp.Or(p.model, prov.DefaultModel), Logger: a.logger()}, nil
+	}
 	prov, ok := format.Lookup(p.name)
 	if !ok || !prov.CanDo(format.CanCall) {
-		return nil, usageErrorf("unknown provider %q: want one of %s, %s", p.name, strings.Join(ownSummarizers, ", "), format.NameList(format.CanCall))
+		return nil, usageErrorf("unknown provider %q: want one of %s, %s, %s", p.name, strings.Join(ownSummarizers, ", "), format.NameList(format.CanCall), strings.Join(format.CompactionSummarizers(), ", "))
 	}
 	model := cmp.Or(p.model, prov.DefaultModel)
 	if model == "" {
 		return nil, usageErrorf("--summarizer %s needs --model", p.name)
 	}
-	t, err := a.newTransport(p.name, p.baseURL, p.timeout, p.limit)
+	t, err := a.newTransport(p.name, p.baseURL, apiVersion(p.name, p.anthropicVersion), p.timeout, p.limit)
 	if err != nil {
 		return nil, err
 	}
@@ -109,10 +170,14 @@ func (a *Factory) newSummarizer(p *providerOptions, counter *tokens.Counter) (su
 
 // newTransport builds the transport of a provider from the flags, the
 // environment and the config file: the same for ask and summarize.
-func (a *Factory) newTransport(name, baseURL string, timeout time.Duration, limit func(context.Context) error) (llm.Transport, error) {
+func (a *Factory) newTransport(name, baseURL, version string, timeout time.Duration, limit func(context.Context) error, more ...func(*llm.Options)) (llm.Transport, error) {
 	opts := llm.FromEnv(name, a.getenv)
 	if baseURL != "" {
 		opts.BaseURL = baseURL
+	}
+	opts.APIVersion = version
+	for _, m := range more {
+		m(&opts)
 	}
 	opts.Timeout, opts.Limit, opts.Logger = timeout, limit, a.logger()
 	for env, d := range map[string]*time.Duration{envRetryBaseDelay: &opts.Retry.BaseDelay, envRetryMaxDelay: &opts.Retry.MaxDelay} {

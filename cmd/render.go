@@ -25,6 +25,11 @@ type renderOptions struct {
 	// temperature is a string so that "unset" differs from 0 whether it
 	// comes from the command line, the environment or the config file.
 	temperature string
+	// anthropicVersion: the anthropic-version the body is written for.
+	anthropicVersion string
+	// contextManagement is --context-management: a strategy name, JSON or
+	// @FILE.
+	contextManagement string
 	// req is the request the flags describe, built by check.
 	req format.Request
 }
@@ -54,7 +59,9 @@ Content strings become one text part each where the provider's messages take
 parts (anthropic, gemini, bedrock, vercel) and are joined by a blank line
 where they take one string (openai, ollama, vercel-legacy, and the system
 prompt of openai, openai-responses, ollama, vercel and vercel-legacy);
-openai-responses takes one input_text or output_text part per string.
+openai-responses takes one input_text part per user string, and an
+assistant message as one string, or, when the Responses API gave it, whole
+(its id, status and phase) with one output_text part per string.
 
 Provider data a record keeps (OpenAI reasoning items, Anthropic thinking
 blocks, Gemini parts with thought signatures) is sent to the provider that
@@ -71,20 +78,42 @@ so on stderr.
 --tools FILE (the file ask --tools takes) writes the tool definitions in the
 provider's form (openai and ollama "tools" of functions, openai-responses
 flat function tools, anthropic "tools" with input_schema, gemini
-functionDeclarations, bedrock toolConfig, vercel a ToolSet, vercel-legacy
-"functions"), so that a body whose history holds tool calls is one the
-provider takes.
+functionDeclarations, bedrock toolConfig, vercel {"name":{"description",
+"inputSchema"}}, vercel-legacy "functions"), so that a body whose history
+holds tool calls is one the provider takes. vercel's inputSchema is plain
+JSON Schema: wrap each in the AI SDK's jsonSchema() before generateText
+(examples/vercel-tools.mjs).
 
 --body writes the output limit --max-tokens gives, or the provider's default
 (` + defaultLimits() + `; none for the others, whose own default then
-applies). Gemini and Bedrock take the model in the URL, not in the body.`,
+applies). Gemini and Bedrock take the model in the URL, not in the body.
+
+An anthropic body is written for the API version ` + defaultAnthropicVersion() + `: send it with
+the header anthropic-version: ` + defaultAnthropicVersion() + `. --anthropic-version V (env
+CONVO_ANTHROPIC_VERSION) writes it for another:
+  ` + anthropicVersions() + `
+A version whose request has no temperature refuses --temperature (exit 2).
+
+--context-management (with --body; anthropic and openai-responses) asks the
+provider to manage the context on its side: "compact" (threshold compaction,
+compact:TOKENS its trigger), "clear-tool-uses" and "clear-thinking"
+(Anthropic's context editing), "summarize" (Anthropic's on-demand
+compaction), or the body's value as JSON (or @FILE). stderr names the
+anthropic-beta header the body needs. What comes back, a compaction block or
+item, append --from keeps as a summary record, and render then sends it first
+in place of what it covers.`,
 		Example: `  convo render -c demo --provider openai
   convo render -c demo --provider anthropic --body --model claude-sonnet-4-5 |
     curl -s https://api.anthropic.com/v1/messages -H "x-api-key: $ANTHROPIC_API_KEY" \
       -H 'anthropic-version: 2023-06-01' -H 'content-type: application/json' -d @- |
     convo append -c demo --from anthropic
   convo get -c demo | convo render --provider gemini --system @prompt.txt
-  convo render -c demo --provider openai --full | wc -c   # the history as if never summarized`,
+  convo render -c demo --provider openai --full | wc -c   # the history as if never summarized
+  convo render -c demo --provider anthropic --body --model claude-sonnet-4-5 --context-management compact:150000 |
+    curl -s https://api.anthropic.com/v1/messages -H "x-api-key: $ANTHROPIC_API_KEY" \
+      -H 'anthropic-version: 2023-06-01' -H 'anthropic-beta: compact-2026-01-12' \
+      -H 'content-type: application/json' -d @- |
+    convo append -c demo --from anthropic   # keeps the compaction block, if one comes`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.check(); err != nil {
@@ -108,6 +137,8 @@ applies). Gemini and Bedrock take the model in the URL, not in the body.`,
 	fl.StringVar(&o.tools, "tools", "", `with --body: JSON FILE of the tools the model may call, as ask --tools takes it, written in the provider's form`)
 	fl.IntVar(&o.maxTokens, "max-tokens", 0, "with --body: the output token limit (default: "+defaultLimits()+")")
 	fl.StringVar(&o.temperature, "temperature", "", "with --body: "+temperatureHelp)
+	anthropicVersionFlag(fl, &o.anthropicVersion)
+	fl.StringVar(&o.contextManagement, "context-management", "", "with --body (anthropic, openai-responses): the provider-side context management to ask for: "+format.ContextStrategies+" as the body's value, or @FILE holding it")
 	_ = cmd.RegisterFlagCompletionFunc("provider", cobra.FixedCompletions(format.Names(format.CanRender), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -132,15 +163,15 @@ func defaultLimits() string {
 // against the registry: the providers it names, where the model goes.
 func (o *renderOptions) check() error {
 	o.req = format.Request{Provider: o.provider, NoSummary: o.noSummary, Lenient: o.lenient, Warn: o.f.warnf,
-		Body: o.body, Model: o.model, MaxTokens: o.maxTokens}
+		Body: o.body, Model: o.model, MaxTokens: o.maxTokens, APIVersion: apiVersion(o.provider, o.anthropicVersion)}
 	prov, ok := format.Lookup(o.provider)
 	switch {
 	case o.provider == "":
 		return usageErrorf("missing --provider (one of %s)", format.NameList(format.CanRender))
 	case !ok || !prov.CanDo(format.CanRender):
 		return usageErrorf("--provider %q: want one of %s", o.provider, format.NameList(format.CanRender))
-	case !o.body && (o.model != "" || o.maxTokens != 0 || o.temperature != "" || o.tools != ""):
-		return usageErrorf("--model, --max-tokens, --temperature and --tools shape a whole request body: add --body")
+	case !o.body && (o.model != "" || o.maxTokens != 0 || o.temperature != "" || o.tools != "" || o.contextManagement != ""):
+		return usageErrorf("--model, --max-tokens, --temperature, --tools and --context-management shape a whole request body: add --body")
 	case o.full && o.noSummary:
 		return usageErrorf("--full renders no summary already: drop --no-summary")
 	case o.maxTokens < 0:
@@ -157,6 +188,18 @@ func (o *renderOptions) check() error {
 	}
 	if o.req.Tools, err = readTools(o.tools); err != nil {
 		return err
+	}
+	if o.contextManagement != "" {
+		v, err := textOrFile("--context-management", o.contextManagement)
+		if err != nil {
+			return err
+		}
+		if o.req.ContextManagement, err = format.ParseContextManagement(o.provider, v); err != nil {
+			return usageErrorf("--context-management: %v", err)
+		}
+		if b := o.req.ContextManagement.Betas; len(b) > 0 {
+			o.f.warnf("--context-management: send the body with the header anthropic-beta: %s", strings.Join(b, ","))
+		}
 	}
 	if err := o.req.Check(); err != nil {
 		return usageErrorf("--provider %s: %v", o.provider, err)

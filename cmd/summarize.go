@@ -60,6 +60,13 @@ the text on its stdin, the summary from its stdout), or any provider ask can
 call: ` + format.NameList(format.CanCall) + ` (openai: any OpenAI-compatible
 endpoint with --base-url). A provider gets the same request from summarize
 as from ask: endpoint, headers, default model and output limit.
+anthropic-compaction and openai-compaction are the providers' own
+compaction (Anthropic's on-demand compaction, OpenAI's /responses/compact):
+the covered records are sent as the conversation they are, with the
+provider's own prompt (--prompt and --template do not reach it), and the
+summary keeps the provider's item, which render sends back to it in place of
+what it covers (docs/spec.md section 7). openai-compaction's summary is
+encrypted: --delete-originals is refused with it.
 
 With --all, stdout gets the summary records as JSONL when it is no terminal
 (or with --json); at a terminal, one line per conversation summarized, above
@@ -131,6 +138,9 @@ func (o *summarizeOptions) check() error {
 	}
 	if err := checkConversationID(o.conversation); err != nil {
 		return err
+	}
+	if o.deleteOriginals && o.provider.name == "openai-compaction" {
+		return usageErrorf("--delete-originals does not go with --summarizer openai-compaction: its summary is encrypted, so only the originals can be sent to another provider")
 	}
 	if o.jobs < 1 {
 		return usageErrorf("-j/--jobs %d: want 1 or more", o.jobs)
@@ -312,6 +322,11 @@ func (o *summarizeOptions) runner() (*summarize.Runner, error) {
 		if r.Summarizer, err = f.newSummarizer(&o.provider, counter); err != nil {
 			return nil, err
 		}
+	}
+	if name, ok := format.CompactionProviderOf(o.provider.name); ok && o.dryRun {
+		// A provider's compaction is sent the records, not the text: its
+		// dry run prints the request body, and calls nothing.
+		r.Summarizer = &summarize.Compaction{Provider: name, Model: o.provider.model}
 	}
 	return r, nil
 }

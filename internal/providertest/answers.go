@@ -27,6 +27,9 @@ const (
 // for one and the status is 200.
 func writeAnswer(w http.ResponseWriter, req *Request, status int, h map[string]string, a *Answer) {
 	body, ctype := Body(req.Provider, req.Model, a), "application/json"
+	if strings.HasSuffix(req.Path, "/responses/compact") {
+		body = compactBody(req, a)
+	}
 	if req.Stream && cmp(status, 200) == 200 {
 		body, ctype = Stream(req.Provider, req.Model, a), streamType(req.Provider)
 	}
@@ -247,6 +250,8 @@ func anthropicFinish(a *Answer) string {
 	switch {
 	case a.Finish != "":
 		return a.Finish
+	case a.compacting() && a.Text == "" && len(a.Calls) == 0:
+		return "compaction"
 	case len(a.Calls) > 0 || a.Structured && json.Valid([]byte(a.Text)):
 		return "tool_use"
 	}
@@ -258,6 +263,9 @@ func anthropicBlocks(a *Answer) []any {
 		return []any{map[string]any{"type": "tool_use", "id": "toolu_01A09q90qw90lq917835lq9", "name": "structured_answer", "input": json.RawMessage(a.Text)}}
 	}
 	blocks := []any{}
+	if a.compacting() {
+		blocks = append(blocks, anthropicCompaction(a))
+	}
 	if a.Thinking != "" {
 		blocks = append(blocks, map[string]any{"type": "thinking", "thinking": "Let me think.", "signature": a.Thinking})
 	}
@@ -283,6 +291,11 @@ func anthropicStream(a *Answer) string {
 			evs = append(evs, [2]any{"content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "thinking", "thinking": ""}}},
 				[2]any{"content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "thinking_delta", "thinking": b["thinking"]}}},
 				[2]any{"content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "signature_delta", "signature": b["signature"]}}})
+		case "compaction":
+			evs = append(evs, [2]any{"content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "compaction", "content": nil, "signature": b["signature"]}}})
+			if b["content"] != nil {
+				evs = append(evs, [2]any{"content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "compaction_delta", "content": b["content"], "encrypted_content": nil}}})
+			}
 		case "text":
 			evs = append(evs, [2]any{"content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "text", "text": ""}}})
 			for _, p := range halves(b["text"].(string)) {

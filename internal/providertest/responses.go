@@ -20,6 +20,9 @@ const ResponsesModel = "gpt-5-mini-2025-08-07"
 // the message (text, or a refusal), then the function calls.
 func responsesItems(a *Answer) []map[string]any {
 	var items []map[string]any
+	if a.compacting() {
+		items = append(items, responsesCompaction(a))
+	}
 	if a.Thinking != "" {
 		items = append(items, map[string]any{"id": "rs_6820f383d7c08191846711c5df8233bc", "type": "reasoning", "summary": []any{},
 			"encrypted_content": a.Thinking})
@@ -117,6 +120,9 @@ func checkResponses(body map[string]any) (int, string) {
 	if !ok {
 		return 400, "Missing required parameter: 'input'."
 	}
+	if list, isList := input.([]any); isList && !compactionFirst(list) {
+		return 400, "Invalid 'input': a compaction item that this server did not make, or more than one."
+	}
 	if list, isList := input.([]any); isList {
 		for i, it := range list {
 			m, _ := it.(map[string]any)
@@ -124,13 +130,54 @@ func checkResponses(body map[string]any) (int, string) {
 				return 400, "Invalid 'input': want a list of items."
 			}
 			switch m["type"] {
-			case "message", "function_call", "function_call_output", "reasoning", "custom_tool_call", "custom_tool_call_output":
+			case nil, "message":
+				if msg := checkResponsesMessage(m); msg != "" {
+					return 400, "Invalid 'input[" + itoa(i) + "]': " + msg
+				}
+			case "function_call", "function_call_output", "reasoning", "custom_tool_call", "custom_tool_call_output", "compaction":
 			default:
 				return 400, "Invalid value for 'input[" + itoa(i) + "].type'."
 			}
 		}
 	}
 	return 0, ""
+}
+
+// checkResponsesMessage refuses a message item the OpenAPI spec does not
+// allow: an input message (EasyInputMessage, InputMessage) takes content as
+// a string or input_* parts; an OutputMessage needs id and status, and its
+// output_text parts need annotations.
+func checkResponsesMessage(m map[string]any) string {
+	switch m["role"] {
+	case "user", "assistant", "system", "developer":
+	default:
+		return "unknown role"
+	}
+	if _, ok := m["content"].(string); ok {
+		return ""
+	}
+	parts, ok := m["content"].([]any)
+	if !ok {
+		return "content: want a string or a list of parts"
+	}
+	output := m["id"] != nil || m["status"] != nil
+	for _, p := range parts {
+		part, _ := p.(map[string]any)
+		switch t, _ := part["type"].(string); {
+		case m["role"] != "assistant" && strings.HasPrefix(t, "input_"):
+		case output && m["role"] == "assistant" && (t == "output_text" || t == "refusal"):
+			if _, ok := part["annotations"].([]any); t == "output_text" && !ok {
+				return "output_text: missing annotations"
+			}
+		case !output && strings.HasPrefix(t, "input_"):
+		default:
+			return "content part type " + t + " is not allowed here"
+		}
+	}
+	if output && (m["id"] == nil || m["status"] == nil) {
+		return "an output message needs id and status"
+	}
+	return ""
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }

@@ -57,6 +57,12 @@ type Answer struct {
 	// encrypted_content or an anthropic thinking block's signature, said
 	// before the answer.
 	Thinking string
+	// Compaction, when set, is a provider compaction given first
+	// (compaction.go): anthropic's block's readable content (null with
+	// CompactionNull), the openai-responses item's encrypted_content seed.
+	// With no Text and no Calls it is the whole answer (on-demand).
+	Compaction     string
+	CompactionNull bool
 }
 
 // Call is one tool call of an answer; providers that give calls no id
@@ -239,7 +245,7 @@ func route(path string, body map[string]any) (provider, model string, stream boo
 	switch {
 	case strings.HasSuffix(path, "/chat/completions"):
 		return "openai", model, streamField
-	case strings.HasSuffix(path, "/responses"):
+	case strings.HasSuffix(path, "/responses"), strings.HasSuffix(path, "/responses/compact"):
 		return "openai-responses", model, streamField
 	case path == "/v1/messages":
 		return "anthropic", model, streamField
@@ -285,7 +291,14 @@ func (s *Server) check(r *http.Request, req *Request) (int, string) {
 		if _, ok := req.Body["max_tokens"].(float64); !ok {
 			return http.StatusBadRequest, "max_tokens: Field required"
 		}
+		lead, status, msg := checkAnthropicCompaction(msgs)
+		if status != 0 {
+			return status, msg
+		}
 		want := "user"
+		if lead {
+			want = "assistant" // the compaction opens the history
+		}
 		for _, m := range msgs {
 			role, _ := m.(map[string]any)["role"].(string)
 			if role != want {

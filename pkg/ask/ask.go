@@ -149,13 +149,13 @@ func (a *Asker) Run(ctx context.Context, s Store, t Transport, turn Turn) (Resul
 			return res, err
 		}
 	}
-	body, end, err := a.body(ctx, s, turn.Conversation, res.User, req)
+	body, betas, end, err := a.body(ctx, s, turn.Conversation, res.User, req)
 	if err != nil {
 		return res, err
 	}
 
 	c := &call{s: s, key: req.Provider + "/" + req.Model, interval: turn.Rate, now: a.Now, sleep: a.Sleep}
-	reply, err := t.Send(context.WithValue(ctx, callKey{}, c), llm.Call{Model: req.Model, Body: body, OnText: turn.OnText})
+	reply, err := t.Send(context.WithValue(ctx, callKey{}, c), llm.Call{Model: req.Model, Body: body, Betas: betas, OnText: turn.OnText})
 	res.LLMEnd = a.Now().UnixMilli()
 	if err != nil {
 		return res, fmt.Errorf("%w; nothing was stored", err)
@@ -226,27 +226,28 @@ func (a *Asker) Run(ctx context.Context, s Store, t Transport, turn Turn) (Resul
 
 // body renders the request body in one pass: the stored view, then the
 // new user message. Without one, the view must end with a message to
-// answer.
-func (a *Asker) body(ctx context.Context, s ViewStore, conv string, user *transcript.Record, req format.Request) ([]byte, store.Last, error) {
+// answer. betas are the anthropic-beta values the body needs (a
+// compaction block sent back).
+func (a *Asker) body(ctx context.Context, s ViewStore, conv string, user *transcript.Record, req format.Request) (body []byte, betas []string, end store.Last, err error) {
 	var buf bytes.Buffer
 	r, last, end, err := openView(ctx, s, conv, &buf, req)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return nil, end, err // a conversation not stored yet is an empty one
+		return nil, nil, end, err // a conversation not stored yet is an empty one
 	}
 	switch {
 	case user != nil:
 		if err := r.Add(user); err != nil {
-			return nil, end, err
+			return nil, nil, end, err
 		}
 	case last == "":
-		return nil, end, &RequestError{fmt.Errorf("nothing to ask: conversation %q has no message to answer; give TEXT or - to read it on stdin", conv)}
+		return nil, nil, end, &RequestError{fmt.Errorf("nothing to ask: conversation %q has no message to answer; give TEXT or - to read it on stdin", conv)}
 	case last != transcript.RoleUser && last != transcript.RoleTool:
-		return nil, end, &RequestError{fmt.Errorf("nothing to ask: conversation %q ends with an answer; give TEXT or - to read it on stdin", conv)}
+		return nil, nil, end, &RequestError{fmt.Errorf("nothing to ask: conversation %q ends with an answer; give TEXT or - to read it on stdin", conv)}
 	}
 	if err := r.Close(); err != nil {
-		return nil, end, err
+		return nil, nil, end, err
 	}
-	return buf.Bytes(), end, nil
+	return buf.Bytes(), r.Betas(), end, nil
 }
 
 // incompleteError is an answer cut short or refused, never stored.

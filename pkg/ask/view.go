@@ -1,7 +1,9 @@
 package ask
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -63,8 +65,9 @@ func openView(ctx context.Context, s ViewStore, conv string, w io.Writer, req fo
 	}
 	var view transcript.ViewFilter
 	var endBody []byte // the last row's, copied into one reused buffer
+	rows := viewRows(ctx, s, conv, req)
 	err = r.AddRows(func(yield func(transcript.Role, []byte) error) error {
-		return s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
+		return rows(func(row store.Row) error {
 			role := transcript.Role(row.Role)
 			if view.Add(role).Sent() {
 				last = role
@@ -81,4 +84,85 @@ func openView(ctx context.Context, s ViewStore, conv string, w io.Writer, req fo
 		end.ID = rec.ID
 	}
 	return r, last, end, err
+}
+
+// viewRows returns the reader of conv's view rows: from the latest summary
+// on, unless that summary is another provider's compaction with nothing to
+// read (transcript.Record.Unreadable): then the view starts at the latest
+// summary that is not one (or the first record), such compactions left
+// out, so that the records they cover are sent in their place, and
+// req.Warn says so. Only that case reads the conversation twice more; the
+// first row tells, before anything is passed on.
+func viewRows(ctx context.Context, s ViewStore, conv string, req format.Request) func(func(store.Row) error) error {
+	return func(fn func(store.Row) error) error {
+		first := true
+		err := s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
+			if first {
+				first = false
+				if unreadable(row, req) {
+					return errUnreadable
+				}
+			}
+			return fn(row)
+		})
+		if errors.Is(err, errUnreadable) {
+			return coveredRows(ctx, s, conv, req, fn)
+		}
+		return err
+	}
+}
+
+// errUnreadable ends the read of a view that starts at a compaction its
+// provider is not rendered for, with nothing to read.
+var errUnreadable = errors.New("unreadable compaction")
+
+// unreadable reports whether row is a compaction req's provider cannot
+// be sent (and req wants the summary).
+func unreadable(row store.Row, req format.Request) bool {
+	if req.NoSummary || transcript.Role(row.Role) != transcript.RoleSummary || !bytes.Contains(row.Body, []byte(`"provider_data"`)) {
+		return false
+	}
+	var rec transcript.Record
+	return transcript.DecodeStored(row.Body, &rec) == nil && rec.Unreadable(req.Provider)
+}
+
+// coveredRows passes on conv's rows from the latest summary req's provider
+// can be sent, leaving out the compactions it cannot (their covered
+// records stand in their place).
+func coveredRows(ctx context.Context, s ViewStore, conv string, req format.Request, fn func(store.Row) error) error {
+	// The first pass: where the view starts, and what it leaves out.
+	start, i := -1, 0
+	skip := map[int]bool{}
+	var warn []transcript.Record
+	err := s.Read(ctx, conv, store.ReadOptions{}, func(row store.Row) error {
+		defer func() { i++ }()
+		if transcript.Role(row.Role) != transcript.RoleSummary {
+			return nil
+		}
+		var rec transcript.Record
+		if err := transcript.DecodeStored(row.Body, &rec); err != nil {
+			return fmt.Errorf("stored record is corrupt: %w", err)
+		}
+		if rec.Unreadable(req.Provider) {
+			skip[i] = true
+			warn = append(warn, rec)
+		} else {
+			start, warn = i, warn[:0] // those before it are out of the view
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := range warn {
+		format.WarnUnreadable(req, &warn[i])
+	}
+	j := 0
+	return s.Read(ctx, conv, store.ReadOptions{}, func(row store.Row) error {
+		defer func() { j++ }()
+		if j < start || skip[j] {
+			return nil
+		}
+		return fn(row)
+	})
 }

@@ -45,6 +45,15 @@ import (
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
+// anthropicVersions are the anthropic-version values a body is written
+// for (https://docs.anthropic.com/en/api/versioning), the default first.
+// 2026-10-21, which @anthropic-ai/sdk 1.14 sends, has no temperature in its
+// request type (MessageCreateParams); the rest of what convo writes
+// (model, max_tokens, stream, tools, tool_choice, system, messages) it
+// takes as 2023-06-01 does. The default stays 2023-06-01 until a call
+// against the newer version has been checked end to end.
+var anthropicVersions = []APIVersion{{Name: "2023-06-01"}, {Name: "2026-10-21", NoTemperature: true}}
+
 type anthropicWire struct{}
 
 func (anthropicWire) objectArgs() bool { return true }
@@ -99,6 +108,9 @@ func (anthropicWire) open(j *jsonWriter, r *Request, system []string) {
 		}
 		if len(r.Schema) > 0 {
 			j.field("tool_choice", anthropicToolChoice{"tool", AnswerTool})
+		}
+		if cm := r.ContextManagement; cm != nil {
+			j.fieldRaw(cm.Field, cm.Value)
 		}
 	}
 	if len(system) > 0 {
@@ -175,7 +187,8 @@ func UnwrapAnswer(provider string, rec *transcript.Record) bool {
 
 // anthropicCut is the finish-reason table: max_tokens, refusal, pause_turn
 // and model_context_window_exceeded mean the answer was cut or refused;
-// end_turn, tool_use and stop_sequence are normal ends.
+// end_turn, tool_use, stop_sequence and compaction (on-demand compaction's
+// block, alone) are normal ends.
 func anthropicCut(reason string) bool {
 	switch reason {
 	case "max_tokens", "refusal", "pause_turn", "model_context_window_exceeded":
@@ -215,16 +228,29 @@ func parseAnthropic(body []byte) (*answer, error) {
 	}
 	for i, raw := range resp.Content {
 		var b struct {
-			Type  string          `json:"type"`
-			Text  string          `json:"text"`
-			ID    string          `json:"id"`
-			Name  string          `json:"name"`
-			Input json.RawMessage `json:"input"`
+			Type    string          `json:"type"`
+			Text    string          `json:"text"`
+			ID      string          `json:"id"`
+			Name    string          `json:"name"`
+			Input   json.RawMessage `json:"input"`
+			Content json.RawMessage `json:"content"`
 		}
 		if err := json.Unmarshal(raw, &b); err != nil {
 			return nil, shapeError("anthropic", "content[%d]: %v", i, err)
 		}
 		switch b.Type {
+		case "compaction":
+			// The history summarised: a summary record, sent back first
+			// and unchanged (compaction.go); its content, when a string,
+			// is the readable summary.
+			var text *string
+			if err := json.Unmarshal(b.Content, &text); len(b.Content) > 0 && err != nil {
+				return nil, shapeError("anthropic", "content[%d].content: want a string or null", i)
+			}
+			if text != nil {
+				a.compactionText = *text
+			}
+			a.compaction = append(a.compaction, raw)
 		case "text":
 			if b.Text != "" {
 				a.texts = append(a.texts, b.Text)

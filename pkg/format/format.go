@@ -47,9 +47,13 @@ type Turn struct {
 	// Items are the provider data of an assistant turn for the provider
 	// rendered, in their places (see providerdata.go).
 	Items []opaque
+	// lead: the turn opens with a compaction's items (compaction.go); it
+	// is sent even with nothing else, and first, with no placeholder
+	// before it.
+	lead bool
 }
 
-func (t *Turn) empty() bool { return len(t.Texts)+len(t.Calls)+len(t.Results) == 0 }
+func (t *Turn) empty() bool { return !t.lead && len(t.Texts)+len(t.Calls)+len(t.Results) == 0 }
 
 // Call is one tool call of an assistant turn.
 type Call struct {

@@ -9,11 +9,14 @@ package format
 //     one string (the parts joined by a blank line);
 //   - the history is "input", a list of items: a user turn is
 //     {"type":"message","role":"user","content":[{"type":"input_text",
-//     "text"}...]}, one part per content string; an assistant turn is
-//     {"type":"message","role":"assistant","content":[{"type":"output_text",
-//     "text"}...]} followed by one {"type":"function_call","call_id","name",
-//     "arguments"} item per tool call, arguments the stored JSON text byte
-//     for byte;
+//     "text"}...]}, one part per content string; an assistant turn is the
+//     easy input message {"role":"assistant","content":"..."} (an input
+//     message's content is a string or input_* parts only), or, for a
+//     message the Responses API gave, its OutputMessage whole ({"id",
+//     "type":"message","role","status","phase","content":[{"type":
+//     "output_text","text","annotations":[]}...]}), followed by one
+//     {"type":"function_call","call_id","name","arguments"} item per tool
+//     call, arguments the stored JSON text byte for byte;
 //   - each result is {"type":"function_call_output","call_id","output"},
 //     output the content strings joined by a blank line; there is no error
 //     flag: an error is told by its text;
@@ -28,7 +31,8 @@ package format
 //     on by default here); an answer schema: "text":{"format":{"type":
 //     "json_schema","name","schema"}}.
 //
-// Provider data: a reasoning item of the output ({"type":"reasoning","id",
+// Provider data: a message item's id, status and phase (see
+// responsesStub), and a reasoning item of the output ({"type":"reasoning","id",
 // "summary","encrypted_content"}) is kept on the record
 // (message.provider_data) and sent back as it came, at its place among the
 // message and function_call items, to openai-responses only.
@@ -46,7 +50,9 @@ package format
 // "error":{"code","message"}.
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -117,6 +123,9 @@ func (*responsesWire) open(j *jsonWriter, r *Request, system []string) {
 		if len(r.Schema) > 0 {
 			j.field("text", responsesText{responsesFormat{"json_schema", SchemaNameOf(r.SchemaName), r.Schema}})
 		}
+		if cm := r.ContextManagement; cm != nil {
+			j.fieldRaw(cm.Field, cm.Value)
+		}
 	}
 	if len(system) > 0 {
 		j.field("instructions", strings.Join(system, "\n\n"))
@@ -156,19 +165,32 @@ func (w *responsesWire) turn(j *jsonWriter, t *Turn) {
 				w.custom[o.call] = true
 			}
 		}
-		// Texts in one message item, split where provider data stands
-		// between them; provider data and calls in their places.
+		// Texts in one message, split where provider data stands between
+		// them; provider data and calls in their places. A message the
+		// Responses API gave goes back whole, as the OutputMessage it was
+		// (its id, status and phase kept in a stub before its texts); any
+		// other is the easy input form, which takes the text as one string
+		// (an input message's content is a string or input_* parts only).
 		var texts []string
+		var stub *responsesStub
 		flush := func() {
-			if len(texts) > 0 {
-				j.elem(responsesMessage{"message", "assistant", responsesParts("output_text", texts)})
-				texts = nil
+			switch {
+			case len(texts) == 0:
+			case stub != nil:
+				j.elem(stub.message(texts))
+			default:
+				j.elem(responsesEasy{"assistant", strings.Join(texts, "\n\n")})
 			}
+			texts, stub = nil, nil
 		}
 		t.walk(func(p piece) {
 			switch {
 			case p.item != nil:
 				flush()
+				if s := messageStub(p.item); s != nil {
+					stub = s
+					return
+				}
 				j.elem(p.item)
 			case p.text >= 0:
 				texts = append(texts, t.Texts[p.text])
@@ -199,20 +221,87 @@ func (w *responsesWire) turn(j *jsonWriter, t *Turn) {
 
 func (*responsesWire) close(j *jsonWriter) { j.raw("]}") }
 
+// responsesEasy is the easy input form of a message: content one string.
+type responsesEasy struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// responsesStub is what convo keeps of an assistant message item of a
+// response, as provider data standing before the message's texts: the
+// fields an OutputMessage sent back needs (id, status) and its phase
+// ("commentary", "final_answer"), which OpenAI asks to be sent back on
+// every assistant message. Its content is the record's texts.
+type responsesStub struct {
+	Type   string  `json:"type"`
+	ID     string  `json:"id"`
+	Status string  `json:"status,omitempty"`
+	Phase  *string `json:"phase,omitempty"`
+}
+
+// responsesOutputMessage is an OutputMessage as an input item.
+type responsesOutputMessage struct {
+	ID      string              `json:"id"`
+	Type    string              `json:"type"`
+	Role    string              `json:"role"`
+	Status  string              `json:"status"`
+	Phase   *string             `json:"phase,omitempty"`
+	Content []responsesTextPart `json:"content"`
+}
+
+// responsesTextPart is an output_text part; the spec requires its
+// annotations.
+type responsesTextPart struct {
+	Type        string            `json:"type"`
+	Text        string            `json:"text"`
+	Annotations []json.RawMessage `json:"annotations"`
+}
+
+func (s *responsesStub) message(texts []string) responsesOutputMessage {
+	m := responsesOutputMessage{ID: s.ID, Type: "message", Role: "assistant", Status: s.Status, Phase: s.Phase}
+	if m.Status == "" {
+		m.Status = "completed"
+	}
+	for _, t := range texts {
+		m.Content = append(m.Content, responsesTextPart{"output_text", t, []json.RawMessage{}})
+	}
+	return m
+}
+
+// messageStub returns item as a message stub, nil when it is another item.
+func messageStub(item json.RawMessage) *responsesStub {
+	if !strings.Contains(string(item), `"message"`) {
+		return nil
+	}
+	var s struct {
+		responsesStub
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(item, &s) != nil || s.Type != "message" || s.ID == "" || s.Content != nil {
+		return nil
+	}
+	return &s.responsesStub
+}
+
 // responsesItem is one output item, with the fields of every type convo
 // reads.
 type responsesItem struct {
+	Type      string             `json:"type"`
+	ID        string             `json:"id"`
+	Status    string             `json:"status"`
+	Phase     *string            `json:"phase"`
+	Role      string             `json:"role"`
+	Content   []responsesContent `json:"content"`
+	CallID    string             `json:"call_id"`
+	Name      string             `json:"name"`
+	Arguments string             `json:"arguments"`
+	Input     string             `json:"input"`
+}
+
+type responsesContent struct {
 	Type    string `json:"type"`
-	Role    string `json:"role"`
-	Content []struct {
-		Type    string `json:"type"`
-		Text    string `json:"text"`
-		Refusal string `json:"refusal"`
-	} `json:"content"`
-	CallID    string `json:"call_id"`
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
-	Input     string `json:"input"`
+	Text    string `json:"text"`
+	Refusal string `json:"refusal"`
 }
 
 func parseOpenAIResponses(body []byte) (*answer, error) {
@@ -245,11 +334,26 @@ func parseOpenAIResponses(body []byte) (*answer, error) {
 		}
 		return nil, &ProviderError{Provider: openaiResponses, Message: msg}
 	}
-	if resp.Object != "" && resp.Object != "response" {
-		return nil, shapeError(openaiResponses, "object is %q, want \"response\"", resp.Object)
+	if resp.Object != "" && resp.Object != "response" && resp.Object != "response.compaction" {
+		return nil, shapeError(openaiResponses, "object is %q, want \"response\" or \"response.compaction\"", resp.Object)
 	}
 	if resp.Output == nil {
 		return nil, shapeError(openaiResponses, "no output")
+	}
+	if resp.Object == "response.compaction" {
+		// POST /responses/compact: the output, user messages and the
+		// compaction item, is what goes back in place of the input.
+		a := &answer{model: resp.Model, responseID: resp.ID, usage: resp.Usage, created: createdAt(resp.CreatedAt),
+			compaction: resp.Output, compactionAlone: true}
+		if !slices.ContainsFunc(resp.Output, func(raw json.RawMessage) bool { return itemType(raw) == "compaction" }) {
+			return nil, shapeError(openaiResponses, "a response.compaction without a compaction item")
+		}
+		for i, raw := range resp.Output {
+			if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+				return nil, shapeError(openaiResponses, "output[%d]: not an item", i)
+			}
+		}
+		return a, nil
 	}
 	a := &answer{model: resp.Model, responseID: resp.ID, finish: resp.Status, usage: resp.Usage, created: createdAt(resp.CreatedAt)}
 	if resp.Status == "incomplete" {
@@ -272,6 +376,11 @@ func parseOpenAIResponses(body []byte) (*answer, error) {
 		}
 		switch it.Type {
 		case "message":
+			if it.ID != "" && slices.ContainsFunc(it.Content, func(c responsesContent) bool { return c.Type == "output_text" && c.Text != "" }) {
+				// (a message without text, a refusal, has nothing to send back)
+				stub, _ := MarshalNoEscape(responsesStub{"message", it.ID, it.Status, it.Phase})
+				a.keepBeforeText(stub, len(a.texts))
+			}
 			for _, c := range it.Content {
 				switch c.Type {
 				case "output_text":
@@ -290,6 +399,10 @@ func parseOpenAIResponses(body []byte) (*answer, error) {
 			a.calls = append(a.calls, transcript.ToolCall{ID: it.CallID, Name: it.Name, Arguments: string(args)})
 		case "reasoning":
 			a.keep(raw)
+		case "compaction":
+			// context_management compaction: encrypted, sent back in
+			// place of what it summarised (compaction.go).
+			a.compaction = append(a.compaction, raw)
 		}
 		// Other items (web_search_call, file_search_call...) ran on
 		// OpenAI's side and need nothing back.

@@ -124,6 +124,8 @@ type keptItem struct {
 	texts, calls int
 	text         int
 	call         bool
+	// before: the item stands before text, not for it
+	before bool
 }
 
 // keep adds raw, an item of the response, to the provider data of the
@@ -140,6 +142,12 @@ func (a *answer) keepForCall(raw json.RawMessage) {
 // keepForText adds raw as (part of) the provider's own form of text i.
 func (a *answer) keepForText(raw json.RawMessage, i int) {
 	a.kept = append(a.kept, keptItem{raw: raw, text: i})
+}
+
+// keepBeforeText adds raw to stand before text i (the first text of the
+// message it describes), wherever the calls are.
+func (a *answer) keepBeforeText(raw json.RawMessage, i int) {
+	a.kept = append(a.kept, keptItem{raw: raw, text: i, before: true})
 }
 
 // providerData places the kept items among the record's parts: contents
@@ -160,7 +168,7 @@ func (a *answer) providerData(provider string, contents int) []transcript.Provid
 		default:
 			at = min(k.texts, contents)
 		}
-		out = append(out, transcript.ProviderItem{Provider: provider, At: at, Item: item, Replaces: k.call || k.text >= 0})
+		out = append(out, transcript.ProviderItem{Provider: provider, At: at, Item: item, Replaces: k.call || k.text >= 0 && !k.before})
 	}
 	return out
 }

@@ -49,6 +49,10 @@ type Provider struct {
 	// Tools: the body can carry tools (render and ask --tools) and, unless
 	// checkTools says no, an answer schema (--schema).
 	Tools bool
+	// APIVersions are the API versions a body can be written for, the
+	// default first (anthropic's anthropic-version header); none for a
+	// provider that versions by URL or not at all.
+	APIVersions []APIVersion
 
 	newWire func() wire
 	parse   func(body []byte) (*answer, error)
@@ -68,6 +72,36 @@ func noAnswerSchema(name string) func([]Tool, json.RawMessage) error {
 	}
 }
 
+// APIVersion is one version of a provider's API and what its request
+// takes.
+type APIVersion struct {
+	Name string
+	// NoTemperature: the request type has no temperature.
+	NoTemperature bool
+}
+
+// Version returns the API version named ("" for the default); nil for a
+// provider without versions. An unknown name is an error naming the known
+// ones: convo cannot tell what its body takes.
+func (p *Provider) Version(name string) (*APIVersion, error) {
+	if len(p.APIVersions) == 0 {
+		return nil, nil
+	}
+	if name == "" {
+		return &p.APIVersions[0], nil
+	}
+	for i := range p.APIVersions {
+		if p.APIVersions[i].Name == name {
+			return &p.APIVersions[i], nil
+		}
+	}
+	var known []string
+	for _, v := range p.APIVersions {
+		known = append(known, v.Name)
+	}
+	return nil, fmt.Errorf("%s API version %q: want one of %s", p.Name, name, strings.Join(known, ", "))
+}
+
 // CanDo reports whether p has every capability of c.
 func (p *Provider) CanDo(c Capability) bool { return p.Can&c == c }
 
@@ -80,7 +114,7 @@ var registry = []Provider{
 		BaseURLEnv: "OPENAI_BASE_URL", BaseURL: "https://api.openai.com/v1", Tools: true,
 		newWire: func() wire { return &responsesWire{} }, parse: parseOpenAIResponses},
 	{Name: "anthropic", Can: canAll, DefaultModel: "claude-haiku-4-5", KeyEnv: "ANTHROPIC_API_KEY",
-		BaseURLEnv: "ANTHROPIC_BASE_URL", BaseURL: "https://api.anthropic.com", MaxTokens: 4096, Tools: true,
+		BaseURLEnv: "ANTHROPIC_BASE_URL", BaseURL: "https://api.anthropic.com", MaxTokens: 4096, Tools: true, APIVersions: anthropicVersions,
 		newWire: func() wire { return anthropicWire{} }, parse: parseAnthropic, checkTools: anthropicCheckTools},
 	{Name: "gemini", Can: canAll, DefaultModel: "gemini-2.5-flash", KeyEnv: "GEMINI_API_KEY",
 		BaseURLEnv: "GOOGLE_GEMINI_BASE_URL", BaseURL: "https://generativelanguage.googleapis.com/", ModelInURL: true, Tools: true,

@@ -2,6 +2,7 @@ package format
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +34,33 @@ func TestRegistry(t *testing.T) {
 	}
 	if p, ok := Lookup("gemini"); !ok || !p.ModelInURL || p.KeyEnv != "GEMINI_API_KEY" {
 		t.Errorf("Lookup(gemini) = %+v", p)
+	}
+}
+
+// TestAPIVersion: anthropic's versions, the default first; one whose
+// request has no temperature refuses one; an unknown one is refused; a
+// provider without versions ignores the field.
+func TestAPIVersion(t *testing.T) {
+	temp := 0.5
+	for _, c := range []struct {
+		provider, version string
+		temperature       *float64
+		err               string
+	}{
+		{"anthropic", "", &temp, ""},
+		{"anthropic", "2023-06-01", &temp, ""},
+		{"anthropic", "2026-10-21", nil, ""},
+		{"anthropic", "2026-10-21", &temp, "takes no temperature"},
+		{"anthropic", "2099-01-01", nil, `want one of 2023-06-01, 2026-10-21`},
+		{"openai", "2026-10-21", &temp, ""},
+	} {
+		req := Request{Provider: c.provider, APIVersion: c.version, Temperature: c.temperature, Body: true, Model: "m"}
+		err := req.Check()
+		if c.err == "" && err != nil || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("%s %q: err %v, want %q", c.provider, c.version, err, c.err)
+		}
+	}
+	if p, _ := Lookup("anthropic"); p.APIVersions[0].Name != "2023-06-01" {
+		t.Errorf("anthropic's default version is %s", p.APIVersions[0].Name)
 	}
 }

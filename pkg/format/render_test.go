@@ -87,6 +87,13 @@ var renderCases = []struct {
 {"role":"assistant","contents":["Let me check."],"tool_calls":[{"id":"call_1","name":"get_weather","arguments":"{\"city\":\"Paris\"}"}],"provider_data":[{"provider":"anthropic","at":0,"item":{"type":"thinking","thinking":"The user wants the weather.","signature":"EqQBCgIYAhIM"}},{"provider":"openai-responses","at":0,"item":{"id":"rs_1","type":"reasoning","summary":[],"encrypted_content":"gAAAAABo"}},{"provider":"gemini","at":1,"item":{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2lnMQ=="},"replaces":true}]}
 {"role":"tool","tool_call_id":"call_1","content":"18°C"}
 {"role":"assistant","content":"18°C in Paris."}`},
+	// Messages the Responses API gave go back to it whole (id, status,
+	// phase); to every other provider, and without a stub, as text.
+	{name: "responses_message", input: `
+{"role":"user","content":"List the files."}
+{"role":"assistant","contents":["Looking.","Done."],"tool_calls":[{"id":"call_1","name":"ls","arguments":"{}"}],"provider_data":[{"provider":"openai-responses","at":0,"item":{"type":"message","id":"msg_a","status":"completed","phase":"commentary"}},{"provider":"openai-responses","at":1,"item":{"type":"message","id":"msg_b","status":"completed"}}]}
+{"role":"tool","tool_call_id":"call_1","content":"a.txt"}
+{"role":"assistant","content":"One file."}`},
 	// A Gemini turn where a tool ran on Google's side: the call and its
 	// result go back as Gemini sent them, and to no other provider.
 	{name: "server_tool", input: `

@@ -41,6 +41,13 @@ type Request struct {
 	MaxTokens int
 	// Temperature is written only when set.
 	Temperature *float64
+	// ContextManagement, when set, is a provider-side context management
+	// strategy the body carries (contextmgmt.go).
+	ContextManagement *ContextManagement
+	// APIVersion is the provider's API version the body is written for
+	// (Provider.APIVersions; "" the default). A provider without versions
+	// ignores it.
+	APIVersion string
 	// Stream asks for a streamed answer where the body says so (openai,
 	// anthropic, ollama; gemini streams by endpoint). The transport must be
 	// called for a stream too.
@@ -79,10 +86,19 @@ func (req *Request) check(p *Provider) (json.RawMessage, error) {
 	switch {
 	case req.MaxTokens < 0:
 		return nil, fmt.Errorf("output limit %d: want a positive number", req.MaxTokens)
-	case !req.Body && (req.Stream || len(req.Tools) > 0 || len(req.Schema) > 0):
-		return nil, errors.New("streaming, tools and answer schemas need a whole request body")
+	case !req.Body && (req.Stream || len(req.Tools) > 0 || len(req.Schema) > 0 || req.ContextManagement != nil):
+		return nil, errors.New("streaming, tools, answer schemas and context management need a whole request body")
+	case req.ContextManagement != nil && p.Name != "anthropic" && p.Name != openaiResponses:
+		return nil, fmt.Errorf("%s: no provider-side context management", p.Name)
 	case !p.Tools && (len(req.Tools) > 0 || len(req.Schema) > 0):
 		return nil, fmt.Errorf("%s: tools and answer schemas are not supported", p.Name)
+	}
+	v, err := p.Version(req.APIVersion)
+	switch {
+	case err != nil:
+		return nil, err
+	case v != nil && v.NoTemperature && req.Temperature != nil:
+		return nil, fmt.Errorf("%s API version %s takes no temperature: drop --temperature, or use another version", p.Name, v.Name)
 	}
 	for _, t := range req.Tools {
 		if !validToolName(t.Name) {
@@ -140,6 +156,10 @@ type Renderer struct {
 	held *Turn
 	rec  transcript.Record // AddJSON's record, reused
 	free []*Turn           // written turns, for reuse
+	// lead holds the items of a compaction of the provider rendered, until
+	// the turn they open (compaction.go).
+	lead     []json.RawMessage
+	leadSent bool
 }
 
 // NewRenderer returns a Renderer writing req to w; req.Messages is not
@@ -179,9 +199,17 @@ func (r *Renderer) Add(rec *transcript.Record) error {
 		if r.started || r.asst != nil || r.user != nil {
 			return fmt.Errorf("record %s: a summary after the messages it should precede", rec.ID)
 		}
+		if rec.CompactionProvider() == r.req.Provider {
+			// The provider's own compaction: its items stand for the
+			// history, first; no summary text.
+			r.req.Summary = ""
+			r.setLead(rec)
+			return nil
+		}
 		r.req.Summary = strings.Join(m.Contents, "\n\n")
 		return nil
 	case transcript.RoleUser:
+		r.flushLead()
 		if r.user == nil {
 			r.user = r.newTurn(transcript.RoleUser)
 		}
@@ -190,6 +218,7 @@ func (r *Renderer) Add(rec *transcript.Record) error {
 		}
 		r.user.Texts = appendTexts(r.user.Texts, m.Contents)
 	case transcript.RoleTool:
+		r.flushLead()
 		return r.addResult(rec)
 	case transcript.RoleAssistant:
 		if err := r.flush(false); err != nil {
@@ -217,6 +246,7 @@ func (r *Renderer) Add(rec *transcript.Record) error {
 			t.Calls = append(t.Calls, call)
 		}
 		addProviderData(t, r.req.Provider, rec)
+		r.leadInto(t)
 		r.asst, r.asstID = t, rec.ID
 		clear(r.answered)
 	default:
@@ -320,9 +350,11 @@ func (r *Renderer) emit(t *Turn) {
 		h.Calls = append(h.Calls, t.Calls...)
 		return
 	}
-	if r.held == nil && !r.started && t.Role == transcript.RoleAssistant {
+	if r.held == nil && !r.started && t.Role == transcript.RoleAssistant && !t.lead {
 		// Rule 2 holds for stored transcripts; this covers a lenient repair
-		// that emptied the first user turn.
+		// that emptied the first user turn, and the answer after a
+		// compaction rendered for another provider. (A compaction's own
+		// items go first: its provider resumes from them.)
 		r.held = &Turn{Role: transcript.RoleUser, ID: "placeholder", Texts: []string{transcript.FakeContent}}
 	}
 	if r.held != nil {
@@ -360,6 +392,7 @@ func (r *Renderer) start() {
 
 // Close writes what is held and the end of the payload, and flushes.
 func (r *Renderer) Close() error {
+	r.flushLead()
 	if err := r.flush(true); err != nil {
 		return err
 	}

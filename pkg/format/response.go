@@ -40,6 +40,9 @@ type Answer struct {
 	// (openai's created, openai-responses' created_at, ollama's
 	// created_at, gemini's createTime); zero when it does not.
 	Created time.Time
+	// Compaction is the provider's compaction the body holds, nil for
+	// none (compaction.go). With Compaction.Alone, Record is no answer.
+	Compaction *Compaction
 }
 
 // Text is the answer's text: its content strings are pieces of one text
@@ -70,6 +73,12 @@ type answer struct {
 	kept []keptItem
 	// created is when the provider made the answer, zero when unknown.
 	created time.Time
+	// compaction holds a provider compaction's items, compactionText its
+	// readable summary (compaction.go); compactionAlone: the body holds no
+	// answer besides.
+	compaction      []json.RawMessage
+	compactionText  string
+	compactionAlone bool
 }
 
 // answerPlace says, for each provider, where a body holds its answer: what
@@ -122,6 +131,11 @@ func ParseResponse(provider string, body []byte, newID func() string) (*Answer, 
 			a.calls[i].Arguments = "{}"
 		}
 	}
+	if a.refusal != "" {
+		// A refusal ends with a normal finish reason (stop, completed):
+		// the record says what it is.
+		a.finish = "refusal"
+	}
 	rec := a.record(provider)
 	empty := len(rec.Message.Contents) == 0 && len(rec.Message.ToolCalls) == 0
 	if empty {
@@ -135,7 +149,14 @@ func ParseResponse(provider string, body []byte, newID func() string) (*Answer, 
 		return nil, shapeError(provider, "%v", err)
 	}
 	ans := &Answer{Record: rec, Model: a.model, ResponseID: a.responseID, FinishReason: a.finish,
-		Usage: Usage{InputTokens: a.in, OutputTokens: a.out, Raw: a.usage}, Refusal: a.refusal, Created: a.created}
+		Usage: Usage{InputTokens: a.in, OutputTokens: a.out, Raw: a.usage}, Refusal: a.refusal, Created: a.created,
+		Compaction: a.compactionOf()}
+	if c := ans.Compaction; c != nil && (empty || a.compactionAlone) && !a.cut && a.refusal == "" {
+		// The compaction alone (on-demand, /responses/compact): whole, with
+		// no answer to store.
+		c.Alone = true
+		return ans, nil
+	}
 	inc := &IncompleteError{Provider: provider, Reason: a.finish, Answer: ans}
 	if empty {
 		inc.Empty = "no " + answerPlace[provider]

@@ -49,7 +49,7 @@ var responseCases = []struct {
 		calls: []transcript.ToolCall{{ID: "call_1", Name: "code_exec", Arguments: `{"input":"print(\"hello world\")"}`}, {ID: "call_2", Name: "get_weather", Arguments: `{"location":"Paris"}`}},
 		data:  []string{`openai 0= {"id":"call_1","type":"custom","custom":{"name":"code_exec","input":"print(\"hello world\")"}}`}},
 	{name: "openai refusal", provider: "openai", body: `{"id":"c","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I'm sorry, I cannot help with that."},"finish_reason":"stop"}]}`,
-		texts: []string{"I'm sorry, I cannot help with that."}, err: "incomplete"},
+		texts: []string{"I'm sorry, I cannot help with that."}, err: "incomplete", aux: map[string]string{"finish_reason": `"refusal"`}},
 	{name: "openai length", provider: "openai", body: `{"id":"c","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"The sky is blue bec"},"finish_reason":"length"}]}`,
 		texts: []string{"The sky is blue bec"}, err: "incomplete"},
 	{name: "openai content filter", provider: "openai", body: `{"id":"c","model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":""},"finish_reason":"content_filter"}]}`, err: "incomplete"},
@@ -183,7 +183,16 @@ var responseCases = []struct {
   "user": null, "metadata": {}
 }`, texts: []string{"The image depicts a scenic landscape with a wooden boardwalk."},
 		aux: map[string]string{"provider": `"openai-responses"`, "model": `"gpt-4o-2024-08-06"`, "response_id": `"resp_67ccd3a9da748190baa7f1570fe91ac604becb25c45c1d41"`, "finish_reason": `"completed"`,
-			"usage": `{"input_tokens":328,"input_tokens_details":{"cached_tokens":0},"output_tokens":52,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":380}`}},
+			"usage": `{"input_tokens":328,"input_tokens_details":{"cached_tokens":0},"output_tokens":52,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":380}`},
+		data: []string{`openai-responses 0 {"type":"message","id":"msg_67ccd3acc8d48190a77525dc6de64b4104becb25c45c1d41","status":"completed"}`}},
+	// phase: OpenAI asks for it back on every assistant message.
+	{name: "responses phase", provider: "openai-responses", body: `{"id":"resp_7","object":"response","status":"completed","model":"gpt-5.3-codex",
+  "output":[{"type":"message","id":"msg_a","role":"assistant","status":"completed","phase":"commentary","content":[{"type":"output_text","text":"Looking.","annotations":[]}]},
+    {"type":"function_call","id":"fc_1","call_id":"call_1","name":"ls","arguments":"{}"},
+    {"type":"message","id":"msg_b","role":"assistant","status":"completed","phase":null,"content":[{"type":"output_text","text":"Done.","annotations":[]}]}]}`,
+		texts: []string{"Looking.", "Done."}, calls: []transcript.ToolCall{{ID: "call_1", Name: "ls", Arguments: `{}`}},
+		data: []string{`openai-responses 0 {"type":"message","id":"msg_a","status":"completed","phase":"commentary"}`,
+			`openai-responses 1 {"type":"message","id":"msg_b","status":"completed"}`}},
 	{name: "responses reasoning and function call", provider: "openai-responses", body: `{
   "id": "resp_1", "object": "response", "status": "completed", "model": "o4-mini-2025-04-16",
   "output": [
@@ -196,7 +205,8 @@ var responseCases = []struct {
 	{name: "responses reasoning then text", provider: "openai-responses", body: `{"id":"resp_2","object":"response","status":"completed","model":"gpt-5",
   "output":[{"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Thinking about it."}],"encrypted_content":"enc"},
     {"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"42","annotations":[]}]}]}`,
-		texts: []string{"42"}, data: []string{`openai-responses 0 {"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Thinking about it."}],"encrypted_content":"enc"}`}},
+		texts: []string{"42"}, data: []string{`openai-responses 0 {"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Thinking about it."}],"encrypted_content":"enc"}`,
+			`openai-responses 0 {"type":"message","id":"msg_1","status":"completed"}`}},
 	{name: "responses custom tool call", provider: "openai-responses", body: `{"id":"resp_3","object":"response","status":"completed","model":"gpt-5",
   "output":[{"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"code_exec","input":"print(\"hello world\")"},
     {"type":"function_call","id":"fc_2","call_id":"call_2","name":"get_weather","arguments":"{}"}]}`,
@@ -204,7 +214,7 @@ var responseCases = []struct {
 		data:  []string{`openai-responses 0= {"type":"custom_tool_call","id":"ctc_1","call_id":"call_1","name":"code_exec","input":"print(\"hello world\")"}`}},
 	{name: "responses refusal", provider: "openai-responses", body: `{"id":"resp_4","object":"response","status":"completed","model":"gpt-4o",
   "output":[{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"refusal","refusal":"I'm sorry, I cannot assist with that request."}]}]}`,
-		texts: []string{"I'm sorry, I cannot assist with that request."}, err: "incomplete"},
+		texts: []string{"I'm sorry, I cannot assist with that request."}, err: "incomplete", aux: map[string]string{"finish_reason": `"refusal"`}},
 	{name: "responses incomplete", provider: "openai-responses", body: `{"id":"resp_5","object":"response","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"model":"gpt-5",
   "output":[{"id":"rs_1","type":"reasoning","summary":[]}]}`, err: "incomplete",
 		aux:  map[string]string{"finish_reason": `"max_output_tokens"`},
@@ -340,6 +350,8 @@ func FuzzParseResponse(f *testing.F) {
 	for _, c := range responseCases {
 		f.Add(c.provider, c.body)
 	}
+	f.Add("anthropic", `{"id":"m","type":"message","content":[{"type":"compaction","content":"S.","signature":"x"}],"stop_reason":"compaction"}`)
+	f.Add("openai-responses", `{"id":"r","object":"response.compaction","output":[{"type":"compaction","id":"c","encrypted_content":"e"}]}`)
 	names := Names(CanParse)
 	f.Fuzz(func(t *testing.T, provider, body string) {
 		if !slices.Contains(names, provider) {
@@ -363,6 +375,16 @@ func FuzzParseResponse(f *testing.F) {
 		if err := transcript.CheckCalls(&rec); whole && err != nil {
 			t.Fatalf("%s body %q: a whole answer with calls no provider takes back: %v", provider, body, err)
 		}
+		if c := ans.Compaction; c != nil {
+			// A compaction is a summary record that validates.
+			sum := c.Summary(provider, []string{"01JRZJ166J2WRMF990535EVSQS"}, nil)
+			if err := transcript.Validate(&sum); err != nil || len(c.Items) == 0 {
+				t.Fatalf("%s body %q: compaction summary %+v: %v", provider, body, sum, err)
+			}
+			if c.Alone {
+				return // no answer with it
+			}
+		}
 		empty := len(rec.Message.ToolCalls) == 0 && strings.Join(rec.Message.Contents, "") == ""
 		if (inc != nil && inc.Empty != "") != empty {
 			t.Fatalf("%s body %q: empty %v, but err %v", provider, body, empty, inc)
@@ -385,7 +407,7 @@ func TestAnswerFields(t *testing.T) {
 		detail         string
 	}{
 		{"openai", `{"id":"c","model":"gpt","choices":[{"message":{"content":"Hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":4}}`, "gpt", "stop", 3, 4, "", "Hi", false, ""},
-		{"openai", `{"id":"c","model":"gpt","choices":[{"message":{"content":null,"refusal":"No."},"finish_reason":"stop"}]}`, "gpt", "stop", 0, 0, "No.", "No.", true, `finish reason refusal ("No.")`},
+		{"openai", `{"id":"c","model":"gpt","choices":[{"message":{"content":null,"refusal":"No."},"finish_reason":"stop"}]}`, "gpt", "refusal", 0, 0, "No.", "No.", true, `finish reason refusal ("No.")`},
 		{"anthropic", `{"type":"message","model":"claude","content":[{"type":"text","text":"Hi "},{"type":"text","text":"there"}],"stop_reason":"end_turn","usage":{"input_tokens":5,"output_tokens":6}}`, "claude", "end_turn", 5, 6, "", "Hi there", false, ""},
 		{"gemini", `{"candidates":[{"content":{"parts":[{"text":"Hi"}]},"finishReason":"MAX_TOKENS"}],"usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":3,"thoughtsTokenCount":40},"modelVersion":"g"}`, "g", "MAX_TOKENS", 5, 43, "", "Hi", true, "finish reason MAX_TOKENS"},
 		{"gemini", `{"promptFeedback":{"blockReason":"SAFETY"}}`, "", "SAFETY", 0, 0, "", "", true, "prompt blocked (blockReason SAFETY)"},

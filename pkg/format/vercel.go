@@ -16,9 +16,12 @@ package format
 //     {"type":"error-text","value"}, the content strings joined;
 //   - --body: the generateText options as JSON, {"model","maxOutputTokens",
 //     "temperature","tools","system","messages"};
-//   - tools: the ToolSet, {"name":{"description","inputSchema"}}, the
-//     schema being what jsonSchema() takes
-//     (https://ai-sdk.dev/docs/ai-sdk-core/tools-and-tool-calling); no
+//   - tools: {"name":{"description","inputSchema"}}, the schema plain JSON
+//     Schema, what jsonSchema() takes
+//     (https://ai-sdk.dev/docs/ai-sdk-core/tools-and-tool-calling). It is
+//     no ToolSet as it stands (generateText throws "schema is not a
+//     function"): a payload is JSON, and the caller wraps each schema
+//     (examples/vercel-tools.mjs, tested by TestVercelToolsExample); no
 //     answer schema.
 //
 // vercel renders no response: the SDK returns objects, not a wire body.
@@ -64,8 +67,8 @@ func (vercelWire) open(j *jsonWriter, r *Request, system []string) {
 		j.bodySettings(r, "maxOutputTokens")
 	}
 	if len(r.Tools) > 0 {
-		// A ToolSet: name -> {description, inputSchema}, the schema the
-		// JSON Schema jsonSchema() wraps.
+		// name -> {description, inputSchema}, the schema the JSON Schema
+		// the caller wraps in jsonSchema() to make a ToolSet.
 		j.raw(`"tools":{`)
 		for i := range r.Tools {
 			t := &r.Tools[i]

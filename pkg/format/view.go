@@ -122,11 +122,18 @@ func RenderTranscript(w io.Writer, req Request, in io.Reader, ids *transcript.ID
 	var system, summary *transcript.Record
 	var view []*transcript.Record // records after the latest summary
 	var parts transcript.ViewFilter
+	var unread []*transcript.Record // compactions standing out of the view
 	err := transcript.ApplyRules(dec, app, func(ch transcript.Change) error {
 		if ch.Kind == transcript.Merged {
 			return nil // merged in place into a record the view holds
 		}
 		line[ch.Record.ID] = dec.Line()
+		if !req.NoSummary && ch.Record.Unreadable(req.Provider) {
+			// Another provider's compaction with nothing to read: the
+			// records it covers stay in the view, in its place.
+			unread = append(unread, ch.Record)
+			return nil
+		}
 		switch parts.Add(ch.Record.Message.Role) {
 		case transcript.ViewSystem:
 			system = ch.Record
@@ -143,12 +150,18 @@ func RenderTranscript(w io.Writer, req Request, in io.Reader, ids *transcript.ID
 	if req.System == nil && system != nil {
 		req.System = system.Message.Contents
 	}
-	if summary != nil && !req.NoSummary {
+	if summary != nil && !req.NoSummary && !summary.IsCompaction() {
 		req.Summary = strings.Join(summary.Message.Contents, "\n\n")
+	}
+	for _, u := range unread {
+		WarnUnreadable(req, u)
 	}
 	r, err := NewRenderer(w, req)
 	if err != nil {
 		return err
+	}
+	if summary != nil && !req.NoSummary && summary.IsCompaction() {
+		view = append([]*transcript.Record{summary}, view...)
 	}
 	for _, rec := range view {
 		if err = r.Add(rec); err != nil {
@@ -164,4 +177,14 @@ func RenderTranscript(w io.Writer, req Request, in io.Reader, ids *transcript.ID
 		ie.Line = line[re.ID]
 	}
 	return err
+}
+
+// WarnUnreadable says, through req.Warn, that rec, another provider's
+// compaction with no readable summary, is rendered as the records it
+// covers.
+func WarnUnreadable(req Request, rec *transcript.Record) {
+	if req.Warn != nil {
+		req.Warn("record %s: the %s compaction has no readable summary: %s is sent the %d records it covers instead",
+			rec.ID, rec.CompactionProvider(), req.Provider, len(rec.Metadata.SummaryIDs))
+	}
 }

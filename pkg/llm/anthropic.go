@@ -19,10 +19,6 @@ import (
 	"github.com/convo-cli/convo/pkg/format"
 )
 
-// AnthropicVersion is the API version sent in anthropic-version
-// (https://docs.anthropic.com/en/api/versioning).
-const AnthropicVersion = "2023-06-01"
-
 // newAnthropic is the Messages API transport; opts.APIKey is required.
 func newAnthropic(p format.Provider, opts Options) (Transport, error) {
 	if opts.APIKey == "" {
@@ -32,9 +28,19 @@ func newAnthropic(p format.Provider, opts Options) (Transport, error) {
 	if err != nil {
 		return nil, err
 	}
+	// anthropic-version: the registry's default, or the one asked for
+	// (https://docs.anthropic.com/en/api/versioning); the body must be
+	// written for the same (format.Request.APIVersion).
+	v, err := p.Version(opts.APIVersion)
+	if err != nil {
+		return nil, err
+	}
 	header := http.Header{}
 	header.Set("x-api-key", opts.APIKey)
-	header.Set("anthropic-version", AnthropicVersion)
+	header.Set("anthropic-version", v.Name)
+	if len(opts.Betas) > 0 {
+		header.Set("anthropic-beta", strings.Join(opts.Betas, ","))
+	}
 	return &httpTransport{name: p.Name, opts: opts, url: endpoint(base, "v1/messages"), header: header,
 		accept: "text/event-stream", assemble: assembleAnthropic}, nil
 }
@@ -58,6 +64,10 @@ type anthropicBlock struct {
 	text, thinking, signature strings.Builder
 	input                     strings.Builder
 	hasInput                  bool
+	// A compaction block's content and encrypted_content arrive in
+	// compaction_delta events (@anthropic-ai/sdk BetaCompactionContentBlockDelta).
+	content, encrypted    strings.Builder
+	hasContent, hasSealed bool
 }
 
 // anthropicStream assembles a streamed message into the message body the
@@ -112,11 +122,13 @@ func (s *anthropicStream) add(data []byte, onText func(string)) error {
 		}
 		b := s.blocks[ev.Index]
 		var d struct {
-			Type        string `json:"type"`
-			Text        string `json:"text"`
-			PartialJSON string `json:"partial_json"`
-			Thinking    string `json:"thinking"`
-			Signature   string `json:"signature"`
+			Type        string  `json:"type"`
+			Text        string  `json:"text"`
+			PartialJSON string  `json:"partial_json"`
+			Thinking    string  `json:"thinking"`
+			Signature   string  `json:"signature"`
+			Content     *string `json:"content"`
+			Encrypted   *string `json:"encrypted_content"`
 		}
 		if err := json.Unmarshal(ev.Delta, &d); err != nil {
 			return badStream("anthropic", err)
@@ -132,6 +144,15 @@ func (s *anthropicStream) add(data []byte, onText func(string)) error {
 			b.thinking.WriteString(d.Thinking)
 		case "signature_delta":
 			b.signature.WriteString(d.Signature)
+		case "compaction_delta":
+			if d.Content != nil {
+				b.content.WriteString(*d.Content)
+				b.hasContent = true
+			}
+			if d.Encrypted != nil {
+				b.encrypted.WriteString(*d.Encrypted)
+				b.hasSealed = true
+			}
 		}
 	case "message_delta":
 		_ = json.Unmarshal(ev.Delta, &s.delta)
@@ -186,6 +207,13 @@ func (s *anthropicStream) body() ([]byte, error) {
 			set("thinking", b.thinking.String())
 			if b.signature.Len() > 0 {
 				set("signature", b.signature.String())
+			}
+		case "compaction":
+			if b.hasContent {
+				set("content", b.content.String())
+			}
+			if b.hasSealed {
+				set("encrypted_content", b.encrypted.String())
 			}
 		}
 		if b.hasInput {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/format"
@@ -54,11 +55,15 @@ func (t *httpTransport) Name() string { return t.name }
 // Send implements Transport.
 func (t *httpTransport) Send(ctx context.Context, c Call) (Reply, error) {
 	hc := t.opts.httpClient()
+	header := t.header
+	if len(c.Betas) > 0 && t.name == "anthropic" {
+		header = withBetas(header, c.Betas)
+	}
 	return t.opts.send(ctx, t.name, c, func(ctx context.Context, onText func(string), progress func()) ([]byte, error) {
 		if onText == nil {
-			return post(ctx, hc, t.name, t.url, "application/json", t.header, c.Body)
+			return post(ctx, hc, t.name, t.url, "application/json", header, c.Body)
 		}
-		res, err := postStream(ctx, hc, t.name, t.url, t.accept, t.header, c.Body)
+		res, err := postStream(ctx, hc, t.name, t.url, t.accept, header, c.Body)
 		if err != nil {
 			return nil, err
 		}
@@ -115,4 +120,17 @@ func badStream(provider string, err error) *format.ProviderError {
 func streamError(provider string, event []byte) *format.ProviderError {
 	msg, _ := format.ErrorMessage(event)
 	return &format.ProviderError{Provider: provider, Status: http.StatusOK, Message: msg}
+}
+
+// withBetas is h with betas added to its anthropic-beta header, each once.
+func withBetas(h http.Header, betas []string) http.Header {
+	h = h.Clone()
+	have := strings.Split(h.Get("anthropic-beta"), ",")
+	for _, b := range betas {
+		if !slices.Contains(have, b) {
+			have = append(have, b)
+		}
+	}
+	h.Set("anthropic-beta", strings.Trim(strings.Join(have, ","), ","))
+	return h
 }

@@ -36,6 +36,9 @@ type Call struct {
 	Model string
 	// Body is the provider's JSON request body.
 	Body []byte
+	// Betas are anthropic beta features this body uses (its compaction
+	// block: format.Renderer.Betas), added to the anthropic-beta header.
+	Betas []string
 	// OnText, when set, streams the answer: the body must ask for a stream
 	// (format.Request.Stream), and each piece of the answer's text is passed
 	// on as it arrives. A failure after some text was passed on is not
@@ -106,6 +109,16 @@ type Options struct {
 	// instance role) as every AWS SDK reads it.
 	Region      string
 	Credentials aws.CredentialsProvider
+	// APIVersion is the provider's API version sent with each request
+	// (anthropic's anthropic-version), "" for the registry's default
+	// (format.Provider.APIVersions).
+	APIVersion string
+	// Betas are anthropic's beta features the requests use, sent as the
+	// anthropic-beta header (on-demand compaction's compact-2026-09-04).
+	Betas []string
+	// Compact sends openai-responses requests to POST {base}/responses/compact
+	// (the provider's compaction, a summarizer) instead of {base}/responses.
+	Compact bool
 }
 
 // DefaultTimeout bounds one attempt: long enough for a model to answer

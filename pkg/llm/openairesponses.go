@@ -31,7 +31,11 @@ func newOpenAIResponses(p format.Provider, opts Options) (Transport, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &httpTransport{name: p.Name, opts: opts, url: endpoint(base, "responses"), header: bearer(opts.APIKey),
+	path := "responses"
+	if opts.Compact {
+		path = "responses/compact"
+	}
+	return &httpTransport{name: p.Name, opts: opts, url: endpoint(base, path), header: bearer(opts.APIKey),
 		accept: "text/event-stream", assemble: assembleResponses}, nil
 }
 

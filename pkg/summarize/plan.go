@@ -190,7 +190,7 @@ func (p *Plan) finish(opt Options, withText bool) error {
 	// The ledger is protected: the summarizer writes within what it
 	// leaves of the budget, and a share of the budget at least.
 	factsTokens := facts.Cost(p.Ledger, p.LedgerDropped, opt.Counter)
-	p.Input = Input{Instruction: prompt, Text: text, Input: extractive.Input{
+	p.Input = Input{Instruction: prompt, Text: text, PreviousSummary: p.Previous, Input: extractive.Input{
 		Previous: p.previousText(), Records: p.Covered,
 		MaxTokens: max(p.Budget-factsTokens, p.Budget/notesShare, 1), Facts: p.Ledger, FactsDropped: p.LedgerDropped, FactsTokens: factsTokens,
 	}}

@@ -195,6 +195,10 @@ func (r *Runner) summarize(ctx context.Context, recs []transcript.Record) (*plac
 // run calls the summarizer on a plan and builds the summary record.
 func (r *Runner) run(ctx context.Context, plan *Plan) (*placed, Result, error) {
 	if r.DryRun {
+		if d, ok := r.Summarizer.(dryRunner); ok {
+			text, err := d.dryRun(plan.Input)
+			return nil, Result{DryRun: text}, err
+		}
 		return nil, Result{DryRun: plan.Input.Compose()}, nil
 	}
 	if r.Wait != nil {

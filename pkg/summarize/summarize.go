@@ -34,6 +34,9 @@ type Input struct {
 	// Text is the covered records and the previous summary, shaped by the
 	// template.
 	Text string
+	// PreviousSummary is the previous summary record, nil for none: a
+	// summarizer that sends the records (Compaction) sends it first.
+	PreviousSummary *transcript.Record
 	extractive.Input
 }
 
@@ -53,6 +56,11 @@ type Output struct {
 	// InputTokens and OutputTokens are what the provider says the summary
 	// cost (0: it did not say, or no provider was called).
 	InputTokens, OutputTokens int
+	// ProviderData, from a provider's compaction (Compaction), goes on the
+	// summary record; Usage is that provider's usage object, kept under
+	// aux.usage as it came.
+	ProviderData []transcript.ProviderItem
+	Usage        json.RawMessage
 }
 
 // Summarizer writes a summary.
@@ -130,7 +138,8 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 		return transcript.Record{}, fmt.Errorf("%w: the answer looks like an error or a refusal: %.80q", ErrBadSummary, text)
 	}
 	ledger := p.Ledger
-	if missing := facts.Missing(text, ledger); len(missing) > 0 {
+	if missing := facts.Missing(text, ledger); len(missing) > 0 && text != transcript.CompactionMarker {
+		// (the marker stays alone: it says there is nothing to read)
 		text += "\n\n" + facts.Text(missing, p.LedgerDropped)
 	}
 	rec := transcript.Record{
@@ -141,6 +150,7 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 			Timing:     transcript.Timing{Creation: now},
 		},
 	}
+	rec.Message.ProviderData = out.ProviderData
 	after := opt.Counter.Record(&rec) + p.tailTokens
 	aux := map[string]any{
 		"summarizer":    summarizer,
@@ -161,7 +171,10 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 	if out.Model != "" {
 		aux["model"] = out.Model
 	}
-	if out.InputTokens > 0 || out.OutputTokens > 0 {
+	switch {
+	case len(out.Usage) > 0 && json.Valid(out.Usage) && string(out.Usage) != "null":
+		aux["usage"] = out.Usage // the provider's own, as it came
+	case out.InputTokens > 0 || out.OutputTokens > 0:
 		aux["usage"] = map[string]int{"inputTokens": out.InputTokens, "outputTokens": out.OutputTokens}
 	}
 	if p.Previous != nil {

@@ -38,6 +38,9 @@ type Appender struct {
 	IDs          *IDs
 	Now          func() int64
 	open         *Record
+	// compacted: the latest record is a provider compaction, after which
+	// rule 2 inserts no placeholder.
+	compacted bool
 	// openSize is RecordSize(open), -1 when not known (Append does not
 	// follow it; TryAppend measures it when it needs it).
 	openSize int
@@ -46,6 +49,10 @@ type Appender struct {
 // NewAppender returns an Appender continuing a transcript whose open record
 // is open (nil for an empty transcript or one ending in a summary).
 func NewAppender(conversation string, open *Record, ids *IDs, now func() int64) *Appender {
+	if open != nil && open.IsCompaction() {
+		// A store's last record, a compaction: nothing merges into it.
+		return &Appender{Conversation: conversation, IDs: ids, Now: now, compacted: true, openSize: -1}
+	}
 	if open != nil {
 		c := open.Clone()
 		open = &c
@@ -106,7 +113,7 @@ func (a *Appender) add(r Record, check bool) ([]Change, error) {
 	switch r.Message.Role {
 	case RoleSystem, RoleSummary:
 		if r.Message.Role == RoleSummary {
-			a.open = nil
+			a.open, a.compacted = nil, r.IsCompaction()
 		}
 		if r.ID == "" {
 			r.ID = a.IDs.New(now)
@@ -120,7 +127,9 @@ func (a *Appender) add(r Record, check bool) ([]Change, error) {
 		return []Change{{Kind: Merged, Record: a.open, Absorbed: r.ID}}, nil
 	}
 	var out []Change
-	if a.open == nil && r.Message.Role != RoleUser {
+	compacted := a.compacted
+	a.compacted = false
+	if a.open == nil && r.Message.Role != RoleUser && !compacted {
 		// The fake's id is made first so ids sort in transcript order.
 		fake := Placeholder(a.IDs.New(now), r.Metadata.Timing.Creation)
 		fake.Conversation = a.Conversation

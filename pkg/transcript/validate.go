@@ -186,12 +186,23 @@ func checkSummaryIDs(r *Record) error {
 	return nil
 }
 
-// checkProviderData: provider data belongs to an assistant record, names
-// its provider, stands at a place among the record's parts, and is a JSON
-// object.
+// checkProviderData: provider data belongs to an assistant record or a
+// summary standing for a provider's compaction (one provider's, all at 0),
+// names its provider, stands at a place among the record's parts, and is a
+// JSON object.
 func checkProviderData(m *Message) error {
-	if len(m.ProviderData) > 0 && m.Role != RoleAssistant {
-		return fieldErr("message.provider_data", "only assistant records carry provider data")
+	if len(m.ProviderData) > 0 && m.Role != RoleAssistant && m.Role != RoleSummary {
+		return fieldErr("message.provider_data", "only assistant and summary records carry provider data")
+	}
+	if m.Role == RoleSummary {
+		for i, d := range m.ProviderData {
+			switch {
+			case d.Provider != m.ProviderData[0].Provider:
+				return fieldErr(fmt.Sprintf("message.provider_data[%d].provider", i), "a compaction is one provider's")
+			case d.At != 0 || d.Replaces:
+				return fieldErr(fmt.Sprintf("message.provider_data[%d].at", i), "a compaction's items stand at 0, replacing nothing")
+			}
+		}
 	}
 	parts := len(m.Contents) + len(m.ToolCalls)
 	for i, d := range m.ProviderData {

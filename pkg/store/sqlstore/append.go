@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -232,21 +233,29 @@ func (w *writer) close() {
 }
 
 // openRecord returns the record the next same-role append merges into: the
-// last non-system record, unless that is a summary.
+// last non-system record, unless that is a summary; a summary that stands
+// for a provider's compaction is returned too, for the Appender to know
+// that no placeholder goes after it (nothing merges into it).
 func (w *writer) openRecord(ctx context.Context) (*transcript.Record, error) {
 	var body []byte
 	var role string
 	err := w.tx.QueryRowContext(ctx, `SELECT role, body FROM records
 		WHERE conversation = ? AND role != 'system' ORDER BY pos DESC, sub DESC LIMIT 1`, w.conv).Scan(&role, &body)
-	if errors.Is(err, sql.ErrNoRows) || role == string(transcript.RoleSummary) {
+	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read last record: %w", err)
 	}
+	if role == string(transcript.RoleSummary) && !bytes.Contains(body, []byte(`"provider_data"`)) {
+		return nil, nil
+	}
 	var r transcript.Record
 	if err := transcript.DecodeStored(body, &r); err != nil {
 		return nil, fmt.Errorf("stored record is corrupt: %w", err)
+	}
+	if r.Message.Role == transcript.RoleSummary && !r.IsCompaction() {
+		return nil, nil
 	}
 	return &r, nil
 }
