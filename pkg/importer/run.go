@@ -40,6 +40,10 @@ type Options struct {
 	Changed func(conv string, added int)
 	// Progress is told the bytes of each source done.
 	Progress func(n int64)
+	// Guard, when set, readies each record for the store or refuses it
+	// (convo's hides the provider keys it holds); a refusal stops the
+	// import, the chunks stored before it kept with their cursors.
+	Guard func(*transcript.Record) error
 }
 
 // NameData is what --name's template sees.

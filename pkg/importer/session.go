@@ -182,6 +182,13 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		if err != nil {
 			return err
 		}
+		if im.opt.Guard != nil {
+			for j := range recs {
+				if err := im.opt.Guard(&recs[j]); err != nil {
+					return fmt.Errorf("%s: entry %s: %w", src.Path, e.ID, err)
+				}
+			}
+		}
 		chunk = append(chunk, recs...)
 		for j := range recs {
 			chunkBytes += transcript.RecordSize(&recs[j])
