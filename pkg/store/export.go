@@ -1,0 +1,66 @@
+package store
+
+// ExportOptions choose what Export reads of a conversation.
+type ExportOptions struct {
+	// Sink, when set, makes the export incremental: it reads only the records
+	// whose current version the sink was not sent, and the returned Mark
+	// moves the sink's cursor. Empty reads every record and moves nothing.
+	Sink string
+	// ExcludeLast holds back the conversation's last record in transcript
+	// order, which may still be merged; a later export sends it.
+	ExcludeLast bool
+}
+
+// Cursor is what a sink was sent of one conversation: every record version
+// with a change sequence up to Seq, except the one whose sequence is Held
+// (0: none), which an --exclude-last export held back. A record changed
+// since gets a sequence above Seq, so it is sent again whole, and the held
+// value then matches no record.
+type Cursor struct{ Seq, Held int64 }
+
+// Covers reports whether c stands for everything b does: every version b
+// says was sent, c says was sent too. A cursor moves forward only to one
+// that covers it.
+func (c Cursor) Covers(b Cursor) bool {
+	top := b.Seq // the newest version b says was sent
+	if b.Held == b.Seq && top > 0 {
+		top--
+	}
+	return top <= c.Seq && (c.Held == 0 || c.Held == b.Held || c.Held > b.Seq)
+}
+
+// Mark is where an incremental export leaves a sink's cursor: hand it to
+// Commit once the records read are safe (written and flushed, or accepted by
+// a server). Only the store fills it.
+type Mark struct {
+	Conversation, Sink string
+	// Records counts the records the export read.
+	Records int
+	// Created tells a cleared and re-created conversation apart.
+	Created int64
+	// From is the cursor the export found, To the one Commit sets.
+	From, To Cursor
+}
+
+// ExportFile is what the store knows of a log file an export appends to
+// (--to file://PATH), so that a torn last line is cut only when an export
+// of this store left it: the file (Dev, Inode) at Path on Host, and its
+// length. Writing says an export was appending past Size and has not
+// completed: killed, it may have left a torn line there. Without it, Size
+// is where the last export to complete left the file.
+type ExportFile struct {
+	Host, Path string
+	Dev, Inode uint64
+	Size       int64
+	Writing    bool
+	Updated    int64 // ms since the epoch; set by SetExportFile
+}
+
+// SinkStatus is where one export sink stands on a conversation.
+type SinkStatus struct {
+	Sink    string
+	Seq     int64 // the change sequence sent
+	Held    bool  // an --exclude-last export held the last record back
+	Pending int64 // records an incremental export would send now
+	Updated int64 // ms since the epoch of the last export
+}
