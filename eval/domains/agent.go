@@ -60,6 +60,10 @@ type session struct {
 	port          string // where the dev server listens
 	branch        string
 	fileSeed      uint64
+	// pr draws the facts in words, apart from the rest (agent_prose.go);
+	// quiet: the user says nothing between tool calls.
+	pr    *rand.Rand
+	quiet bool
 }
 
 func title(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
@@ -235,6 +239,7 @@ func agentSession(seed int64, i int) Conversation {
 	s := &session{builder: &builder{r: r}, p: pick(r, projects), abbrev: between(r, 7, 12), fileSeed: r.Uint64()}
 	s.module = "github.com/" + s.p.repo
 	s.port = fmt.Sprint(between(r, 10000, 39999))
+	s.pr, s.quiet = stream(seed, 4, i), i%4 == 0
 	switch i % 4 {
 	case 0:
 		s.task(between(r, 110, 160), between(r, 9, 13), 85000)
@@ -288,6 +293,10 @@ func (s *session) task(calls, discoveries, minTokens int) {
 	if rule := pick(r, rules); rule != "" {
 		prompt = append(prompt, rule)
 	}
+	words := s.taskFacts(calls, s.quiet, len(s.msgs) == 0)
+	for _, x := range words.prompt {
+		prompt = slices.Insert(prompt, s.pr.IntN(len(prompt))+1, x)
+	}
 	s.say(transcript.RoleUser, strings.Join(prompt, " "))
 
 	// due[k]: the k-th tool call of the task shows a discovery.
@@ -337,9 +346,12 @@ func (s *session) task(calls, discoveries, minTokens int) {
 		var args map[string]string // {file} is the path the first call works on
 		_ = json.Unmarshal([]byte(batch[0].Arguments), &args)
 		text := rp.Replace(strings.ReplaceAll(pick(r, working[batch[0].Name]), "{file}", args["path"]))
-		s.call(strings.TrimSpace(strings.Join(named, " ")+" "+text), batch...)
+		s.call(words.working(made, strings.TrimSpace(strings.Join(named, " ")+" "+text)), batch...)
 		for k, c := range batch {
 			s.result(c, outs[k], errs[k])
+		}
+		if words.interjectAt >= 0 && made >= words.interjectAt {
+			s.interjection(&words)
 		}
 	}
 
@@ -355,39 +367,6 @@ func (s *session) task(calls, discoveries, minTokens int) {
 	for _, k := range r.Perm(len(mine))[:min(len(mine), between(r, 0, 3))] {
 		summary = append(summary, fill(pick(r, mine[k].says), "{L}", mine[k].l, "{X}", mine[k].x))
 	}
+	summary = append(summary, words.recap...)
 	s.say(transcript.RoleAssistant, strings.Join(summary, " "))
-}
-
-// unused picks a fact kind not in skip, one whose labels are not all
-// taken yet if it can, so that a session rarely needs "second ..." labels.
-func (s *session) unused(kinds []afact, skip []*afact) *afact {
-	var free, other []*afact
-	for k := range kinds {
-		switch a := &kinds[k]; {
-		case slices.Contains(skip, a):
-		case slices.ContainsFunc(a.labels, func(l string) bool { return !slices.Contains(s.labels, l) }):
-			free = append(free, a)
-		default:
-			other = append(other, a)
-		}
-	}
-	if len(free) == 0 {
-		return pick(s.r, other)
-	}
-	return pick(s.r, free)
-}
-
-// recap are the summary's sentences about an identifier found earlier.
-var recap = []string{"For the record, the {L} was {X}.", "As noted, the {L} is {X}."}
-
-// fact draws a fresh identifier for a, a label for it, and asks a
-// question about it; ok is false when none is left (a project has few
-// files, and one dev server port).
-func (s *session) fact(a afact) (label, x string, ok bool) {
-	if x, _, ok = s.fresh(func() (string, string) { return a.gen(s), "" }); !ok {
-		return "", "", false
-	}
-	label = s.label(a.labels)
-	s.ask(label, x, a.kind)
-	return label, x, true
 }

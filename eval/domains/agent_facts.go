@@ -2,6 +2,7 @@ package domains
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -163,3 +164,37 @@ var (
 		"All green now. The change is limited to {file} plus a regression test.",
 		"Fixed. I kept the public API unchanged and added table tests in {pkg}."}
 )
+
+// unused picks a fact kind not in skip, one whose labels are not all
+// taken yet if it can, so that a session rarely needs "second ..." labels.
+func (s *session) unused(kinds []afact, skip []*afact) *afact {
+	var free, other []*afact
+	for k := range kinds {
+		switch a := &kinds[k]; {
+		case slices.Contains(skip, a):
+		case slices.ContainsFunc(a.labels, func(l string) bool { return !slices.Contains(s.labels, l) }):
+			free = append(free, a)
+		default:
+			other = append(other, a)
+		}
+	}
+	if len(free) == 0 {
+		return pick(s.r, other)
+	}
+	return pick(s.r, free)
+}
+
+// recap are the summary's sentences about an identifier found earlier.
+var recap = []string{"For the record, the {L} was {X}.", "As noted, the {L} is {X}."}
+
+// fact draws a fresh identifier for a, a label for it, and asks a
+// question about it; ok is false when none is left (a project has few
+// files, and one dev server port).
+func (s *session) fact(a afact) (label, x string, ok bool) {
+	if x, _, ok = s.fresh(func() (string, string) { return a.gen(s), "" }); !ok {
+		return "", "", false
+	}
+	label = s.label(a.labels)
+	s.ask(label, x, a.kind)
+	return label, x, true
+}

@@ -2,7 +2,11 @@
 // `make eval`: multi-issue customer support chats and coding-agent sessions
 // with tool calls. Each conversation comes with questions that ask for one
 // identifier said in it (an order id, an IBAN, a git SHA, a failing test),
-// so an evaluation can check what a summary keeps verbatim.
+// so an evaluation can check what a summary keeps verbatim, and questions
+// about facts in words (a customer's preference, a constraint on a task,
+// the root cause found, a decision and its reason), whose answers are a
+// few words said verbatim, as LoCoMo's are: no identifier rule of the
+// ledger can keep those, only the notes.
 //
 // Everything is drawn from math/rand/v2 PCG streams derived from the seed
 // and the conversation's index: the same seed gives byte-identical output,
@@ -30,10 +34,14 @@ type Conversation struct {
 // Question asks for one identifier: Label is the few words that say what it
 // is ("courier reference"), Answer the identifier verbatim ("AZ-7781-XQ"),
 // Kind its shape ("order id", "email", "url", ...). Turn is the index in
-// Messages where it is (first) said.
+// Messages where it is (first) said. A Prose question asks instead for a
+// fact in words (a preference, a constraint, a cause, a decision): Answer
+// is a few words said verbatim in the conversation ("closed on Fridays"),
+// Kind what sort of fact it is, scored as LoCoMo's answers are.
 type Question struct {
 	Label, Answer, Kind string
 	Turn                int
+	Prose               bool `json:",omitempty"`
 }
 
 // Describe returns one paragraph describing the two domains, for the docs.
@@ -54,7 +62,18 @@ func Describe() string {
 		"messages, test names, git SHAs, branches, ports, environment variables, versions, URLs and " +
 		"issue numbers. Each question names its identifier the way the conversation does " +
 		"(\"courier reference\", \"failing test\") and its answer appears verbatim in the " +
-		"conversation; generation is deterministic for a seed."
+		"conversation. Both domains also hold facts in words that are not identifiers, each asked " +
+		"for by a few content words said verbatim (scored as LoCoMo's answers are): in support " +
+		"chats the customer's preferences and constraints (how to be contacted, when they are " +
+		"away, where a parcel should go, what arrived damaged, when a fault happens) and the " +
+		"agent's findings and decisions with their reasons (\"refund rather than replace because " +
+		"the model is discontinued\"); in agent sessions the user's goal, constraints (\"don't add " +
+		"any new dependencies\"), style preferences and what they noticed (\"only fails under " +
+		"load\"), in the prompt or in a word between tool calls, and the root cause the agent finds " +
+		"and the design decisions it makes with their reasons. Several templates per kind of fact, " +
+		"said once or repeated by either side, early or late, placed amid the chatter from a random " +
+		"stream of their own, so the identifiers and chatter are drawn as without them. Generation " +
+		"is deterministic for a seed."
 }
 
 // stream returns the random source of conversation i of a domain: one PCG
@@ -128,8 +147,11 @@ var ordinals = []string{"second", "third", "fourth", "fifth", "sixth", "seventh"
 
 // label takes one of alts not yet used in this conversation, or qualifies
 // the first with an ordinal ("second failing test").
-func (b *builder) label(alts []string) string {
-	for _, i := range b.r.Perm(len(alts)) {
+func (b *builder) label(alts []string) string { return b.labelFrom(b.r, alts) }
+
+// labelFrom is label drawing from r.
+func (b *builder) labelFrom(r *rand.Rand, alts []string) string {
+	for _, i := range r.Perm(len(alts)) {
 		if !slices.Contains(b.labels, alts[i]) {
 			b.labels = append(b.labels, alts[i])
 			return alts[i]

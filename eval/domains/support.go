@@ -219,6 +219,8 @@ func supportChat(seed int64, i int) Conversation {
 		}
 	}
 
+	prose := supportFacts(stream(seed, 3, i), b, chosen, start, exchanges)
+
 	topic := "this"
 	for e := range exchanges {
 		k := 0
@@ -260,14 +262,75 @@ func supportChat(seed int64, i int) Conversation {
 			}
 		}
 		rp := strings.NewReplacer("{topic}", topic)
-		b.say(transcript.RoleUser, compose(r, names.Replace(rp.Replace(strings.Join(u, " "))), uf, "", e > 0))
+		b.say(transcript.RoleUser, prose.place(e, true, compose(r, names.Replace(rp.Replace(strings.Join(u, " "))), uf, "", e > 0)))
 		extra := ""
 		if e > 0 && e < exchanges-1 && r.IntN(9-3*class) == 0 {
 			extra = pick(r, policy)
 		}
-		b.say(transcript.RoleAssistant, compose(r, names.Replace(rp.Replace(strings.Join(a, " "))), af, extra, e > 0))
+		b.say(transcript.RoleAssistant, prose.place(e, false, compose(r, names.Replace(rp.Replace(strings.Join(a, " "))), af, extra, e > 0)))
 	}
 	return b.finish(fmt.Sprintf("support-%d-%02d", seed, i))
+}
+
+// placed are a chat's facts in words, by exchange, with the stream that
+// places them in their messages.
+type placed struct {
+	r     *rand.Rand
+	lines []proseLine
+}
+
+// supportFacts draws the facts in words of a chat from r, a stream of
+// their own, so the identifiers and chatter are drawn as without them:
+// each general fact one time in two, anywhere between the greeting and
+// the goodbye; each fact of a chosen issue two times in three, within the
+// issue's exchanges; and their repeats later, by either side.
+func supportFacts(r *rand.Rand, b *builder, chosen []issue, start []int, exchanges int) placed {
+	var lines []proseLine
+	if noProse {
+		return placed{}
+	}
+	add := func(f pfact, lo, hi int) {
+		if hi < lo {
+			return
+		}
+		said, text, first, ok := b.prose(r, f)
+		if !ok {
+			return
+		}
+		at := between(r, lo, hi)
+		lines = append(lines, proseLine{at, f.user, said})
+		for _, l := range repeats(r, f, text, first) {
+			if at >= exchanges-2 {
+				break
+			}
+			l.at = between(r, at+1, exchanges-2)
+			lines = append(lines, l)
+		}
+	}
+	for _, f := range supportProse {
+		if r.IntN(2) == 0 {
+			add(f, 1, exchanges-2)
+		}
+	}
+	for k, is := range chosen {
+		for _, f := range issueProse[is.topic] {
+			if r.IntN(3) > 0 {
+				add(f, max(1, start[k]), min(exchanges-2, start[k+1]-1))
+			}
+		}
+	}
+	return placed{r, lines}
+}
+
+// place puts the facts in words said at exchange e by the user (or the
+// agent) into text.
+func (p placed) place(e int, user bool, text string) string {
+	for _, l := range p.lines {
+		if l.at == e && l.user == user {
+			text = insertSentence(p.r, text, l.text)
+		}
+	}
+	return text
 }
 
 // chatter picks one to most sentences, distinct, from the issue's own

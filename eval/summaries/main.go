@@ -9,13 +9,18 @@
 //   - agent: generated coding-agent sessions with tool calls and results,
 //     some with a hundred calls after one prompt (eval/domains).
 //
+// Both generated domains also ask for facts in words (preferences,
+// constraints, causes, decisions): their "prose" columns score them as
+// LoCoMo's answers are, apart from the identifiers.
+//
 // Each conversation is appended message by message and summarized after
 // each as `summarize --if-over 1000 --keep-last 4` would with the
 // extractive summarizer (Prepare, Summarize, Record, PlaceSummary, in
 // memory). Per domain it reports tokens sent (the whole replay, and the
 // worst conversation longer than 20,000 tokens), identifiers kept verbatim
-// and with their label words, answers kept and answer-word recall, and the
-// same for a plain recent window of the same size. The budget constants are
+// and with their label words, answers kept and answer-word recall (and the
+// same for the facts in words), and the same for a plain recent window of
+// the same size. The budget constants are
 // chosen by one rule (the largest share with tokens sent at most 0.147 on
 // every domain it is chosen on): the default on all domains, and each
 // domain's out-of-sample figure on the others (leave-one-domain-out).
@@ -179,7 +184,7 @@ func locomoPath(flagged string) string {
 	return ""
 }
 
-const header = "domain          convs  sent  >20k  worst>20k(n) | ids  kept  labeled | answers kept recall | window: ids  kept  recall | summary max"
+const header = "domain          convs  sent  >20k  worst>20k(n) | ids  kept  labeled | answers kept recall | prose n  kept recall | window: ids  kept  recall  prose recall | summary max"
 
 func row(name string, r result) string {
 	worst := "    -    "
@@ -194,9 +199,14 @@ func row(name string, r result) string {
 	if r.ids > 0 {
 		winIDs = fmt.Sprintf("%5.3f", ratio(r.idsWindow, r.ids))
 	}
-	return fmt.Sprintf("%-15s %5d %5.3f %5.3f %-12s | %s | %12.3f %6.3f | %11s %5.3f %7.3f | %11d", name, r.conversations,
-		r.tokensSent(), r.longSent(), worst, ids, ratio(r.kept, r.found), ratio(r.wordsKept, r.words),
-		winIDs, ratio(r.windowKept, r.found), ratio(r.wordsWindow, r.words), r.summaryMax)
+	prose, winProse := "      -     -      -", "    -      -"
+	if p := r.prose; p.found > 0 {
+		prose = fmt.Sprintf("%7d %5.3f %6.3f", p.found, p.keptShare(), p.recall())
+		winProse = fmt.Sprintf("%5.3f %6.3f", p.windowShare(), p.windowRecall())
+	}
+	return fmt.Sprintf("%-15s %5d %5.3f %5.3f %-12s | %s | %12.3f %6.3f | %s | %11s %5.3f %7.3f  %s | %11d", name, r.conversations,
+		r.tokensSent(), r.longSent(), worst, ids, r.answers.keptShare(), r.answers.recall(), prose,
+		winIDs, r.answers.windowShare(), r.answers.windowRecall(), winProse, r.summaryMax)
 }
 
 // all replays the conversations under p, two at a time, and sums them.

@@ -37,11 +37,34 @@ type result struct {
 	// many, kept verbatim in summary plus window, kept with their label
 	// words beside them, and in a plain recent window of the same size.
 	ids, idsKept, idsLabeled, idsWindow int
-	// Answers found in the history, kept in the final view, in the plain
-	// window; their content words likewise.
+	// Answers (LoCoMo's, the generated domains' identifiers) and the
+	// generated domains' facts in words (prose), each scored as LoCoMo's
+	// answers are.
+	answers, prose        answerScore
+	summaries, summaryMax int
+}
+
+// answerScore: answers found in the history, kept in the final view, in
+// the plain window; their content words likewise.
+type answerScore struct {
 	found, kept, windowKept       int
 	words, wordsKept, wordsWindow int
-	summaries, summaryMax         int
+}
+
+func (a *answerScore) add(o answerScore) {
+	a.found += o.found
+	a.kept += o.kept
+	a.windowKept += o.windowKept
+	a.words += o.words
+	a.wordsKept += o.wordsKept
+	a.wordsWindow += o.wordsWindow
+}
+
+func (a answerScore) keptShare() float64   { return ratio(a.kept, a.found) }
+func (a answerScore) recall() float64      { return ratio(a.wordsKept, a.words) }
+func (a answerScore) windowShare() float64 { return ratio(a.windowKept, a.found) }
+func (a answerScore) windowRecall() float64 {
+	return ratio(a.wordsWindow, a.words)
 }
 
 // longHistory: a conversation longer than this must keep its tokens sent
@@ -61,12 +84,8 @@ func (r *result) add(o result) {
 	r.idsKept += o.idsKept
 	r.idsLabeled += o.idsLabeled
 	r.idsWindow += o.idsWindow
-	r.found += o.found
-	r.kept += o.kept
-	r.windowKept += o.windowKept
-	r.words += o.words
-	r.wordsKept += o.wordsKept
-	r.wordsWindow += o.wordsWindow
+	r.answers.add(o.answers)
+	r.prose.add(o.prose)
 	r.summaries += o.summaries
 	r.summaryMax = max(r.summaryMax, o.summaryMax)
 }
@@ -228,31 +247,35 @@ func (rp replayer) measure(r *result, c domains.Conversation, tail []transcript.
 		if strings.TrimSpace(a) == "" {
 			continue
 		}
+		score := &r.answers
+		if q.Prose {
+			score = &r.prose
+		}
 		for _, w := range contentWords(a) {
 			if histSet[w] {
-				r.words++
+				score.words++
 				if keptSet[w] {
-					r.wordsKept++
+					score.wordsKept++
 				}
 				if winSet[w] {
-					r.wordsWindow++
+					score.wordsWindow++
 				}
 			}
 		}
 		if strings.Contains(hist, a) {
-			r.found++
+			score.found++
 			if strings.Contains(kept, a) {
-				r.kept++
+				score.kept++
 			} else if verbose {
 				printf("  lost (%s): %s %s\n", c.Name, q.Label, q.Answer)
 			}
 			if strings.Contains(win, a) {
-				r.windowKept++
+				score.windowKept++
 			}
 		}
 		// An identifier counts where the summary must carry it: first
 		// said in what the final summary covers.
-		if q.Kind == "qa" || q.Turn < 0 || q.Turn >= len(recordOf) || verbatim[recordOf[q.Turn]] {
+		if q.Prose || q.Kind == "qa" || q.Turn < 0 || q.Turn >= len(recordOf) || verbatim[recordOf[q.Turn]] {
 			continue
 		}
 		r.ids++
