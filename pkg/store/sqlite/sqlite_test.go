@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/convo-cli/convo/pkg/search"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/storetest"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -179,7 +180,8 @@ func TestMigrationFillsRecordCounts(t *testing.T) {
 		}
 	}
 	// Back to version 5, as a store of the release before would be.
-	for _, q := range []string{`DROP TABLE export_files`, `DROP TRIGGER view_tokens_clear`, `DROP TABLE view_tokens`,
+	for _, q := range []string{`DROP TRIGGER records_fts_insert`, `DROP TRIGGER records_fts_delete`, `DROP TRIGGER records_fts_update`,
+		`DROP TABLE records_fts`, `ALTER TABLE records DROP COLUMN terms`, `DROP TABLE export_files`, `DROP TRIGGER view_tokens_clear`, `DROP TABLE view_tokens`,
 		`ALTER TABLE conversations DROP COLUMN record_count`, `ALTER TABLE conversations DROP COLUMN shape`,
 		`PRAGMA user_version = 5`} {
 		if _, err := s.DB().ExecContext(ctx, q); err != nil {
@@ -198,5 +200,14 @@ func TestMigrationFillsRecordCounts(t *testing.T) {
 	}
 	if got["a"] != 3 || got["b"] != 40 {
 		t.Fatalf("records after the migration: %v, want a:3 b:40", got)
+	}
+	// The search migration indexed what the older store held.
+	q, _ := search.Parse("x")
+	hits := 0
+	if err := s.Search(ctx, store.SearchOptions{Query: q}, func(store.SearchHit) error { hits++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if hits != 43 {
+		t.Fatalf("search after the migration found %d records, want 43", hits)
 	}
 }

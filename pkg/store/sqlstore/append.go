@@ -148,30 +148,32 @@ type writer struct {
 	// conversations.shape): both go to the conversation's row in finish.
 	added    int64
 	reshaped bool
+	docs     docIDs
 }
 
 // pendingRow is a record inserted but not yet sent.
 type pendingRow struct {
-	id, role, body    string
-	pos, created, seq int64
+	id, role, body, terms    string
+	pos, created, seq, docid int64
 }
 
-// insertValues is the INSERT of n records, 7 bare placeholders each:
+// insertValues is the INSERT of n records, 9 bare placeholders each:
 // SQLite looks a numbered one's name up in a list per bound value.
-func insertValues(n int) string {
+func insertValues(d Dialect, n int) string {
 	var q strings.Builder
-	q.WriteString(`INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES `)
+	q.WriteString(`INSERT INTO records (conversation, id, pos, sub, role, created, seq, body` + docCols(d) + `) VALUES `)
+	row := "(?, ?, ?, 0, ?, ?, ?, ?" + docVals(d) + ")"
 	for i := range n {
 		if i > 0 {
 			q.WriteByte(',')
 		}
-		q.WriteString("(?, ?, ?, 0, ?, ?, ?, ?)")
+		q.WriteString(row)
 	}
 	return q.String()
 }
 
 const (
-	sqlUpdate = `UPDATE records SET body = ?, seq = ? WHERE conversation = ? AND id = ?`
+	sqlUpdate = `UPDATE records SET body = ?, seq = ?, terms = ? WHERE conversation = ? AND id = ?`
 	sqlAbsorb = `INSERT INTO absorbed (conversation, id, target) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`
 	sqlLookup = `SELECT 1 FROM records WHERE conversation = ?1 AND id = ?2
 		UNION ALL SELECT 1 FROM absorbed WHERE conversation = ?1 AND id = ?2 LIMIT 1`
@@ -268,9 +270,13 @@ func (w *writer) insert(ctx context.Context, r *transcript.Record) error {
 	if w.queued == nil {
 		w.queued = map[string]int{}
 	}
+	docid, err := w.docs.arg(ctx, w.tx, r.Metadata.Timing.Creation)
+	if err != nil {
+		return err
+	}
 	w.queued[r.ID] = len(w.pending)
 	w.pending = append(w.pending, pendingRow{id: r.ID, role: string(r.Message.Role), body: string(w.buf),
-		pos: w.pos, created: r.Metadata.Timing.Creation, seq: w.seq})
+		terms: termsOf(w.s.d, r), pos: w.pos, created: r.Metadata.Timing.Creation, seq: w.seq, docid: docid})
 	w.pos++
 	w.seq++
 	w.added++
@@ -287,18 +293,18 @@ func (w *writer) flush(ctx context.Context) error {
 	}
 	w.args = w.args[:0]
 	for _, p := range w.pending {
-		w.args = append(w.args, w.conv, p.id, p.pos, p.role, p.created, p.seq, p.body)
+		w.args = append(w.args, w.conv, p.id, p.pos, p.role, p.created, p.seq, p.body, p.docid, p.terms)
 	}
 	// A full batch's statement is prepared once per transaction; the last,
 	// shorter one runs once.
 	var err error
 	if len(w.pending) == w.batch {
 		if w.full == "" {
-			w.full = insertValues(w.batch)
+			w.full = insertValues(w.s.d, w.batch)
 		}
 		err = w.exec(ctx, w.full, w.args...)
 	} else {
-		_, err = w.tx.ExecContext(ctx, insertValues(len(w.pending)), w.args...)
+		_, err = w.tx.ExecContext(ctx, insertValues(w.s.d, len(w.pending)), w.args...)
 	}
 	if err != nil {
 		return fmt.Errorf("insert records %s to %s: %w", w.pending[0].id, w.pending[len(w.pending)-1].id, err)
@@ -312,11 +318,11 @@ func (w *writer) update(ctx context.Context, r *transcript.Record) error {
 	w.buf = transcript.AppendJSON(w.buf[:0], r)
 	if i, ok := w.queued[r.ID]; ok {
 		// Not sent yet: it goes in once, as merged, with the merge's sequence.
-		w.pending[i].body, w.pending[i].seq = string(w.buf), w.seq
+		w.pending[i].body, w.pending[i].seq, w.pending[i].terms = string(w.buf), w.seq, termsOf(w.s.d, r)
 		w.seq++
 		return nil
 	}
-	if err := w.exec(ctx, sqlUpdate, string(w.buf), w.seq, w.conv, r.ID); err != nil {
+	if err := w.exec(ctx, sqlUpdate, string(w.buf), w.seq, termsOf(w.s.d, r), w.conv, r.ID); err != nil {
 		return fmt.Errorf("update record %s: %w", r.ID, err)
 	}
 	w.seq++

@@ -1,0 +1,260 @@
+package sqlstore
+
+// Search: the index every write keeps (terms and docid), the search itself,
+// and the migration's Go step that indexes what an older convo stored.
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/convo-cli/convo/pkg/search"
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// SearchDialect is what each database does its own way for search: the
+// index is its own (FTS5, a tsvector under GIN), the terms in it are
+// pkg/search's for both.
+type SearchDialect interface {
+	// DocIDColumn is the column ordering records newest first for search:
+	// SQLite's rowid, PostgreSQL's docid.
+	DocIDColumn() string
+	// DocIDValue is the SQL value of a new record's docid, with one
+	// placeholder: bound to the docid itself where AllocatesDocIDs, to
+	// the record's slot (DocSlot) where the value adds its own sequence.
+	DocIDValue() string
+	AllocatesDocIDs() bool
+	// TermsArg is a record's terms as its terms column takes them.
+	TermsArg(terms []string) string
+	// SearchQuery is the statement reading up to ?4 records matching x (and
+	// conv and role, when set), with docid in [?3, ?2], newest first: columns
+	// docid, conversation, id, pos, sub, seq, role, created, body. match is
+	// bound at ?1, more at ?5 on.
+	SearchQuery(x search.Index, conv, role string) (query string, match any, more []any)
+}
+
+// docShift: a docid is its creation slot, ms << docShift, plus a rank
+// within the millisecond. maxSlotMillis (year 2109) bounds the times a
+// docid tells apart: later ones share the last slot.
+const (
+	docShift      = 20
+	maxSlotMillis = 1<<42 - 1
+)
+
+// DocSlot is the first docid of the millisecond ms.
+func DocSlot(ms int64) int64 { return min(max(ms, 0), maxSlotMillis) << docShift }
+
+// docIDs gives new records their docids in one transaction.
+type docIDs struct {
+	next map[int64]int64 // slot -> next free docid (where the engine picks)
+}
+
+// arg returns what DocIDValue's placeholder is bound to for a record
+// created at ms: the docid (the highest docid in its slot, plus one: a
+// write transaction excludes every other writer), or its slot.
+func (a *docIDs) arg(ctx context.Context, tx conn, ms int64) (int64, error) {
+	slot := DocSlot(ms)
+	if !tx.d.AllocatesDocIDs() {
+		return slot, nil
+	}
+	if a.next == nil {
+		a.next = map[int64]int64{}
+	}
+	n, ok := a.next[slot]
+	if !ok {
+		var top sql.NullInt64
+		col := tx.d.DocIDColumn()
+		if err := tx.QueryRowContext(ctx, `SELECT max(`+col+`) FROM records WHERE `+col+` >= ? AND `+col+` <= ?`,
+			slot, slot+1<<docShift-1).Scan(&top); err != nil {
+			return 0, fmt.Errorf("allocate docid: %w", err)
+		}
+		n = slot
+		if top.Valid {
+			n = top.Int64 + 1
+		}
+	}
+	// A millisecond with more than 2^20 records spills into the next.
+	a.next[slot] = n + 1
+	if n >= slot+1<<docShift {
+		a.next[slot] = n
+		return a.arg(ctx, tx, ms+1)
+	}
+	return n, nil
+}
+
+// termsOf is what r's terms column holds.
+func termsOf(d Dialect, r *transcript.Record) string { return d.TermsArg(search.RecordTerms(r)) }
+
+// storedTerms is termsOf a stored body.
+func storedTerms(d Dialect, body []byte) (string, error) {
+	r, err := parseStored(body)
+	if err != nil {
+		return "", err
+	}
+	return termsOf(d, &r), nil
+}
+
+// searchPage is the first page of candidates a search reads; each next
+// page is twice as large, up to searchPageMax.
+const (
+	searchPage    = 32
+	searchPageMax = 4096
+)
+
+// Search reads the index's candidates page by page, newest first, and keeps
+// those search.Match holds (the index finds exactly the matches unless a
+// phrase must be checked), until o.Limit.
+func (s *Store) Search(ctx context.Context, o store.SearchOptions, fn func(store.SearchHit) error) error {
+	if o.Query == nil {
+		return fmt.Errorf("search: no query")
+	}
+	query, match, more := s.d.SearchQuery(o.Query.Index(), o.Conversation, o.Role)
+	hi := DocSlot(maxSlotMillis) + 1<<docShift - 1
+	if o.Until > 0 {
+		hi = DocSlot(o.Until) - 1
+	}
+	lo := int64(0)
+	if o.Since > 0 {
+		lo = DocSlot(o.Since)
+	}
+	page := searchPage
+	if o.Limit > 0 && o.Query.Exact() {
+		page = min(max(o.Limit+1, searchPage), searchPageMax)
+	}
+	found := 0
+	return s.inSnapshot(ctx, func(tx conn) error {
+		// Docids may repeat (PostgreSQL): the next page starts at the last
+		// docid again and skips the rows of it already read.
+		seen := map[[2]string]bool{}
+		for {
+			args := append([]any{match, hi, lo, page}, more...)
+			rows, err := tx.QueryContext(ctx, query, args...)
+			if err != nil {
+				return fmt.Errorf("search: %w", err)
+			}
+			n, last := 0, int64(-1)
+			var lastKeys [][2]string
+			stop := false
+			for rows.Next() {
+				var h store.SearchHit
+				var docid int64
+				var body sql.RawBytes
+				var id string
+				if err := rows.Scan(&docid, &h.Conversation, &id, &h.Pos, &h.Sub, &h.Seq, &h.Role, &h.Created, &body); err != nil {
+					rows.Close()
+					return fmt.Errorf("search: %w", err)
+				}
+				n++
+				key := [2]string{h.Conversation, id}
+				if docid != last {
+					last, lastKeys = docid, lastKeys[:0]
+				}
+				lastKeys = append(lastKeys, key)
+				if docid == hi && seen[key] {
+					continue
+				}
+				if !keep(o, h) {
+					continue
+				}
+				rec, err := parseStored(body)
+				if err != nil {
+					rows.Close()
+					return fmt.Errorf("search: record %s: %w", id, err)
+				}
+				h.Doc = search.NewDoc(search.Text(&rec))
+				if !o.Query.Match(h.Doc) {
+					continue
+				}
+				h.Body = body
+				if err := fn(h); err != nil {
+					rows.Close()
+					return err
+				}
+				if found++; o.Limit > 0 && found >= o.Limit {
+					stop = true
+					break
+				}
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return fmt.Errorf("search: %w", err)
+			}
+			if stop || n < page {
+				return nil
+			}
+			if last == hi {
+				page = min(page*2, 1<<30) // one docid filled the page: read more of it
+			} else {
+				page = min(page*2, max(page, searchPageMax))
+				clear(seen)
+			}
+			hi = last
+			for _, k := range lastKeys {
+				seen[k] = true
+			}
+		}
+	})
+}
+
+// keep holds a candidate to o's filters exactly (the index's docid range
+// cannot tell times past maxSlotMillis apart).
+func keep(o store.SearchOptions, h store.SearchHit) bool {
+	return (o.Conversation == "" || h.Conversation == o.Conversation) && (o.Role == "" || h.Role == o.Role) &&
+		(o.Since == 0 || h.Created >= o.Since) && (o.Until == 0 || h.Created < o.Until)
+}
+
+// BackfillSearch is the search migration's Go step, run in the migration's
+// transaction: it gives every record its docid and terms, oldest first, so
+// that docids of one millisecond keep the records' order.
+func BackfillSearch(ctx context.Context, tx *sql.Tx, d Dialect) error {
+	c := conn{tx, d}
+	col := d.DocIDColumn()
+	type ref struct {
+		conv, id string
+		created  int64
+	}
+	var refs []ref
+	rows, err := c.QueryContext(ctx, `SELECT conversation, id, created FROM records WHERE terms IS NULL ORDER BY created, conversation, pos, sub`)
+	if err != nil {
+		return fmt.Errorf("index records: %w", err)
+	}
+	for rows.Next() {
+		var r ref
+		if err := rows.Scan(&r.conv, &r.id, &r.created); err != nil {
+			rows.Close()
+			return fmt.Errorf("index records: %w", err)
+		}
+		refs = append(refs, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("index records: %w", err)
+	}
+	var ids docIDs
+	update := `UPDATE records SET ` + col + ` = ` + d.DocIDValue() + `, terms = ? WHERE conversation = ? AND id = ?`
+	for _, r := range refs {
+		var body []byte
+		if err := c.QueryRowContext(ctx, `SELECT body FROM records WHERE conversation = ? AND id = ?`, r.conv, r.id).Scan(&body); err != nil {
+			return fmt.Errorf("index record %s: %w", r.id, err)
+		}
+		terms, err := storedTerms(d, body)
+		if err != nil {
+			return fmt.Errorf("index record %s: %w", r.id, err)
+		}
+		doc, err := ids.arg(ctx, c, r.created)
+		if err != nil {
+			return err
+		}
+		if _, err := c.ExecContext(ctx, update, doc, terms, r.conv, r.id); err != nil {
+			return fmt.Errorf("index record %s: %w", r.id, err)
+		}
+	}
+	return nil
+}
+
+// docCols is the docid and terms columns' part of an INSERT's column list.
+func docCols(d Dialect) string { return ", " + d.DocIDColumn() + ", terms" }
+
+// docVals is their part of a row's VALUES.
+func docVals(d Dialect) string { return ", " + d.DocIDValue() + ", ?" }
