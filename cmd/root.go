@@ -142,6 +142,8 @@ variables convo reads: convo help environment.`,
 		newCmdRewind(a, nil),
 		newCmdPrune(a, nil),
 		newCmdCopy(a, nil),
+		newCmdSearch(a, nil),
+		newCmdMigrate(a, nil),
 	)
 	root.AddCommand(newHelpTopics()...)
 	completionCmd(root)

@@ -182,7 +182,7 @@ func TestSnippet(t *testing.T) {
 func TestRank(t *testing.T) {
 	q, _ := Parse("deploy")
 	docs := []*Doc{NewDoc("we talked about lunch and then deploy once among many many other words here"), NewDoc("deploy deploy deploy")}
-	if got := q.Rank(docs); got[0] != 1 {
+	if got, _ := q.Rank(docs); got[0] != 1 {
 		t.Errorf("Rank = %v, want the record saying it three times first", got)
 	}
 }
