@@ -11,6 +11,10 @@ import (
 // names and arguments, a tool result's tool name. Ids, provider data and
 // metadata are not: they are no text of the conversation.
 func Text(r *transcript.Record) string {
+	m := &r.Message
+	if len(m.Contents) == 1 && len(m.ToolCalls) == 0 && m.Role != transcript.RoleTool {
+		return m.Contents[0] // the common case, without a copy
+	}
 	var b strings.Builder
 	add := func(s string) {
 		if s == "" {
@@ -21,7 +25,6 @@ func Text(r *transcript.Record) string {
 		}
 		b.WriteString(s)
 	}
-	m := &r.Message
 	if m.Role == transcript.RoleTool {
 		add(m.Name)
 	}

@@ -235,3 +235,12 @@ func FuzzParseQuery(f *testing.F) {
 		_ = q.Index()
 	})
 }
+
+func BenchmarkTerms(b *testing.B) {
+	text := "Where is my order ORD-55821? It was due on Monday; mail ann.lee@example.com or call +1-555-0100. The quick brown fox jumps over the lazy dog."
+	b.SetBytes(int64(len(text)))
+	var t Termer
+	for b.Loop() {
+		t.Terms(text)
+	}
+}

@@ -32,13 +32,25 @@ type Word struct {
 // weak connectors join the parts of a name (a.b, ord-55821, snake_case,
 // c++); strong ones join names (an e-mail's @, a path's /, a URL's ? and
 // =). A word holding either is also indexed by its parts.
-func weak(r rune) bool   { return r == '.' || r == '-' || r == '_' || r == '+' }
-func strong(r rune) bool { return strings.ContainsRune(`@/:\~%#=?&`, r) }
+var joiners = [utf8.RuneSelf]uint8{
+	'.': weakJoin, '-': weakJoin, '_': weakJoin, '+': weakJoin,
+	'@': strongJoin, '/': strongJoin, ':': strongJoin, '\\': strongJoin, '~': strongJoin,
+	'%': strongJoin, '#': strongJoin, '=': strongJoin, '?': strongJoin, '&': strongJoin,
+}
 
-func connector(r rune) bool { return r < utf8.RuneSelf && (weak(r) || strong(r)) }
+const (
+	weakJoin = 1 + iota
+	strongJoin
+)
+
+func strong(r rune) bool    { return r < utf8.RuneSelf && joiners[r] == strongJoin }
+func connector(r rune) bool { return r < utf8.RuneSelf && joiners[r] != 0 }
 
 // wordRune is a letter, digit or mark: what words are made of.
 func wordRune(r rune) bool {
+	if r < utf8.RuneSelf { // the common case, without the tables
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
 	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r)
 }
 
@@ -60,27 +72,26 @@ func Words(text string, fn func(Word)) {
 		}
 		start, lastWord = -1, -1
 	}
-	for i, r := range text {
-		size := utf8.RuneLen(r)
-		if r == utf8.RuneError {
-			size = 1
+	for i := 0; i < len(text); {
+		r, size := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[i:])
 		}
 		switch {
-		case single(r):
-			emit()
-			fn(Word{Term: string(r), Start: i, End: i + size})
-		case wordRune(r):
+		case wordRune(r) && !single(r):
 			if start < 0 {
 				start = i
 			}
 			lastWord = i + size
 		case connector(r):
-			if start < 0 {
-				continue // a run starts with a word rune: leading connectors go
-			}
+			// a run starts with a word rune: leading connectors go
+		case single(r):
+			emit()
+			fn(Word{Term: text[i : i+size], Start: i, End: i + size})
 		default:
 			emit()
 		}
+		i += size
 	}
 	emit()
 }
@@ -105,24 +116,54 @@ func Parts(term string, fn func(string)) {
 	if strings.IndexFunc(term, connector) < 0 {
 		return
 	}
-	piece := func(s string, split func(rune) bool, fn func(string)) {
-		for _, p := range strings.FieldsFunc(s, split) {
-			if p = strings.TrimFunc(p, connector); p != "" && p != term {
-				fn(p)
-			}
+	split(term, strongByte, fn)
+	split(term, anyByte, fn)
+}
+
+func strongByte(c byte) bool { return c < utf8.RuneSelf && joiners[c] == strongJoin }
+
+func anyByte(c byte) bool { return c < utf8.RuneSelf && joiners[c] != 0 }
+
+// split calls fn with each piece of term between bytes at which cut holds,
+// its connectors at both ends trimmed, when it is not term itself.
+func split(term string, cut func(byte) bool, fn func(string)) {
+	from := 0
+	for i := 0; i <= len(term); i++ {
+		if i < len(term) && !cut(term[i]) {
+			continue
 		}
+		p := strings.TrimFunc(term[from:i], connector)
+		if p != "" && p != term {
+			fn(p)
+		}
+		from = i + 1
 	}
-	piece(term, func(r rune) bool { return r < utf8.RuneSelf && strong(r) }, fn)
-	piece(term, connector, fn)
 }
 
 // Terms returns the distinct terms text is indexed by: every word whole and
 // its parts, in the order first seen, up to MaxRecordTermBytes.
 func Terms(text string) []string {
-	t := termSet{seen: map[string]struct{}{}}
+	var t Termer
+	return t.Terms(text)
+}
+
+// Termer makes the terms of one text after another, reusing its memory: a
+// writer indexing thousands of records keeps one.
+type Termer struct{ t termSet }
+
+// Terms is the package's Terms; the slice is valid until the next call.
+func (tr *Termer) Terms(text string) []string {
+	t := &tr.t
+	if t.seen == nil {
+		t.seen = make(map[string]struct{}, 64)
+	}
+	clear(t.seen)
+	t.list, t.bytes = t.list[:0], 0
 	Words(text, func(w Word) {
 		t.add(w.Term)
-		Parts(w.Term, t.add)
+		if strings.IndexFunc(w.Term, connector) >= 0 {
+			Parts(w.Term, t.add)
+		}
 	})
 	return t.list
 }

@@ -152,6 +152,14 @@ func BenchmarkConcurrentAppend(b *testing.B) {
 	})
 }
 
+func sqliteBackend(t testing.TB) storetest.Opener {
+	path := filepath.Join(t.TempDir(), "convo.db")
+	return func() (store.Store, error) { return Open(context.Background(), path) }
+}
+
+func BenchmarkSearch(b *testing.B)     { storetest.BenchmarkSearch(b, sqliteBackend) }
+func BenchmarkBulkAppend(b *testing.B) { storetest.BenchmarkBulkAppend(b, sqliteBackend) }
+
 // A store made before the per-conversation figures (migration 6) gets its
 // record counts filled when opened; its token counts are made by the first
 // list.

@@ -149,6 +149,7 @@ type writer struct {
 	added    int64
 	reshaped bool
 	docs     docIDs
+	terms    termer
 }
 
 // pendingRow is a record inserted but not yet sent.
@@ -276,7 +277,7 @@ func (w *writer) insert(ctx context.Context, r *transcript.Record) error {
 	}
 	w.queued[r.ID] = len(w.pending)
 	w.pending = append(w.pending, pendingRow{id: r.ID, role: string(r.Message.Role), body: string(w.buf),
-		terms: termsOf(w.s.d, r), pos: w.pos, created: r.Metadata.Timing.Creation, seq: w.seq, docid: docid})
+		terms: w.terms.of(w.s.d, r), pos: w.pos, created: r.Metadata.Timing.Creation, seq: w.seq, docid: docid})
 	w.pos++
 	w.seq++
 	w.added++
@@ -318,11 +319,11 @@ func (w *writer) update(ctx context.Context, r *transcript.Record) error {
 	w.buf = transcript.AppendJSON(w.buf[:0], r)
 	if i, ok := w.queued[r.ID]; ok {
 		// Not sent yet: it goes in once, as merged, with the merge's sequence.
-		w.pending[i].body, w.pending[i].seq, w.pending[i].terms = string(w.buf), w.seq, termsOf(w.s.d, r)
+		w.pending[i].body, w.pending[i].seq, w.pending[i].terms = string(w.buf), w.seq, w.terms.of(w.s.d, r)
 		w.seq++
 		return nil
 	}
-	if err := w.exec(ctx, sqlUpdate, string(w.buf), w.seq, termsOf(w.s.d, r), w.conv, r.ID); err != nil {
+	if err := w.exec(ctx, sqlUpdate, string(w.buf), w.seq, w.terms.of(w.s.d, r), w.conv, r.ID); err != nil {
 		return fmt.Errorf("update record %s: %w", r.ID, err)
 	}
 	w.seq++

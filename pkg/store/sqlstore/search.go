@@ -84,7 +84,15 @@ func (a *docIDs) arg(ctx context.Context, tx conn, ms int64) (int64, error) {
 }
 
 // termsOf is what r's terms column holds.
-func termsOf(d Dialect, r *transcript.Record) string { return d.TermsArg(search.RecordTerms(r)) }
+func termsOf(d Dialect, r *transcript.Record) string {
+	var t search.Termer
+	return d.TermsArg(t.Terms(search.Text(r)))
+}
+
+// terms is termsOf with t's memory: a writer keeps one.
+func (t *termer) of(d Dialect, r *transcript.Record) string { return d.TermsArg(t.Terms(search.Text(r))) }
+
+type termer struct{ search.Termer }
 
 // storedTerms is termsOf a stored body.
 func storedTerms(d Dialect, body []byte) (string, error) {
