@@ -17,8 +17,13 @@ func (*dialect) DocIDColumn() string { return "docid" }
 func (*dialect) DocIDValue() string    { return "(? + nextval('records_docid') % 1048576)" }
 func (*dialect) AllocatesDocIDs() bool { return false }
 
-// TermsArg writes the terms as a tsvector's text: each lexeme quoted.
-func (*dialect) TermsArg(terms []string) string {
+func (*dialect) TermsInRow() bool       { return true }
+func (*dialect) IndexInsert(int) string { return "" }
+func (*dialect) IndexDelete() string    { return "" }
+
+// IndexText writes the terms as a tsvector's text, each lexeme quoted;
+// role and conversation are columns of the row.
+func (*dialect) IndexText(terms []string, _, _ string) string {
 	var b strings.Builder
 	for i, t := range terms {
 		if i > 0 {

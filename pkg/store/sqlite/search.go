@@ -9,11 +9,32 @@ import (
 
 // Search in SQLite: records_fts (migration 0008), an FTS5 index of the
 // terms pkg/search makes, keyed by the records' rowid, which is their docid.
+// The engine writes its entries beside the records; a trigger deletes
+// them with the records.
 
-func (dialect) DocIDColumn() string        { return "rowid" }
-func (dialect) DocIDValue() string         { return "?" }
-func (dialect) AllocatesDocIDs() bool      { return true }
-func (dialect) TermsArg(t []string) string { return strings.Join(t, " ") }
+func (dialect) DocIDColumn() string   { return "rowid" }
+func (dialect) DocIDValue() string    { return "?" }
+func (dialect) AllocatesDocIDs() bool { return true }
+func (dialect) TermsInRow() bool      { return false }
+func (dialect) IndexDelete() string   { return "DELETE FROM records_fts WHERE rowid = ?" }
+
+// IndexText: the terms, space-separated (the FTS5 table's tokenizer splits
+// only at spaces), then the role and the conversation as terms no word
+// makes (a word never starts with #).
+func (dialect) IndexText(terms []string, role, conv string) string {
+	var b strings.Builder
+	for _, t := range terms {
+		b.WriteString(t)
+		b.WriteByte(' ')
+	}
+	b.WriteString("#r" + role + " #c" + hex.EncodeToString([]byte(conv)))
+	return b.String()
+}
+
+// IndexInsert: bare placeholders, as the records' INSERT.
+func (dialect) IndexInsert(n int) string {
+	return "INSERT INTO records_fts (rowid, terms) VALUES " + strings.TrimSuffix(strings.Repeat("(?, ?),", n), ",")
+}
 
 // SearchQuery: the index drives (CROSS JOIN keeps it the outer loop), its
 // rowid order giving newest first without a sort; -c and --role are terms
@@ -27,7 +48,7 @@ func (dialect) SearchQuery(x search.Index, conv, role string) (string, any, []an
 
 // ftsMatch writes x as an FTS5 query: each term quoted (a term holds no
 // double quote), * after a prefix; the role and conversation as the terms
-// the insert trigger adds (#r ROLE, #c HEX).
+// IndexText adds (#r ROLE, #c HEX).
 func ftsMatch(x search.Index, conv, role string) string {
 	var all []string
 	for _, any := range x.All {

@@ -188,8 +188,7 @@ func TestMigrationFillsRecordCounts(t *testing.T) {
 		}
 	}
 	// Back to version 5, as a store of the release before would be.
-	for _, q := range []string{`DROP TRIGGER records_fts_insert`, `DROP TRIGGER records_fts_delete`, `DROP TRIGGER records_fts_update`,
-		`DROP TABLE records_fts`, `ALTER TABLE records DROP COLUMN terms`, `DROP TABLE export_files`, `DROP TRIGGER view_tokens_clear`, `DROP TABLE view_tokens`,
+	for _, q := range []string{`DROP TRIGGER records_fts_delete`, `DROP TABLE records_fts`, `DROP TABLE export_files`, `DROP TRIGGER view_tokens_clear`, `DROP TABLE view_tokens`,
 		`ALTER TABLE conversations DROP COLUMN record_count`, `ALTER TABLE conversations DROP COLUMN shape`,
 		`PRAGMA user_version = 5`} {
 		if _, err := s.DB().ExecContext(ctx, q); err != nil {

@@ -150,6 +150,9 @@ type writer struct {
 	reshaped bool
 	docs     docIDs
 	terms    termer
+	// entries are the index entries not yet written (see index).
+	entries    []entry
+	entryBytes int
 }
 
 // pendingRow is a record inserted but not yet sent.
@@ -174,9 +177,10 @@ func insertValues(d Dialect, n int) string {
 }
 
 const (
-	sqlUpdate = `UPDATE records SET body = ?, seq = ?, terms = ? WHERE conversation = ? AND id = ?`
-	sqlAbsorb = `INSERT INTO absorbed (conversation, id, target) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`
-	sqlLookup = `SELECT 1 FROM records WHERE conversation = ?1 AND id = ?2
+	sqlUpdate      = `UPDATE records SET body = ?, seq = ? WHERE conversation = ? AND id = ?`
+	sqlUpdateTerms = `UPDATE records SET body = ?, seq = ?, terms = ? WHERE conversation = ? AND id = ?`
+	sqlAbsorb      = `INSERT INTO absorbed (conversation, id, target) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`
+	sqlLookup      = `SELECT 1 FROM records WHERE conversation = ?1 AND id = ?2
 		UNION ALL SELECT 1 FROM absorbed WHERE conversation = ?1 AND id = ?2 LIMIT 1`
 )
 
@@ -277,7 +281,7 @@ func (w *writer) insert(ctx context.Context, r *transcript.Record) error {
 	}
 	w.queued[r.ID] = len(w.pending)
 	w.pending = append(w.pending, pendingRow{id: r.ID, role: string(r.Message.Role), body: string(w.buf),
-		terms: w.terms.of(w.s.d, r), pos: w.pos, created: r.Metadata.Timing.Creation, seq: w.seq, docid: docid})
+		terms: w.terms.of(w.s.d, w.conv, r), pos: w.pos, created: r.Metadata.Timing.Creation, seq: w.seq, docid: docid})
 	w.pos++
 	w.seq++
 	w.added++
@@ -294,7 +298,8 @@ func (w *writer) flush(ctx context.Context) error {
 	}
 	w.args = w.args[:0]
 	for _, p := range w.pending {
-		w.args = append(w.args, w.conv, p.id, p.pos, p.role, p.created, p.seq, p.body, p.docid, p.terms)
+		w.args = append(w.args, w.conv, p.id, p.pos, p.role, p.created, p.seq, p.body)
+		w.args = docArgs(w.s.d, w.args, p.docid, p.terms)
 	}
 	// A full batch's statement is prepared once per transaction; the last,
 	// shorter one runs once.
@@ -310,6 +315,17 @@ func (w *writer) flush(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("insert records %s to %s: %w", w.pending[0].id, w.pending[len(w.pending)-1].id, err)
 	}
+	if !w.s.d.TermsInRow() {
+		for _, p := range w.pending {
+			w.entries = append(w.entries, entry{p.docid, p.terms})
+			w.entryBytes += len(p.terms)
+		}
+		if w.entryBytes > maxHeldEntries {
+			if err := w.index(ctx); err != nil {
+				return err
+			}
+		}
+	}
 	w.pending = w.pending[:0]
 	clear(w.queued)
 	return nil
@@ -319,14 +335,69 @@ func (w *writer) update(ctx context.Context, r *transcript.Record) error {
 	w.buf = transcript.AppendJSON(w.buf[:0], r)
 	if i, ok := w.queued[r.ID]; ok {
 		// Not sent yet: it goes in once, as merged, with the merge's sequence.
-		w.pending[i].body, w.pending[i].seq, w.pending[i].terms = string(w.buf), w.seq, w.terms.of(w.s.d, r)
+		w.pending[i].body, w.pending[i].seq, w.pending[i].terms = string(w.buf), w.seq, w.terms.of(w.s.d, w.conv, r)
 		w.seq++
 		return nil
 	}
-	if err := w.exec(ctx, sqlUpdate, string(w.buf), w.seq, w.terms.of(w.s.d, r), w.conv, r.ID); err != nil {
-		return fmt.Errorf("update record %s: %w", r.ID, err)
+	text := w.terms.of(w.s.d, w.conv, r)
+	if w.s.d.TermsInRow() {
+		if err := w.exec(ctx, sqlUpdateTerms, string(w.buf), w.seq, text, w.conv, r.ID); err != nil {
+			return fmt.Errorf("update record %s: %w", r.ID, err)
+		}
+	} else {
+		if err := w.exec(ctx, sqlUpdate, string(w.buf), w.seq, w.conv, r.ID); err != nil {
+			return fmt.Errorf("update record %s: %w", r.ID, err)
+		}
+		// The index entry of the merged record goes, and its new one in.
+		var docid int64
+		if err := w.tx.QueryRowContext(ctx, `SELECT `+w.s.d.DocIDColumn()+` FROM records WHERE conversation = ? AND id = ?`, w.conv, r.ID).Scan(&docid); err != nil {
+			return fmt.Errorf("update record %s: %w", r.ID, err)
+		}
+		if err := w.reindex(ctx, docid, text); err != nil {
+			return err
+		}
 	}
 	w.seq++
+	return nil
+}
+
+// reindex replaces docid's index entry: held (a batch sent, its entries
+// not yet), or written.
+func (w *writer) reindex(ctx context.Context, docid int64, text string) error {
+	for i := range w.entries {
+		if w.entries[i].docid == docid {
+			w.entries[i].text = text
+			return nil
+		}
+	}
+	if err := unindex(ctx, w.tx, docid); err != nil {
+		return err
+	}
+	w.entries = append(w.entries, entry{docid, text})
+	return nil
+}
+
+// maxHeldEntries bounds the index entries (bytes of text) a writer holds
+// before it writes them.
+const maxHeldEntries = 8 << 20
+
+// indexChunk is how many entries one statement writes.
+const indexChunk = 4096
+
+// index writes the held index entries. They wait for the end of the
+// transaction (or maxHeldEntries): SQLite's FTS5 writes what it holds to a
+// new segment at every statement that follows one writing it, and merges
+// segments as they pile up, so entries written beside each batch of
+// records cost twice what they cost written together.
+func (w *writer) index(ctx context.Context) error {
+	for len(w.entries) > 0 {
+		n := min(len(w.entries), indexChunk)
+		if err := index(ctx, w.tx, w.entries[:n]); err != nil {
+			return err
+		}
+		w.entries = w.entries[n:]
+	}
+	w.entries, w.entryBytes = nil, 0
 	return nil
 }
 
@@ -334,6 +405,9 @@ func (w *writer) update(ctx context.Context, r *transcript.Record) error {
 // in the transaction.
 func (w *writer) finish(ctx context.Context) error {
 	if err := w.flush(ctx); err != nil {
+		return err
+	}
+	if err := w.index(ctx); err != nil {
 		return err
 	}
 	reshaped := 0

@@ -162,15 +162,9 @@ func (s *Store) Annotate(ctx context.Context, conv, ref string, an *transcript.A
 			return fmt.Errorf("update record %s: %w", st.ID, err)
 		}
 		if rec.Metadata.Timing.Creation != was {
-			// A record's docid follows its creation time: search's newest
-			// first. Setting terms moves it in SQLite's index too.
-			var docs docIDs
-			docid, err := docs.arg(ctx, tx, rec.Metadata.Timing.Creation)
-			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `UPDATE records SET `+s.d.DocIDColumn()+` = `+s.d.DocIDValue()+`, terms = terms WHERE conversation = ? AND id = ?`,
-				docid, conv, st.ID); err != nil {
+			// A record's docid follows its creation time (search's newest
+			// first): it moves, and its index entry with it.
+			if err := moveDocID(ctx, tx, conv, &rec); err != nil {
 				return fmt.Errorf("update record %s: %w", st.ID, err)
 			}
 		}

@@ -123,6 +123,8 @@ func insertPlaced(ctx context.Context, tx conn, ids *docIDs, conv string, rows [
 	// one lookup per bound value, which made binding quadratic in the rows.
 	args := make([]any, 0, 10*len(rows))
 	row := "(?, ?, ?, ?, ?, ?, ?, ?" + docVals(tx.d) + ")"
+	var t termer
+	es := make([]entry, 0, len(rows))
 	for i, r := range rows {
 		if i > 0 {
 			q.WriteByte(',')
@@ -132,14 +134,19 @@ func insertPlaced(ctx context.Context, tx conn, ids *docIDs, conv string, rows [
 		if err != nil {
 			return err
 		}
-		terms, err := storedTerms(tx.d, []byte(r.body))
+		text, err := t.stored(tx.d, conv, []byte(r.body))
 		if err != nil {
 			return fmt.Errorf("record %s: %w", r.id, err)
 		}
-		args = append(args, conv, r.id, r.pos, r.sub, r.role, r.created, r.seq, r.body, docid, terms)
+		args = append(args, conv, r.id, r.pos, r.sub, r.role, r.created, r.seq, r.body)
+		args = docArgs(tx.d, args, docid, text)
+		es = append(es, entry{docid, text})
 	}
 	if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
 		return fmt.Errorf("insert records %s to %s: %w", rows[0].id, rows[len(rows)-1].id, err)
+	}
+	if err := index(ctx, tx, es); err != nil {
+		return err
 	}
 	return nil
 }

@@ -25,8 +25,18 @@ type SearchDialect interface {
 	// the record's slot (DocSlot) where the value adds its own sequence.
 	DocIDValue() string
 	AllocatesDocIDs() bool
-	// TermsArg is a record's terms as its terms column takes them.
-	TermsArg(terms []string) string
+	// TermsInRow: the terms are a column of the record's row
+	// (PostgreSQL's tsvector), written with it. Otherwise the index is
+	// a table of its own (SQLite's FTS5), IndexInsert and IndexDelete
+	// write it, and a record's deletion removes its entry (a trigger).
+	TermsInRow() bool
+	// IndexText is a record's index entry: its terms as the index takes
+	// them, with what else it narrows by (role, conversation).
+	IndexText(terms []string, role, conv string) string
+	// IndexInsert is the statement adding n entries, (docid, text) each;
+	// IndexDelete the one removing the entry of docid ?.
+	IndexInsert(n int) string
+	IndexDelete() string
 	// SearchQuery is the statement reading up to ?4 records matching x (and
 	// conv and role, when set), with docid in [?3, ?2], newest first: columns
 	// docid, conversation, id, pos, sub, seq, role, created, body. match is
@@ -83,24 +93,78 @@ func (a *docIDs) arg(ctx context.Context, tx conn, ms int64) (int64, error) {
 	return n, nil
 }
 
-// termsOf is what r's terms column holds.
-func termsOf(d Dialect, r *transcript.Record) string {
-	var t search.Termer
-	return d.TermsArg(t.Terms(search.Text(r)))
-}
-
-// terms is termsOf with t's memory: a writer keeps one.
-func (t *termer) of(d Dialect, r *transcript.Record) string { return d.TermsArg(t.Terms(search.Text(r))) }
-
+// termer makes index entries, reusing its memory: a writer keeps one.
 type termer struct{ search.Termer }
 
-// storedTerms is termsOf a stored body.
-func storedTerms(d Dialect, body []byte) (string, error) {
+// of is r's index entry in conv.
+func (t *termer) of(d Dialect, conv string, r *transcript.Record) string {
+	return d.IndexText(t.Terms(search.Text(r)), string(r.Message.Role), conv)
+}
+
+// storedEntry is the index entry of a stored body.
+func (t *termer) stored(d Dialect, conv string, body []byte) (string, error) {
 	r, err := parseStored(body)
 	if err != nil {
 		return "", err
 	}
-	return termsOf(d, &r), nil
+	return t.of(d, conv, &r), nil
+}
+
+// entry is a record's place in the index: its docid and index text.
+type entry struct {
+	docid int64
+	text  string
+}
+
+// index adds entries where the index is a table of its own; where the
+// terms are in the row, the row's INSERT wrote them.
+func index(ctx context.Context, tx conn, es []entry) error {
+	if tx.d.TermsInRow() || len(es) == 0 {
+		return nil
+	}
+	args := make([]any, 0, 2*len(es))
+	for _, e := range es {
+		args = append(args, e.docid, e.text)
+	}
+	if _, err := tx.ExecContext(ctx, tx.d.IndexInsert(len(es)), args...); err != nil {
+		return fmt.Errorf("index records: %w", err)
+	}
+	return nil
+}
+
+// unindex removes docid's entry where the index is a table of its own.
+func unindex(ctx context.Context, tx conn, docid int64) error {
+	if tx.d.TermsInRow() {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, tx.d.IndexDelete(), docid); err != nil {
+		return fmt.Errorf("unindex record: %w", err)
+	}
+	return nil
+}
+
+// docCols is the docid and terms columns' part of an INSERT's column list.
+func docCols(d Dialect) string {
+	if d.TermsInRow() {
+		return ", " + d.DocIDColumn() + ", terms"
+	}
+	return ", " + d.DocIDColumn()
+}
+
+// docVals is their part of a row's VALUES.
+func docVals(d Dialect) string {
+	if d.TermsInRow() {
+		return ", " + d.DocIDValue() + ", ?"
+	}
+	return ", " + d.DocIDValue()
+}
+
+// docArgs appends their arguments.
+func docArgs(d Dialect, args []any, docid int64, text string) []any {
+	if d.TermsInRow() {
+		return append(args, docid, text)
+	}
+	return append(args, docid)
 }
 
 // searchPage is the first page of candidates a search reads; each next
@@ -223,7 +287,7 @@ func BackfillSearch(ctx context.Context, tx *sql.Tx, d Dialect) error {
 		created  int64
 	}
 	var refs []ref
-	rows, err := c.QueryContext(ctx, `SELECT conversation, id, created FROM records WHERE terms IS NULL ORDER BY created, conversation, pos, sub`)
+	rows, err := c.QueryContext(ctx, `SELECT conversation, id, created FROM records ORDER BY created, conversation, pos, sub`)
 	if err != nil {
 		return fmt.Errorf("index records: %w", err)
 	}
@@ -240,13 +304,18 @@ func BackfillSearch(ctx context.Context, tx *sql.Tx, d Dialect) error {
 		return fmt.Errorf("index records: %w", err)
 	}
 	var ids docIDs
-	update := `UPDATE records SET ` + col + ` = ` + d.DocIDValue() + `, terms = ? WHERE conversation = ? AND id = ?`
+	var t termer
+	set := `UPDATE records SET ` + col + ` = ` + d.DocIDValue() + ` WHERE conversation = ? AND id = ?`
+	if d.TermsInRow() {
+		set = `UPDATE records SET ` + col + ` = ` + d.DocIDValue() + `, terms = ? WHERE conversation = ? AND id = ?`
+	}
+	var es []entry
 	for _, r := range refs {
 		var body []byte
 		if err := c.QueryRowContext(ctx, `SELECT body FROM records WHERE conversation = ? AND id = ?`, r.conv, r.id).Scan(&body); err != nil {
 			return fmt.Errorf("index record %s: %w", r.id, err)
 		}
-		terms, err := storedTerms(d, body)
+		text, err := t.stored(d, r.conv, body)
 		if err != nil {
 			return fmt.Errorf("index record %s: %w", r.id, err)
 		}
@@ -254,15 +323,48 @@ func BackfillSearch(ctx context.Context, tx *sql.Tx, d Dialect) error {
 		if err != nil {
 			return err
 		}
-		if _, err := c.ExecContext(ctx, update, doc, terms, r.conv, r.id); err != nil {
+		args := []any{doc}
+		if d.TermsInRow() {
+			args = append(args, text)
+		}
+		if _, err := c.ExecContext(ctx, set, append(args, r.conv, r.id)...); err != nil {
 			return fmt.Errorf("index record %s: %w", r.id, err)
 		}
+		if es = append(es, entry{doc, text}); len(es) == 256 {
+			if err := index(ctx, c, es); err != nil {
+				return err
+			}
+			es = es[:0]
+		}
+	}
+	if err := index(ctx, c, es); err != nil {
+		return err
 	}
 	return nil
 }
 
-// docCols is the docid and terms columns' part of an INSERT's column list.
-func docCols(d Dialect) string { return ", " + d.DocIDColumn() + ", terms" }
-
-// docVals is their part of a row's VALUES.
-func docVals(d Dialect) string { return ", " + d.DocIDValue() + ", ?" }
+// moveDocID gives the stored record r of conv the docid of its (new)
+// creation time.
+func moveDocID(ctx context.Context, tx conn, conv string, r *transcript.Record) error {
+	col := tx.d.DocIDColumn()
+	var old int64
+	if err := tx.QueryRowContext(ctx, `SELECT `+col+` FROM records WHERE conversation = ? AND id = ?`, conv, r.ID).Scan(&old); err != nil {
+		return err
+	}
+	var ids docIDs
+	docid, err := ids.arg(ctx, tx, r.Metadata.Timing.Creation)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE records SET `+col+` = `+tx.d.DocIDValue()+` WHERE conversation = ? AND id = ?`, docid, conv, r.ID); err != nil {
+		return err
+	}
+	if tx.d.TermsInRow() {
+		return nil
+	}
+	if err := unindex(ctx, tx, old); err != nil {
+		return err
+	}
+	var t termer
+	return index(ctx, tx, []entry{{docid, t.of(tx.d, conv, r)}})
+}
