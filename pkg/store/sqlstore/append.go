@@ -1,11 +1,13 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/store"
@@ -390,6 +392,9 @@ const indexChunk = 4096
 // segments as they pile up, so entries written beside each batch of
 // records cost twice what they cost written together.
 func (w *writer) index(ctx context.Context) error {
+	// Sorted whole, so that the chunks follow each other in the index's
+	// order (see index).
+	slices.SortFunc(w.entries, func(a, b entry) int { return cmp.Compare(b.docid, a.docid) })
 	for len(w.entries) > 0 {
 		n := min(len(w.entries), indexChunk)
 		if err := index(ctx, w.tx, w.entries[:n]); err != nil {

@@ -4,9 +4,11 @@ package sqlstore
 // and the migration's Go step that indexes what an older convo stored.
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 
 	"github.com/convo-cli/convo/pkg/search"
 	"github.com/convo-cli/convo/pkg/store"
@@ -33,10 +35,12 @@ type SearchDialect interface {
 	// IndexText is a record's index entry: its terms as the index takes
 	// them, with what else it narrows by (role, conversation).
 	IndexText(terms []string, role, conv string) string
-	// IndexInsert is the statement adding n entries, (docid, text) each;
-	// IndexDelete the one removing the entry of docid ?.
+	// IndexInsert is the statement adding n entries, (key, text) each;
+	// IndexDelete the one removing the entry of key ?; IndexKey is a
+	// docid's key.
 	IndexInsert(n int) string
 	IndexDelete() string
+	IndexKey(docid int64) int64
 	// SearchQuery is the statement reading up to ?4 records matching x (and
 	// conv and role, when set), with docid in [?3, ?2], newest first: columns
 	// docid, conversation, id, pos, sub, seq, role, created, body. match is
@@ -122,9 +126,13 @@ func index(ctx context.Context, tx conn, es []entry) error {
 	if tx.d.TermsInRow() || len(es) == 0 {
 		return nil
 	}
+	// Newest first: SQLite's entries are keyed by the docid negated, and
+	// FTS5 writes what it holds to a new segment whenever a key comes
+	// that is not above the last one.
+	slices.SortFunc(es, func(a, b entry) int { return cmp.Compare(b.docid, a.docid) })
 	args := make([]any, 0, 2*len(es))
 	for _, e := range es {
-		args = append(args, e.docid, e.text)
+		args = append(args, tx.d.IndexKey(e.docid), e.text)
 	}
 	if _, err := tx.ExecContext(ctx, tx.d.IndexInsert(len(es)), args...); err != nil {
 		return fmt.Errorf("index records: %w", err)
@@ -137,7 +145,7 @@ func unindex(ctx context.Context, tx conn, docid int64) error {
 	if tx.d.TermsInRow() {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, tx.d.IndexDelete(), docid); err != nil {
+	if _, err := tx.ExecContext(ctx, tx.d.IndexDelete(), tx.d.IndexKey(docid)); err != nil {
 		return fmt.Errorf("unindex record: %w", err)
 	}
 	return nil

@@ -8,9 +8,10 @@
 -- record, in the migration's transaction.
 --
 -- A record's rowid is its docid: its creation time in ms shifted left 20
--- bits, plus its rank among the records stored in that millisecond. The
--- index so walks matches newest first in its own order, and --since and
--- --until are rowid ranges.
+-- bits, plus its rank among the records stored in that millisecond; its
+-- entry's rowid is the docid negated. The index so walks matches newest
+-- first in its own (forward, lazy) order, and --since and --until are
+-- rowid ranges.
 --
 -- contentless: the index keeps no copy of the text; contentless_delete
 -- deletes by rowid, which the trigger below does with every deleted record
@@ -24,5 +25,5 @@ CREATE VIRTUAL TABLE records_fts USING fts5(
 
 CREATE TRIGGER records_fts_delete AFTER DELETE ON records
 BEGIN
-    DELETE FROM records_fts WHERE rowid = old.rowid;
+    DELETE FROM records_fts WHERE rowid = -old.rowid;
 END;
