@@ -62,6 +62,9 @@ func DocSlot(ms int64) int64 { return min(max(ms, 0), maxSlotMillis) << docShift
 // docIDs gives new records their docids in one transaction.
 type docIDs struct {
 	next map[int64]int64 // slot -> next free docid (where the engine picks)
+	// top reads a slot's highest docid; prepared once (an import of old
+	// records has a slot per record), closed with the transaction.
+	top *sql.Stmt
 }
 
 // arg returns what DocIDValue's placeholder is bound to for a record
@@ -77,10 +80,16 @@ func (a *docIDs) arg(ctx context.Context, tx conn, ms int64) (int64, error) {
 	}
 	n, ok := a.next[slot]
 	if !ok {
+		if a.top == nil {
+			col := tx.d.DocIDColumn()
+			st, err := tx.PrepareContext(ctx, `SELECT max(`+col+`) FROM records WHERE `+col+` >= ? AND `+col+` <= ?`)
+			if err != nil {
+				return 0, fmt.Errorf("allocate docid: %w", err)
+			}
+			a.top = st
+		}
 		var top sql.NullInt64
-		col := tx.d.DocIDColumn()
-		if err := tx.QueryRowContext(ctx, `SELECT max(`+col+`) FROM records WHERE `+col+` >= ? AND `+col+` <= ?`,
-			slot, slot+1<<docShift-1).Scan(&top); err != nil {
+		if err := a.top.QueryRowContext(ctx, slot, slot+1<<docShift-1).Scan(&top); err != nil {
 			return 0, fmt.Errorf("allocate docid: %w", err)
 		}
 		n = slot
