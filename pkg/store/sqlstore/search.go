@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/convo-cli/convo/pkg/search"
 	"github.com/convo-cli/convo/pkg/store"
@@ -101,6 +102,9 @@ func (a *docIDs) arg(ctx context.Context, tx conn, ms int64) (int64, error) {
 	a.next[slot] = n + 1
 	if n >= slot+1<<docShift {
 		a.next[slot] = n
+		if ms >= maxSlotMillis {
+			return 0, fmt.Errorf("allocate docid: over %d records created after %s", 1<<docShift, time.UnixMilli(maxSlotMillis).UTC().Format(time.DateOnly))
+		}
 		return a.arg(ctx, tx, ms+1)
 	}
 	return n, nil
