@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/search"
@@ -39,19 +40,58 @@ func lexeme(t string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `''`).Replace(t) + "'"
 }
 
-func (*dialect) SearchQuery(x search.Index, conv, role string) (string, any, []any) {
+// sparseMatches: a search with at most this many matches reads them all
+// through the GIN index and sorts them; one with more walks the docid index
+// backward, newest first, until it has read enough of them. Left to its
+// statistics, the planner walked the docid index for an order number that
+// one record in a million holds.
+const sparseMatches = 20000
+
+// SearchProbe counts the matches, up to sparseMatches + 1.
+func (*dialect) SearchProbe(x search.Index, conv, role string) (string, any, []any) {
+	where, more := filters(conv, role, 2)
+	return `SELECT count(*) FROM (SELECT 1 FROM records WHERE terms @@ ?1::tsquery` + where +
+		` LIMIT ` + strconv.Itoa(sparseMatches+1) + `) m`, tsquery(x), more
+}
+
+// Sparse says whether n probed matches are few enough to sort.
+func (*dialect) Sparse(n int64) bool { return n <= sparseMatches }
+
+// SearchQuery: without bounds, the docid range is left to a condition the
+// planner folds away (every parameter must be used): a range over every
+// docid made it intersect the GIN matches with the whole docid index.
+// Sparse, the order is docid + 0, which no index gives: the planner reads
+// the matches through GIN and sorts them.
+func (*dialect) SearchQuery(x search.Index, conv, role string, bounded, sparse bool) (string, any, []any) {
 	q := `SELECT docid, conversation, id, pos, sub, seq, role, created, body FROM records
 		WHERE terms @@ ?1::tsquery AND docid <= ?2 AND docid >= ?3`
+	if !bounded {
+		q = `SELECT docid, conversation, id, pos, sub, seq, role, created, body FROM records
+		WHERE terms @@ ?1::tsquery AND ?2::bigint >= ?3::bigint`
+	}
+	where, more := filters(conv, role, 5)
+	order := ` ORDER BY docid DESC LIMIT ?4`
+	if sparse {
+		order = ` ORDER BY docid + 0 DESC LIMIT ?4`
+	}
+	return q + where + order, tsquery(x), more
+}
+
+// filters are the conditions on conversation and role, their parameters
+// numbered from n.
+func filters(conv, role string, n int) (string, []any) {
+	var where string
 	var more []any
 	if conv != "" {
 		more = append(more, conv)
-		q += ` AND conversation = ?5`
+		where += ` AND conversation = ?` + strconv.Itoa(n)
+		n++
 	}
 	if role != "" {
 		more = append(more, role)
-		q += ` AND role = ?` + map[bool]string{true: "6", false: "5"}[conv != ""]
+		where += ` AND role = ?` + strconv.Itoa(n)
 	}
-	return q + ` ORDER BY docid DESC LIMIT ?4`, tsquery(x), more
+	return where, more
 }
 
 // tsquery writes x as a tsquery's text.

@@ -45,13 +45,18 @@ func (dialect) IndexInsert(n int) string {
 
 // SearchQuery: the index drives (CROSS JOIN keeps it the outer loop), its
 // (negated) rowid order giving newest first without a sort; -c and --role are terms
-// of the index too.
-func (dialect) SearchQuery(x search.Index, conv, role string) (string, any, []any) {
+// of the index too. The rowid range costs FTS5 nothing: it is always there.
+func (dialect) SearchQuery(x search.Index, conv, role string, _, _ bool) (string, any, []any) {
 	return `SELECT -f.rowid, r.conversation, r.id, r.pos, r.sub, r.seq, r.role, r.created, r.body
 		FROM records_fts f CROSS JOIN records r ON r.rowid = -f.rowid
 		WHERE records_fts MATCH ?1 AND f.rowid >= -?2 AND f.rowid <= -?3
 		ORDER BY f.rowid LIMIT ?4`, ftsMatch(x, conv, role), nil
 }
+
+// SearchProbe: none; FTS5's order is the one search wants whatever the
+// number of matches.
+func (dialect) SearchProbe(search.Index, string, string) (string, any, []any) { return "", nil, nil }
+func (dialect) Sparse(int64) bool                                             { return false }
 
 // ftsMatch writes x as an FTS5 query: each term quoted (a term holds no
 // double quote), * after a prefix; the role and conversation as the terms

@@ -45,8 +45,13 @@ type SearchDialect interface {
 	// SearchQuery is the statement reading up to ?4 records matching x (and
 	// conv and role, when set), with docid in [?3, ?2], newest first: columns
 	// docid, conversation, id, pos, sub, seq, role, created, body. match is
-	// bound at ?1, more at ?5 on.
-	SearchQuery(x search.Index, conv, role string) (query string, match any, more []any)
+	// bound at ?1, more at ?5 on. Unless bounded, the range holds every
+	// docid and the statement may leave it out. sparse is what Sparse said
+	// of the count SearchProbe's statement (match at ?1, more at ?2 on;
+	// "": none) read: the statement may read the matches another way.
+	SearchQuery(x search.Index, conv, role string, bounded, sparse bool) (query string, match any, more []any)
+	SearchProbe(x search.Index, conv, role string) (query string, match any, more []any)
+	Sparse(matches int64) bool
 }
 
 // docShift: a docid is its creation slot, ms << docShift, plus a rank
@@ -202,7 +207,8 @@ func (s *Store) Search(ctx context.Context, o store.SearchOptions, fn func(store
 	if o.Query == nil {
 		return fmt.Errorf("search: no query")
 	}
-	query, match, more := s.d.SearchQuery(o.Query.Index(), o.Conversation, o.Role)
+	x := o.Query.Index()
+	bounded := o.Since > 0 || o.Until > 0
 	hi := DocSlot(maxSlotMillis) + 1<<docShift - 1
 	if o.Until > 0 {
 		hi = DocSlot(o.Until) - 1
@@ -217,6 +223,15 @@ func (s *Store) Search(ctx context.Context, o store.SearchOptions, fn func(store
 	}
 	found := 0
 	return s.inSnapshot(ctx, func(tx conn) error {
+		sparse := false
+		if probe, match, more := s.d.SearchProbe(x, o.Conversation, o.Role); probe != "" {
+			var n int64
+			if err := tx.QueryRowContext(ctx, probe, append([]any{match}, more...)...).Scan(&n); err != nil {
+				return fmt.Errorf("search: %w", err)
+			}
+			sparse = s.d.Sparse(n)
+		}
+		query, match, more := s.d.SearchQuery(x, o.Conversation, o.Role, bounded, sparse)
 		// Docids may repeat (PostgreSQL): the next page starts at the last
 		// docid again and skips the rows of it already read.
 		seen := map[[2]string]bool{}
@@ -283,6 +298,10 @@ func (s *Store) Search(ctx context.Context, o store.SearchOptions, fn func(store
 				clear(seen)
 			}
 			hi = last
+			if !bounded { // the next pages start below the last docid read
+				bounded = true
+				query, match, more = s.d.SearchQuery(x, o.Conversation, o.Role, true, sparse)
+			}
 			for _, k := range lastKeys {
 				seen[k] = true
 			}
