@@ -194,7 +194,7 @@ func (x suite) TestSearchProperty(t *testing.T) {
 	ctx := context.Background()
 	ids := transcript.NewIDs()
 	rng := rand.New(rand.NewPCG(31, 0x5eed))
-	vocab := []string{"alpha", "beta", "gamma", "ORD-55821", "ORD-55822", "ann@example.com", "/usr/bin/go", "déjà", "東京", "x.y-z", "Beta"}
+	vocab := []string{"alpha", "beta", "gamma", "ORD-55821", "ORD-55822", "ann@example.com", "/usr/bin/go", "déjà", "東京", "x.y-z", "Beta", `C:\Temp\it's`, `say "AND" or NOT`}
 	text := func() string {
 		n := 1 + rng.IntN(5)
 		w := make([]string, n)
@@ -204,7 +204,8 @@ func (x suite) TestSearchProperty(t *testing.T) {
 		return strings.Join(w, " ")
 	}
 	queries := []string{"alpha", "beta", "ord-55821", "55821", "ord*", "example.com", "usr", "東京", "déjà", "x.y-z", "y",
-		`"alpha beta"`, "alpha -beta", "gamma OR 55822", `beta -"gamma alpha"`, "x* -alpha", "ann@example.com"}
+		`"alpha beta"`, "alpha -beta", "gamma OR 55822", `beta -"gamma alpha"`, "x* -alpha", "ann@example.com",
+		`c:\temp\it`, "temp", "and", `"and or not"`, "c:*"}
 	convs := []string{"c0", "c1", "c2"}
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 	setNow(t, s, func() time.Time { return time.UnixMilli(clock) })
