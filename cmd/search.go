@@ -40,7 +40,8 @@ func newCmdSearch(f *Factory, runF func(context.Context, *searchOptions) error) 
 results, summaries) matches QUERY: words (all of them), "a phrase", -word to
 exclude, a OR b, prefix*. An identifier is found whole (ORD-55821,
 ann@example.com, /usr/local/bin) and by its parts (55821, example.com).
-See docs/search.md.`,
+An argument starting with - is a flag: quote the query ('deploy -staging')
+or put -- before it. See docs/search.md.`,
 		Example: `  convo search ORD-55821
   convo search '"payment failed" -refund' --since 30d
   convo search 'timeout OR deadline' -c agent-42 --role tool
