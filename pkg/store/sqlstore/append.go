@@ -1,13 +1,11 @@
 package sqlstore
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/store"
@@ -360,49 +358,6 @@ func (w *writer) update(ctx context.Context, r *transcript.Record) error {
 		}
 	}
 	w.seq++
-	return nil
-}
-
-// reindex replaces docid's index entry: held (a batch sent, its entries
-// not yet), or written.
-func (w *writer) reindex(ctx context.Context, docid int64, text string) error {
-	for i := range w.entries {
-		if w.entries[i].docid == docid {
-			w.entries[i].text = text
-			return nil
-		}
-	}
-	if err := unindex(ctx, w.tx, docid); err != nil {
-		return err
-	}
-	w.entries = append(w.entries, entry{docid, text})
-	return nil
-}
-
-// maxHeldEntries bounds the index entries (bytes of text) a writer holds
-// before it writes them.
-const maxHeldEntries = 8 << 20
-
-// indexChunk is how many entries one statement writes.
-const indexChunk = 4096
-
-// index writes the held index entries. They wait for the end of the
-// transaction (or maxHeldEntries): SQLite's FTS5 writes what it holds to a
-// new segment at every statement that follows one writing it, and merges
-// segments as they pile up, so entries written beside each batch of
-// records cost twice what they cost written together.
-func (w *writer) index(ctx context.Context) error {
-	// Sorted whole, so that the chunks follow each other in the index's
-	// order (see index).
-	slices.SortFunc(w.entries, func(a, b entry) int { return cmp.Compare(b.docid, a.docid) })
-	for len(w.entries) > 0 {
-		n := min(len(w.entries), indexChunk)
-		if err := index(ctx, w.tx, w.entries[:n]); err != nil {
-			return err
-		}
-		w.entries = w.entries[n:]
-	}
-	w.entries, w.entryBytes = nil, 0
 	return nil
 }
 
