@@ -83,11 +83,14 @@ func importViolations(prod, all map[string][]string) []string {
 		"pkg/tokens":     {"pkg/transcript"},
 		"pkg/format":     {"pkg/transcript"},
 		"pkg/export":     {"pkg/transcript"},
-		"pkg/store":      {"pkg/transcript"},
+		"pkg/store":      {"pkg/transcript", "pkg/search"},
 		"pkg/llm":        {"pkg/transcript", "pkg/format"},
 		// import reads files into the store: the domain and the store's
 		// interface, never a backend or a provider.
 		"pkg/importer": {"pkg/transcript", "pkg/store"},
+		// The search language and tokenizer, one for every backend,
+		// know no store.
+		"pkg/search": {"pkg/transcript"},
 		// The summarizer's parts: the fact finder and the extractive
 		// engine never reach the use case (pkg/summarize), and the fact
 		// finder never reaches the engine.
@@ -165,6 +168,7 @@ func TestImportViolations(t *testing.T) {
 		{"adapter imports a use case", map[string][]string{"pkg/dynamo": {"pkg/summarize"}}, nil, "adapter pkg/dynamo imports pkg/summarize"},
 		{"the engine imports the use case", map[string][]string{"pkg/summarize/extractive": {"pkg/summarize"}}, nil, "pkg/summarize/extractive imports pkg/summarize"},
 		{"the fact finder imports the engine", map[string][]string{"pkg/summarize/facts": {"pkg/summarize/extractive"}}, nil, "pkg/summarize/facts imports pkg/summarize/extractive"},
+		{"search imports the store", map[string][]string{"pkg/search": {"pkg/store"}}, nil, "pkg/search imports pkg/store"},
 		{"adapters import each other", map[string][]string{"pkg/store/sqlite": {"pkg/dynamo"}}, nil, "adapter pkg/store/sqlite imports pkg/dynamo"},
 		{"a test under pkg imports cmd", nil, map[string][]string{"pkg/dynamo": {"cmd"}}, "pkg/dynamo imports cmd"},
 	} {

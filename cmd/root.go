@@ -145,6 +145,8 @@ variables convo reads: convo help environment.`,
 		newCmdPrune(a, nil),
 		newCmdCopy(a, nil),
 		newCmdImport(a, nil),
+		newCmdSearch(a, nil),
+		newCmdMigrate(a, nil),
 	)
 	root.AddCommand(newHelpTopics()...)
 	completionCmd(root)

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/convo-cli/convo/pkg/search"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -145,6 +146,11 @@ type Store interface {
 	// ImportCursors calls fn for the cursors of source ("" every cursor),
 	// ordered by source and conversation.
 	ImportCursors(ctx context.Context, source string, fn func(ImportCursor) error) error
+	// Search calls fn for each record o.Query matches (o's filters too),
+	// newest first by creation time, up to o.Limit (0: all of them).
+	// Every write keeps the index in step; a store an older convo made
+	// has none, and a read-only open refuses it (ErrOutdated).
+	Search(ctx context.Context, o SearchOptions, fn func(SearchHit) error) error
 
 	// IntegrityCheck checks the store's own invariants and the backend's.
 	IntegrityCheck(ctx context.Context) error
@@ -352,4 +358,25 @@ type ConversationSchema struct {
 	Body []byte
 	// Updated is when it was set, in ms since the epoch.
 	Updated int64
+}
+
+// SearchOptions are what Search looks for.
+type SearchOptions struct {
+	Query *search.Query
+	// Conversation and Role, when set, narrow to one conversation, one role.
+	Conversation, Role string
+	// Since and Until (ms, 0: unbounded) keep records created at or after
+	// Since and before Until.
+	Since, Until int64
+	Limit        int
+}
+
+// SearchHit is one record Search found.
+type SearchHit struct {
+	Conversation string
+	Row
+	Created int64
+	// Doc is the record's searchable text as read for matching (snippets
+	// and rank use it); valid only until the callback returns, as Body.
+	Doc *search.Doc
 }

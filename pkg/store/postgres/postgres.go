@@ -281,6 +281,13 @@ func migrate(ctx context.Context, db *sql.DB, names []string) error {
 		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 			return fmt.Errorf("migration %s: %w", names[v], err)
 		}
+		// The search index's terms are made by pkg/search's tokenizer,
+		// which SQL cannot run: the migration's Go step, in its transaction.
+		if strings.HasSuffix(names[v], "_search.sql") {
+			if err := sqlstore.BackfillSearch(ctx, tx, &dialect{}); err != nil {
+				return fmt.Errorf("migration %s: %w", names[v], err)
+			}
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO convo_migrations (version) VALUES ($1)`, v+1); err != nil {
 			return err
 		}

@@ -97,3 +97,11 @@ func BenchmarkConcurrentAppend(b *testing.B) {
 		return func() (store.Store, error) { return Open(context.Background(), dsn) }
 	})
 }
+
+func pgBackend(t testing.TB) storetest.Opener {
+	dsn := pgtest.Schema(t)
+	return func() (store.Store, error) { return Open(context.Background(), dsn) }
+}
+
+func BenchmarkSearch(b *testing.B)     { storetest.BenchmarkSearch(b, pgBackend) }
+func BenchmarkBulkAppend(b *testing.B) { storetest.BenchmarkBulkAppend(b, pgBackend) }

@@ -118,7 +118,7 @@ func notAStore(path, why string) error {
 // createTableRE is compiled on first use: most commands never inspect a
 // file, and start-up pays for every regexp compiled at init.
 var createTableRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)`)
+	return regexp.MustCompile(`(?i)CREATE\s+(VIRTUAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)`)
 })
 
 // convoTables reports whether tables are a convo store's from before
@@ -130,7 +130,12 @@ func convoTables(tables []string) bool {
 	for _, name := range names {
 		body, _ := migrationFS.ReadFile(name)
 		for _, m := range createTableRE().FindAllStringSubmatch(string(body), -1) {
-			known[m[1]] = true
+			known[m[2]] = true
+			if m[1] != "" { // FTS5's shadow tables
+				for _, shadow := range []string{"data", "idx", "content", "docsize", "config"} {
+					known[m[2]+"_"+shadow] = true
+				}
+			}
 		}
 	}
 	for _, t := range tables {

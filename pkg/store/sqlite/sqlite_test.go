@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/convo-cli/convo/pkg/search"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/storetest"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -142,6 +143,19 @@ func TestPruneVacuums(t *testing.T) {
 	if res.Deleted != 1 || !res.Vacuumed || res.FreedBytes < 200*4000/2 {
 		t.Fatalf("prune: %+v", res)
 	}
+	// VACUUM keeps the rowids search's index is keyed by (SQLite may renumber
+	// the rows of a table without an INTEGER PRIMARY KEY; it copies them whole).
+	q, _ := search.Parse("xxx*") // a word of 4,000 x is indexed by its first 128
+	hits := 0
+	if err := s.Search(ctx, store.SearchOptions{Query: q}, func(h store.SearchHit) error {
+		if h.Conversation != "keep" {
+			return fmt.Errorf("hit in %q", h.Conversation)
+		}
+		hits++
+		return nil
+	}); err != nil || hits != 200 {
+		t.Fatalf("search after VACUUM: %d hits, %v; want the 200 records kept", hits, err)
+	}
 }
 
 func BenchmarkConcurrentAppend(b *testing.B) {
@@ -150,6 +164,14 @@ func BenchmarkConcurrentAppend(b *testing.B) {
 		return func() (store.Store, error) { return Open(context.Background(), path) }
 	})
 }
+
+func sqliteBackend(t testing.TB) storetest.Opener {
+	path := filepath.Join(t.TempDir(), "convo.db")
+	return func() (store.Store, error) { return Open(context.Background(), path) }
+}
+
+func BenchmarkSearch(b *testing.B)     { storetest.BenchmarkSearch(b, sqliteBackend) }
+func BenchmarkBulkAppend(b *testing.B) { storetest.BenchmarkBulkAppend(b, sqliteBackend) }
 
 // A store made before the per-conversation figures (migration 6) gets its
 // record counts filled when opened; its token counts are made by the first
@@ -179,7 +201,7 @@ func TestMigrationFillsRecordCounts(t *testing.T) {
 		}
 	}
 	// Back to version 5, as a store of the release before would be.
-	for _, q := range []string{`DROP TABLE import_cursors`, `DROP TRIGGER batch_pending_clear`, `DROP TABLE batch_pending`, `DROP TABLE export_files`, `DROP TRIGGER view_tokens_clear`, `DROP TABLE view_tokens`,
+	for _, q := range []string{`DROP TRIGGER records_fts_delete`, `DROP TABLE records_fts`, `DROP TABLE import_cursors`, `DROP TRIGGER batch_pending_clear`, `DROP TABLE batch_pending`, `DROP TABLE export_files`, `DROP TRIGGER view_tokens_clear`, `DROP TABLE view_tokens`,
 		`ALTER TABLE conversations DROP COLUMN record_count`, `ALTER TABLE conversations DROP COLUMN shape`,
 		`PRAGMA user_version = 5`} {
 		if _, err := s.DB().ExecContext(ctx, q); err != nil {
@@ -198,5 +220,14 @@ func TestMigrationFillsRecordCounts(t *testing.T) {
 	}
 	if got["a"] != 3 || got["b"] != 40 {
 		t.Fatalf("records after the migration: %v, want a:3 b:40", got)
+	}
+	// The search migration indexed what the older store held.
+	q, _ := search.Parse("x")
+	hits := 0
+	if err := s.Search(ctx, store.SearchOptions{Query: q}, func(store.SearchHit) error { hits++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if hits != 43 {
+		t.Fatalf("search after the migration found %d records, want 43", hits)
 	}
 }

@@ -156,32 +156,39 @@ type writer struct {
 	// conversations.shape): both go to the conversation's row in finish.
 	added    int64
 	reshaped bool
+	docs     docIDs
+	terms    termer
+	// entries are the index entries not yet written (see index).
+	entries    []entry
+	entryBytes int
 }
 
 // pendingRow is a record inserted but not yet sent.
 type pendingRow struct {
-	id, role, body    string
-	pos, created, seq int64
+	id, role, body, terms    string
+	pos, created, seq, docid int64
 }
 
-// insertValues is the INSERT of n records, 7 bare placeholders each:
+// insertValues is the INSERT of n records, 9 bare placeholders each:
 // SQLite looks a numbered one's name up in a list per bound value.
-func insertValues(n int) string {
+func insertValues(d Dialect, n int) string {
 	var q strings.Builder
-	q.WriteString(`INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES `)
+	q.WriteString(`INSERT INTO records (conversation, id, pos, sub, role, created, seq, body` + docCols(d) + `) VALUES `)
+	row := "(?, ?, ?, 0, ?, ?, ?, ?" + docVals(d) + ")"
 	for i := range n {
 		if i > 0 {
 			q.WriteByte(',')
 		}
-		q.WriteString("(?, ?, ?, 0, ?, ?, ?, ?)")
+		q.WriteString(row)
 	}
 	return q.String()
 }
 
 const (
-	sqlUpdate = `UPDATE records SET body = ?, seq = ? WHERE conversation = ? AND id = ?`
-	sqlAbsorb = `INSERT INTO absorbed (conversation, id, target) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`
-	sqlLookup = `SELECT 1 FROM records WHERE conversation = ?1 AND id = ?2
+	sqlUpdate      = `UPDATE records SET body = ?, seq = ? WHERE conversation = ? AND id = ?`
+	sqlUpdateTerms = `UPDATE records SET body = ?, seq = ?, terms = ? WHERE conversation = ? AND id = ?`
+	sqlAbsorb      = `INSERT INTO absorbed (conversation, id, target) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`
+	sqlLookup      = `SELECT 1 FROM records WHERE conversation = ?1 AND id = ?2
 		UNION ALL SELECT 1 FROM absorbed WHERE conversation = ?1 AND id = ?2 LIMIT 1`
 )
 
@@ -284,9 +291,13 @@ func (w *writer) insert(ctx context.Context, r *transcript.Record) error {
 	if w.queued == nil {
 		w.queued = map[string]int{}
 	}
+	docid, err := w.docs.arg(ctx, w.tx, r.Metadata.Timing.Creation)
+	if err != nil {
+		return err
+	}
 	w.queued[r.ID] = len(w.pending)
 	w.pending = append(w.pending, pendingRow{id: r.ID, role: string(r.Message.Role), body: string(w.buf),
-		pos: w.pos, created: r.Metadata.Timing.Creation, seq: w.seq})
+		terms: w.terms.of(w.s.d, w.conv, r), pos: w.pos, created: r.Metadata.Timing.Creation, seq: w.seq, docid: docid})
 	w.pos++
 	w.seq++
 	w.added++
@@ -304,20 +315,32 @@ func (w *writer) flush(ctx context.Context) error {
 	w.args = w.args[:0]
 	for _, p := range w.pending {
 		w.args = append(w.args, w.conv, p.id, p.pos, p.role, p.created, p.seq, p.body)
+		w.args = docArgs(w.s.d, w.args, p.docid, p.terms)
 	}
 	// A full batch's statement is prepared once per transaction; the last,
 	// shorter one runs once.
 	var err error
 	if len(w.pending) == w.batch {
 		if w.full == "" {
-			w.full = insertValues(w.batch)
+			w.full = insertValues(w.s.d, w.batch)
 		}
 		err = w.exec(ctx, w.full, w.args...)
 	} else {
-		_, err = w.tx.ExecContext(ctx, insertValues(len(w.pending)), w.args...)
+		_, err = w.tx.ExecContext(ctx, insertValues(w.s.d, len(w.pending)), w.args...)
 	}
 	if err != nil {
 		return fmt.Errorf("insert records %s to %s: %w", w.pending[0].id, w.pending[len(w.pending)-1].id, err)
+	}
+	if !w.s.d.TermsInRow() {
+		for _, p := range w.pending {
+			w.entries = append(w.entries, entry{p.docid, p.terms})
+			w.entryBytes += len(p.terms)
+		}
+		if w.entryBytes > maxHeldEntries {
+			if err := w.index(ctx); err != nil {
+				return err
+			}
+		}
 	}
 	w.pending = w.pending[:0]
 	clear(w.queued)
@@ -328,12 +351,27 @@ func (w *writer) update(ctx context.Context, r *transcript.Record) error {
 	w.buf = transcript.AppendJSON(w.buf[:0], r)
 	if i, ok := w.queued[r.ID]; ok {
 		// Not sent yet: it goes in once, as merged, with the merge's sequence.
-		w.pending[i].body, w.pending[i].seq = string(w.buf), w.seq
+		w.pending[i].body, w.pending[i].seq, w.pending[i].terms = string(w.buf), w.seq, w.terms.of(w.s.d, w.conv, r)
 		w.seq++
 		return nil
 	}
-	if err := w.exec(ctx, sqlUpdate, string(w.buf), w.seq, w.conv, r.ID); err != nil {
-		return fmt.Errorf("update record %s: %w", r.ID, err)
+	text := w.terms.of(w.s.d, w.conv, r)
+	if w.s.d.TermsInRow() {
+		if err := w.exec(ctx, sqlUpdateTerms, string(w.buf), w.seq, text, w.conv, r.ID); err != nil {
+			return fmt.Errorf("update record %s: %w", r.ID, err)
+		}
+	} else {
+		if err := w.exec(ctx, sqlUpdate, string(w.buf), w.seq, w.conv, r.ID); err != nil {
+			return fmt.Errorf("update record %s: %w", r.ID, err)
+		}
+		// The index entry of the merged record goes, and its new one in.
+		var docid int64
+		if err := w.tx.QueryRowContext(ctx, `SELECT `+w.s.d.DocIDColumn()+` FROM records WHERE conversation = ? AND id = ?`, w.conv, r.ID).Scan(&docid); err != nil {
+			return fmt.Errorf("update record %s: %w", r.ID, err)
+		}
+		if err := w.reindex(ctx, docid, text); err != nil {
+			return err
+		}
 	}
 	w.seq++
 	return nil
@@ -343,6 +381,9 @@ func (w *writer) update(ctx context.Context, r *transcript.Record) error {
 // in the transaction.
 func (w *writer) finish(ctx context.Context) error {
 	if err := w.flush(ctx); err != nil {
+		return err
+	}
+	if err := w.index(ctx); err != nil {
 		return err
 	}
 	reshaped := 0

@@ -122,8 +122,9 @@ func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumpe
 		// Records go in batches, as appends do; any other piece sends the
 		// batch first, so that the pieces land in the order they came.
 		var rows []placedRow
+		var docs docIDs
 		flush := func() error {
-			err := insertPlaced(ctx, tx, c.ID, rows)
+			err := insertPlaced(ctx, tx, &docs, c.ID, rows)
 			rows = rows[:0]
 			return err
 		}

@@ -145,6 +145,7 @@ func (s *Store) Annotate(ctx context.Context, conv, ref string, an *transcript.A
 		if err != nil {
 			return err
 		}
+		was := rec.Metadata.Timing.Creation
 		if err := an.Apply(&rec); err != nil {
 			return err
 		}
@@ -159,6 +160,13 @@ func (s *Store) Annotate(ctx context.Context, conv, ref string, an *transcript.A
 		if _, err := tx.ExecContext(ctx, `UPDATE records SET body = ?, seq = ?, created = ? WHERE conversation = ? AND id = ?`,
 			string(out), seq, rec.Metadata.Timing.Creation, conv, st.ID); err != nil {
 			return fmt.Errorf("update record %s: %w", st.ID, err)
+		}
+		if rec.Metadata.Timing.Creation != was {
+			// A record's docid follows its creation time (search's newest
+			// first): it moves, and its index entry with it.
+			if err := moveDocID(ctx, tx, conv, &rec); err != nil {
+				return fmt.Errorf("update record %s: %w", st.ID, err)
+			}
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET next_seq = ?, updated = ?, shape = shape + 1 WHERE id = ?`,
 			seq+1, s.nowMillis(), conv); err != nil {

@@ -51,6 +51,7 @@ func (s *Store) Fork(ctx context.Context, src, dst string, opt store.ForkOptions
 		}
 		now := s.nowMillis()
 		fk := transcript.NewForker(dst, ids, s.nowMillis)
+		var docs docIDs
 		var seq, maxPos int64
 		var rows []placedRow
 		after := store.Place{Pos: -1}
@@ -68,7 +69,7 @@ func (s *Store) Fork(ctx context.Context, src, dst string, opt store.ForkOptions
 				var newIDs map[string]string
 				if len(rec.Metadata.SummaryIDs) > 0 {
 					// What it covers may be among the rows not yet sent.
-					if err := insertPlaced(ctx, tx, dst, rows); err != nil {
+					if err := insertPlaced(ctx, tx, &docs, dst, rows); err != nil {
 						return err
 					}
 					rows = rows[:0]
@@ -86,7 +87,7 @@ func (s *Store) Fork(ctx context.Context, src, dst string, opt store.ForkOptions
 				maxPos = max(maxPos, st.Pos)
 				after = store.Place{Pos: st.Pos, Sub: st.Sub}
 			}
-			if err := insertPlaced(ctx, tx, dst, rows); err != nil {
+			if err := insertPlaced(ctx, tx, &docs, dst, rows); err != nil {
 				return err
 			}
 			if len(page) < forkPage {
@@ -110,25 +111,42 @@ type placedRow struct {
 	pos, sub, created, seq int64
 }
 
-// insertPlaced inserts rows into conv with one statement.
-func insertPlaced(ctx context.Context, tx conn, conv string, rows []placedRow) error {
+// insertPlaced inserts rows into conv with one statement, each with its
+// docid and search terms (ids giving the docids).
+func insertPlaced(ctx context.Context, tx conn, ids *docIDs, conv string, rows []placedRow) error {
 	if len(rows) == 0 {
 		return nil
 	}
 	var q strings.Builder
-	q.WriteString(`INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES `)
+	q.WriteString(`INSERT INTO records (conversation, id, pos, sub, role, created, seq, body` + docCols(tx.d) + `) VALUES `)
 	// Bare placeholders: SQLite looks a numbered one's name up in a list,
 	// one lookup per bound value, which made binding quadratic in the rows.
-	args := make([]any, 0, 8*len(rows))
+	args := make([]any, 0, 10*len(rows))
+	row := "(?, ?, ?, ?, ?, ?, ?, ?" + docVals(tx.d) + ")"
+	var t termer
+	es := make([]entry, 0, len(rows))
 	for i, r := range rows {
 		if i > 0 {
 			q.WriteByte(',')
 		}
-		q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
+		q.WriteString(row)
+		docid, err := ids.arg(ctx, tx, r.created)
+		if err != nil {
+			return err
+		}
+		text, err := t.stored(tx.d, conv, []byte(r.body))
+		if err != nil {
+			return fmt.Errorf("record %s: %w", r.id, err)
+		}
 		args = append(args, conv, r.id, r.pos, r.sub, r.role, r.created, r.seq, r.body)
+		args = docArgs(tx.d, args, docid, text)
+		es = append(es, entry{docid, text})
 	}
 	if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
 		return fmt.Errorf("insert records %s to %s: %w", rows[0].id, rows[len(rows)-1].id, err)
+	}
+	if err := index(ctx, tx, es); err != nil {
+		return err
 	}
 	return nil
 }

@@ -50,6 +50,7 @@ type Dialect interface {
 	Compact(ctx context.Context, db *sql.DB) (done bool, freed int64, err error)
 	// Check runs the database's own integrity check.
 	Check(ctx context.Context, db *sql.DB) error
+	SearchDialect
 }
 
 // Store is a store.Store over a database/sql database.

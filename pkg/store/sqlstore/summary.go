@@ -56,9 +56,17 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 		// tens of megabytes, so it is encoded once, into a buffer sized
 		// for it (no doubling), and bound without a copy.
 		w.buf = transcript.AppendJSON(slices.Grow(w.buf[:0], summaryBodySize(sum)), sum)
-		if _, err := tx.ExecContext(ctx, `INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES (?, ?, ?, ?, 'summary', ?, ?, ?)`,
-			conv, sum.ID, pos, sub, sum.Metadata.Timing.Creation, w.seq, unsafe.String(unsafe.SliceData(w.buf), len(w.buf))); err != nil {
+		docid, err := w.docs.arg(ctx, tx, sum.Metadata.Timing.Creation)
+		if err != nil {
+			return err
+		}
+		text := w.terms.of(s.d, conv, sum)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO records (conversation, id, pos, sub, role, created, seq, body`+docCols(s.d)+`) VALUES (?, ?, ?, ?, 'summary', ?, ?, ?`+docVals(s.d)+`)`,
+			docArgs(s.d, []any{conv, sum.ID, pos, sub, sum.Metadata.Timing.Creation, w.seq, unsafe.String(unsafe.SliceData(w.buf), len(w.buf))}, docid, text)...); err != nil {
 			return fmt.Errorf("insert summary %s: %w", sum.ID, err)
+		}
+		if err := index(ctx, tx, []entry{{docid, text}}); err != nil {
+			return err
 		}
 		w.seq++
 		w.added++
@@ -69,9 +77,17 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 				return fmt.Errorf("insert summary: record %s is no placeholder", ph.ID)
 			}
 			w.buf = transcript.AppendJSON(w.buf[:0], ph)
-			if _, err := tx.ExecContext(ctx, `INSERT INTO records (conversation, id, pos, sub, role, created, seq, body) VALUES (?, ?, ?, ?, 'user', ?, ?, ?)`,
-				conv, ph.ID, pos, sub+1, ph.Metadata.Timing.Creation, w.seq, string(w.buf)); err != nil {
+			docid, err := w.docs.arg(ctx, tx, ph.Metadata.Timing.Creation)
+			if err != nil {
+				return err
+			}
+			text := w.terms.of(s.d, conv, ph)
+			if _, err := tx.ExecContext(ctx, `INSERT INTO records (conversation, id, pos, sub, role, created, seq, body`+docCols(s.d)+`) VALUES (?, ?, ?, ?, 'user', ?, ?, ?`+docVals(s.d)+`)`,
+				docArgs(s.d, []any{conv, ph.ID, pos, sub + 1, ph.Metadata.Timing.Creation, w.seq, string(w.buf)}, docid, text)...); err != nil {
 				return fmt.Errorf("insert placeholder %s: %w", ph.ID, err)
+			}
+			if err := index(ctx, tx, []entry{{docid, text}}); err != nil {
+				return err
 			}
 			w.seq++
 			w.added++

@@ -1,0 +1,246 @@
+package cmd
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/convo-cli/convo/pkg/search"
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// searchOptions are the flags of `convo search`.
+type searchOptions struct {
+	f                  *Factory
+	query              *search.Query
+	conversation, role string
+	since, until, sort string
+	limit              int
+	json               bool
+	from, before       int64
+}
+
+// DefaultSearchLimit is how many records search prints without --limit.
+const DefaultSearchLimit = 20
+
+func newCmdSearch(f *Factory, runF func(context.Context, *searchOptions) error) *cobra.Command {
+	o := &searchOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "search QUERY... [-c ID] [--role R] [--since TIME] [--until TIME] [--limit N] [--sort newest|rank] [--json]",
+		Short: "Find the records that say something, in every conversation, newest first",
+		Long: `Find the records whose text (contents, tool calls' names and arguments, tool
+results, summaries) matches QUERY: words (all of them), "a phrase", -word to
+exclude, a OR b, prefix*. An identifier is found whole (ORD-55821,
+ann@example.com, /usr/local/bin) and by its parts (55821, example.com).
+An argument starting with - is a flag: quote the query ('deploy -staging')
+or put -- before it. See docs/search.md.`,
+		Example: `  convo search ORD-55821
+  convo search '"payment failed" -refund' --since 30d
+  convo search 'timeout OR deadline' -c agent-42 --role tool
+  convo search invoice --sort rank --limit 5
+  convo search deploy --json | jq -r .record.conversation | sort -u`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf("search needs a QUERY")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			// Several arguments are one query: convo search ORD-55821
+			// shipped finds both words; a phrase keeps its quotes
+			// inside the shell's: '"in transit"'.
+			var err error
+			if o.query, err = search.Parse(strings.Join(args, " ")); err != nil {
+				return usageErrorf("%v", err)
+			}
+			if o.limit < 0 {
+				return usageErrorf("--limit %d: want 0 (every match) or more", o.limit)
+			}
+			if o.role != "" && !transcript.Role(o.role).Valid() {
+				return usageErrorf("--role %q: want one of %v", o.role, transcript.Roles)
+			}
+			if o.sort != "newest" && o.sort != "rank" {
+				return usageErrorf("--sort %q: want newest or rank", o.sort)
+			}
+			if cmd.Flags().Changed("conversation") {
+				if err := requireConversation(o.conversation); err != nil {
+					return err
+				}
+			}
+			if o.since != "" {
+				if o.from, err = parseCutoff("--since", o.since, f.Now()); err != nil {
+					return err
+				}
+			}
+			if o.until != "" {
+				if o.before, err = parseCutoff("--until", o.until, f.Now()); err != nil {
+					return err
+				}
+				o.before = max(o.before, 1) // 0 would mean no bound
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return searchRun(cmd.Context(), o)
+		},
+	}
+	fl := cmd.Flags()
+	f.conversationFlag(cmd, &o.conversation, "only this conversation")
+	fl.StringVar(&o.role, "role", "", "only records of this role: system, user, assistant, tool or summary")
+	fl.StringVar(&o.since, "since", "", "only records created at or after TIME: "+TimeHelp)
+	fl.StringVar(&o.until, "until", "", "only records created before TIME: "+TimeHelp)
+	fl.IntVar(&o.limit, "limit", DefaultSearchLimit, "print at most N records (0: every match)")
+	fl.StringVar(&o.sort, "sort", "newest", "newest (by creation time) or rank (how well each answers the query, among the newest 10,000 matches)")
+	fl.BoolVar(&o.json, "json", false, `print one {"record": ..., "match": {"snippet": ...}} per line (docs/json-output.md)`)
+	_ = cmd.RegisterFlagCompletionFunc("sort", cobra.FixedCompletions([]string{"newest", "rank"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("role", cobra.FixedCompletions([]string{"system", "user", "assistant", "tool", "summary"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// searchHit is one record to print, held past the store's callback.
+type searchHit struct {
+	conv    string
+	role    string
+	created int64
+	body    []byte
+	doc     *search.Doc
+	score   float64
+}
+
+func searchRun(ctx context.Context, o *searchOptions) error {
+	s, err := o.f.ReadStore(ctx)
+	switch {
+	case errors.Is(err, errNoStore) && o.conversation == "":
+		return nil // a store never written to holds nothing to find
+	case errors.Is(err, store.ErrOutdated):
+		return fmt.Errorf("%w; search needs the index it adds: run `convo migrate` (or any command that writes)", err)
+	case err != nil:
+		return err
+	}
+	if o.conversation != "" {
+		if err := s.Read(ctx, o.conversation, store.ReadOptions{Limit: 1}, func(store.Row) error { return nil }); err != nil {
+			return notFoundIn(err, s)
+		}
+	}
+	opt := store.SearchOptions{Query: o.query, Conversation: o.conversation, Role: o.role,
+		Since: o.from, Until: o.before, Limit: o.limit}
+	rank := o.sort == "rank"
+	if rank {
+		opt.Limit = search.RankLimit + 1
+	}
+	var hits []searchHit
+	out := bufio.NewWriter(o.f.IO.Out)
+	p := searchPrinter{o: o, w: out, colour: useColour(o.f.IO)}
+	err = s.Search(ctx, opt, func(h store.SearchHit) error {
+		hit := searchHit{conv: h.Conversation, role: h.Role, created: h.Created, body: h.Body, doc: h.Doc}
+		if !rank {
+			return p.print(hit)
+		}
+		hit.body = slices.Clone(h.Body)
+		hits = append(hits, hit)
+		return nil
+	})
+	if err != nil {
+		return errors.Join(err, out.Flush())
+	}
+	if rank {
+		if len(hits) > search.RankLimit {
+			hits = hits[:search.RankLimit]
+			o.f.warnf("search: more than %d records match; ranked the newest %d (narrow with --since, --until, -c or --role)", search.RankLimit, search.RankLimit)
+		}
+		docs := make([]*search.Doc, len(hits))
+		for i, h := range hits {
+			docs[i] = h.doc
+		}
+		order, scores := o.query.Rank(docs)
+		for n, i := range order {
+			if o.limit > 0 && n >= o.limit {
+				break
+			}
+			hits[i].score = scores[i]
+			if err := p.print(hits[i]); err != nil {
+				return errors.Join(err, out.Flush())
+			}
+		}
+	}
+	return out.Flush()
+}
+
+// searchPrinter writes hits as JSONL or for people.
+type searchPrinter struct {
+	o      *searchOptions
+	w      *bufio.Writer
+	colour bool
+}
+
+// searchLine is one line of search --json (schemas/search.schema.json).
+type searchLine struct {
+	Record json.RawMessage `json:"record"`
+	Match  searchMatch     `json:"match"`
+}
+
+type searchMatch struct {
+	Snippet string   `json:"snippet"`
+	Marks   [][2]int `json:"marks"`
+	Score   *float64 `json:"score,omitempty"`
+}
+
+func (p searchPrinter) print(h searchHit) error {
+	sn := p.o.query.Snippet(h.doc)
+	if p.o.json {
+		line := searchLine{Record: h.body, Match: searchMatch{Snippet: sn.Text, Marks: sn.Marks}}
+		if line.Match.Marks == nil {
+			line.Match.Marks = [][2]int{}
+		}
+		if p.o.sort == "rank" {
+			line.Match.Score = &h.score
+		}
+		b, err := json.Marshal(line)
+		if err != nil {
+			return err
+		}
+		p.w.Write(b)
+		return p.w.WriteByte('\n')
+	}
+	var r transcript.Record
+	if err := transcript.DecodeStored(h.body, &r); err != nil {
+		return fmt.Errorf("record of %q: %w", h.conv, err)
+	}
+	role := h.role
+	if r.Message.Role == transcript.RoleSummary {
+		// A summary says what it stands for.
+		role = fmt.Sprintf("summary of %d records", len(r.Metadata.SummaryIDs))
+	}
+	when := time.UnixMilli(h.created).Local().Format("2006-01-02 15:04")
+	head := fmt.Sprintf("%s  %s  %s  %s", escapeID(h.conv), when, role, r.ID)
+	if p.colour {
+		head = ansiDim + head + ansiReset
+	}
+	fmt.Fprintf(p.w, "%s\n    %s\n", head, p.marked(sn))
+	return nil
+}
+
+// marked is the snippet escaped for a terminal, its matches in bold
+// colour when colour is on.
+func (p searchPrinter) marked(sn search.Snippet) string {
+	if !p.colour {
+		return escapeForTerminal(sn.Text)
+	}
+	var b strings.Builder
+	at := 0
+	for _, m := range sn.Marks {
+		b.WriteString(escapeForTerminal(sn.Text[at:m[0]]))
+		b.WriteString(ansiYellow + escapeForTerminal(sn.Text[m[0]:m[1]]) + ansiReset)
+		at = m[1]
+	}
+	b.WriteString(escapeForTerminal(sn.Text[at:]))
+	return b.String()
+}

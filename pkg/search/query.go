@@ -1,0 +1,171 @@
+package search
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// Query is a parsed search: every clause must hold. Words side by side
+// must all be found; OR between two items finds either (it binds tighter
+// than the space: `a b OR c` is a and (b or c)); a leading - excludes.
+type Query struct {
+	Clauses []Clause
+}
+
+// Clause is one or more items joined by OR, or one item negated.
+type Clause struct {
+	Items []Item
+	Not   bool
+}
+
+// Item is one word (a term, or a prefix when Prefix) or a phrase: words
+// that must stand one after the other, each whole.
+type Item struct {
+	Words  []string
+	Prefix bool // the last word is a prefix
+}
+
+// Phrase reports an item of more than one word.
+func (it Item) Phrase() bool { return len(it.Words) > 1 }
+
+// QueryError is a query that cannot be searched for.
+type QueryError struct{ Msg string }
+
+func (e *QueryError) Error() string { return "query: " + e.Msg }
+
+// MaxQueryBytes bounds a query's text.
+const MaxQueryBytes = 4096
+
+// Parse reads a query: words, "phrases", a leading - to exclude a word or
+// phrase, OR between two items, and a * after a word for a prefix. Words
+// are read by the tokenizer, so a query word finds the terms a record's word
+// would be indexed by (a word the tokenizer splits, `a,b`, is a phrase).
+func Parse(s string) (*Query, error) {
+	if len(s) > MaxQueryBytes {
+		return nil, &QueryError{fmt.Sprintf("longer than %d bytes", MaxQueryBytes)}
+	}
+	type tok struct {
+		text        string
+		quoted, neg bool
+		prefix, or  bool
+	}
+	var toks []tok
+	for i := 0; i < len(s); {
+		r := rune(s[i])
+		if unicode.IsSpace(r) {
+			i++
+			continue
+		}
+		var t tok
+		if s[i] == '-' && i+1 < len(s) && !unicode.IsSpace(rune(s[i+1])) {
+			t.neg = true
+			i++
+		}
+		if i < len(s) && s[i] == '"' {
+			end := strings.IndexByte(s[i+1:], '"')
+			if end < 0 { // an unclosed quote ends with the query
+				t.text, i = s[i+1:], len(s)
+			} else {
+				t.text, i = s[i+1:i+1+end], i+end+2
+			}
+			t.quoted = true
+		} else {
+			end := strings.IndexFunc(s[i:], unicode.IsSpace)
+			if end < 0 {
+				end = len(s) - i
+			}
+			t.text, i = s[i:i+end], i+end
+		}
+		if i < len(s) && s[i] == '*' && t.quoted {
+			t.prefix = true
+			i++
+		}
+		if !t.quoted {
+			if strings.HasSuffix(t.text, "*") {
+				t.text, t.prefix = strings.TrimRight(t.text, "*"), true
+			}
+			t.or = t.text == "OR" && !t.neg && !t.prefix
+		}
+		toks = append(toks, t)
+	}
+	q := &Query{}
+	joinNext := false
+	for i, t := range toks {
+		if t.or {
+			if i == 0 || i == len(toks)-1 || toks[i-1].or || toks[i+1].or {
+				return nil, &QueryError{"OR needs a word or phrase on each side"}
+			}
+			if toks[i-1].neg || toks[i+1].neg {
+				return nil, &QueryError{"an excluded word cannot be one side of OR"}
+			}
+			joinNext = true
+			continue
+		}
+		var it Item
+		Words(t.text, func(w Word) { it.Words = append(it.Words, w.Term) })
+		if len(it.Words) == 0 {
+			if joinNext {
+				return nil, &QueryError{fmt.Sprintf("%q holds no word to find, so OR has nothing on one side", t.text)}
+			}
+			continue // punctuation alone finds nothing and excludes nothing
+		}
+		it.Prefix = t.prefix
+		if joinNext {
+			last := &q.Clauses[len(q.Clauses)-1]
+			last.Items = append(last.Items, it)
+			joinNext = false
+			continue
+		}
+		q.Clauses = append(q.Clauses, Clause{Items: []Item{it}, Not: t.neg})
+	}
+	if joinNext {
+		return nil, &QueryError{"OR needs a word or phrase on each side"}
+	}
+	positive := false
+	for _, c := range q.Clauses {
+		positive = positive || !c.Not
+	}
+	if !positive {
+		return nil, &QueryError{"no word to find (a query of excluded words alone finds nothing)"}
+	}
+	return q, nil
+}
+
+// String writes q back in the query language, normalized.
+func (q *Query) String() string {
+	var b strings.Builder
+	for i, c := range q.Clauses {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if c.Not {
+			b.WriteByte('-')
+		}
+		for j, it := range c.Items {
+			if j > 0 {
+				b.WriteString(" OR ")
+			}
+			b.WriteByte('"')
+			b.WriteString(strings.Join(it.Words, " "))
+			b.WriteByte('"')
+			if it.Prefix {
+				b.WriteByte('*')
+			}
+		}
+	}
+	return b.String()
+}
+
+// Exact reports whether a backend's index expression (Index) finds exactly
+// the records q matches: it does unless a phrase must be checked.
+func (q *Query) Exact() bool {
+	for _, c := range q.Clauses {
+		for _, it := range c.Items {
+			if it.Phrase() {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,100 @@
+package sqlite
+
+import (
+	"encoding/hex"
+	"strings"
+
+	"github.com/convo-cli/convo/pkg/search"
+)
+
+// Search in SQLite: records_fts (migration 0008), an FTS5 index of the
+// terms pkg/search makes, keyed by the records' docid negated (a record's
+// rowid is its docid). FTS5 reads a doclist forward lazily, but backward
+// only once it has read it whole: negated, the newest record comes first
+// in its forward order, and search WORD --limit 20 reads 20 entries of the
+// word, not all of them.
+// The engine writes its entries beside the records; a trigger deletes
+// them with the records.
+
+func (dialect) DocIDColumn() string        { return "rowid" }
+func (dialect) DocIDValue() string         { return "?" }
+func (dialect) AllocatesDocIDs() bool      { return true }
+func (dialect) TermsInRow() bool           { return false }
+func (dialect) IndexDelete() string        { return "DELETE FROM records_fts WHERE rowid = ?" }
+func (dialect) IndexKey(docid int64) int64 { return -docid }
+
+// IndexText: the terms, space-separated (the FTS5 table's tokenizer splits
+// only at spaces), then the role and the conversation as terms no word
+// makes (a word never starts with #).
+func (dialect) IndexText(terms []string, role, conv string) string {
+	var b strings.Builder
+	for _, t := range terms {
+		b.WriteString(t)
+		b.WriteByte(' ')
+	}
+	b.WriteString("#r" + role + " #c" + hex.EncodeToString([]byte(conv)))
+	return b.String()
+}
+
+// IndexInsert: bare placeholders, as the records' INSERT, the keys
+// negated in Go: SQLite compares every constant expression of a statement
+// with the others it has seen ((-?, ?) 4,096 times took most of an append).
+func (dialect) IndexInsert(n int) string {
+	return "INSERT INTO records_fts (rowid, terms) VALUES " + strings.TrimSuffix(strings.Repeat("(?, ?),", n), ",")
+}
+
+// SearchQuery: the index drives (CROSS JOIN keeps it the outer loop), its
+// (negated) rowid order giving newest first without a sort; -c and --role are terms
+// of the index too. The rowid range costs FTS5 nothing: it is always there.
+func (dialect) SearchQuery(x search.Index, conv, role string, _, _ bool) (string, any, []any) {
+	return `SELECT -f.rowid, r.conversation, r.id, r.pos, r.sub, r.seq, r.role, r.created, r.body
+		FROM records_fts f CROSS JOIN records r ON r.rowid = -f.rowid
+		WHERE records_fts MATCH ?1 AND f.rowid >= -?2 AND f.rowid <= -?3
+		ORDER BY f.rowid LIMIT ?4`, ftsMatch(x, conv, role), nil
+}
+
+// SearchProbe: none; FTS5's order is the one search wants whatever the
+// number of matches.
+func (dialect) SearchProbe(search.Index, string, string) (string, any, []any) { return "", nil, nil }
+func (dialect) Sparse(int64) bool                                             { return false }
+
+// ftsMatch writes x as an FTS5 query: each term quoted (a term holds no
+// double quote), * after a prefix; the role and conversation as the terms
+// IndexText adds (#r ROLE, #c HEX).
+func ftsMatch(x search.Index, conv, role string) string {
+	var all []string
+	for _, any := range x.All {
+		var alts []string
+		for _, conj := range any {
+			var ts []string
+			for _, t := range conj {
+				ts = append(ts, ftsTerm(t))
+			}
+			alts = append(alts, "("+strings.Join(ts, " AND ")+")")
+		}
+		all = append(all, "("+strings.Join(alts, " OR ")+")")
+	}
+	if role != "" {
+		all = append(all, ftsTerm(search.Term{Text: "#r" + strings.ToLower(role)}))
+	}
+	if conv != "" {
+		all = append(all, ftsTerm(search.Term{Text: "#c" + hex.EncodeToString([]byte(conv))}))
+	}
+	q := strings.Join(all, " AND ")
+	if len(x.None) > 0 {
+		var ts []string
+		for _, t := range x.None {
+			ts = append(ts, ftsTerm(t))
+		}
+		q = "(" + q + ") NOT (" + strings.Join(ts, " OR ") + ")"
+	}
+	return q
+}
+
+func ftsTerm(t search.Term) string {
+	s := `"` + strings.ReplaceAll(t.Text, `"`, `""`) + `"`
+	if t.Prefix {
+		s += "*"
+	}
+	return s
+}

@@ -1,0 +1,355 @@
+package storetest
+
+// Search: what a backend's index finds is what pkg/search's matcher finds
+// reading every record, after every kind of write.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/convo-cli/convo/pkg/search"
+	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// searchAll runs q with o's filters and returns "conv/id" of the hits in
+// the order given, failing the test when they are not newest first.
+func searchAll(t *testing.T, s store.Store, o store.SearchOptions) []string {
+	t.Helper()
+	var got []string
+	last := int64(1) << 62
+	err := s.Search(context.Background(), o, func(h store.SearchHit) error {
+		var r transcript.Record
+		if err := transcript.DecodeStored(h.Body, &r); err != nil {
+			return err
+		}
+		if r.ID == "" || r.Metadata.Timing.Creation != h.Created || h.Doc == nil {
+			return fmt.Errorf("hit %+v: record %s, created %d", h.Row, r.ID, r.Metadata.Timing.Creation)
+		}
+		if h.Created > last {
+			return fmt.Errorf("hit %s created %d after one created %d: not newest first", r.ID, h.Created, last)
+		}
+		last = h.Created
+		got = append(got, h.Conversation+"/"+r.ID)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("Search(%s): %v", o.Query, err)
+	}
+	return got
+}
+
+// bruteForce reads every record of every conversation and keeps those q
+// and o's filters match, newest first.
+func bruteForce(t *testing.T, s store.Store, o store.SearchOptions) []string {
+	t.Helper()
+	ctx := context.Background()
+	type hit struct {
+		key     string
+		created int64
+	}
+	var hits []hit
+	var convs []string
+	if err := s.Conversations(ctx, func(c store.ConversationInfo) error { convs = append(convs, c.ID); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range convs {
+		err := s.Read(ctx, c, store.ReadOptions{}, func(row store.Row) error {
+			var r transcript.Record
+			if err := transcript.DecodeStored(row.Body, &r); err != nil {
+				return err
+			}
+			cr := r.Metadata.Timing.Creation
+			if o.Conversation != "" && c != o.Conversation || o.Role != "" && row.Role != o.Role ||
+				o.Since > 0 && cr < o.Since || o.Until > 0 && cr >= o.Until {
+				return nil
+			}
+			if o.Query.Match(search.NewDoc(search.Text(&r))) {
+				hits = append(hits, hit{c + "/" + r.ID, cr})
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			t.Fatal(err)
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int { return int(b.created - a.created) })
+	if o.Limit > 0 && len(hits) > o.Limit {
+		hits = hits[:o.Limit]
+	}
+	keys := make([]string, len(hits))
+	for i, h := range hits {
+		keys[i] = h.key
+	}
+	return keys
+}
+
+func mustQuery(t testing.TB, q string) *search.Query {
+	t.Helper()
+	p, err := search.Parse(q)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", q, err)
+	}
+	return p
+}
+
+func appendRecs(t testing.TB, s store.Store, ids *transcript.IDs, conv string, recs ...transcript.Record) {
+	t.Helper()
+	i := 0
+	if _, err := s.Append(context.Background(), conv, ids, func() (transcript.Record, error) {
+		if i == len(recs) {
+			return transcript.Record{}, io.EOF
+		}
+		i++
+		return recs[i-1], nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func at(r transcript.Record, ms int64) transcript.Record {
+	r.Metadata.Timing.Creation = ms
+	return r
+}
+
+// TestSearchFinds: identifiers whole and by parts, tool calls and results,
+// phrases, exclusions, the filters, newest first and the limit.
+func (x suite) TestSearchFinds(t *testing.T) {
+	s := x.open(t)
+	ids := transcript.NewIDs()
+	base := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
+	appendRecs(t, s, ids, "support",
+		at(exportMsg("user", "Where is order ORD-55821? Mail ann.lee@example.com"), base+1000),
+		at(transcript.Record{Message: transcript.Message{Role: "assistant", Contents: []string{"Checking."},
+			ToolCalls: []transcript.ToolCall{{ID: "call_1", Name: "track_parcel", Arguments: `{"ref":"ORD-55821"}`}}}}, base+2000),
+		at(transcript.Record{Message: transcript.Message{Role: "tool", ToolCallID: "call_1", Name: "track_parcel",
+			Contents: []string{"in transit, depot /var/spool/depot-7"}}}, base+3000),
+		at(exportMsg("assistant", "Your parcel is in transit."), base+4000),
+	)
+	appendRecs(t, s, ids, "other",
+		at(exportMsg("user", "transit strike news"), base+5000),
+		at(exportMsg("assistant", "The strike ends Friday."), base+6000),
+	)
+	count := func(q string, o store.SearchOptions) int {
+		o.Query = mustQuery(t, q)
+		got := searchAll(t, s, o)
+		if want := bruteForce(t, s, o); !slices.Equal(got, want) {
+			t.Errorf("%q %+v: got %q, brute force %q", q, o, got, want)
+		}
+		return len(got)
+	}
+	for _, tt := range []struct {
+		q    string
+		o    store.SearchOptions
+		want int
+	}{
+		{"ORD-55821", store.SearchOptions{}, 2}, // the user's text and the tool call's arguments
+		{"55821", store.SearchOptions{}, 2},
+		{"ann.lee@example.com", store.SearchOptions{}, 1},
+		{"example.com", store.SearchOptions{}, 1},
+		{"track_parcel", store.SearchOptions{}, 2}, // the call's name and the result's tool name
+		{"depot-7", store.SearchOptions{}, 1},
+		{"/var/spool", store.SearchOptions{}, 0}, // a path's parts are its names and atoms, not its prefixes
+		{"spool", store.SearchOptions{}, 1},
+		{"transit", store.SearchOptions{}, 3},
+		{"transit -strike", store.SearchOptions{}, 2},
+		{`"in transit"`, store.SearchOptions{}, 2},
+		{`"transit in"`, store.SearchOptions{}, 0},
+		{"strike OR parcel", store.SearchOptions{}, 5}, // parcel: by itself and track_parcel's part
+		{"trans*", store.SearchOptions{}, 3},
+		{"transit", store.SearchOptions{Conversation: "support"}, 2},
+		{"transit", store.SearchOptions{Role: "tool"}, 1},
+		{"transit", store.SearchOptions{Since: base + 4000}, 2},
+		{"transit", store.SearchOptions{Until: base + 4000}, 1},
+		{"transit", store.SearchOptions{Limit: 2}, 2},
+		{"call_1", store.SearchOptions{}, 0}, // ids are not indexed
+	} {
+		if got := count(tt.q, tt.o); got != tt.want {
+			t.Errorf("%q %+v: %d hits, want %d", tt.q, tt.o, got, tt.want)
+		}
+	}
+	o := store.SearchOptions{Query: mustQuery(t, "transit"), Limit: 1}
+	if got := searchAll(t, s, o); len(got) != 1 || !strings.HasPrefix(got[0], "other/") {
+		t.Errorf("the newest hit: %q", got)
+	}
+}
+
+// TestSearchProperty: random histories of every kind of write (append with
+// merges, summaries deleting what they cover or not, annotations moving a
+// record's time, rewind, fork, clear, prune, copy's Load), each followed by
+// searches that must find what a scan with the same tokenizer finds.
+func (x suite) TestSearchProperty(t *testing.T) {
+	steps := 120
+	if testing.Short() {
+		steps = 40
+	}
+	s := x.open(t)
+	ctx := context.Background()
+	ids := transcript.NewIDs()
+	rng := rand.New(rand.NewPCG(31, 0x5eed))
+	vocab := []string{"alpha", "beta", "gamma", "ORD-55821", "ORD-55822", "ann@example.com", "/usr/bin/go", "déjà", "東京", "x.y-z", "Beta", `C:\Temp\it's`, `say "AND" or NOT`}
+	text := func() string {
+		n := 1 + rng.IntN(5)
+		w := make([]string, n)
+		for i := range w {
+			w[i] = vocab[rng.IntN(len(vocab))]
+		}
+		return strings.Join(w, " ")
+	}
+	queries := []string{"alpha", "beta", "ord-55821", "55821", "ord*", "example.com", "usr", "東京", "déjà", "x.y-z", "y",
+		`"alpha beta"`, "alpha -beta", "gamma OR 55822", `beta -"gamma alpha"`, "x* -alpha", "ann@example.com",
+		`c:\temp\it`, "temp", "and", `"and or not"`, "c:*"}
+	convs := []string{"c0", "c1", "c2"}
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
+	setNow(t, s, func() time.Time { return time.UnixMilli(clock) })
+	roles := []transcript.Role{"user", "assistant", "user", "assistant", "system"}
+	lastID := func(conv string) string {
+		var id string
+		s.Read(ctx, conv, store.ReadOptions{Limit: 1}, func(r store.Row) error {
+			var rec transcript.Record
+			transcript.DecodeStored(r.Body, &rec)
+			id = rec.ID
+			return nil
+		})
+		return id
+	}
+	for step := range steps {
+		conv := convs[rng.IntN(len(convs))]
+		clock += int64(rng.IntN(3)) // records of one millisecond, too
+		op := rng.IntN(20)
+		var what string
+		switch {
+		case op < 10:
+			what = "append"
+			var recs []transcript.Record
+			for range 1 + rng.IntN(4) {
+				r := exportMsg(roles[rng.IntN(len(roles))], text())
+				if rng.IntN(4) == 0 {
+					r.Metadata.Timing.Creation = clock - int64(rng.IntN(100000)) // an import's old time
+				}
+				recs = append(recs, r)
+			}
+			appendRecs(t, s, ids, conv, recs...)
+		case op < 12:
+			what = "summary"
+			var all []string
+			s.Read(ctx, conv, store.ReadOptions{}, func(r store.Row) error {
+				var rec transcript.Record
+				transcript.DecodeStored(r.Body, &rec)
+				if r.Role != "system" && r.Role != "summary" {
+					all = append(all, rec.ID)
+				}
+				return nil
+			})
+			if len(all) < 2 {
+				continue
+			}
+			covered := all[:len(all)-1]
+			sum := &transcript.Record{ID: ids.New(clock), Message: transcript.Message{Role: "summary", Contents: []string{"summary: " + text()}}}
+			sum.Metadata.SummaryIDs = covered
+			sum.Metadata.Timing.Creation = clock
+			if err := insertSummary(s, ctx, conv, covered[len(covered)-1], sum, rng.IntN(2) == 0); err != nil && !errors.Is(err, store.ErrConflict) {
+				t.Fatalf("step %d summary: %v", step, err)
+			}
+		case op < 14:
+			what = "annotate"
+			if id := lastID(conv); id != "" {
+				an := &transcript.Annotation{Timing: map[string]int64{"creation": clock - int64(rng.IntN(100000))}}
+				if _, err := s.Annotate(ctx, conv, id, an); err != nil {
+					t.Fatalf("step %d annotate: %v", step, err)
+				}
+			}
+		case op == 14:
+			what = "rewind"
+			var first string
+			s.Read(ctx, conv, store.ReadOptions{}, func(r store.Row) error {
+				if first == "" && r.Role != "summary" {
+					var rec transcript.Record
+					transcript.DecodeStored(r.Body, &rec)
+					first = rec.ID
+				}
+				return nil
+			})
+			if first != "" {
+				if _, err := s.Rewind(ctx, conv, first, store.RewindOptions{}); err != nil {
+					t.Fatalf("step %d rewind: %v", step, err)
+				}
+			}
+		case op == 15:
+			what = "fork"
+			dst := convs[rng.IntN(len(convs))]
+			if dst != conv && lastID(conv) != "" {
+				if _, err := s.Fork(ctx, conv, dst, store.ForkOptions{Force: true}, ids); err != nil {
+					t.Fatalf("step %d fork: %v", step, err)
+				}
+			}
+		case op == 16:
+			what = "clear"
+			if _, err := s.Clear(ctx, conv); err != nil && !errors.Is(err, store.ErrNotFound) {
+				t.Fatalf("step %d clear: %v", step, err)
+			}
+		case op == 17:
+			what = "prune"
+			if _, err := s.Prune(ctx, store.PruneOptions{KeepSummaries: true}); err != nil {
+				t.Fatalf("step %d prune: %v", step, err)
+			}
+		default:
+			what = "copy" // Load replacing the conversation with its own dump, renamed
+			dst := convs[rng.IntN(len(convs))]
+			if dst == conv || lastID(conv) == "" {
+				continue
+			}
+			var pieces []store.Dumped
+			if err := s.Dump(ctx, conv, func(d store.Dumped) error {
+				switch {
+				case d.Conversation != nil:
+					c := *d.Conversation
+					c.ID = dst
+					d.Conversation = &c
+				case d.Record != nil:
+					r := *d.Record
+					r.Body = []byte(strings.Replace(string(r.Body), `"conversation":"`+conv+`"`, `"conversation":"`+dst+`"`, 1))
+					d.Record = &r
+				}
+				pieces = append(pieces, d)
+				return nil
+			}); err != nil {
+				t.Fatalf("step %d dump: %v", step, err)
+			}
+			i := 0
+			if err := s.Load(ctx, true, func() (store.Dumped, error) {
+				if i == len(pieces) {
+					return store.Dumped{}, io.EOF
+				}
+				i++
+				return pieces[i-1], nil
+			}); err != nil {
+				t.Fatalf("step %d load: %v", step, err)
+			}
+		}
+		for _, q := range queries {
+			o := store.SearchOptions{Query: mustQuery(t, q)}
+			switch rng.IntN(4) {
+			case 1:
+				o.Conversation = convs[rng.IntN(len(convs))]
+			case 2:
+				o.Role = string(roles[rng.IntN(len(roles))])
+			case 3:
+				o.Since = clock - int64(rng.IntN(50000))
+			}
+			got, want := searchAll(t, s, o), bruteForce(t, s, o)
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("step %d (%s), %q %+v: index found %q, a scan %q", step, what, q, o, got, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A store an older convo made has no search index: search, which only
+// reads, refuses it (exit 1) pointing at convo migrate and changes nothing;
+// migrate indexes every record already stored, and search finds them.
+func TestSearchOnOutdatedStore(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "convo.db")
+	in := `{"role":"user","content":"Where is ORD-55821?"}` + "\n" + `{"role":"assistant","content":"It left the depot."}` + "\n"
+	if _, errOut, code := run(t, in, "--db", db, "append", "-q", "-c", "old"); code != 0 {
+		t.Fatalf("append: exit %d: %s", code, errOut)
+	}
+	// Back to schema 7, as the release before search left stores.
+	sqliteExec(t, db, `DROP TRIGGER records_fts_delete`, `DROP TABLE records_fts`, `PRAGMA user_version = 7`)
+	before := files(t, dir)
+	_, errOut, code := run(t, "", "--db", db, "search", "55821")
+	if code != 1 || !strings.Contains(errOut, "convo migrate") {
+		t.Fatalf("search on an older store: exit %d, %q; want 1 pointing at convo migrate", code, errOut)
+	}
+	if files(t, dir)["convo.db"] != before["convo.db"] {
+		t.Fatal("search changed the store")
+	}
+	if _, errOut, code := run(t, "", "--db", db, "migrate"); code != 0 || !strings.Contains(errOut, "up to date") {
+		t.Fatalf("migrate: exit %d: %s", code, errOut)
+	}
+	out, errOut, code := run(t, "", "--db", db, "search", "55821", "--json")
+	if code != 0 || strings.Count(out, "\n") != 1 || !strings.Contains(out, `"snippet":"Where is ORD-55821?"`) {
+		t.Fatalf("search after migrate: exit %d, %q, %s", code, out, errOut)
+	}
+	if _, _, code := run(t, "", "--db", filepath.Join(dir, "none.db"), "migrate"); code != 4 {
+		t.Errorf("migrate of no store: exit %d, want 4", code)
+	}
+	if out, _, code := run(t, "", "--db", filepath.Join(dir, "none.db"), "search", "x"); code != 0 || out != "" {
+		t.Errorf("search of no store: exit %d, %q; want 0, nothing", code, out)
+	}
+}
