@@ -68,6 +68,7 @@ func documentedBatchStatusFields(t *testing.T) []string {
 	if !ok {
 		t.Fatal("docs/json-output.md has no section for summarize --batch-status --json")
 	}
+	section, _, _ = strings.Cut(section, "\n## ") // up to the next section
 	var fields []string
 	row := regexp.MustCompile("(?m)^\\| (`[a-zA-Z]+`(?:, `[a-zA-Z]+`)*) \\|")
 	for _, m := range row.FindAllStringSubmatch(section, -1) {
