@@ -16,8 +16,8 @@ func TestSearchOnOutdatedStore(t *testing.T) {
 	if _, errOut, code := run(t, in, "--db", db, "append", "-q", "-c", "old"); code != 0 {
 		t.Fatalf("append: exit %d: %s", code, errOut)
 	}
-	// Back to schema 7, as the release before search left stores.
-	sqliteExec(t, db, `DROP TRIGGER records_fts_delete`, `DROP TABLE records_fts`, `PRAGMA user_version = 7`)
+	// Back to schema 9, as the release before search left stores.
+	sqliteExec(t, db, `DROP TRIGGER records_fts_delete`, `DROP TABLE records_fts`, `PRAGMA user_version = 9`)
 	before := files(t, dir)
 	_, errOut, code := run(t, "", "--db", db, "search", "55821")
 	if code != 1 || !strings.Contains(errOut, "convo migrate") {

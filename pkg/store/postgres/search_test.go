@@ -12,7 +12,7 @@ import (
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// A database an older convo made (schema 4) is refused by a read-only open
+// A database an older convo made (schema 6) is refused by a read-only open
 // as outdated; the search migration's Go step indexes what it holds, so
 // that search finds it, identifiers by their parts too.
 func TestSearchMigrationIndexesStoredRecords(t *testing.T) {
@@ -35,14 +35,14 @@ func TestSearchMigrationIndexesStoredRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{`DROP INDEX records_terms`, `DROP INDEX records_docid_order`, `ALTER TABLE records DROP COLUMN terms`,
-		`ALTER TABLE records DROP COLUMN docid`, `DROP SEQUENCE records_docid`, `DELETE FROM convo_migrations WHERE version = 5`} {
+		`ALTER TABLE records DROP COLUMN docid`, `DROP SEQUENCE records_docid`, `DELETE FROM convo_migrations WHERE version = 7`} {
 		if _, err := s.DB().ExecContext(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
 	s.Close()
 	if _, err := OpenRead(ctx, dsn); !errors.Is(err, store.ErrOutdated) {
-		t.Fatalf("read-only open of schema 4: %v, want ErrOutdated", err)
+		t.Fatalf("read-only open of schema 6: %v, want ErrOutdated", err)
 	}
 	s, err = OpenExisting(ctx, dsn)
 	if err != nil {
