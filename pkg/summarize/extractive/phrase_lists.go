@@ -31,7 +31,6 @@ func joinLists(ps []phrase) []phrase {
 		texts := make([]string, 0, j-i)
 		for _, p := range ps[i:j] {
 			texts = append(texts, p.text)
-			joined.firstPerson = joined.firstPerson || p.firstPerson
 		}
 		joined.text = strings.Join(texts, ", ")
 		out = append(out, joined)

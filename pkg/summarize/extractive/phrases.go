@@ -15,9 +15,6 @@ import (
 // half the words of the sentences it comes from.
 type phrase struct {
 	text string
-	// firstPerson: the words before it include I, we, my...: the speaker
-	// tells something about themselves, where most facts worth keeping are.
-	firstPerson bool
 	// initial: it starts a sentence, so a capital on its first word may say
 	// nothing about the word.
 	initial bool
@@ -91,9 +88,6 @@ func scanPhrases(text string) []phrase {
 						run = s.flush(run)
 					}
 					s.linked = false
-					if firstPersonWords[string(lw)] || !sameStem && firstPersonWords[string(st)] {
-						s.firstPerson = true
-					}
 					sentenceStart = false
 					continue
 				}
@@ -115,12 +109,12 @@ func scanPhrases(text string) []phrase {
 // is known of the run of words that may become the next.
 type phraseSplitter struct {
 	out []phrase
-	// firstPerson, initial, listed: as the phrase's fields say.
+	// initial, listed: as the phrase's fields say.
 	// linked: the last mark
 	// was a comma that ended a phrase. quoted: the words are inside double
 	// quotes, which hold a title or a saying whole ("Monster Hunter:
 	// World", "Bring it on Home"), up to maxQuotedWords.
-	firstPerson, initial, listed, linked, quoted bool
+	initial, listed, linked, quoted bool
 }
 
 // parts reports whether a mark ends the run of words before it, and
@@ -151,9 +145,8 @@ func (s *phraseSplitter) flush(run []string) []string {
 		words = words[:len(words)-1]
 	}
 	if hasContent(words) {
-		s.out = append(s.out, phrase{text: strings.Join(words, " "), firstPerson: s.firstPerson, initial: s.initial, listed: s.listed})
+		s.out = append(s.out, phrase{text: strings.Join(words, " "), initial: s.initial, listed: s.listed})
 	}
-	s.firstPerson = false
 	return run[:0]
 }
 
@@ -258,8 +251,6 @@ var breakWords = wordSet(`i me my mine myself we us our ours you your yours your
 	bye goodbye congrats congratulations cheers
 	if then but because though although since while as than
 	wanna gonna gotta kinda sorta truly super pretty quite usually especially honestly seriously literally basically`)
-
-var firstPersonWords = wordSet(`i we my our me us ive weve im myself ours mine id`)
 
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}

@@ -16,17 +16,16 @@ import (
 func splitPhrasesReference(text string) []phrase {
 	var out []phrase
 	var run []string
-	firstPerson, initial, listed, linked := false, false, false, false
+	initial, listed, linked := false, false, false
 	// flush ends the run.
 	flush := func() {
 		for len(run) > 0 && stopwords[foldWordReference(run[len(run)-1])] && !startsUpper(run[len(run)-1]) {
 			run = run[:len(run)-1]
 		}
 		if hasContentReference(run) {
-			out = append(out, phrase{text: strings.Join(run, " "), firstPerson: firstPerson, initial: initial, listed: listed})
+			out = append(out, phrase{text: strings.Join(run, " "), initial: initial, listed: listed})
 		}
 		run = run[:0]
-		firstPerson = false
 	}
 	inCode := false
 	for _, line := range strings.Split(text, "\n") {
@@ -93,9 +92,6 @@ func splitPhrasesReference(text string) []phrase {
 						flush()
 					}
 					linked = false
-					if firstPersonWords[lw] || firstPersonWords[stemReference(tok.text)] {
-						firstPerson = true
-					}
 					sentenceStart = false
 					continue
 				}

@@ -32,10 +32,6 @@ const quantityWorth = 1.3
 // or 8).
 const phraseLengthBias = 5
 
-// firstPersonWorth multiplies what the words of a phrase are worth when
-// the speaker speaks of themselves ("I", "we", "my" before it).
-const firstPersonWorth = 1.3
-
 // score sets a candidate's score (see Extractive), and what each of its
 // words is worth, for fit to weigh what a summary holds already: n
 // candidates, df giving how many of them hold a folded word, rarity a
@@ -44,11 +40,8 @@ func (e *Engine) score(c *note, n float64, df func(string) int, rarity func(stri
 	c.words, c.worth = c.words[:0], c.worth[:0]
 	sum := 0.0
 	factor := 1.0
-	if c.firstPerson {
-		factor = firstPersonWorth
-	}
 	if countsTime(c.text) {
-		factor *= quantityWorth
+		factor = quantityWorth
 	}
 	at := -1
 	for w := range noteWords(c.text) {
