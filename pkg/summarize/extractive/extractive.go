@@ -27,8 +27,7 @@ import (
 // general text (from the tokenizer's vocabulary, see tokens.Rarity) and its
 // inverse frequency among the phrases being weighed (TF-IDF's idf), doubled
 // for a capitalized word or a number, in digits or words (names, titles,
-// amounts, "three dogs"), raised when the phrase counts time
-// (quantityWorth), and divided by the phrase's cost in
+// amounts, "three dogs"), and divided by the phrase's cost in
 // tokens plus a fixed bias, so specific phrases win over long vague ones.
 // Phrases are taken best first by what they add to those taken already:
 // a word the summary holds counts for less (repeatWorth), so the room goes

@@ -7,46 +7,6 @@ import (
 	"github.com/convo-cli/convo/pkg/tokens"
 )
 
-func TestCountsTime(t *testing.T) {
-	tests := []struct {
-		text string
-		want bool
-	}{
-		{"at least once a week", true},
-		{"go twice", true},
-		{"for 3 years", true},
-		{"a few days ago", true},
-		{"every morning and evening", true},
-		{"joined a gym last week", true},
-		{"hiking on Sunday", false}, // a day's name alone places nothing
-		{"last Friday", true},
-		{"three times a week", true},
-		{"Weekly standup", true},
-		{"two younger kids", false},
-		{"days of thunder", false},
-		{"the best year", false},
-		{"ORD-55821", false},
-		{"", false},
-	}
-	for _, tt := range tests {
-		if got := countsTime(tt.text); got != tt.want {
-			t.Errorf("countsTime(%q) = %v, want %v", tt.text, got, tt.want)
-		}
-	}
-}
-
-// Each word of a phrase that counts time is worth quantityWorth times
-// what it is worth in a phrase that does not.
-func TestQuantityRaisesWorth(t *testing.T) {
-	timed, plain := scoreFlat(t, "swim twice a week"), scoreFlat(t, "swim with a friend")
-	if timed.words[0] != "swim" || plain.words[0] != "swim" {
-		t.Fatalf("first words %q, %q, want swim", timed.words, plain.words)
-	}
-	if got, want := timed.worth[0], plain.worth[0]*quantityWorth; math.Abs(got-want) > 1e-9 {
-		t.Errorf("swim is worth %.3f when timed, want %.3f", got, want)
-	}
-}
-
 // A number in words weighs what a number in digits or a name does: twice
 // a plain word of the same rarity; "one", as often a pronoun, does not.
 func TestNumberWordsWeighAsNumbers(t *testing.T) {

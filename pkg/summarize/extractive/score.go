@@ -18,14 +18,6 @@ import (
 // capitalized word inside a sentence, a number in digits or words.
 const specificWorth = 2
 
-// quantityWorth multiplies what the words of a phrase that counts time
-// are worth ("twice a week", "for 3 years", "every morning", "last
-// Friday"). How often, how long and when are what a multi-week chat is
-// asked about, yet such a phrase is made of common words that rarity
-// alone rates low. On LoCoMo 1.3 keeps more answers on both halves than
-// 1 (none) and than 1.6 or 2, which crowd out the phrases naming things.
-const quantityWorth = 1.3
-
 // phraseLengthBias is added to a phrase's cost in tokens before its score
 // is divided by it: the larger, the more a long phrase with many specific
 // words is worth against a short one (on LoCoMo 5 keeps more answers than 2
@@ -39,10 +31,6 @@ const phraseLengthBias = 5
 func (e *Engine) score(c *note, n float64, df func(string) int, rarity func(string) float64) {
 	c.words, c.worth = c.words[:0], c.worth[:0]
 	sum := 0.0
-	factor := 1.0
-	if countsTime(c.text) {
-		factor = quantityWorth
-	}
 	at := -1
 	for w := range noteWords(c.text) {
 		at++
@@ -56,7 +44,6 @@ func (e *Engine) score(c *note, n float64, df func(string) int, rarity func(stri
 		if first, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(first) && !(c.initial && at == 0) || unicode.IsDigit(first) || numberWords[lw] {
 			x *= specificWorth
 		}
-		x *= factor
 		sum += x
 		if j := slices.Index(c.words, lw); j >= 0 {
 			c.worth[j] += x
