@@ -8,9 +8,7 @@ import "strings"
 // commas alone (listed), three or more, or two closed by an item that
 // holds "and" or "or" ("and tarts", "faith and strength"), of at most
 // maxListItemWords words an item and maxListWords in all; any other run
-// is left as it is. The first of three items or more may be longer: it
-// leads into the list ("eat a combination of vegetables, fruits, and
-// insects").
+// is left as it is.
 func joinLists(ps []phrase) []phrase {
 	out := ps[:0]
 	for i := 0; i < len(ps); {
@@ -48,9 +46,9 @@ const (
 // one list (see joinLists).
 func isList(items []phrase) bool {
 	words := 0
-	for i, p := range items {
+	for _, p := range items {
 		n := strings.Count(p.text, " ") + 1
-		if n > maxListItemWords && (i > 0 || len(items) < 3) {
+		if n > maxListItemWords {
 			return false
 		}
 		words += n
