@@ -26,9 +26,9 @@ import (
 // A phrase's score is the sum over its content words of the word's rarity in
 // general text (from the tokenizer's vocabulary, see tokens.Rarity) and its
 // inverse frequency among the phrases being weighed (TF-IDF's idf), doubled
-// for a capitalized word or a number, in digits or words (names, titles,
-// amounts, "three dogs"), and divided by the phrase's cost in
-// tokens plus a fixed bias, so specific phrases win over long vague ones.
+// for a capitalized word or a number in digits (names, titles, amounts),
+// and divided by the phrase's cost in tokens plus a fixed bias, so
+// specific phrases win over long vague ones.
 // Phrases are taken best first by what they add to those taken already:
 // a word the summary holds counts for less (repeatWorth), so the room goes
 // to facts not yet kept rather than to the same topic said again.

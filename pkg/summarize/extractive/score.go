@@ -15,7 +15,7 @@ import (
 // plus phraseLengthBias.
 
 // specificWorth multiplies a word that names or counts something: a
-// capitalized word inside a sentence, a number in digits or words.
+// capitalized word inside a sentence, a number in digits.
 const specificWorth = 2
 
 // phraseLengthBias is added to a phrase's cost in tokens before its score
@@ -41,7 +41,7 @@ func (e *Engine) score(c *note, n float64, df func(string) int, rarity func(stri
 		x := rarity(lw) + math.Log(1+n/float64(df(lw)))
 		// A capital is a name's only when the word does not merely
 		// start the sentence: notes keep the text's casing.
-		if first, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(first) && !(c.initial && at == 0) || unicode.IsDigit(first) || numberWords[lw] {
+		if first, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(first) && !(c.initial && at == 0) || unicode.IsDigit(first) {
 			x *= specificWorth
 		}
 		sum += x

@@ -7,15 +7,13 @@ import (
 	"github.com/convo-cli/convo/pkg/tokens"
 )
 
-// A number in words weighs what a number in digits or a name does: twice
-// a plain word of the same rarity; "one", as often a pronoun, does not.
-func TestNumberWordsWeighAsNumbers(t *testing.T) {
+// A number in digits or a name weighs twice a plain word of the same
+// rarity; a number in words weighs as any word.
+func TestSpecificWordsWeighMore(t *testing.T) {
 	for _, tt := range []struct {
 		text   string
 		factor float64
 	}{
-		{"adopted three dogs", 2},
-		{"adopted twenty dogs", 2},
 		{"adopted 30 dogs", 2},
 		{"adopted Rex dogs", 2},
 		{"adopted one dogs", 1},
