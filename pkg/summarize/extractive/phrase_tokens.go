@@ -51,54 +51,19 @@ func abbreviation(w string) bool {
 	return len(w)%2 == 1
 }
 
-// pluralPossessive reports whether a word ending in s, its trailing marks
-// an apostrophe alone, is a plural's possessive: the next field starts
-// with a lower-case letter ("kids' books", "the dogs’ bowls"). Inside
-// single quotes the apostrophe closes them ('The Goonies' yesterday);
-// the caller knows, see opensSingleQuote.
-func pluralPossessive(word, trail, next string) bool {
-	if trail != "'" && trail != "’" || !strings.HasSuffix(word, "s") {
-		return false
-	}
-	r, _ := utf8.DecodeRuneInString(next)
-	return unicode.IsLower(r)
-}
-
-// opensSingleQuote reports whether a field opens a single quote: a quote
-// mark before a letter ('The, ‘Friends). An elided letter opens one too
-// ('cause); the quote then stays open to the line's end, where a plural's
-// possessive is only missed.
-func opensSingleQuote(field string) bool {
-	r, n := utf8.DecodeRuneInString(field)
-	if r != '\'' && r != '‘' {
-		return false
-	}
-	next, _ := utf8.DecodeRuneInString(field[n:])
-	return unicode.IsLetter(next)
-}
-
-// closesSingleQuote reports whether a field's closing marks hold a single
-// quote after a letter or digit (Goonies', Friends’!).
-func closesSingleQuote(field string) bool {
-	word := strings.TrimRightFunc(field, func(r rune) bool { return !isAlnum(r) })
-	return word != "" && strings.ContainsAny(field[len(word):], "'’")
-}
-
 var titleAbbreviations = wordSet(`Mr Mrs Ms Mx Dr Prof St Mt Ft Rev Gen Capt Lt Sgt Col`)
 
 // appendFieldTokens appends the words and punctuation of one
 // whitespace-delimited field, next being the field after it. URLs, e-mail
 // addresses, paths, identifiers and version numbers stay whole; so does
-// the dot of an abbreviation before a capital, and the apostrophe of a
-// plural's possessive before a lower-case word ("kids' books") unless a
-// single quote is open (quoteOpen), which it closes.
-func appendFieldTokens(out []token, field, next string, quoteOpen bool) []token {
+// the dot of an abbreviation before a capital.
+func appendFieldTokens(out []token, field, next string) []token {
 	if lead, code, trail, ok := codeField(field); ok {
 		return appendMarkedWord(out, lead, code, trail)
 	}
 	nextUpper := startsUpper(next)
 	if lead, word, trail, ok := plainField(field); ok {
-		if trail == "." && nextUpper && abbreviation(word) || !quoteOpen && pluralPossessive(word, trail, next) {
+		if trail == "." && nextUpper && abbreviation(word) {
 			word, trail = field[len(lead):], ""
 		}
 		return appendMarkedWord(out, lead, word, trail)
@@ -111,8 +76,7 @@ func appendFieldTokens(out []token, field, next string, quoteOpen bool) []token 
 	if lead := field[:len(field)-len(core)]; lead != "" {
 		out = append(out, token{text: lead})
 	}
-	abbreviated := core[len(trimmed):] == "." && nextUpper && abbreviation(trimmed) ||
-		!quoteOpen && pluralPossessive(trimmed, core[len(trimmed):], next)
+	abbreviated := core[len(trimmed):] == "." && nextUpper && abbreviation(trimmed)
 	if abbreviated {
 		trimmed = core
 	}

@@ -52,11 +52,8 @@ func scanPhrases(text string) []phrase {
 		}
 		sentenceStart := true
 		s.quoted = false
-		singleOpen := false // a single quote opened on this line, not yet closed
 		for field, next := range fieldsAhead(line) {
-			singleOpen = singleOpen || opensSingleQuote(field)
-			tokens = appendFieldTokens(tokens[:0], field, next, singleOpen)
-			singleOpen = singleOpen && !closesSingleQuote(field)
+			tokens = appendFieldTokens(tokens[:0], field, next)
 			for k, tok := range tokens {
 				if !tok.word {
 					if !s.parts(tok.text, k == 0 && k+1 < len(tokens), k == len(tokens)-1, next, run) {

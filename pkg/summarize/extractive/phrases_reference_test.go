@@ -39,19 +39,12 @@ func splitPhrasesReference(text string) []phrase {
 		sentenceStart := true
 		quoted := false // inside double quotes: one phrase, up to 12 words
 		fields := strings.Fields(line)
-		singleOpen := false // between single quotes: an apostrophe after s closes them
 		for i, field := range fields {
 			next := ""
 			if i+1 < len(fields) {
 				next = fields[i+1]
 			}
-			if singleOpenerReference().MatchString(field) {
-				singleOpen = true
-			}
-			toks := fieldTokensReference(field, next, singleOpen)
-			if singleCloserReference().MatchString(field) {
-				singleOpen = false
-			}
+			toks := fieldTokensReference(field, next)
 			for k, tok := range toks {
 				if !tok.word {
 					if emphasisReference().MatchString(tok.text) {
@@ -117,7 +110,7 @@ type tokenReference struct {
 // fieldTokensReference splits one whitespace-delimited field into words and
 // punctuation. URLs, e-mail addresses, paths, identifiers and version
 // numbers stay whole.
-func fieldTokensReference(field, next string, quoteOpen bool) []tokenReference {
+func fieldTokensReference(field, next string) []tokenReference {
 	nextUpper := startsUpper(next)
 	// Inline code is one word: `timeout=10`.
 	if m := inlineCodeReference().FindStringSubmatch(field); m != nil {
@@ -141,10 +134,6 @@ func fieldTokensReference(field, next string, quoteOpen bool) []tokenReference {
 	}
 	// The dot of a title or of initials before a capital: Dr. Dre, J.K. Rowling.
 	abbreviated := nextUpper && core[len(trimmed):] == "." && abbreviationReference().MatchString(trimmed)
-	// The apostrophe of a plural's possessive before a lower-case word: kids' books.
-	if !quoteOpen && possessiveReference().MatchString(core[len(trimmed)-min(len(trimmed), 1):]) && nextLowerReference().MatchString(next) {
-		abbreviated = true
-	}
 	if abbreviated {
 		trimmed = core
 	}
@@ -210,10 +199,6 @@ func isWordRuneReference(s string, i int, r rune) bool {
 }
 
 // abbreviationReference: a title, or initials but the pronoun I.
-var possessiveReference = work.LazyRegexp(`^s['’]$`)
-var singleOpenerReference = work.LazyRegexp(`^['‘]\p{L}`)
-var singleCloserReference = work.LazyRegexp(`[\p{L}\p{Nd}][^\p{L}\p{Nd}]*['’][^\p{L}\p{Nd}]*$`)
-var nextLowerReference = work.LazyRegexp(`^\p{Ll}`)
 var abbreviationReference = work.LazyRegexp(`^(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Ft|Rev|Gen|Capt|Lt|Sgt|Col|[A-HJ-Z]|[A-Z](?:\.[A-Z])+)$`)
 
 var (
