@@ -7,8 +7,8 @@ import (
 )
 
 // How the phrase scanner cuts a whitespace-delimited field into words and
-// marks: identifiers, URLs, versions, amounts, inline code and the dots
-// of abbreviations stay in their words.
+// marks: identifiers, URLs, versions, amounts and inline code stay in
+// their words.
 
 type token struct {
 	text string
@@ -32,40 +32,14 @@ func fieldsAhead(s string) func(yield func(field, next string) bool) {
 	}
 }
 
-// abbreviation reports whether a word followed by a dot and a capital is
-// a title or initials, whose dot ends no sentence ("Dr. Dre", "J.K.
-// Rowling", "St. Louis"): a title of the list, or single capitals joined
-// by dots but the pronoun I.
-func abbreviation(w string) bool {
-	if titleAbbreviations[w] {
-		return true
-	}
-	if w == "I" {
-		return false
-	}
-	for i := 0; i < len(w); i += 2 {
-		if !isUpper(w[i]) || i+1 < len(w) && w[i+1] != '.' {
-			return false
-		}
-	}
-	return len(w)%2 == 1
-}
-
-var titleAbbreviations = wordSet(`Mr Mrs Ms Mx Dr Prof St Mt Ft Rev Gen Capt Lt Sgt Col`)
-
 // appendFieldTokens appends the words and punctuation of one
-// whitespace-delimited field, next being the field after it. URLs, e-mail
-// addresses, paths, identifiers and version numbers stay whole; so does
-// the dot of an abbreviation before a capital.
-func appendFieldTokens(out []token, field, next string) []token {
+// whitespace-delimited field. URLs, e-mail addresses, paths, identifiers
+// and version numbers stay whole.
+func appendFieldTokens(out []token, field string) []token {
 	if lead, code, trail, ok := codeField(field); ok {
 		return appendMarkedWord(out, lead, code, trail)
 	}
-	nextUpper := startsUpper(next)
 	if lead, word, trail, ok := plainField(field); ok {
-		if trail == "." && nextUpper && abbreviation(word) {
-			word, trail = field[len(lead):], ""
-		}
 		return appendMarkedWord(out, lead, word, trail)
 	}
 	core := strings.TrimLeftFunc(field, isEdgePunct)
@@ -76,13 +50,9 @@ func appendFieldTokens(out []token, field, next string) []token {
 	if lead := field[:len(field)-len(core)]; lead != "" {
 		out = append(out, token{text: lead})
 	}
-	abbreviated := core[len(trimmed):] == "." && nextUpper && abbreviation(trimmed)
-	if abbreviated {
-		trimmed = core
-	}
 	switch {
 	case trimmed == "":
-	case abbreviated || atomic(trimmed):
+	case atomic(trimmed):
 		out = append(out, token{text: trimmed, word: true})
 	default:
 		start := -1

@@ -53,7 +53,7 @@ func scanPhrases(text string) []phrase {
 		sentenceStart := true
 		s.quoted = false
 		for field, next := range fieldsAhead(line) {
-			tokens = appendFieldTokens(tokens[:0], field, next)
+			tokens = appendFieldTokens(tokens[:0], field)
 			for k, tok := range tokens {
 				if !tok.word {
 					if !s.parts(tok.text, k == 0 && k+1 < len(tokens), k == len(tokens)-1, next, run) {

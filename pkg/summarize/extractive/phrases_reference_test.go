@@ -44,7 +44,7 @@ func splitPhrasesReference(text string) []phrase {
 			if i+1 < len(fields) {
 				next = fields[i+1]
 			}
-			toks := fieldTokensReference(field, next)
+			toks := fieldTokensReference(field)
 			for k, tok := range toks {
 				if !tok.word {
 					if emphasisReference().MatchString(tok.text) {
@@ -110,8 +110,7 @@ type tokenReference struct {
 // fieldTokensReference splits one whitespace-delimited field into words and
 // punctuation. URLs, e-mail addresses, paths, identifiers and version
 // numbers stay whole.
-func fieldTokensReference(field, next string) []tokenReference {
-	nextUpper := startsUpper(next)
+func fieldTokensReference(field string) []tokenReference {
 	// Inline code is one word: `timeout=10`.
 	if m := inlineCodeReference().FindStringSubmatch(field); m != nil {
 		var out []tokenReference
@@ -132,18 +131,13 @@ func fieldTokensReference(field, next string) []tokenReference {
 			trimmed = core[:len(trimmed)+m[3]]
 		}
 	}
-	// The dot of a title or of initials before a capital: Dr. Dre, J.K. Rowling.
-	abbreviated := nextUpper && core[len(trimmed):] == "." && abbreviationReference().MatchString(trimmed)
-	if abbreviated {
-		trimmed = core
-	}
 	var out []tokenReference
 	if lead := field[:len(field)-len(core)]; lead != "" {
 		out = append(out, tokenReference{text: lead})
 	}
 	switch {
 	case trimmed == "":
-	case abbreviated || atomicReference(trimmed):
+	case atomicReference(trimmed):
 		out = append(out, tokenReference{text: trimmed, word: true})
 	default:
 		start := -1
@@ -197,9 +191,6 @@ func isWordRuneReference(s string, i int, r rune) bool {
 	}
 	return false
 }
-
-// abbreviationReference: a title, or initials but the pronoun I.
-var abbreviationReference = work.LazyRegexp(`^(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Ft|Rev|Gen|Capt|Lt|Sgt|Col|[A-HJ-Z]|[A-Z](?:\.[A-Z])+)$`)
 
 var (
 	quoteMarkReference  = work.LazyRegexp(`["“”]`)
