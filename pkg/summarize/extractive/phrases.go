@@ -73,14 +73,10 @@ func scanPhrases(text string) []phrase {
 				if strings.IndexByte(tok.text, '\'') >= 0 || strings.Contains(tok.text, "’") {
 					st, sameStem = stemAppend(stemBuf[:0], tok.text), false
 				}
-				// A capital inside a sentence makes a break word part of a
-				// name or title: "The Great Gatsby", "7 May 2023". "I" is
-				// always capitalized and always a pronoun.
-				titled := !sentenceStart && startsUpper(tok.text) && string(st) != "i"
 				if s.quoted && len(run) >= maxQuotedWords {
 					s.quoted = false
 				}
-				if !titled && !s.quoted && (breakWords[string(lw)] || !sameStem && breakWords[string(st)]) {
+				if !s.quoted && (breakWords[string(lw)] || !sameStem && breakWords[string(st)]) {
 					if len(run) > 0 {
 						run = s.flush(run)
 					}

@@ -73,14 +73,10 @@ func splitPhrasesReference(text string) []phrase {
 					continue
 				}
 				lw := foldWordReference(tok.text)
-				// A capital inside a sentence makes a break word part of a
-				// name or title: "The Great Gatsby", "7 May 2023". "I" is
-				// always capitalized and always a pronoun.
-				titled := !sentenceStart && startsUpper(tok.text) && stemReference(tok.text) != "i"
 				if quoted && len(run) >= 12 {
 					quoted = false
 				}
-				if !titled && !quoted && (breakWords[lw] || breakWords[stemReference(tok.text)]) {
+				if !quoted && (breakWords[lw] || breakWords[stemReference(tok.text)]) {
 					if len(run) > 0 {
 						flush()
 					}
