@@ -235,7 +235,9 @@ func distinctFolded(ws []string) []string {
 }
 
 // noteWords yields the words of a phrase's text, a list's commas left
-// out: "fruits," of "vegetables, fruits, and insects" is "fruits".
+// out: "fruits," of "vegetables, fruits, and insects" is "fruits" (an
+// earlier version joined lists into one note, which a previous summary
+// may still hold).
 func noteWords(text string) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		for w := range strings.FieldsSeq(text) {

@@ -18,20 +18,10 @@ type phrase struct {
 	// initial: it starts a sentence, so a capital on its first word may say
 	// nothing about the word.
 	initial bool
-	// listed: only a comma parts it from the phrase before, as the items
-	// of a list are ("croissants, muffins, and tarts").
-	listed bool
 }
 
-// splitPhrases returns the phrases of text in order, a list of short
-// items as one phrase (see joinLists).
+// splitPhrases returns the phrases of text in order.
 func splitPhrases(text string) []phrase {
-	return joinLists(scanPhrases(text))
-}
-
-// scanPhrases returns the phrases of text in order, each item of a list
-// on its own.
-func scanPhrases(text string) []phrase {
 	var s phraseSplitter
 	// First room for the run of words and a field's tokens, seldom
 	// outgrown, and for folded words, which are only looked up.
@@ -59,9 +49,7 @@ func scanPhrases(text string) []phrase {
 					if !s.parts(tok.text, k == 0 && k+1 < len(tokens), k == len(tokens)-1, next, run) {
 						continue
 					}
-					emitted := len(s.out)
 					run = s.flush(run)
-					s.linked = tok.text == "," && len(s.out) > emitted
 					if strings.ContainsAny(tok.text, ".!?:") {
 						sentenceStart = true
 					}
@@ -80,20 +68,17 @@ func scanPhrases(text string) []phrase {
 					if len(run) > 0 {
 						run = s.flush(run)
 					}
-					s.linked = false
 					sentenceStart = false
 					continue
 				}
 				if len(run) == 0 {
 					s.initial = sentenceStart
-					s.listed = s.linked
 				}
 				run = append(run, tok.text)
 				sentenceStart = false
 			}
 		}
 		run = s.flush(run)
-		s.linked = false
 	}
 	return s.out
 }
@@ -102,12 +87,10 @@ func scanPhrases(text string) []phrase {
 // is known of the run of words that may become the next.
 type phraseSplitter struct {
 	out []phrase
-	// initial, listed: as the phrase's fields say.
-	// linked: the last mark
-	// was a comma that ended a phrase. quoted: the words are inside double
+	// initial: as the phrase's field says. quoted: the words are inside double
 	// quotes, which hold a title or a saying whole ("Monster Hunter:
 	// World", "Bring it on Home"), up to maxQuotedWords.
-	initial, listed, linked, quoted bool
+	initial, quoted bool
 }
 
 // parts reports whether a mark ends the run of words before it, and
@@ -138,7 +121,7 @@ func (s *phraseSplitter) flush(run []string) []string {
 		words = words[:len(words)-1]
 	}
 	if hasContent(words) {
-		s.out = append(s.out, phrase{text: strings.Join(words, " "), initial: s.initial, listed: s.listed})
+		s.out = append(s.out, phrase{text: strings.Join(words, " "), initial: s.initial})
 	}
 	return run[:0]
 }

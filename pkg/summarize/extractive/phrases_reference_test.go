@@ -16,14 +16,14 @@ import (
 func splitPhrasesReference(text string) []phrase {
 	var out []phrase
 	var run []string
-	initial, listed, linked := false, false, false
+	initial := false
 	// flush ends the run.
 	flush := func() {
 		for len(run) > 0 && stopwords[foldWordReference(run[len(run)-1])] && !startsUpper(run[len(run)-1]) {
 			run = run[:len(run)-1]
 		}
 		if hasContentReference(run) {
-			out = append(out, phrase{text: strings.Join(run, " "), initial: initial, listed: listed})
+			out = append(out, phrase{text: strings.Join(run, " "), initial: initial})
 		}
 		run = run[:0]
 	}
@@ -62,11 +62,7 @@ func splitPhrasesReference(text string) []phrase {
 					if k == len(toks)-1 && next == "by" && closingQuoteReference().MatchString(tok.text) && slices.ContainsFunc(run, startsUpper) {
 						continue
 					}
-					emitted := len(out)
 					flush()
-					linked = tok.text == "," && len(out) > emitted
-					if tok.text != "," {
-					}
 					if strings.ContainsAny(tok.text, ".!?:") {
 						sentenceStart = true
 					}
@@ -80,20 +76,17 @@ func splitPhrasesReference(text string) []phrase {
 					if len(run) > 0 {
 						flush()
 					}
-					linked = false
 					sentenceStart = false
 					continue
 				}
 				if len(run) == 0 {
 					initial = sentenceStart
-					listed = linked
 				}
 				run = append(run, tok.text)
 				sentenceStart = false
 			}
 		}
 		flush()
-		linked = false
 	}
 	return out
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// scanPhrases must cut every text as it did before it was made to spare
+// splitPhrases must cut every text as it did before it was made to spare
 // allocations (phrases_reference_test.go): the summary's bytes depend on it.
 
 func TestPhrasesMatchReference(t *testing.T) {
@@ -26,8 +26,8 @@ func FuzzPhrasesMatchReference(f *testing.F) {
 
 func checkPhrasesMatchReference(t *testing.T, text string) {
 	t.Helper()
-	if got, want := scanPhrases(text), splitPhrasesReference(text); !slices.Equal(got, want) {
-		t.Fatalf("scanPhrases(%q)\n got %+v\nwant %+v", text, got, want)
+	if got, want := splitPhrases(text), splitPhrasesReference(text); !slices.Equal(got, want) {
+		t.Fatalf("splitPhrases(%q)\n got %+v\nwant %+v", text, got, want)
 	}
 	for _, field := range strings.Fields(text) {
 		for _, w := range []string{field, strings.TrimFunc(field, isEdgePunct)} {
