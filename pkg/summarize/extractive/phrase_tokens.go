@@ -15,23 +15,6 @@ type token struct {
 	word bool // else punctuation, which ends a phrase
 }
 
-// fieldsAhead yields the whitespace-delimited fields of s, each with the
-// field after it ("" after the last).
-func fieldsAhead(s string) func(yield func(field, next string) bool) {
-	return func(yield func(field, next string) bool) {
-		prev, started := "", false
-		for f := range strings.FieldsSeq(s) {
-			if started && !yield(prev, f) {
-				return
-			}
-			prev, started = f, true
-		}
-		if started {
-			yield(prev, "")
-		}
-	}
-}
-
 // appendFieldTokens appends the words and punctuation of one
 // whitespace-delimited field. URLs, e-mail addresses, paths, identifiers
 // and version numbers stay whole.

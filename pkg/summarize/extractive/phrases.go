@@ -1,7 +1,6 @@
 package extractive
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -41,12 +40,12 @@ func splitPhrases(text string) []phrase {
 			continue
 		}
 		sentenceStart := true
-		s.quoted = false
-		for field, next := range fieldsAhead(line) {
+		for field := range strings.FieldsSeq(line) {
 			tokens = appendFieldTokens(tokens[:0], field)
-			for k, tok := range tokens {
+			for _, tok := range tokens {
 				if !tok.word {
-					if !s.parts(tok.text, k == 0 && k+1 < len(tokens), k == len(tokens)-1, next, run) {
+					// Markdown emphasis parts no words.
+					if emphasis(tok.text) {
 						continue
 					}
 					run = s.flush(run)
@@ -61,10 +60,7 @@ func splitPhrases(text string) []phrase {
 				if strings.IndexByte(tok.text, '\'') >= 0 || strings.Contains(tok.text, "’") {
 					st, sameStem = stemAppend(stemBuf[:0], tok.text), false
 				}
-				if s.quoted && len(run) >= maxQuotedWords {
-					s.quoted = false
-				}
-				if !s.quoted && (breakWords[string(lw)] || !sameStem && breakWords[string(st)]) {
+				if breakWords[string(lw)] || !sameStem && breakWords[string(st)] {
 					if len(run) > 0 {
 						run = s.flush(run)
 					}
@@ -87,31 +83,8 @@ func splitPhrases(text string) []phrase {
 // is known of the run of words that may become the next.
 type phraseSplitter struct {
 	out []phrase
-	// initial: as the phrase's field says. quoted: the words are inside double
-	// quotes, which hold a title or a saying whole ("Monster Hunter:
-	// World", "Bring it on Home"), up to maxQuotedWords.
-	initial, quoted bool
-}
-
-// parts reports whether a mark ends the run of words before it, and
-// opens or closes a quoted span (opens: the mark starts its field, before
-// a word; closes: it ends its field, the next field being next). Markdown
-// emphasis parts nothing, nor does a mark inside quotes, nor a title's
-// closing quote before its author ("Brave" by Sara Bareilles; a title
-// has a capital).
-func (s *phraseSplitter) parts(mark string, opens, closes bool, next string, run []string) bool {
-	if emphasis(mark) {
-		return false
-	}
-	switch {
-	case s.quoted && !strings.ContainsAny(mark, quoteMarks) && len(run) < maxQuotedWords:
-		return false
-	case s.quoted:
-		s.quoted = false
-	case opens && strings.ContainsAny(mark, quoteMarks):
-		s.quoted = true
-	}
-	return !(closes && next == "by" && closingQuote(mark) && slices.ContainsFunc(run, startsUpper))
+	// initial: as the phrase's field says.
+	initial bool
 }
 
 // flush ends the run and returns it emptied.
@@ -137,18 +110,6 @@ func codeFence(line string) bool {
 // "_"), which parts no words.
 func emphasis(marks string) bool {
 	return marks != "" && strings.Trim(marks, "*_") == ""
-}
-
-// quoteMarks open and close a quoted span; maxQuotedWords bounds what of
-// it is held as one phrase (a quote left open ends there).
-const (
-	quoteMarks     = `"“”`
-	maxQuotedWords = 12
-)
-
-// closingQuote: the marks that close a quoted title.
-func closingQuote(mark string) bool {
-	return mark == `"` || mark == "”" || mark == "'" || mark == "’"
 }
 
 // foldWord lower-cases a word and drops its apostrophes: "I've" is "ive".

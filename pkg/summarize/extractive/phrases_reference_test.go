@@ -1,7 +1,6 @@
 package extractive
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -37,29 +36,11 @@ func splitPhrasesReference(text string) []phrase {
 			continue
 		}
 		sentenceStart := true
-		quoted := false // inside double quotes: one phrase, up to 12 words
-		fields := strings.Fields(line)
-		for i, field := range fields {
-			next := ""
-			if i+1 < len(fields) {
-				next = fields[i+1]
-			}
+		for _, field := range strings.Fields(line) {
 			toks := fieldTokensReference(field)
-			for k, tok := range toks {
+			for _, tok := range toks {
 				if !tok.word {
 					if emphasisReference().MatchString(tok.text) {
-						continue
-					}
-					hasQuote := quoteMarkReference().MatchString(tok.text)
-					if quoted {
-						if !hasQuote && len(run) < 12 {
-							continue
-						}
-						quoted = false
-					} else if k == 0 && len(toks) > 1 && hasQuote {
-						quoted = true
-					}
-					if k == len(toks)-1 && next == "by" && closingQuoteReference().MatchString(tok.text) && slices.ContainsFunc(run, startsUpper) {
 						continue
 					}
 					flush()
@@ -69,10 +50,7 @@ func splitPhrasesReference(text string) []phrase {
 					continue
 				}
 				lw := foldWordReference(tok.text)
-				if quoted && len(run) >= 12 {
-					quoted = false
-				}
-				if !quoted && (breakWords[lw] || breakWords[stemReference(tok.text)]) {
+				if breakWords[lw] || breakWords[stemReference(tok.text)] {
 					if len(run) > 0 {
 						flush()
 					}
@@ -182,13 +160,10 @@ func isWordRuneReference(s string, i int, r rune) bool {
 }
 
 var (
-	quoteMarkReference  = work.LazyRegexp(`["“”]`)
 	inlineCodeReference = work.LazyRegexp("^([^\\p{L}\\p{Nd}$€£#@/`]*)`([^`]*[\\p{L}\\p{Nd}][^`]*)`([^\\p{L}\\p{Nd}$€£#@/`]*)$")
 	codeFenceReference  = work.LazyRegexp("^[ \t]*(?:```|~~~)")
 	emphasisReference   = work.LazyRegexp(`^[*_]+$`)
 )
-
-var closingQuoteReference = work.LazyRegexp(`^["”'’]$`)
 
 // closingPlusReference matches the plus signs that close a word.
 var closingPlusReference = work.LazyRegexp(`^(\++)(?:[^+\p{L}\p{N}]|$)`)
