@@ -14,9 +14,6 @@ import (
 // half the words of the sentences it comes from.
 type phrase struct {
 	text string
-	// initial: it starts a sentence, so a capital on its first word may say
-	// nothing about the word.
-	initial bool
 }
 
 // splitPhrases returns the phrases of text in order.
@@ -39,7 +36,6 @@ func splitPhrases(text string) []phrase {
 		if inCode {
 			continue
 		}
-		sentenceStart := true
 		for field := range strings.FieldsSeq(line) {
 			tokens = appendFieldTokens(tokens[:0], field)
 			for _, tok := range tokens {
@@ -49,9 +45,6 @@ func splitPhrases(text string) []phrase {
 						continue
 					}
 					run = s.flush(run)
-					if strings.ContainsAny(tok.text, ".!?:") {
-						sentenceStart = true
-					}
 					continue
 				}
 				lw := foldAppend(foldBuf[:0], tok.text)
@@ -64,14 +57,9 @@ func splitPhrases(text string) []phrase {
 					if len(run) > 0 {
 						run = s.flush(run)
 					}
-					sentenceStart = false
 					continue
 				}
-				if len(run) == 0 {
-					s.initial = sentenceStart
-				}
 				run = append(run, tok.text)
-				sentenceStart = false
 			}
 		}
 		run = s.flush(run)
@@ -79,12 +67,9 @@ func splitPhrases(text string) []phrase {
 	return s.out
 }
 
-// phraseSplitter is splitPhrases' state: the phrases so far, and what
-// is known of the run of words that may become the next.
+// phraseSplitter is splitPhrases' state: the phrases so far.
 type phraseSplitter struct {
 	out []phrase
-	// initial: as the phrase's field says.
-	initial bool
 }
 
 // flush ends the run and returns it emptied.
@@ -94,7 +79,7 @@ func (s *phraseSplitter) flush(run []string) []string {
 		words = words[:len(words)-1]
 	}
 	if hasContent(words) {
-		s.out = append(s.out, phrase{text: strings.Join(words, " "), initial: s.initial})
+		s.out = append(s.out, phrase{text: strings.Join(words, " ")})
 	}
 	return run[:0]
 }

@@ -15,14 +15,13 @@ import (
 func splitPhrasesReference(text string) []phrase {
 	var out []phrase
 	var run []string
-	initial := false
 	// flush ends the run.
 	flush := func() {
 		for len(run) > 0 && stopwords[foldWordReference(run[len(run)-1])] && !startsUpper(run[len(run)-1]) {
 			run = run[:len(run)-1]
 		}
 		if hasContentReference(run) {
-			out = append(out, phrase{text: strings.Join(run, " "), initial: initial})
+			out = append(out, phrase{text: strings.Join(run, " ")})
 		}
 		run = run[:0]
 	}
@@ -35,7 +34,6 @@ func splitPhrasesReference(text string) []phrase {
 		if inCode {
 			continue
 		}
-		sentenceStart := true
 		for _, field := range strings.Fields(line) {
 			toks := fieldTokensReference(field)
 			for _, tok := range toks {
@@ -44,9 +42,6 @@ func splitPhrasesReference(text string) []phrase {
 						continue
 					}
 					flush()
-					if strings.ContainsAny(tok.text, ".!?:") {
-						sentenceStart = true
-					}
 					continue
 				}
 				lw := foldWordReference(tok.text)
@@ -54,14 +49,9 @@ func splitPhrasesReference(text string) []phrase {
 					if len(run) > 0 {
 						flush()
 					}
-					sentenceStart = false
 					continue
 				}
-				if len(run) == 0 {
-					initial = sentenceStart
-				}
 				run = append(run, tok.text)
-				sentenceStart = false
 			}
 		}
 		flush()

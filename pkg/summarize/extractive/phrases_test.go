@@ -22,14 +22,14 @@ func TestSplitPhrases(t *testing.T) {
 		// list of fillers or forms of address (they earned on one eval
 		// domain only, docs/summarize.md).
 		{"Hey Caroline! Painting looks great.",
-			[]phrase{{text: "Caroline"}, {text: "Painting looks", initial: true}}},
+			[]phrase{{text: "Caroline"}, {text: "Painting looks"}}},
 		// Markdown: emphasis parts no words, inline code is one word, a
 		// fenced code block makes no phrase.
 		{"**Install** the package, set `timeout=10`.\n```python\nprint(resp.json())\n```\nIt _really_ works.",
-			[]phrase{{text: "Install the package", initial: true}, {text: "set timeout=10"}, {text: "works"}}},
+			[]phrase{{text: "Install the package"}, {text: "set timeout=10"}, {text: "works"}}},
 		// A negation stays with what it negates.
 		{"I don't eat meat, not even fish. No worries!",
-			[]phrase{{text: "don't eat meat"}, {text: "not even fish"}, {text: "No worries", initial: true}}},
+			[]phrase{{text: "don't eat meat"}, {text: "not even fish"}, {text: "No worries"}}},
 		// A name after a comma that is not an address stays.
 		{"I moved from Stockholm, Sweden.",
 			[]phrase{{text: "moved from Stockholm"}, {text: "Sweden"}}},
@@ -37,7 +37,7 @@ func TestSplitPhrases(t *testing.T) {
 			[]phrase{{text: "see"}, {text: "at least once a week"}}},
 		// URLs, paths, versions and amounts stay whole.
 		{"see https://example.com/a_b?x=1, then edit main.go and v2.3.1 for $30",
-			[]phrase{{text: "see https://example.com/a_b?x=1", initial: true}, {text: "edit main.go and v2.3.1 for $30"}}},
+			[]phrase{{text: "see https://example.com/a_b?x=1"}, {text: "edit main.go and v2.3.1 for $30"}}},
 		// A colon inside a word parts nothing.
 		{"We played CS:GO.", []phrase{{text: "played CS:GO"}}},
 		// Single quotes part their words from the rest.
@@ -53,7 +53,7 @@ func TestSplitPhrases(t *testing.T) {
 		{"Wow, that's so cool! Thanks, I am glad you did.", nil},
 		{"", nil},
 		// Each line starts a sentence.
-		{"first line\nSecond line", []phrase{{text: "first line", initial: true}, {text: "Second line", initial: true}}},
+		{"first line\nSecond line", []phrase{{text: "first line"}, {text: "Second line"}}},
 		// A comma parts the items of a list.
 		{"I fixed the old fence behind the barn, and the gate.",
 			[]phrase{{text: "fixed the old fence behind the barn"}, {text: "and the gate"}}},
