@@ -100,8 +100,6 @@ func (s *noteSet) scan(previous string) error {
 	for _, line := range previousNotes(previous) {
 		for side, part := range line {
 			for _, p := range part {
-				// A phrase that won a place before keeps its capitals,
-				// which survived before.
 				n := note{phrase: phrase{text: p.text}, turn: s.turns, reply: side == 1, by: p.by}
 				s.named = s.named || n.by != ""
 				if firstMention(n.text) {
