@@ -40,8 +40,8 @@
 //     (turn), its side (user or reply), its speaker and its score.
 //   - score: what a note's words are worth per token (score.go holds every
 //     weight): each word's rarity in general text plus its inverse
-//     frequency among the candidates, more for names and numbers, divided
-//     by the note's tokens plus a bias.
+//     frequency among the candidates, divided by the note's tokens plus a
+//     bias.
 //   - fit: the greedy that takes notes best first by what they add to the
 //     notes taken already, until the budget is spent (greedy.go). A pass is
 //     one walk of the greedy over the candidates; a span too long to hold

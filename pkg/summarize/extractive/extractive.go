@@ -17,7 +17,7 @@ import (
 // Engine is the default summarizer's engine: offline, deterministic,
 // byte-stable.
 // It keeps phrases, not sentences: every covered record is cut into phrases
-// (see splitPhrases), each scored by how specific its words are, and the
+// (see splitPhrases), each scored by how rare its words are, and the
 // best phrases of the previous summary and of the new records together are
 // kept within the token budget, in conversation order, one line per turn.
 // Phrases carry the facts of a sentence in about half its words, so a
@@ -25,12 +25,9 @@ import (
 //
 // A phrase's score is the sum over its content words of the word's rarity in
 // general text (from the tokenizer's vocabulary, see tokens.Rarity) and its
-// inverse frequency among the phrases being weighed (TF-IDF's idf), doubled
-// for a capitalized word or a number, in digits or words (names, titles,
-// amounts, "three dogs"), raised when
-// the speaker speaks of themselves (firstPersonWorth) and when the phrase
-// counts time (quantityWorth), and divided by the phrase's cost in
-// tokens plus a fixed bias, so specific phrases win over long vague ones.
+// inverse frequency among the phrases being weighed (TF-IDF's idf),
+// divided by the phrase's cost in tokens plus a fixed bias, so phrases of
+// rare words win over long vague ones.
 // Phrases are taken best first by what they add to those taken already:
 // a word the summary holds counts for less (repeatWorth), so the room goes
 // to facts not yet kept rather than to the same topic said again.
@@ -180,7 +177,7 @@ func recordPhrases(r transcript.Record) []phrase {
 	if len(out) == 0 && r.Message.Role == transcript.RoleUser {
 		if text := strings.TrimSpace(strings.Join(r.Message.Contents, " ")); text != "" {
 			// Its ": " would read back as a speaker's label.
-			out = append(out, phrase{text: strings.ReplaceAll(clipWords(text, userGistWords), ": ", ", "), initial: true})
+			out = append(out, phrase{text: strings.ReplaceAll(clipWords(text, userGistWords), ": ", ", ")})
 		}
 	}
 	for _, tc := range r.Message.ToolCalls {
@@ -237,7 +234,9 @@ func distinctFolded(ws []string) []string {
 }
 
 // noteWords yields the words of a phrase's text, a list's commas left
-// out: "fruits," of "vegetables, fruits, and insects" is "fruits".
+// out: "fruits," of "vegetables, fruits, and insects" is "fruits" (an
+// earlier version joined lists into one note, which a previous summary
+// may still hold).
 func noteWords(text string) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		for w := range strings.FieldsSeq(text) {

@@ -100,9 +100,7 @@ func (s *noteSet) scan(previous string) error {
 	for _, line := range previousNotes(previous) {
 		for side, part := range line {
 			for _, p := range part {
-				// A phrase that won a place before keeps the bonus it had,
-				// and its capitals, which survived before.
-				n := note{phrase: phrase{text: p.text, firstPerson: true}, turn: s.turns, reply: side == 1, by: p.by}
+				n := note{phrase: phrase{text: p.text}, turn: s.turns, reply: side == 1, by: p.by}
 				s.named = s.named || n.by != ""
 				if firstMention(n.text) {
 					s.prev = append(s.prev, n)

@@ -7,100 +7,22 @@ import (
 )
 
 // How the phrase scanner cuts a whitespace-delimited field into words and
-// marks: identifiers, URLs, versions, amounts, inline code and the dots
-// of abbreviations stay in their words.
+// marks: identifiers, URLs, versions, amounts and inline code stay in
+// their words.
 
 type token struct {
 	text string
 	word bool // else punctuation, which ends a phrase
 }
 
-// fieldsAhead yields the whitespace-delimited fields of s, each with the
-// field after it ("" after the last).
-func fieldsAhead(s string) func(yield func(field, next string) bool) {
-	return func(yield func(field, next string) bool) {
-		prev, started := "", false
-		for f := range strings.FieldsSeq(s) {
-			if started && !yield(prev, f) {
-				return
-			}
-			prev, started = f, true
-		}
-		if started {
-			yield(prev, "")
-		}
-	}
-}
-
-// abbreviation reports whether a word followed by a dot and a capital is
-// a title or initials, whose dot ends no sentence ("Dr. Dre", "J.K.
-// Rowling", "St. Louis"): a title of the list, or single capitals joined
-// by dots but the pronoun I.
-func abbreviation(w string) bool {
-	if titleAbbreviations[w] {
-		return true
-	}
-	if w == "I" {
-		return false
-	}
-	for i := 0; i < len(w); i += 2 {
-		if !isUpper(w[i]) || i+1 < len(w) && w[i+1] != '.' {
-			return false
-		}
-	}
-	return len(w)%2 == 1
-}
-
-// pluralPossessive reports whether a word ending in s, its trailing marks
-// an apostrophe alone, is a plural's possessive: the next field starts
-// with a lower-case letter ("kids' books", "the dogs’ bowls"). Inside
-// single quotes the apostrophe closes them ('The Goonies' yesterday);
-// the caller knows, see opensSingleQuote.
-func pluralPossessive(word, trail, next string) bool {
-	if trail != "'" && trail != "’" || !strings.HasSuffix(word, "s") {
-		return false
-	}
-	r, _ := utf8.DecodeRuneInString(next)
-	return unicode.IsLower(r)
-}
-
-// opensSingleQuote reports whether a field opens a single quote: a quote
-// mark before a letter ('The, ‘Friends). An elided letter opens one too
-// ('cause); the quote then stays open to the line's end, where a plural's
-// possessive is only missed.
-func opensSingleQuote(field string) bool {
-	r, n := utf8.DecodeRuneInString(field)
-	if r != '\'' && r != '‘' {
-		return false
-	}
-	next, _ := utf8.DecodeRuneInString(field[n:])
-	return unicode.IsLetter(next)
-}
-
-// closesSingleQuote reports whether a field's closing marks hold a single
-// quote after a letter or digit (Goonies', Friends’!).
-func closesSingleQuote(field string) bool {
-	word := strings.TrimRightFunc(field, func(r rune) bool { return !isAlnum(r) })
-	return word != "" && strings.ContainsAny(field[len(word):], "'’")
-}
-
-var titleAbbreviations = wordSet(`Mr Mrs Ms Mx Dr Prof St Mt Ft Rev Gen Capt Lt Sgt Col`)
-
 // appendFieldTokens appends the words and punctuation of one
-// whitespace-delimited field, next being the field after it. URLs, e-mail
-// addresses, paths, identifiers and version numbers stay whole; so does
-// the dot of an abbreviation before a capital, and the apostrophe of a
-// plural's possessive before a lower-case word ("kids' books") unless a
-// single quote is open (quoteOpen), which it closes.
-func appendFieldTokens(out []token, field, next string, quoteOpen bool) []token {
+// whitespace-delimited field. URLs, e-mail addresses, paths, identifiers
+// and version numbers stay whole.
+func appendFieldTokens(out []token, field string) []token {
 	if lead, code, trail, ok := codeField(field); ok {
 		return appendMarkedWord(out, lead, code, trail)
 	}
-	nextUpper := startsUpper(next)
 	if lead, word, trail, ok := plainField(field); ok {
-		if trail == "." && nextUpper && abbreviation(word) || !quoteOpen && pluralPossessive(word, trail, next) {
-			word, trail = field[len(lead):], ""
-		}
 		return appendMarkedWord(out, lead, word, trail)
 	}
 	core := strings.TrimLeftFunc(field, isEdgePunct)
@@ -111,14 +33,9 @@ func appendFieldTokens(out []token, field, next string, quoteOpen bool) []token 
 	if lead := field[:len(field)-len(core)]; lead != "" {
 		out = append(out, token{text: lead})
 	}
-	abbreviated := core[len(trimmed):] == "." && nextUpper && abbreviation(trimmed) ||
-		!quoteOpen && pluralPossessive(trimmed, core[len(trimmed):], next)
-	if abbreviated {
-		trimmed = core
-	}
 	switch {
 	case trimmed == "":
-	case abbreviated || atomic(trimmed):
+	case atomic(trimmed):
 		out = append(out, token{text: trimmed, word: true})
 	default:
 		start := -1

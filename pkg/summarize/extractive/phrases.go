@@ -1,7 +1,6 @@
 package extractive
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -15,26 +14,10 @@ import (
 // half the words of the sentences it comes from.
 type phrase struct {
 	text string
-	// firstPerson: the words before it include I, we, my...: the speaker
-	// tells something about themselves, where most facts worth keeping are.
-	firstPerson bool
-	// initial: it starts a sentence, so a capital on its first word may say
-	// nothing about the word.
-	initial bool
-	// listed: only a comma parts it from the phrase before, as the items
-	// of a list are ("croissants, muffins, and tarts").
-	listed bool
 }
 
-// splitPhrases returns the phrases of text in order, a list of short
-// items as one phrase (see joinLists).
+// splitPhrases returns the phrases of text in order.
 func splitPhrases(text string) []phrase {
-	return joinLists(scanPhrases(text))
-}
-
-// scanPhrases returns the phrases of text in order, each item of a list
-// on its own.
-func scanPhrases(text string) []phrase {
 	var s phraseSplitter
 	// First room for the run of words and a field's tokens, seldom
 	// outgrown, and for folded words, which are only looked up.
@@ -53,24 +36,15 @@ func scanPhrases(text string) []phrase {
 		if inCode {
 			continue
 		}
-		sentenceStart := true
-		s.quoted = false
-		singleOpen := false // a single quote opened on this line, not yet closed
-		for field, next := range fieldsAhead(line) {
-			singleOpen = singleOpen || opensSingleQuote(field)
-			tokens = appendFieldTokens(tokens[:0], field, next, singleOpen)
-			singleOpen = singleOpen && !closesSingleQuote(field)
-			for k, tok := range tokens {
+		for field := range strings.FieldsSeq(line) {
+			tokens = appendFieldTokens(tokens[:0], field)
+			for _, tok := range tokens {
 				if !tok.word {
-					if !s.parts(tok.text, k == 0 && k+1 < len(tokens), k == len(tokens)-1, next, run) {
+					// Markdown emphasis parts no words.
+					if emphasis(tok.text) {
 						continue
 					}
-					emitted := len(s.out)
 					run = s.flush(run)
-					s.linked = tok.text == "," && len(s.out) > emitted
-					if strings.ContainsAny(tok.text, ".!?:") {
-						sentenceStart = true
-					}
 					continue
 				}
 				lw := foldAppend(foldBuf[:0], tok.text)
@@ -79,69 +53,23 @@ func scanPhrases(text string) []phrase {
 				if strings.IndexByte(tok.text, '\'') >= 0 || strings.Contains(tok.text, "’") {
 					st, sameStem = stemAppend(stemBuf[:0], tok.text), false
 				}
-				// A capital inside a sentence makes a break word part of a
-				// name or title: "The Great Gatsby", "7 May 2023". "I" is
-				// always capitalized and always a pronoun.
-				titled := !sentenceStart && startsUpper(tok.text) && string(st) != "i"
-				if s.quoted && len(run) >= maxQuotedWords {
-					s.quoted = false
-				}
-				if !titled && !s.quoted && (breakWords[string(lw)] || !sameStem && breakWords[string(st)]) {
+				if breakWords[string(lw)] || !sameStem && breakWords[string(st)] {
 					if len(run) > 0 {
 						run = s.flush(run)
 					}
-					s.linked = false
-					if firstPersonWords[string(lw)] || !sameStem && firstPersonWords[string(st)] {
-						s.firstPerson = true
-					}
-					sentenceStart = false
 					continue
 				}
-				if len(run) == 0 {
-					s.initial = sentenceStart
-					s.listed = s.linked
-				}
 				run = append(run, tok.text)
-				sentenceStart = false
 			}
 		}
 		run = s.flush(run)
-		s.linked = false
 	}
 	return s.out
 }
 
-// phraseSplitter is splitPhrases' state: the phrases so far, and what
-// is known of the run of words that may become the next.
+// phraseSplitter is splitPhrases' state: the phrases so far.
 type phraseSplitter struct {
 	out []phrase
-	// firstPerson, initial, listed: as the phrase's fields say.
-	// linked: the last mark
-	// was a comma that ended a phrase. quoted: the words are inside double
-	// quotes, which hold a title or a saying whole ("Monster Hunter:
-	// World", "Bring it on Home"), up to maxQuotedWords.
-	firstPerson, initial, listed, linked, quoted bool
-}
-
-// parts reports whether a mark ends the run of words before it, and
-// opens or closes a quoted span (opens: the mark starts its field, before
-// a word; closes: it ends its field, the next field being next). Markdown
-// emphasis parts nothing, nor does a mark inside quotes, nor a title's
-// closing quote before its author ("Brave" by Sara Bareilles; a title
-// has a capital).
-func (s *phraseSplitter) parts(mark string, opens, closes bool, next string, run []string) bool {
-	if emphasis(mark) {
-		return false
-	}
-	switch {
-	case s.quoted && !strings.ContainsAny(mark, quoteMarks) && len(run) < maxQuotedWords:
-		return false
-	case s.quoted:
-		s.quoted = false
-	case opens && strings.ContainsAny(mark, quoteMarks):
-		s.quoted = true
-	}
-	return !(closes && next == "by" && closingQuote(mark) && slices.ContainsFunc(run, startsUpper))
 }
 
 // flush ends the run and returns it emptied.
@@ -151,9 +79,8 @@ func (s *phraseSplitter) flush(run []string) []string {
 		words = words[:len(words)-1]
 	}
 	if hasContent(words) {
-		s.out = append(s.out, phrase{text: strings.Join(words, " "), firstPerson: s.firstPerson, initial: s.initial, listed: s.listed})
+		s.out = append(s.out, phrase{text: strings.Join(words, " ")})
 	}
-	s.firstPerson = false
 	return run[:0]
 }
 
@@ -168,18 +95,6 @@ func codeFence(line string) bool {
 // "_"), which parts no words.
 func emphasis(marks string) bool {
 	return marks != "" && strings.Trim(marks, "*_") == ""
-}
-
-// quoteMarks open and close a quoted span; maxQuotedWords bounds what of
-// it is held as one phrase (a quote left open ends there).
-const (
-	quoteMarks     = `"“”`
-	maxQuotedWords = 12
-)
-
-// closingQuote: the marks that close a quoted title.
-func closingQuote(mark string) bool {
-	return mark == `"` || mark == "”" || mark == "'" || mark == "’"
 }
 
 // foldWord lower-cases a word and drops its apostrophes: "I've" is "ive".
@@ -258,8 +173,6 @@ var breakWords = wordSet(`i me my mine myself we us our ours you your yours your
 	bye goodbye congrats congratulations cheers
 	if then but because though although since while as than
 	wanna gonna gotta kinda sorta truly super pretty quite usually especially honestly seriously literally basically`)
-
-var firstPersonWords = wordSet(`i we my our me us ive weve im myself ours mine id`)
 
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}

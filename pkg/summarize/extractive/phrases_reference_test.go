@@ -1,7 +1,6 @@
 package extractive
 
 import (
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -16,17 +15,15 @@ import (
 func splitPhrasesReference(text string) []phrase {
 	var out []phrase
 	var run []string
-	firstPerson, initial, listed, linked := false, false, false, false
 	// flush ends the run.
 	flush := func() {
 		for len(run) > 0 && stopwords[foldWordReference(run[len(run)-1])] && !startsUpper(run[len(run)-1]) {
 			run = run[:len(run)-1]
 		}
 		if hasContentReference(run) {
-			out = append(out, phrase{text: strings.Join(run, " "), firstPerson: firstPerson, initial: initial, listed: listed})
+			out = append(out, phrase{text: strings.Join(run, " ")})
 		}
 		run = run[:0]
-		firstPerson = false
 	}
 	inCode := false
 	for _, line := range strings.Split(text, "\n") {
@@ -37,78 +34,27 @@ func splitPhrasesReference(text string) []phrase {
 		if inCode {
 			continue
 		}
-		sentenceStart := true
-		quoted := false // inside double quotes: one phrase, up to 12 words
-		fields := strings.Fields(line)
-		singleOpen := false // between single quotes: an apostrophe after s closes them
-		for i, field := range fields {
-			next := ""
-			if i+1 < len(fields) {
-				next = fields[i+1]
-			}
-			if singleOpenerReference().MatchString(field) {
-				singleOpen = true
-			}
-			toks := fieldTokensReference(field, next, singleOpen)
-			if singleCloserReference().MatchString(field) {
-				singleOpen = false
-			}
-			for k, tok := range toks {
+		for _, field := range strings.Fields(line) {
+			toks := fieldTokensReference(field)
+			for _, tok := range toks {
 				if !tok.word {
 					if emphasisReference().MatchString(tok.text) {
 						continue
 					}
-					hasQuote := quoteMarkReference().MatchString(tok.text)
-					if quoted {
-						if !hasQuote && len(run) < 12 {
-							continue
-						}
-						quoted = false
-					} else if k == 0 && len(toks) > 1 && hasQuote {
-						quoted = true
-					}
-					if k == len(toks)-1 && next == "by" && closingQuoteReference().MatchString(tok.text) && slices.ContainsFunc(run, startsUpper) {
-						continue
-					}
-					emitted := len(out)
 					flush()
-					linked = tok.text == "," && len(out) > emitted
-					if tok.text != "," {
-					}
-					if strings.ContainsAny(tok.text, ".!?:") {
-						sentenceStart = true
-					}
 					continue
 				}
 				lw := foldWordReference(tok.text)
-				// A capital inside a sentence makes a break word part of a
-				// name or title: "The Great Gatsby", "7 May 2023". "I" is
-				// always capitalized and always a pronoun.
-				titled := !sentenceStart && startsUpper(tok.text) && stemReference(tok.text) != "i"
-				if quoted && len(run) >= 12 {
-					quoted = false
-				}
-				if !titled && !quoted && (breakWords[lw] || breakWords[stemReference(tok.text)]) {
+				if breakWords[lw] || breakWords[stemReference(tok.text)] {
 					if len(run) > 0 {
 						flush()
 					}
-					linked = false
-					if firstPersonWords[lw] || firstPersonWords[stemReference(tok.text)] {
-						firstPerson = true
-					}
-					sentenceStart = false
 					continue
 				}
-				if len(run) == 0 {
-					initial = sentenceStart
-					listed = linked
-				}
 				run = append(run, tok.text)
-				sentenceStart = false
 			}
 		}
 		flush()
-		linked = false
 	}
 	return out
 }
@@ -121,8 +67,7 @@ type tokenReference struct {
 // fieldTokensReference splits one whitespace-delimited field into words and
 // punctuation. URLs, e-mail addresses, paths, identifiers and version
 // numbers stay whole.
-func fieldTokensReference(field, next string, quoteOpen bool) []tokenReference {
-	nextUpper := startsUpper(next)
+func fieldTokensReference(field string) []tokenReference {
 	// Inline code is one word: `timeout=10`.
 	if m := inlineCodeReference().FindStringSubmatch(field); m != nil {
 		var out []tokenReference
@@ -143,22 +88,13 @@ func fieldTokensReference(field, next string, quoteOpen bool) []tokenReference {
 			trimmed = core[:len(trimmed)+m[3]]
 		}
 	}
-	// The dot of a title or of initials before a capital: Dr. Dre, J.K. Rowling.
-	abbreviated := nextUpper && core[len(trimmed):] == "." && abbreviationReference().MatchString(trimmed)
-	// The apostrophe of a plural's possessive before a lower-case word: kids' books.
-	if !quoteOpen && possessiveReference().MatchString(core[len(trimmed)-min(len(trimmed), 1):]) && nextLowerReference().MatchString(next) {
-		abbreviated = true
-	}
-	if abbreviated {
-		trimmed = core
-	}
 	var out []tokenReference
 	if lead := field[:len(field)-len(core)]; lead != "" {
 		out = append(out, tokenReference{text: lead})
 	}
 	switch {
 	case trimmed == "":
-	case abbreviated || atomicReference(trimmed):
+	case atomicReference(trimmed):
 		out = append(out, tokenReference{text: trimmed, word: true})
 	default:
 		start := -1
@@ -213,21 +149,11 @@ func isWordRuneReference(s string, i int, r rune) bool {
 	return false
 }
 
-// abbreviationReference: a title, or initials but the pronoun I.
-var possessiveReference = work.LazyRegexp(`^s['’]$`)
-var singleOpenerReference = work.LazyRegexp(`^['‘]\p{L}`)
-var singleCloserReference = work.LazyRegexp(`[\p{L}\p{Nd}][^\p{L}\p{Nd}]*['’][^\p{L}\p{Nd}]*$`)
-var nextLowerReference = work.LazyRegexp(`^\p{Ll}`)
-var abbreviationReference = work.LazyRegexp(`^(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Ft|Rev|Gen|Capt|Lt|Sgt|Col|[A-HJ-Z]|[A-Z](?:\.[A-Z])+)$`)
-
 var (
-	quoteMarkReference  = work.LazyRegexp(`["“”]`)
 	inlineCodeReference = work.LazyRegexp("^([^\\p{L}\\p{Nd}$€£#@/`]*)`([^`]*[\\p{L}\\p{Nd}][^`]*)`([^\\p{L}\\p{Nd}$€£#@/`]*)$")
 	codeFenceReference  = work.LazyRegexp("^[ \t]*(?:```|~~~)")
 	emphasisReference   = work.LazyRegexp(`^[*_]+$`)
 )
-
-var closingQuoteReference = work.LazyRegexp(`^["”'’]$`)
 
 // closingPlusReference matches the plus signs that close a word.
 var closingPlusReference = work.LazyRegexp(`^(\++)(?:[^+\p{L}\p{N}]|$)`)

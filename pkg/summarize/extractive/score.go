@@ -3,38 +3,20 @@ package extractive
 import (
 	"math"
 	"slices"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Every weight of the notes' scoring, in one place. Each was measured on
 // make eval (docs/summarize.md gives the figures); a note's score is the
 // sum over its content words of the word's rarity in general text (the
 // tokenizer's vocabulary, tokens.Rarity) and its inverse frequency among
-// the candidates, times the weights below, divided by the note's tokens
-// plus phraseLengthBias.
-
-// specificWorth multiplies a word that names or counts something: a
-// capitalized word inside a sentence, a number in digits or words.
-const specificWorth = 2
-
-// quantityWorth multiplies what the words of a phrase that counts time
-// are worth ("twice a week", "for 3 years", "every morning", "last
-// Friday"). How often, how long and when are what a multi-week chat is
-// asked about, yet such a phrase is made of common words that rarity
-// alone rates low. On LoCoMo 1.3 keeps more answers on both halves than
-// 1 (none) and than 1.6 or 2, which crowd out the phrases naming things.
-const quantityWorth = 1.3
+// the candidates, each word worth as any other, divided by the note's
+// tokens plus phraseLengthBias; repeatWorth weighs what fit adds.
 
 // phraseLengthBias is added to a phrase's cost in tokens before its score
-// is divided by it: the larger, the more a long phrase with many specific
+// is divided by it: the larger, the more a long phrase with many rare
 // words is worth against a short one (on LoCoMo 5 keeps more answers than 2
 // or 8).
 const phraseLengthBias = 5
-
-// firstPersonWorth multiplies what the words of a phrase are worth when
-// the speaker speaks of themselves ("I", "we", "my" before it).
-const firstPersonWorth = 1.3
 
 // score sets a candidate's score (see Extractive), and what each of its
 // words is worth, for fit to weigh what a summary holds already: n
@@ -43,27 +25,12 @@ const firstPersonWorth = 1.3
 func (e *Engine) score(c *note, n float64, df func(string) int, rarity func(string) float64) {
 	c.words, c.worth = c.words[:0], c.worth[:0]
 	sum := 0.0
-	factor := 1.0
-	if c.firstPerson {
-		factor = firstPersonWorth
-	}
-	if countsTime(c.text) {
-		factor *= quantityWorth
-	}
-	at := -1
 	for w := range noteWords(c.text) {
-		at++
 		if !isContent(w) {
 			continue
 		}
 		lw := foldWord(w)
 		x := rarity(lw) + math.Log(1+n/float64(df(lw)))
-		// A capital is a name's only when the word does not merely
-		// start the sentence: notes keep the text's casing.
-		if first, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(first) && !(c.initial && at == 0) || unicode.IsDigit(first) || numberWords[lw] {
-			x *= specificWorth
-		}
-		x *= factor
 		sum += x
 		if j := slices.Index(c.words, lw); j >= 0 {
 			c.worth[j] += x
