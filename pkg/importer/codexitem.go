@@ -127,7 +127,19 @@ func (d *codexDecoder) item(raw json.RawMessage, n int) ([]transcript.Record, er
 		out, isErr := outputText(it.Output)
 		return []transcript.Record{{Message: transcript.Message{Role: transcript.RoleTool, ToolCallID: it.CallID,
 			Contents: []string{out}, IsError: isErr}}}, nil
-	case "compaction", "context_compaction":
+	case "compaction":
+		// OpenAI's encrypted compaction item: a provider compaction (spec
+		// section 7), which render sends back to openai-responses in place
+		// of what it covers and which other providers read the covered
+		// records for.
+		item, err := transcript.CompactJSON(raw)
+		if err != nil {
+			return nil, inputErr(n, "payload", "%v", err)
+		}
+		return []transcript.Record{{Message: transcript.Message{Role: transcript.RoleSummary,
+			Contents:     []string{transcript.CompactionMarker},
+			ProviderData: []transcript.ProviderItem{{Provider: codexProvider, Item: item}}}}}, nil
+	case "context_compaction":
 		d.src.Note("encrypted " + it.Type + " item")
 		return nil, nil
 	default:

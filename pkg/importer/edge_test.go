@@ -106,3 +106,36 @@ func TestFirstRecordAfterEmptyImport(t *testing.T) {
 		t.Fatalf("first record:\n%s", got)
 	}
 }
+
+// TestCodexCompactionItem: Codex's encrypted compaction item is a provider
+// compaction: a summary of what came before it, the item byte for byte as
+// openai-responses provider data, the marker as its text; the records it
+// covers stay.
+func TestCodexCompactionItem(t *testing.T) {
+	body := `{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"cmp"}}
+{"timestamp":"2026-01-01T00:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"fix the cache"}]}}
+{"timestamp":"2026-01-01T00:00:02Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"done"}]}}
+{"timestamp":"2026-01-01T00:00:03Z","type":"response_item","payload":{"type":"compaction","id":"cmp_1","encrypted_content":"gAAAA-opaque=="}}
+{"timestamp":"2026-01-01T00:00:04Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"and the docs"}]}}
+`
+	p := filepath.Join(t.TempDir(), "rollout-cmp.jsonl")
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := openStore(t)
+	if _, warned, err := run(t, s, "codex", Options{}, p); err != nil || strings.Contains(strings.Join(warned, "\n"), "compaction") {
+		t.Fatalf("%v; warned %q", err, warned)
+	}
+	got := records(t, s, "cmp")
+	for _, want := range []string{
+		`"role":"summary","contents":["[provider compaction: no readable summary]"],"provider_data":[{"provider":"openai-responses","at":0,"item":{"type":"compaction","id":"cmp_1","encrypted_content":"gAAAA-opaque=="}}]`,
+		`"contents":["fix the cache"]`, `"contents":["done"]`, `"contents":["and the docs"]`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("stored records lack %s:\n%s", want, got)
+		}
+	}
+	if n := strings.Count(got, `"summaryIds":[`); n != 1 {
+		t.Errorf("want one summary with summaryIds, got %d:\n%s", n, got)
+	}
+}
