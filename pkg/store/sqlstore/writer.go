@@ -1,0 +1,277 @@
+package sqlstore
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// writer holds one write transaction on one conversation and its counters.
+// New records wait in pending and go in the dialect's InsertBatch at a time,
+// one statement each: a round trip per record is what a networked database
+// cannot afford (SQLite, in process, is fastest one by one). A merge into a
+// pending record changes it there.
+type writer struct {
+	tx       conn
+	s        *Store
+	conv     string
+	pos, seq int64
+	buf      []byte
+	stmts    map[string]*sql.Stmt // prepared on first use, for this transaction
+	pending  []pendingRow
+	queued   map[string]int // id -> index in pending
+	args     []any
+	batch    int    // records per INSERT
+	full     string // the INSERT of a full batch
+	// added counts records inserted less records deleted; reshaped marks a
+	// change other than an append or a merge into the last record (see
+	// conversations.shape): both go to the conversation's row in finish.
+	added    int64
+	reshaped bool
+	docs     docIDs
+	terms    termer
+	// entries are the index entries not yet written (see index).
+	entries    []entry
+	entryBytes int
+}
+
+// pendingRow is a record inserted but not yet sent.
+type pendingRow struct {
+	id, role, body, terms    string
+	pos, created, seq, docid int64
+}
+
+// insertValues is the INSERT of n records, 9 bare placeholders each:
+// SQLite looks a numbered one's name up in a list per bound value.
+func insertValues(d Dialect, n int) string {
+	var q strings.Builder
+	q.WriteString(`INSERT INTO records (conversation, id, pos, sub, role, created, seq, body` + docCols(d) + `) VALUES `)
+	row := "(?, ?, ?, 0, ?, ?, ?, ?" + docVals(d) + ")"
+	for i := range n {
+		if i > 0 {
+			q.WriteByte(',')
+		}
+		q.WriteString(row)
+	}
+	return q.String()
+}
+
+const (
+	sqlUpdate      = `UPDATE records SET body = ?, seq = ? WHERE conversation = ? AND id = ?`
+	sqlUpdateTerms = `UPDATE records SET body = ?, seq = ?, terms = ? WHERE conversation = ? AND id = ?`
+	sqlAbsorb      = `INSERT INTO absorbed (conversation, id, target) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`
+	sqlLookup      = `SELECT 1 FROM records WHERE conversation = ?1 AND id = ?2
+		UNION ALL SELECT 1 FROM absorbed WHERE conversation = ?1 AND id = ?2 LIMIT 1`
+)
+
+func (s *Store) newWriter(ctx context.Context, tx conn, conv string) (*writer, error) {
+	now := s.nowMillis()
+	if _, err := tx.ExecContext(ctx,
+		`INSERT INTO conversations (id, created, updated) VALUES (?1, ?2, ?2) ON CONFLICT (id) DO NOTHING`,
+		conv, now); err != nil {
+		return nil, fmt.Errorf("create conversation: %w", err)
+	}
+	w := &writer{tx: tx, s: s, conv: conv, batch: max(s.d.InsertBatch(), 1)}
+	if err := tx.QueryRowContext(ctx, `SELECT next_pos, next_seq FROM conversations WHERE id = ?`+tx.forUpdate(), conv).
+		Scan(&w.pos, &w.seq); err != nil {
+		return nil, fmt.Errorf("read conversation: %w", err)
+	}
+	return w, nil
+}
+
+// stmt returns q prepared in the writer's transaction, preparing it on first
+// use: a summary write needs none of an append's statements.
+func (w *writer) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	if st := w.stmts[q]; st != nil {
+		return st, nil
+	}
+	st, err := w.tx.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	if w.stmts == nil {
+		w.stmts = map[string]*sql.Stmt{}
+	}
+	w.stmts[q] = st
+	return st, nil
+}
+
+func (w *writer) exec(ctx context.Context, q string, args ...any) error {
+	st, err := w.stmt(ctx, q)
+	if err != nil {
+		return err
+	}
+	_, err = st.ExecContext(ctx, args...)
+	return err
+}
+
+func (w *writer) close() {
+	for _, st := range w.stmts {
+		st.Close()
+	}
+}
+
+// openRecord returns the record the next same-role append merges into: the
+// last non-system record, unless that is a summary; a summary that stands
+// for a provider's compaction is returned too, for the Appender to know
+// that no placeholder goes after it (nothing merges into it).
+func (w *writer) openRecord(ctx context.Context) (*transcript.Record, error) {
+	var body []byte
+	var role string
+	err := w.tx.QueryRowContext(ctx, `SELECT role, body FROM records
+		WHERE conversation = ? AND role != 'system' ORDER BY pos DESC, sub DESC LIMIT 1`, w.conv).Scan(&role, &body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read last record: %w", err)
+	}
+	if role == string(transcript.RoleSummary) && !bytes.Contains(body, []byte(`"provider_data"`)) {
+		return nil, nil
+	}
+	var r transcript.Record
+	if err := transcript.DecodeStored(body, &r); err != nil {
+		return nil, fmt.Errorf("stored record is corrupt: %w", err)
+	}
+	if r.Message.Role == transcript.RoleSummary && !r.IsCompaction() {
+		return nil, nil
+	}
+	return &r, nil
+}
+
+func (w *writer) known(ctx context.Context, id string) (bool, error) {
+	if _, ok := w.queued[id]; ok {
+		return true, nil
+	}
+	var one int
+	st, err := w.stmt(ctx, sqlLookup)
+	if err != nil {
+		return false, err
+	}
+	err = st.QueryRowContext(ctx, w.conv, id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("look up id %s: %w", id, err)
+	}
+	return true, nil
+}
+
+func (w *writer) insert(ctx context.Context, r *transcript.Record) error {
+	w.buf = transcript.AppendJSON(w.buf[:0], r)
+	if w.queued == nil {
+		w.queued = map[string]int{}
+	}
+	docid, err := w.docs.arg(ctx, w.tx, r.Metadata.Timing.Creation)
+	if err != nil {
+		return err
+	}
+	w.queued[r.ID] = len(w.pending)
+	w.pending = append(w.pending, pendingRow{id: r.ID, role: string(r.Message.Role), body: string(w.buf),
+		terms: w.terms.of(w.s.d, w.conv, r), pos: w.pos, created: r.Metadata.Timing.Creation, seq: w.seq, docid: docid})
+	w.pos++
+	w.seq++
+	w.added++
+	if len(w.pending) >= w.batch {
+		return w.flush(ctx)
+	}
+	return nil
+}
+
+// flush inserts the pending records.
+func (w *writer) flush(ctx context.Context) error {
+	if len(w.pending) == 0 {
+		return nil
+	}
+	w.args = w.args[:0]
+	for _, p := range w.pending {
+		w.args = append(w.args, w.conv, p.id, p.pos, p.role, p.created, p.seq, p.body)
+		w.args = docArgs(w.s.d, w.args, p.docid, p.terms)
+	}
+	// A full batch's statement is prepared once per transaction; the last,
+	// shorter one runs once.
+	var err error
+	if len(w.pending) == w.batch {
+		if w.full == "" {
+			w.full = insertValues(w.s.d, w.batch)
+		}
+		err = w.exec(ctx, w.full, w.args...)
+	} else {
+		_, err = w.tx.ExecContext(ctx, insertValues(w.s.d, len(w.pending)), w.args...)
+	}
+	if err != nil {
+		return fmt.Errorf("insert records %s to %s: %w", w.pending[0].id, w.pending[len(w.pending)-1].id, err)
+	}
+	if !w.s.d.TermsInRow() {
+		for _, p := range w.pending {
+			w.entries = append(w.entries, entry{p.docid, p.terms})
+			w.entryBytes += len(p.terms)
+		}
+		if w.entryBytes > maxHeldEntries {
+			if err := w.index(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	w.pending = w.pending[:0]
+	clear(w.queued)
+	return nil
+}
+
+func (w *writer) update(ctx context.Context, r *transcript.Record) error {
+	w.buf = transcript.AppendJSON(w.buf[:0], r)
+	if i, ok := w.queued[r.ID]; ok {
+		// Not sent yet: it goes in once, as merged, with the merge's sequence.
+		w.pending[i].body, w.pending[i].seq, w.pending[i].terms = string(w.buf), w.seq, w.terms.of(w.s.d, w.conv, r)
+		w.seq++
+		return nil
+	}
+	text := w.terms.of(w.s.d, w.conv, r)
+	if w.s.d.TermsInRow() {
+		if err := w.exec(ctx, sqlUpdateTerms, string(w.buf), w.seq, text, w.conv, r.ID); err != nil {
+			return fmt.Errorf("update record %s: %w", r.ID, err)
+		}
+	} else {
+		if err := w.exec(ctx, sqlUpdate, string(w.buf), w.seq, w.conv, r.ID); err != nil {
+			return fmt.Errorf("update record %s: %w", r.ID, err)
+		}
+		// The index entry of the merged record goes, and its new one in.
+		var docid int64
+		if err := w.tx.QueryRowContext(ctx, `SELECT `+w.s.d.DocIDColumn()+` FROM records WHERE conversation = ? AND id = ?`, w.conv, r.ID).Scan(&docid); err != nil {
+			return fmt.Errorf("update record %s: %w", r.ID, err)
+		}
+		if err := w.reindex(ctx, docid, text); err != nil {
+			return err
+		}
+	}
+	w.seq++
+	return nil
+}
+
+// finish sends the pending records and stores the counters; call it last
+// in the transaction.
+func (w *writer) finish(ctx context.Context) error {
+	if err := w.flush(ctx); err != nil {
+		return err
+	}
+	if err := w.index(ctx); err != nil {
+		return err
+	}
+	reshaped := 0
+	if w.reshaped {
+		reshaped = 1
+	}
+	_, err := w.tx.ExecContext(ctx, `UPDATE conversations SET next_pos = ?, next_seq = ?, updated = ?,
+		record_count = record_count + ?, shape = shape + ? WHERE id = ?`,
+		w.pos, w.seq, w.s.nowMillis(), w.added, reshaped, w.conv)
+	if err != nil {
+		return fmt.Errorf("update conversation: %w", err)
+	}
+	return nil
+}
