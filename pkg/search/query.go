@@ -91,6 +91,7 @@ func Parse(s string) (*Query, error) {
 	}
 	q := &Query{}
 	joinNext := false
+	skipped := false // the token before made no clause
 	for i, t := range toks {
 		if t.or {
 			if i == 0 || i == len(toks)-1 || toks[i-1].or || toks[i+1].or {
@@ -99,12 +100,16 @@ func Parse(s string) (*Query, error) {
 			if toks[i-1].neg || toks[i+1].neg {
 				return nil, &QueryError{"an excluded word cannot be one side of OR"}
 			}
+			if skipped {
+				return nil, &QueryError{fmt.Sprintf("%q holds no word to find, so OR has nothing on one side", toks[i-1].text)}
+			}
 			joinNext = true
 			continue
 		}
 		var it Item
 		Words(t.text, func(w Word) { it.Words = append(it.Words, w.Term) })
-		if len(it.Words) == 0 {
+		skipped = len(it.Words) == 0
+		if skipped {
 			if joinNext {
 				return nil, &QueryError{fmt.Sprintf("%q holds no word to find, so OR has nothing on one side", t.text)}
 			}
