@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Query is a parsed search: every clause must hold. Words side by side
@@ -52,13 +53,14 @@ func Parse(s string) (*Query, error) {
 	}
 	var toks []tok
 	for i := 0; i < len(s); {
-		r := rune(s[i])
-		if unicode.IsSpace(r) {
-			i++
+		// A space is any Unicode space (a no-break space too), decoded
+		// whole: a token then never starts at one, so every step moves on.
+		if r, n := utf8.DecodeRuneInString(s[i:]); unicode.IsSpace(r) {
+			i += n
 			continue
 		}
 		var t tok
-		if s[i] == '-' && i+1 < len(s) && !unicode.IsSpace(rune(s[i+1])) {
+		if next, _ := utf8.DecodeRuneInString(s[min(i+1, len(s)):]); s[i] == '-' && i+1 < len(s) && !unicode.IsSpace(next) {
 			t.neg = true
 			i++
 		}

@@ -114,7 +114,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) = %s, want %s", tt.in, got, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "   ", "-x", "OR a", "a OR", "a OR OR b", "a OR -b", "! OR a", "a OR !", "!!!", strings.Repeat("a ", MaxQueryBytes)} {
+	for _, bad := range []string{"", "   ", "-x", "OR a", "a OR", "a OR OR b", "a OR -b", "! OR a", "a OR !", "\u00a0", "-\u00a0", "!!!", strings.Repeat("a ", MaxQueryBytes)} {
 		if q, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q) = %s, want an error", bad, q)
 		}
