@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -74,17 +75,19 @@ func (a *Factory) guarded(next func() (transcript.Record, error)) func() (transc
 	if a.keys == nil {
 		return next
 	}
-	line := 0
+	n := 0
 	return func() (transcript.Record, error) {
 		rec, err := next()
 		if err != nil {
 			return rec, err
 		}
-		line++
+		n++
 		if err := a.keys.Record(&rec); err != nil {
+			// The n-th record, not a line: Markdown input and merges
+			// make records of other than one line each.
 			var ie *transcript.InputError
-			if errors.As(err, &ie) && ie.Line == 0 {
-				ie.Line = line
+			if errors.As(err, &ie) {
+				ie.Field = fmt.Sprintf("record %d: %s", n, ie.Field)
 			}
 			return rec, err
 		}
