@@ -240,10 +240,16 @@ func FuzzParseQuery(f *testing.F) {
 }
 
 func BenchmarkTerms(b *testing.B) {
-	text := "Where is my order ORD-55821? It was due on Monday; mail ann.lee@example.com or call +1-555-0100. The quick brown fox jumps over the lazy dog."
-	b.SetBytes(int64(len(text)))
-	var t Termer
-	for b.Loop() {
-		t.Terms(text)
+	for _, tt := range []struct{ name, text string }{
+		{"chat", "message 1: the quick brown fox jumps over the lazy dog, again and again."},
+		{"identifiers", "Where is my order ORD-55821? It was due on Monday; mail ann.lee@example.com or call +1-555-0100. The quick brown fox jumps over the lazy dog."},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tt.text)))
+			var t Termer
+			for b.Loop() {
+				t.Terms(tt.text)
+			}
+		})
 	}
 }

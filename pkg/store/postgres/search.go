@@ -18,10 +18,12 @@ func (*dialect) DocIDColumn() string { return "docid" }
 func (*dialect) DocIDValue() string    { return "(? + nextval('records_docid') % 1048576)" }
 func (*dialect) AllocatesDocIDs() bool { return false }
 
-func (*dialect) TermsInRow() bool           { return true }
-func (*dialect) IndexInsert(int) string     { return "" }
-func (*dialect) IndexDelete() string        { return "" }
-func (*dialect) IndexKey(docid int64) int64 { return docid }
+func (*dialect) TermsInRow() bool               { return true }
+func (*dialect) IndexInsert() string            { return "" }
+func (*dialect) IndexDelete() string            { return "" }
+func (*dialect) IndexDeleteWhere(string) string { return "" }
+func (*dialect) IndexKey(docid int64) int64     { return docid }
+func (*dialect) IndexEntries() (string, string) { return "", "" }
 
 // IndexText writes the terms as a tsvector's text, each lexeme quoted;
 // role and conversation are columns of the row.

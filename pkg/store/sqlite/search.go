@@ -1,27 +1,51 @@
 package sqlite
 
 import (
+	"database/sql/driver"
 	"encoding/hex"
+	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/convo-cli/convo/pkg/search"
+	"github.com/convo-cli/convo/pkg/store/sqlstore"
+	"modernc.org/sqlite"
 )
 
-// Search in SQLite: records_fts (migration 0008), an FTS5 index of the
+// Search in SQLite: records_fts (migration 0011), an FTS5 index of the
 // terms pkg/search makes, keyed by the records' docid negated (a record's
 // rowid is its docid). FTS5 reads a doclist forward lazily, but backward
 // only once it has read it whole: negated, the newest record comes first
 // in its forward order, and search WORD --limit 20 reads 20 entries of the
 // word, not all of them.
-// The engine writes its entries beside the records; a trigger deletes
-// them with the records.
+// The engine writes its entries beside the records and deletes them
+// before the records (deleteRecords), by their text, which
+// convo_index_text makes again from the record's body.
 
-func (dialect) DocIDColumn() string        { return "rowid" }
-func (dialect) DocIDValue() string         { return "?" }
-func (dialect) AllocatesDocIDs() bool      { return true }
-func (dialect) TermsInRow() bool           { return false }
-func (dialect) IndexDelete() string        { return "DELETE FROM records_fts WHERE rowid = ?" }
+func (dialect) DocIDColumn() string   { return "rowid" }
+func (dialect) DocIDValue() string    { return "?" }
+func (dialect) AllocatesDocIDs() bool { return true }
+func (dialect) TermsInRow() bool      { return false }
+func (dialect) IndexDelete() string {
+	return "INSERT INTO records_fts (records_fts, rowid, terms) VALUES ('delete', ?, ?)"
+}
 func (dialect) IndexKey(docid int64) int64 { return -docid }
+
+// IndexDeleteWhere: each entry deleted with the text it was written with,
+// which convo_index_text makes again from the body, newest record first
+// (the keys ascending): FTS5 writes what it holds to a new segment each
+// time a key is not above the last.
+func (dialect) IndexDeleteWhere(where string) string {
+	return `INSERT INTO records_fts (records_fts, rowid, terms)
+		SELECT 'delete', -rowid, convo_index_text(conversation, body) FROM records WHERE ` + where + ` ORDER BY rowid DESC`
+}
+
+// IndexEntries: FTS5's own view of its index, every (term, document), in a
+// temporary table of the connection.
+func (dialect) IndexEntries() (string, string) {
+	return `CREATE VIRTUAL TABLE IF NOT EXISTS temp.records_fts_entries USING fts5vocab(main, records_fts, instance)`,
+		`SELECT doc, term FROM temp.records_fts_entries`
+}
 
 // IndexText: the terms, space-separated (the FTS5 table's tokenizer splits
 // only at spaces), then the role and the conversation as terms no word
@@ -39,8 +63,8 @@ func (dialect) IndexText(terms []string, role, conv string) string {
 // IndexInsert: bare placeholders, as the records' INSERT, the keys
 // negated in Go: SQLite compares every constant expression of a statement
 // with the others it has seen ((-?, ?) 4,096 times took most of an append).
-func (dialect) IndexInsert(n int) string {
-	return "INSERT INTO records_fts (rowid, terms) VALUES " + strings.TrimSuffix(strings.Repeat("(?, ?),", n), ",")
+func (dialect) IndexInsert() string {
+	return "INSERT INTO records_fts (rowid, terms) SELECT CAST(key AS INTEGER), value FROM json_each(?)"
 }
 
 // SearchQuery: the index drives (CROSS JOIN keeps it the outer loop), its
@@ -98,3 +122,26 @@ func ftsTerm(t search.Term) string {
 	}
 	return s
 }
+
+// registerIndexText registers convo_index_text(conversation, body), the
+// index entry of a stored record, which IndexDeleteWhere deletes an entry
+// with. The driver gives it to every connection opened after.
+var registerIndexText = sync.OnceValue(func() error {
+	return sqlite.RegisterDeterministicScalarFunction("convo_index_text", 2,
+		func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+			conv, ok := args[0].(string)
+			if !ok {
+				return nil, fmt.Errorf("convo_index_text: conversation is %T, not text", args[0])
+			}
+			var body []byte
+			switch b := args[1].(type) {
+			case string:
+				body = []byte(b)
+			case []byte:
+				body = b
+			default:
+				return nil, fmt.Errorf("convo_index_text: body is %T, not text", args[1])
+			}
+			return sqlstore.StoredIndexText(dialect{}, conv, body)
+		})
+})

@@ -197,6 +197,9 @@ func openRW(ctx context.Context, path string, create bool) (*sqlstore.Store, err
 	if st == blank && !create {
 		return nil, fmt.Errorf("sqlite %s: %w", path, store.ErrNoStore) // nothing was ever stored there
 	}
+	if err := registerIndexText(); err != nil {
+		return nil, err
+	}
 	dsn := fmt.Sprintf("%s?_busy_timeout=%d&_journal_mode=WAL&_synchronous=NORMAL&_txlock=immediate",
 		path, BusyTimeout.Milliseconds())
 	db, err := sql.Open("sqlite", dsn)
@@ -337,8 +340,11 @@ func busy(err error) bool {
 // goStep runs what a migration does in Go, in its transaction: the search
 // index's terms are made by pkg/search's tokenizer, which SQL cannot run.
 func goStep(ctx context.Context, tx *sql.Tx, name string) error {
-	if strings.HasSuffix(name, "_search.sql") {
+	switch {
+	case strings.HasSuffix(name, "_search.sql"):
 		return sqlstore.BackfillSearch(ctx, tx, dialect{})
+	case strings.HasSuffix(name, "_search_index.sql"):
+		return sqlstore.ReindexSearch(ctx, tx, dialect{})
 	}
 	return nil
 }

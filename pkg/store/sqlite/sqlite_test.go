@@ -201,7 +201,7 @@ func TestMigrationFillsRecordCounts(t *testing.T) {
 		}
 	}
 	// Back to version 5, as a store of the release before would be.
-	for _, q := range []string{`DROP TRIGGER records_fts_delete`, `DROP TABLE records_fts`, `DROP TABLE import_cursors`, `DROP TRIGGER batch_pending_clear`, `DROP TABLE batch_pending`, `DROP TABLE export_files`, `DROP TRIGGER view_tokens_clear`, `DROP TABLE view_tokens`,
+	for _, q := range []string{`DROP TABLE records_fts`, `DROP TABLE import_cursors`, `DROP TRIGGER batch_pending_clear`, `DROP TABLE batch_pending`, `DROP TABLE export_files`, `DROP TRIGGER view_tokens_clear`, `DROP TABLE view_tokens`,
 		`ALTER TABLE conversations DROP COLUMN record_count`, `ALTER TABLE conversations DROP COLUMN shape`,
 		`PRAGMA user_version = 5`} {
 		if _, err := s.DB().ExecContext(ctx, q); err != nil {
@@ -229,5 +229,16 @@ func TestMigrationFillsRecordCounts(t *testing.T) {
 	}
 	if hits != 43 {
 		t.Fatalf("search after the migration found %d records, want 43", hits)
+	}
+	// 0010 indexed them, 0011 made the index again: its entries are the
+	// records', and one deleted with its record goes.
+	if err := s.CheckSearchIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Clear(ctx, "b"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CheckSearchIndex(ctx); err != nil {
+		t.Fatalf("after clear: %v", err)
 	}
 }

@@ -105,13 +105,12 @@ func trimToSummary(ctx context.Context, tx conn, conv string) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("find the latest summary of %q: %w", conv, err)
 	}
-	res, err := tx.ExecContext(ctx, `DELETE FROM records WHERE conversation = ?1 AND (pos, sub) < (?2, ?3)
+	n, err := deleteRecords(ctx, tx, `conversation = ?1 AND (pos, sub) < (?2, ?3)
 		AND id IS DISTINCT FROM (SELECT id FROM records WHERE conversation = ?1 AND role = 'system'
 			AND role IN ('system', 'summary') ORDER BY pos DESC, sub DESC LIMIT 1)`, conv, sum.Pos, sum.Sub)
 	if err != nil {
 		return 0, fmt.Errorf("trim %q: %w", conv, err)
 	}
-	n, _ := res.RowsAffected()
 	if n > 0 {
 		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET record_count = record_count - ?, shape = shape + 1
 			WHERE id = ?`, n, conv); err != nil {

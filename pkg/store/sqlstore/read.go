@@ -179,11 +179,10 @@ func (s *Store) Clear(ctx context.Context, conv string) (int64, error) {
 		if k, _ := res.RowsAffected(); k == 0 {
 			return fmt.Errorf("conversation %q: %w", conv, store.ErrNotFound)
 		}
-		res, err = tx.ExecContext(ctx, `DELETE FROM records WHERE conversation = ?`, conv)
+		n, err = deleteRecords(ctx, tx, `conversation = ?`, conv)
 		if err != nil {
 			return err
 		}
-		n, _ = res.RowsAffected()
 		s.log().Info("cleared conversation", "conversation", conv, "records", n)
 		for _, t := range []string{"absorbed", "export_cursors", "import_cursors"} {
 			if _, err := tx.ExecContext(ctx, "DELETE FROM "+t+" WHERE conversation = ?", conv); err != nil {

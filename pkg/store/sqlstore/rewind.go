@@ -18,11 +18,10 @@ func deleteConversation(ctx context.Context, tx conn, conv string) (int64, error
 	if _, err := tx.ExecContext(ctx, `DELETE FROM conversations WHERE id = ?`, conv); err != nil {
 		return 0, fmt.Errorf("delete conversation %q: %w", conv, err)
 	}
-	res, err := tx.ExecContext(ctx, `DELETE FROM records WHERE conversation = ?`, conv)
+	n, err := deleteRecords(ctx, tx, `conversation = ?`, conv)
 	if err != nil {
 		return 0, fmt.Errorf("delete records of %q: %w", conv, err)
 	}
-	n, _ := res.RowsAffected()
 	for _, t := range []string{"absorbed", "export_cursors", "import_cursors"} {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+t+" WHERE conversation = ?", conv); err != nil {
 			return 0, fmt.Errorf("delete %s of %q: %w", t, conv, err)
@@ -76,7 +75,7 @@ func (s *Store) Rewind(ctx context.Context, conv, to string, opt store.RewindOpt
 			return nil
 		}
 		for _, p := range parts {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM records WHERE `+p.where, p.args...); err != nil {
+			if _, err := deleteRecords(ctx, tx, p.where, p.args...); err != nil {
 				return fmt.Errorf("delete records of %q: %w", conv, err)
 			}
 		}

@@ -28,17 +28,28 @@ type SearchDialect interface {
 	// TermsInRow: the terms are a column of the record's row
 	// (PostgreSQL's tsvector), written with it. Otherwise the index is
 	// a table of its own (SQLite's FTS5), IndexInsert and IndexDelete
-	// write it, and a record's deletion removes its entry (a trigger).
+	// write it, and IndexDeleteWhere removes the entries of records
+	// about to be deleted (see deleteRecords).
 	TermsInRow() bool
 	// IndexText is a record's index entry: its terms as the index takes
 	// them, with what else it narrows by (role, conversation).
 	IndexText(terms []string, role, conv string) string
-	// IndexInsert is the statement adding n entries, (key, text) each;
-	// IndexDelete the one removing the entry of key ?; IndexKey is a
+	// IndexInsert is the statement adding entries: its one placeholder
+	// is bound to a JSON array of [key, text] pairs (one statement for
+	// any number: FTS5 writes what it holds at each statement's start).
+	// IndexDelete is the one removing the entry of key ?1, which was
+	// written with the text ?2 (the index keeps no copy); IndexKey is a
 	// docid's key.
-	IndexInsert(n int) string
+	IndexInsert() string
 	IndexDelete() string
+	// IndexDeleteWhere is the statement removing the entries of the
+	// records matching where ("" where the terms are in the row).
+	IndexDeleteWhere(where string) string
 	IndexKey(docid int64) int64
+	// IndexEntries reads every (key, term) the index holds, after setup
+	// on the same connection, where it is a table of its own ("", ""
+	// otherwise): CheckSearchIndex's.
+	IndexEntries() (setup, query string)
 	// SearchQuery is the statement reading up to ?4 records matching x (and
 	// conv and role, when set), with docid in [?3, ?2], newest first: columns
 	// docid, conversation, id, pos, sub, seq, role, created, body. match is

@@ -7,7 +7,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/convo-cli/convo/pkg/search"
@@ -80,16 +83,29 @@ type termer struct{ search.Termer }
 
 // of is r's index entry in conv.
 func (t *termer) of(d Dialect, conv string, r *transcript.Record) string {
-	return d.IndexText(t.Terms(search.Text(r)), string(r.Message.Role), conv)
+	return t.entry(d, conv, string(r.Message.Role), search.Text(r))
 }
 
-// storedEntry is the index entry of a stored body.
+// entry is the index entry in conv of a record of role whose searchable
+// text (search.Text) is text.
+func (t *termer) entry(d Dialect, conv, role, text string) string {
+	return d.IndexText(t.Terms(text), role, conv)
+}
+
+// stored is the index entry of a stored body.
 func (t *termer) stored(d Dialect, conv string, body []byte) (string, error) {
 	r, err := parseStored(body)
 	if err != nil {
 		return "", err
 	}
 	return t.of(d, conv, &r), nil
+}
+
+// StoredIndexText is the index entry of the stored record body of conv:
+// what a dialect deleting entries by their text (SQLite) runs in SQL.
+func StoredIndexText(d Dialect, conv string, body []byte) (string, error) {
+	var t termer
+	return t.stored(d, conv, body)
 }
 
 // entry is a record's place in the index: its docid and index text.
@@ -108,25 +124,50 @@ func index(ctx context.Context, tx conn, es []entry) error {
 	// FTS5 writes what it holds to a new segment whenever a key comes
 	// that is not above the last one.
 	slices.SortFunc(es, func(a, b entry) int { return cmp.Compare(b.docid, a.docid) })
-	args := make([]any, 0, 2*len(es))
-	for _, e := range es {
-		args = append(args, tx.d.IndexKey(e.docid), e.text)
+	var b []byte
+	b = append(b, '{')
+	for i, e := range es {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = strconv.AppendInt(b, tx.d.IndexKey(e.docid), 10)
+		b = append(b, '"', ':')
+		b = appendJSONText(b, e.text)
 	}
-	if _, err := tx.ExecContext(ctx, tx.d.IndexInsert(len(es)), args...); err != nil {
+	b = append(b, '}')
+	if _, err := tx.ExecContext(ctx, tx.d.IndexInsert(), string(b)); err != nil {
 		return fmt.Errorf("index records: %w", err)
 	}
 	return nil
 }
 
-// unindex removes docid's entry where the index is a table of its own.
-func unindex(ctx context.Context, tx conn, docid int64) error {
+// unindex removes docid's entry, written with text, where the index is a
+// table of its own. Call it before the record's body or docid changes.
+func unindex(ctx context.Context, tx conn, docid int64, text string) error {
 	if tx.d.TermsInRow() {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, tx.d.IndexDelete(), tx.d.IndexKey(docid)); err != nil {
+	if _, err := tx.ExecContext(ctx, tx.d.IndexDelete(), tx.d.IndexKey(docid), text); err != nil {
 		return fmt.Errorf("unindex record: %w", err)
 	}
 	return nil
+}
+
+// deleteRecords deletes the records matching where (args bound to its
+// placeholders), their index entries first, and returns how many went.
+// Every deletion of records goes through it.
+func deleteRecords(ctx context.Context, tx conn, where string, args ...any) (int64, error) {
+	if q := tx.d.IndexDeleteWhere(where); q != "" {
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			return 0, fmt.Errorf("unindex records: %w", err)
+		}
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM records WHERE `+where, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 // docCols is the docid and terms columns' part of an INSERT's column list.
@@ -154,11 +195,17 @@ func docArgs(d Dialect, args []any, docid int64, text string) []any {
 }
 
 // moveDocID gives the stored record r of conv the docid of its (new)
-// creation time.
+// creation time. Its index entry moves with it: the same text, since what
+// moves a record (its creation time) is no text of it.
 func moveDocID(ctx context.Context, tx conn, conv string, r *transcript.Record) error {
 	col := tx.d.DocIDColumn()
 	var old int64
 	if err := tx.QueryRowContext(ctx, `SELECT `+col+` FROM records WHERE conversation = ? AND id = ?`, conv, r.ID).Scan(&old); err != nil {
+		return err
+	}
+	var t termer
+	text := t.of(tx.d, conv, r)
+	if err := unindex(ctx, tx, old, text); err != nil {
 		return err
 	}
 	var ids docIDs
@@ -169,26 +216,24 @@ func moveDocID(ctx context.Context, tx conn, conv string, r *transcript.Record) 
 	if _, err := tx.ExecContext(ctx, `UPDATE records SET `+col+` = `+tx.d.DocIDValue()+` WHERE conversation = ? AND id = ?`, docid, conv, r.ID); err != nil {
 		return err
 	}
-	if tx.d.TermsInRow() {
-		return nil
-	}
-	if err := unindex(ctx, tx, old); err != nil {
-		return err
-	}
-	var t termer
-	return index(ctx, tx, []entry{{docid, t.of(tx.d, conv, r)}})
+	return index(ctx, tx, []entry{{docid, text}})
 }
 
-// reindex replaces docid's index entry: held (a batch sent, its entries
-// not yet), or written.
-func (w *writer) reindex(ctx context.Context, docid int64, text string) error {
+// reindex replaces the index entry of the record at docid, which held
+// old: held (a batch sent, its entries not yet), or written. Call it
+// before the record's body changes.
+func (w *writer) reindex(ctx context.Context, docid int64, old []byte, text string) error {
 	for i := range w.entries {
 		if w.entries[i].docid == docid {
 			w.entries[i].text = text
 			return nil
 		}
 	}
-	if err := unindex(ctx, w.tx, docid); err != nil {
+	was, err := w.terms.stored(w.s.d, w.conv, old)
+	if err != nil {
+		return err
+	}
+	if err := unindex(ctx, w.tx, docid, was); err != nil {
 		return err
 	}
 	w.entries = append(w.entries, entry{docid, text})
@@ -199,25 +244,158 @@ func (w *writer) reindex(ctx context.Context, docid int64, text string) error {
 // before it writes them.
 const maxHeldEntries = 8 << 20
 
-// indexChunk is how many entries one statement writes.
-const indexChunk = 4096
-
 // index writes the held index entries. They wait for the end of the
 // transaction (or maxHeldEntries): SQLite's FTS5 writes what it holds to a
 // new segment at every statement that follows one writing it, and merges
 // segments as they pile up, so entries written beside each batch of
 // records cost twice what they cost written together.
 func (w *writer) index(ctx context.Context) error {
-	// Sorted whole, so that the chunks follow each other in the index's
-	// order (see index).
-	slices.SortFunc(w.entries, func(a, b entry) int { return cmp.Compare(b.docid, a.docid) })
-	for len(w.entries) > 0 {
-		n := min(len(w.entries), indexChunk)
-		if err := index(ctx, w.tx, w.entries[:n]); err != nil {
+	if err := index(ctx, w.tx, w.entries); err != nil {
+		return err
+	}
+	w.entries, w.entryBytes = w.entries[:0], 0
+	return nil
+}
+
+// appendJSONText appends s as a JSON string whose bytes SQLite's JSON
+// functions give back unchanged: only the quote, the backslash and the
+// control characters are escaped, other bytes (invalid UTF-8 included)
+// go as they are.
+func appendJSONText(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}
+
+// ReindexSearch writes the index entry of every stored record again, in
+// pages of record bodies (bounded memory) and held entries written a few
+// MiB at a time: the Go step of a migration that rebuilt the index table.
+// Only for a dialect whose index is a table of its own.
+func ReindexSearch(ctx context.Context, tx *sql.Tx, d Dialect) error {
+	c := conn{tx, d}
+	col := d.DocIDColumn()
+	var t termer
+	var es []entry
+	held := 0
+	after := int64(math.MinInt64)
+	for {
+		rows, err := c.QueryContext(ctx, `SELECT `+col+`, conversation, body FROM records WHERE `+col+` > ? ORDER BY `+col+` LIMIT 4096`, after)
+		if err != nil {
+			return fmt.Errorf("index records: %w", err)
+		}
+		n := 0
+		for rows.Next() {
+			var conv string
+			var body []byte
+			if err := rows.Scan(&after, &conv, &body); err != nil {
+				rows.Close()
+				return fmt.Errorf("index records: %w", err)
+			}
+			text, err := t.stored(d, conv, body)
+			if err != nil {
+				rows.Close()
+				return fmt.Errorf("index record at %d: %w", after, err)
+			}
+			es = append(es, entry{after, text})
+			held += len(text)
+			n++
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("index records: %w", err)
+		}
+		if n == 0 || held > maxHeldEntries {
+			if err := index(ctx, c, es); err != nil {
+				return err
+			}
+			es, held = es[:0], 0
+		}
+		if n == 0 {
+			return nil
+		}
+	}
+}
+
+// CheckSearchIndex compares what the index holds with the entries the
+// stored records make, where the index is a table of its own (its entries
+// are deleted by their text, which nothing checks as it is written): for
+// tests, and for a store of test size.
+func (s *Store) CheckSearchIndex(ctx context.Context) error {
+	setup, vocab := s.d.IndexEntries()
+	if vocab == "" {
+		return nil
+	}
+	db, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, setup); err != nil {
+		return err
+	}
+	c := conn{db, s.d}
+	type pair struct {
+		key  int64
+		term string
+	}
+	want := map[pair]bool{}
+	rows, err := c.QueryContext(ctx, `SELECT `+s.d.DocIDColumn()+`, conversation, body FROM records`)
+	if err != nil {
+		return err
+	}
+	var t termer
+	for rows.Next() {
+		var docid int64
+		var conv string
+		var body []byte
+		if err := rows.Scan(&docid, &conv, &body); err != nil {
+			rows.Close()
 			return err
 		}
-		w.entries = w.entries[n:]
+		text, err := t.stored(s.d, conv, body)
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		for _, term := range strings.Fields(text) {
+			want[pair{s.d.IndexKey(docid), term}] = true
+		}
 	}
-	w.entries, w.entryBytes = nil, 0
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows, err = c.QueryContext(ctx, vocab)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var stale []pair
+	for rows.Next() {
+		var p pair
+		if err := rows.Scan(&p.key, &p.term); err != nil {
+			return err
+		}
+		if !want[p] {
+			stale = append(stale, p)
+		}
+		delete(want, p)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(stale) > 0 || len(want) > 0 {
+		return fmt.Errorf("search index: %d entries of no record (%v...), %d missing", len(stale), stale[:min(len(stale), 3)], len(want))
+	}
 	return nil
 }

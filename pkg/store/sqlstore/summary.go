@@ -95,14 +95,11 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 		s.log().Info("stored summary", "conversation", conv, "id", sum.ID, "anchor", anchorID,
 			"covers", len(sum.Metadata.SummaryIDs), "delete_covered", deleteCovered)
 		if deleteCovered {
-			for _, id := range sum.Metadata.SummaryIDs {
-				res, err := tx.ExecContext(ctx, `DELETE FROM records WHERE conversation = ? AND id = ?`, conv, id)
-				if err != nil {
-					return fmt.Errorf("delete summarized record %s: %w", id, err)
-				}
-				n, _ := res.RowsAffected()
-				w.added -= n
+			n, err := deleteRecords(ctx, tx, `conversation = ?1 AND id IN `+tx.d.IDsIn("?2"), conv, idList(sum.Metadata.SummaryIDs))
+			if err != nil {
+				return fmt.Errorf("delete summarized records: %w", err)
 			}
+			w.added -= n
 		}
 		if sw.BatchRequest != "" {
 			if _, err := dropBatchRequests(ctx, tx, 0, []string{sw.BatchRequest}); err != nil {

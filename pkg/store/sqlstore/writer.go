@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/convo-cli/convo/pkg/search"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -35,15 +36,20 @@ type writer struct {
 	reshaped bool
 	docs     docIDs
 	terms    termer
+	// flushTerms makes the held records' entries beside each INSERT (see
+	// flush).
+	flushTerms termer
 	// entries are the index entries not yet written (see index).
 	entries    []entry
 	entryBytes int
 }
 
-// pendingRow is a record inserted but not yet sent.
+// pendingRow is a record inserted but not yet sent: its index entry
+// (terms) made, where the row holds it, else its searchable text (text),
+// of which flush makes the entry.
 type pendingRow struct {
-	id, role, body, terms    string
-	pos, created, seq, docid int64
+	id, role, body, terms, text string
+	pos, created, seq, docid    int64
 }
 
 // insertValues is the INSERT of n records, 9 bare placeholders each:
@@ -173,8 +179,14 @@ func (w *writer) insert(ctx context.Context, r *transcript.Record) error {
 		return err
 	}
 	w.queued[r.ID] = len(w.pending)
-	w.pending = append(w.pending, pendingRow{id: r.ID, role: string(r.Message.Role), body: string(w.buf),
-		terms: w.terms.of(w.s.d, w.conv, r), pos: w.pos, created: r.Metadata.Timing.Creation, seq: w.seq, docid: docid})
+	p := pendingRow{id: r.ID, role: string(r.Message.Role), body: string(w.buf),
+		pos: w.pos, created: r.Metadata.Timing.Creation, seq: w.seq, docid: docid}
+	if w.s.d.TermsInRow() {
+		p.terms = w.terms.of(w.s.d, w.conv, r)
+	} else {
+		p.text = search.Text(r)
+	}
+	w.pending = append(w.pending, p)
 	w.pos++
 	w.seq++
 	w.added++
@@ -194,6 +206,20 @@ func (w *writer) flush(ctx context.Context) error {
 		w.args = append(w.args, w.conv, p.id, p.pos, p.role, p.created, p.seq, p.body)
 		w.args = docArgs(w.s.d, w.args, p.docid, p.terms)
 	}
+	// Where the index is a table of its own, the batch's entries are made
+	// while the database takes its records, on another core: the
+	// tokenizer is a third of what the index costs.
+	var made chan struct{}
+	if !w.s.d.TermsInRow() {
+		made = make(chan struct{})
+		go func() {
+			defer close(made)
+			for i := range w.pending {
+				p := &w.pending[i]
+				p.terms = w.flushTerms.entry(w.s.d, w.conv, p.role, p.text)
+			}
+		}()
+	}
 	// A full batch's statement is prepared once per transaction; the last,
 	// shorter one runs once.
 	var err error
@@ -204,6 +230,9 @@ func (w *writer) flush(ctx context.Context) error {
 		err = w.exec(ctx, w.full, w.args...)
 	} else {
 		_, err = w.tx.ExecContext(ctx, insertValues(w.s.d, len(w.pending)), w.args...)
+	}
+	if made != nil {
+		<-made
 	}
 	if err != nil {
 		return fmt.Errorf("insert records %s to %s: %w", w.pending[0].id, w.pending[len(w.pending)-1].id, err)
@@ -228,7 +257,13 @@ func (w *writer) update(ctx context.Context, r *transcript.Record) error {
 	w.buf = transcript.AppendJSON(w.buf[:0], r)
 	if i, ok := w.queued[r.ID]; ok {
 		// Not sent yet: it goes in once, as merged, with the merge's sequence.
-		w.pending[i].body, w.pending[i].seq, w.pending[i].terms = string(w.buf), w.seq, w.terms.of(w.s.d, w.conv, r)
+		p := &w.pending[i]
+		p.body, p.seq = string(w.buf), w.seq
+		if w.s.d.TermsInRow() {
+			p.terms = w.terms.of(w.s.d, w.conv, r)
+		} else {
+			p.text = search.Text(r)
+		}
 		w.seq++
 		return nil
 	}
@@ -238,16 +273,18 @@ func (w *writer) update(ctx context.Context, r *transcript.Record) error {
 			return fmt.Errorf("update record %s: %w", r.ID, err)
 		}
 	} else {
+		// The index entry of the merged record goes, while its old body
+		// is there to say what it was, and its new one in.
+		var docid int64
+		var old []byte
+		if err := w.tx.QueryRowContext(ctx, `SELECT `+w.s.d.DocIDColumn()+`, body FROM records WHERE conversation = ? AND id = ?`, w.conv, r.ID).Scan(&docid, &old); err != nil {
+			return fmt.Errorf("update record %s: %w", r.ID, err)
+		}
+		if err := w.reindex(ctx, docid, old, text); err != nil {
+			return fmt.Errorf("update record %s: %w", r.ID, err)
+		}
 		if err := w.exec(ctx, sqlUpdate, string(w.buf), w.seq, w.conv, r.ID); err != nil {
 			return fmt.Errorf("update record %s: %w", r.ID, err)
-		}
-		// The index entry of the merged record goes, and its new one in.
-		var docid int64
-		if err := w.tx.QueryRowContext(ctx, `SELECT `+w.s.d.DocIDColumn()+` FROM records WHERE conversation = ? AND id = ?`, w.conv, r.ID).Scan(&docid); err != nil {
-			return fmt.Errorf("update record %s: %w", r.ID, err)
-		}
-		if err := w.reindex(ctx, docid, text); err != nil {
-			return err
 		}
 	}
 	w.seq++
