@@ -48,6 +48,28 @@ func TestTermsHoldWholeAndParts(t *testing.T) {
 	}
 }
 
+// TestTermsAreStored pins what Terms makes. SQLite's index keeps no copy
+// of its entries: it deletes one with the terms its record makes again,
+// so a store's entries must be what today's Terms makes of them.
+func TestTermsAreStored(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want []string
+	}{
+		{"Where is my order ORD-55821? Mail ann.lee@example.com",
+			[]string{"where", "is", "my", "order", "ord-55821", "ord", "55821", "mail", "ann.lee@example.com", "ann.lee", "example.com", "ann", "lee", "example", "com"}},
+		{`run C:\Temp\it's /usr/local/bin/go test ./... -run=TestX`,
+			[]string{"run", `c:\temp\it`, "c", "temp", "it", "s", "usr/local/bin/go", "usr", "local", "bin", "go", "test", "run=testx", "testx"}},
+		{"Déjà vu in 東京, x.y-z and snake_case",
+			[]string{"déjà", "vu", "in", "東", "京", "x.y-z", "x", "y", "z", "and", "snake_case", "snake", "case"}},
+	} {
+		if got := Terms(tt.text); !slices.Equal(got, tt.want) {
+			t.Errorf("Terms(%q) = %q, was %q.\nA change to the terms needs a store migration that indexes every record again "+
+				"(as pkg/store/sqlite/migrations/0011_search_index.sql does): SQLite deletes an entry by its terms.", tt.text, got, tt.want)
+		}
+	}
+}
+
 func TestTermLimits(t *testing.T) {
 	long := strings.Repeat("é", 100) // 200 bytes
 	ws := words(long)

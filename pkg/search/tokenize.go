@@ -141,7 +141,10 @@ func split(term string, cut func(byte) bool, fn func(string)) {
 }
 
 // Terms returns the distinct terms text is indexed by: every word whole and
-// its parts, in the order first seen, up to MaxRecordTermBytes.
+// its parts, in the order first seen, up to MaxRecordTermBytes. Stores
+// hold what it made: SQLite deletes an index entry by the terms its record
+// makes again, so a change to them comes with a migration that indexes
+// every record again (TestTermsAreStored).
 func Terms(text string) []string {
 	var t Termer
 	return t.Terms(text)
