@@ -140,7 +140,7 @@ func insertPlaced(ctx context.Context, tx conn, ids *docIDs, conv string, rows [
 		}
 		args = append(args, conv, r.id, r.pos, r.sub, r.role, r.created, r.seq, r.body)
 		args = docArgs(tx.d, args, docid, text)
-		es = append(es, entry{docid, text})
+		es = append(es, entry{docid: docid, text: text})
 	}
 	if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
 		return fmt.Errorf("insert records %s to %s: %w", rows[0].id, rows[len(rows)-1].id, err)

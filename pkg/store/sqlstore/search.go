@@ -239,7 +239,7 @@ func BackfillSearch(ctx context.Context, tx *sql.Tx, d Dialect) error {
 		if _, err := c.ExecContext(ctx, set, append(args, r.conv, r.id)...); err != nil {
 			return fmt.Errorf("index record %s: %w", r.id, err)
 		}
-		if es = append(es, entry{doc, text}); len(es) == 256 {
+		if es = append(es, entry{docid: doc, text: text}); len(es) == 256 {
 			if err := index(ctx, c, es); err != nil {
 				return err
 			}

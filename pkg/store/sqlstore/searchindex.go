@@ -108,10 +108,12 @@ func StoredIndexText(d Dialect, conv string, body []byte) (string, error) {
 	return t.stored(d, conv, body)
 }
 
-// entry is a record's place in the index: its docid and index text.
+// entry is a record's place in the index: its docid and index text, and
+// that text as a JSON string when it was made beforehand (see flush).
 type entry struct {
-	docid int64
-	text  string
+	docid  int64
+	text   string
+	quoted string
 }
 
 // index adds entries where the index is a table of its own; where the
@@ -133,7 +135,11 @@ func index(ctx context.Context, tx conn, es []entry) error {
 		b = append(b, '"')
 		b = strconv.AppendInt(b, tx.d.IndexKey(e.docid), 10)
 		b = append(b, '"', ':')
-		b = appendJSONText(b, e.text)
+		if e.quoted != "" {
+			b = append(b, e.quoted...)
+		} else {
+			b = appendJSONText(b, e.text)
+		}
 	}
 	b = append(b, '}')
 	if _, err := tx.ExecContext(ctx, tx.d.IndexInsert(), string(b)); err != nil {
@@ -216,7 +222,7 @@ func moveDocID(ctx context.Context, tx conn, conv string, r *transcript.Record) 
 	if _, err := tx.ExecContext(ctx, `UPDATE records SET `+col+` = `+tx.d.DocIDValue()+` WHERE conversation = ? AND id = ?`, docid, conv, r.ID); err != nil {
 		return err
 	}
-	return index(ctx, tx, []entry{{docid, text}})
+	return index(ctx, tx, []entry{{docid: docid, text: text}})
 }
 
 // reindex replaces the index entry of the record at docid, which held
@@ -225,7 +231,7 @@ func moveDocID(ctx context.Context, tx conn, conv string, r *transcript.Record) 
 func (w *writer) reindex(ctx context.Context, docid int64, old []byte, text string) error {
 	for i := range w.entries {
 		if w.entries[i].docid == docid {
-			w.entries[i].text = text
+			w.entries[i].text, w.entries[i].quoted = text, ""
 			return nil
 		}
 	}
@@ -236,7 +242,7 @@ func (w *writer) reindex(ctx context.Context, docid int64, old []byte, text stri
 	if err := unindex(ctx, w.tx, docid, was); err != nil {
 		return err
 	}
-	w.entries = append(w.entries, entry{docid, text})
+	w.entries = append(w.entries, entry{docid: docid, text: text})
 	return nil
 }
 
@@ -264,16 +270,21 @@ func (w *writer) index(ctx context.Context) error {
 func appendJSONText(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
+	from := 0
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-		default:
-			b = append(b, c)
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
 		}
+		b = append(b, s[from:i]...)
+		if c < 0x20 {
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		} else {
+			b = append(b, '\\', c)
+		}
+		from = i + 1
 	}
+	b = append(b, s[from:]...)
 	return append(b, '"')
 }
 
@@ -306,7 +317,7 @@ func ReindexSearch(ctx context.Context, tx *sql.Tx, d Dialect) error {
 				rows.Close()
 				return fmt.Errorf("index record at %d: %w", after, err)
 			}
-			es = append(es, entry{after, text})
+			es = append(es, entry{docid: after, text: text})
 			held += len(text)
 			n++
 		}

@@ -65,7 +65,7 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 			docArgs(s.d, []any{conv, sum.ID, pos, sub, sum.Metadata.Timing.Creation, w.seq, unsafe.String(unsafe.SliceData(w.buf), len(w.buf))}, docid, text)...); err != nil {
 			return fmt.Errorf("insert summary %s: %w", sum.ID, err)
 		}
-		if err := index(ctx, tx, []entry{{docid, text}}); err != nil {
+		if err := index(ctx, tx, []entry{{docid: docid, text: text}}); err != nil {
 			return err
 		}
 		w.seq++
@@ -86,7 +86,7 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 				docArgs(s.d, []any{conv, ph.ID, pos, sub + 1, ph.Metadata.Timing.Creation, w.seq, string(w.buf)}, docid, text)...); err != nil {
 				return fmt.Errorf("insert placeholder %s: %w", ph.ID, err)
 			}
-			if err := index(ctx, tx, []entry{{docid, text}}); err != nil {
+			if err := index(ctx, tx, []entry{{docid: docid, text: text}}); err != nil {
 				return err
 			}
 			w.seq++

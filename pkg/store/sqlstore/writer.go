@@ -39,6 +39,7 @@ type writer struct {
 	// flushTerms makes the held records' entries beside each INSERT (see
 	// flush).
 	flushTerms termer
+	quoteBuf   []byte
 	// entries are the index entries not yet written (see index).
 	entries    []entry
 	entryBytes int
@@ -48,8 +49,8 @@ type writer struct {
 // (terms) made, where the row holds it, else its searchable text (text),
 // of which flush makes the entry.
 type pendingRow struct {
-	id, role, body, terms, text string
-	pos, created, seq, docid    int64
+	id, role, body, terms, text, quoted string
+	pos, created, seq, docid            int64
 }
 
 // insertValues is the INSERT of n records, 9 bare placeholders each:
@@ -217,6 +218,8 @@ func (w *writer) flush(ctx context.Context) error {
 			for i := range w.pending {
 				p := &w.pending[i]
 				p.terms = w.flushTerms.entry(w.s.d, w.conv, p.role, p.text)
+				w.quoteBuf = appendJSONText(w.quoteBuf[:0], p.terms)
+				p.quoted = string(w.quoteBuf)
 			}
 		}()
 	}
@@ -239,7 +242,7 @@ func (w *writer) flush(ctx context.Context) error {
 	}
 	if !w.s.d.TermsInRow() {
 		for _, p := range w.pending {
-			w.entries = append(w.entries, entry{p.docid, p.terms})
+			w.entries = append(w.entries, entry{docid: p.docid, text: p.terms, quoted: p.quoted})
 			w.entryBytes += len(p.terms)
 		}
 		if w.entryBytes > maxHeldEntries {
