@@ -242,7 +242,11 @@ func (w *writer) flush(ctx context.Context) error {
 	}
 	if !w.s.d.TermsInRow() {
 		for _, p := range w.pending {
-			w.entries = append(w.entries, entry{docid: p.docid, text: p.terms, quoted: p.quoted})
+			e := entry{docid: p.docid, quoted: p.quoted}
+			if e.quoted == "" {
+				e.text = p.terms
+			}
+			w.entries = append(w.entries, e)
 			w.entryBytes += len(p.terms)
 		}
 		if w.entryBytes > maxHeldEntries {

@@ -10,8 +10,8 @@
 -- migration writes the entry of every stored record again.
 --
 -- hashsize: FTS5 holds new entries in memory up to this before it writes a
--- segment; 16 MiB makes one segment of a bulk append's held entries (see
--- maxHeldEntries) where the default 1 MiB made a dozen, each merged again.
+-- segment; 8 MiB is well above what one statement of convo's writes (see
+-- maxHeldEntries), so each makes one segment, not several.
 DROP TRIGGER records_fts_delete;
 DROP TABLE records_fts;
 
@@ -19,4 +19,4 @@ CREATE VIRTUAL TABLE records_fts USING fts5(
     terms, content = '', columnsize = 0, detail = none,
     tokenize = 'ascii tokenchars ''.-_+@/:\~%#=?&'''
 );
-INSERT INTO records_fts (records_fts, rank) VALUES ('hashsize', 16777216);
+INSERT INTO records_fts (records_fts, rank) VALUES ('hashsize', 8388608);
