@@ -35,6 +35,11 @@ type docIDs struct {
 	// top reads a slot's highest docid; prepared once (an import of old
 	// records has a slot per record), closed with the transaction.
 	top *sql.Stmt
+	// high is the highest docid stored when the transaction began (read
+	// once): a slot above it is empty, and needs no look (new records,
+	// the common case, are all above it).
+	high     int64
+	highRead bool
 }
 
 // arg returns what DocIDValue's placeholder is bound to for a record
@@ -48,8 +53,23 @@ func (a *docIDs) arg(ctx context.Context, tx conn, ms int64) (int64, error) {
 	if a.next == nil {
 		a.next = map[int64]int64{}
 	}
+	if !a.highRead {
+		var high sql.NullInt64
+		col := tx.d.DocIDColumn()
+		if err := tx.QueryRowContext(ctx, `SELECT max(`+col+`) FROM records`).Scan(&high); err != nil {
+			return 0, fmt.Errorf("allocate docid: %w", err)
+		}
+		a.high, a.highRead = high.Int64, true
+		if !high.Valid {
+			a.high = -1
+		}
+	}
 	n, ok := a.next[slot]
-	if !ok {
+	switch {
+	case ok:
+	case slot > a.high:
+		n = slot
+	default:
 		if a.top == nil {
 			col := tx.d.DocIDColumn()
 			st, err := tx.PrepareContext(ctx, `SELECT max(`+col+`) FROM records WHERE `+col+` >= ? AND `+col+` <= ?`)
