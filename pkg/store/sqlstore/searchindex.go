@@ -251,6 +251,7 @@ func moveDocID(ctx context.Context, tx conn, conv string, r *transcript.Record) 
 // old: held (a batch sent, its entries not yet), or written. Call it
 // before the record's body changes.
 func (w *writer) reindex(ctx context.Context, docid int64, old []byte, text string) error {
+	w.collect()
 	for i := range w.entries {
 		if w.entries[i].docid == docid {
 			w.entries[i].text, w.entries[i].quoted = text, ""
@@ -281,6 +282,7 @@ const maxHeldEntries = 2 << 20
 // segments as they pile up, so entries written beside each batch of
 // records cost twice what they cost written together.
 func (w *writer) index(ctx context.Context) error {
+	w.collect()
 	if err := index(ctx, w.tx, w.entries); err != nil {
 		return err
 	}

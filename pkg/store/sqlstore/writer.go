@@ -36,10 +36,14 @@ type writer struct {
 	reshaped bool
 	docs     docIDs
 	terms    termer
-	// flushTerms makes the held records' entries beside each INSERT (see
-	// flush).
+	// flushTerms makes the index entries of making, the batch sent last,
+	// while the next one is read and sent (see flush); made is closed
+	// when it is done; spare is a batch's room to use again.
 	flushTerms termer
 	quoteBuf   []byte
+	making     []pendingRow
+	made       chan struct{}
+	spare      []pendingRow
 	// entries are the index entries not yet written (see index).
 	entries    []entry
 	entryBytes int
@@ -118,6 +122,7 @@ func (w *writer) exec(ctx context.Context, q string, args ...any) error {
 }
 
 func (w *writer) close() {
+	w.collect()
 	for _, st := range w.stmts {
 		st.Close()
 	}
@@ -207,22 +212,6 @@ func (w *writer) flush(ctx context.Context) error {
 		w.args = append(w.args, w.conv, p.id, p.pos, p.role, p.created, p.seq, p.body)
 		w.args = docArgs(w.s.d, w.args, p.docid, p.terms)
 	}
-	// Where the index is a table of its own, the batch's entries are made
-	// while the database takes its records, on another core: the
-	// tokenizer is a third of what the index costs.
-	var made chan struct{}
-	if !w.s.d.TermsInRow() {
-		made = make(chan struct{})
-		go func() {
-			defer close(made)
-			for i := range w.pending {
-				p := &w.pending[i]
-				p.terms = w.flushTerms.entry(w.s.d, w.conv, p.role, p.text)
-				w.quoteBuf = appendJSONText(w.quoteBuf[:0], p.terms)
-				p.quoted = string(w.quoteBuf)
-			}
-		}()
-	}
 	// A full batch's statement is prepared once per transaction; the last,
 	// shorter one runs once.
 	var err error
@@ -234,30 +223,50 @@ func (w *writer) flush(ctx context.Context) error {
 	} else {
 		_, err = w.tx.ExecContext(ctx, insertValues(w.s.d, len(w.pending)), w.args...)
 	}
-	if made != nil {
-		<-made
-	}
 	if err != nil {
 		return fmt.Errorf("insert records %s to %s: %w", w.pending[0].id, w.pending[len(w.pending)-1].id, err)
 	}
-	if !w.s.d.TermsInRow() {
-		for _, p := range w.pending {
-			e := entry{docid: p.docid, quoted: p.quoted}
-			if e.quoted == "" {
-				e.text = p.terms
-			}
-			w.entries = append(w.entries, e)
-			w.entryBytes += len(p.terms)
-		}
-		if w.entryBytes > maxHeldEntries {
-			if err := w.index(ctx); err != nil {
-				return err
-			}
+	clear(w.queued)
+	if w.s.d.TermsInRow() {
+		w.pending = w.pending[:0]
+		return nil
+	}
+	w.collect()
+	if w.entryBytes > maxHeldEntries {
+		if err := w.index(ctx); err != nil {
+			return err
 		}
 	}
-	w.pending = w.pending[:0]
-	clear(w.queued)
+	// Where the index is a table of its own, the batch's entries are made
+	// on another core while the next batch is read and sent: the
+	// tokenizer is a third of what the index costs.
+	w.making, w.pending = w.pending, w.spare[:0]
+	made, rows := make(chan struct{}), w.making
+	w.made = made
+	go func() {
+		defer close(made)
+		for i := range rows {
+			p := &rows[i]
+			p.terms = w.flushTerms.entry(w.s.d, w.conv, p.role, p.text)
+			w.quoteBuf = appendJSONText(w.quoteBuf[:0], p.terms)
+			p.quoted = string(w.quoteBuf)
+		}
+	}()
 	return nil
+}
+
+// collect waits for the entries of the batch sent last and holds them.
+func (w *writer) collect() {
+	if w.made == nil {
+		return
+	}
+	<-w.made
+	w.made = nil
+	for _, p := range w.making {
+		w.entries = append(w.entries, entry{docid: p.docid, quoted: p.quoted})
+		w.entryBytes += len(p.terms)
+	}
+	w.spare, w.making = w.making[:0], nil
 }
 
 func (w *writer) update(ctx context.Context, r *transcript.Record) error {
