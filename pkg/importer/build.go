@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/oklog/ulid/v2"
+
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -31,10 +33,13 @@ type builder struct {
 	first   bool // the next record is the conversation's first
 	quiet   bool // only ids wanted: no notes
 	loaded  bool
-	cover   []string        // ids since the latest summary, that summary first
-	open    map[string]bool // calls of the latest assistant turn awaiting a result
-	role    transcript.Role // the last non-system role
-	last    time.Time
+	// cover: the ids since the latest summary, that summary first, kept
+	// as 16 bytes each (a session of a million entries and no compaction
+	// covers a million ids).
+	cover blockList[ulid.ULID]
+	open  map[string]bool // calls of the latest assistant turn awaiting a result
+	role  transcript.Role // the last non-system role
+	last  time.Time
 }
 
 // load picks up the state of a conversation imported before: the records
@@ -68,7 +73,9 @@ func (b *builder) observe(r *transcript.Record) {
 	case transcript.RoleSystem:
 		return
 	case transcript.RoleSummary:
-		b.cover, b.open = []string{r.ID}, nil
+		b.cover.reset()
+		b.cover.add(mustULID(r.ID))
+		b.open = nil
 	case transcript.RoleAssistant:
 		if b.role != transcript.RoleAssistant {
 			b.open = map[string]bool{}
@@ -81,7 +88,7 @@ func (b *builder) observe(r *transcript.Record) {
 	}
 	merges := (m.Role == transcript.RoleUser || m.Role == transcript.RoleAssistant) && m.Role == b.role
 	if !merges && !r.IsFake() && m.Role != transcript.RoleSummary {
-		b.cover = append(b.cover, r.ID)
+		b.cover.add(mustULID(r.ID))
 	}
 	b.role = m.Role
 }
@@ -136,12 +143,15 @@ func (b *builder) entry(e *Entry) ([]transcript.Record, error) {
 				continue
 			}
 		case transcript.RoleSummary:
-			if len(b.cover) == 0 {
+			if b.cover.len() == 0 {
 				// Nothing before it to cover: its text stays, as the user's.
 				m.Role = transcript.RoleUser
 				b.src.Note("compaction with nothing before it (kept as user text)")
 			} else {
-				r.Metadata.SummaryIDs = append([]string(nil), b.cover...)
+				r.Metadata.SummaryIDs = make([]string, b.cover.len())
+				for i := range r.Metadata.SummaryIDs {
+					r.Metadata.SummaryIDs[i] = b.cover.at(i).String()
+				}
 			}
 		}
 		// A record the rules merge into the one before names no entry:
@@ -187,6 +197,13 @@ func (b *builder) entry(e *Entry) ([]transcript.Record, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// mustULID is a stored record's id, a ULID (transcript.Validate holds to
+// that for every record stored).
+func mustULID(id string) ulid.ULID {
+	u, _ := ulid.ParseStrict(id)
+	return u
 }
 
 // meta adds the session's own facts to the first record's aux.import.

@@ -44,7 +44,15 @@ type Options struct {
 	// (convo's hides the provider keys it holds); a refusal stops the
 	// import, the chunks stored before it kept with their cursors.
 	Guard func(*transcript.Record) error
+	// LongRead, when set, is called before a source of longRead bytes or
+	// more is read, and the function it returns once it is done: its
+	// index and the chunks in flight are most of what is live meanwhile,
+	// which a soft memory limit can keep the garbage from doubling.
+	LongRead func(size int64) (done func())
 }
+
+// longRead is the size of a source that LongRead is told of.
+const longRead = 64 << 20
 
 // NameData is what --name's template sees.
 type NameData struct{ Tool, Session, Title, Project string }
@@ -217,6 +225,9 @@ func (im *Importer) ImportStream(ctx context.Context, r io.Reader) error {
 func (im *Importer) importSource(ctx context.Context, src *Source, st fileState) error {
 	notes := &Notes{}
 	src.notes = notes
+	if im.opt.LongRead != nil && src.Size >= longRead {
+		defer im.opt.LongRead(src.Size)()
+	}
 	err := im.opt.Format.Decode(src, func(s *Session) error {
 		if err := ctx.Err(); err != nil {
 			return err
