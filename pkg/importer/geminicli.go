@@ -10,8 +10,11 @@ package importer
 // Read in two passes: the index (rewinds applied), then the messages.
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -57,15 +60,16 @@ type gemMessage struct {
 	Model    string          `json:"model"`
 }
 
+// gemRef is a message of the index: 24 bytes, its id hashed, its text
+// read back from the file when walked.
+type gemRef struct {
+	id      uint64 // idHash of its id
+	off     int64
+	n, line int32
+}
+
 func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
-	type ref struct {
-		id     string
-		off    int64
-		n      int32
-		line   int32
-		inline json.RawMessage // a legacy file's message
-	}
-	var refs []ref
+	var refs []gemRef
 	s := &Session{}
 	var legacy bool
 	err := eachLine(src, src.Reader(), 0, 0, func(l line) error {
@@ -79,8 +83,9 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 		}
 		switch {
 		case h.RewindTo != nil:
+			to := idHash(*h.RewindTo)
 			for i := range refs {
-				if refs[i].id == *h.RewindTo {
+				if refs[i].id == to {
 					refs = refs[:i]
 					break
 				}
@@ -95,7 +100,7 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 				src.Note("$set of the messages (not applied)")
 			}
 		case h.Type != "" && h.ID != "":
-			refs = append(refs, ref{id: h.ID, off: l.off, n: int32(len(l.text)), line: int32(l.n)})
+			refs = append(refs, gemRef{id: idHash(h.ID), off: l.off, n: int32(len(l.text)), line: int32(l.n)})
 		case h.SessionID != "" && len(h.Messages) > 0:
 			legacy = true
 			return errStop
@@ -116,19 +121,8 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 		return err
 	}
 	if legacy {
-		var whole struct {
-			gemLine
-			Messages []json.RawMessage `json:"messages"`
-		}
-		if err := json.NewDecoder(src.Reader()).Decode(&whole); err != nil {
-			return inputErr(0, "", "not a Gemini CLI session: %v", err)
-		}
-		s.ID, s.Meta.Project, s.Meta.Title = whole.SessionID, whole.ProjectHash, whole.Summary
-		refs = refs[:0]
-		for _, m := range whole.Messages {
-			var h gemLine
-			_ = json.Unmarshal(m, &h)
-			refs = append(refs, ref{id: h.ID, inline: m})
+		if refs, err = gemLegacy(src, s); err != nil {
+			return err
 		}
 	}
 	if s.ID == "" {
@@ -138,25 +132,24 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 		var buf []byte
 		rd := seqReader{src: src}
 		for k, r := range refs {
-			e := &Entry{ID: r.id, Line: int(r.line)}
-			text := r.inline
-			if text == nil {
-				buf = append(buf[:0], make([]byte, r.n)...)
+			e := &Entry{Line: int(r.line)}
+			if k >= skip-1 {
+				buf = slices.Grow(buf[:0], int(r.n))[:r.n]
 				if err := rd.read(buf, r.off); err != nil {
 					return err
 				}
-				text = buf
-			}
-			var m gemMessage
-			if err := json.Unmarshal(text, &m); err != nil {
-				return inputErr(int(r.line), "", "not a Gemini CLI message: %v", err)
-			}
-			e.Time = parseTime(m.Timestamp)
-			if k >= skip {
-				if s.Meta.Model == "" && m.Model != "" {
-					s.Meta.Model = m.Model
+				var m gemMessage
+				// a legacy file's message may follow its comma
+				if err := json.Unmarshal(bytes.TrimLeft(buf, ", \t\r\n"), &m); err != nil {
+					return inputErr(int(r.line), "", "not a Gemini CLI message: %v", err)
 				}
-				e.Records = gemRecords(src, &m)
+				e.ID, e.Time = m.ID, parseTime(m.Timestamp)
+				if k >= skip {
+					if s.Meta.Model == "" && m.Model != "" {
+						s.Meta.Model = m.Model
+					}
+					e.Records = gemRecords(src, &m)
+				}
 			}
 			if err := fn(e); err != nil {
 				return err
@@ -165,6 +158,57 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 		return nil
 	}
 	return emit(s)
+}
+
+// gemLegacy indexes a session file of one JSON object {sessionId,
+// projectHash, summary, messages: [...]} as a stream: each message's place
+// in the file, one message decoded at a time.
+func gemLegacy(src *Source, s *Session) ([]gemRef, error) {
+	var refs []gemRef
+	dec := json.NewDecoder(src.Reader())
+	bad := func(err error) error { return inputErr(0, "", "not a Gemini CLI session: %v", err) }
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, bad(fmt.Errorf("no JSON object (%v)", err))
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, bad(err)
+		}
+		var v any
+		switch t {
+		case "sessionId":
+			v = &s.ID
+		case "projectHash":
+			v = &s.Meta.Project
+		case "summary":
+			v = &s.Meta.Title
+		case "messages":
+			if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+				return nil, bad(fmt.Errorf("messages is no array (%v)", err))
+			}
+			for dec.More() {
+				off := dec.InputOffset()
+				var h struct {
+					ID string `json:"id"`
+				}
+				if err := dec.Decode(&h); err != nil {
+					return nil, inputErr(0, fmt.Sprintf("messages[%d]", len(refs)), "%v", err)
+				}
+				refs = append(refs, gemRef{id: idHash(h.ID), off: off, n: int32(dec.InputOffset() - off)})
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, bad(err)
+			}
+			continue
+		default:
+			v = new(json.RawMessage)
+		}
+		if err := dec.Decode(v); err != nil {
+			return nil, bad(err)
+		}
+	}
+	return refs, nil
 }
 
 // gemParts reads a PartListUnion: a string, a part or a list of them.
