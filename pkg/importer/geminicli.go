@@ -63,15 +63,19 @@ type gemMessage struct {
 // gemRef is a message of the index: 24 bytes, its id hashed, its text
 // read back from the file when walked.
 type gemRef struct {
-	id      uint64 // idHash of its id
-	off     int64
-	n, line int32
+	id  uint64 // idHash of its id
+	off int64
+	n   int32
+	// line is its line; negated for a compression's $set line, whose first
+	// message is the summary.
+	line int32
 }
 
 func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 	var refs []gemRef
 	s := &Session{}
 	var legacy bool
+	var gc gemCompression
 	err := eachLine(src, src.Reader(), 0, 0, func(l line) error {
 		var h gemLine
 		if err := json.Unmarshal(l.text, &h); err != nil {
@@ -97,7 +101,7 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 				s.Meta.Title = set.Summary
 			}
 			if len(set.Messages) > 0 {
-				src.Note("$set of the messages (not applied)")
+				refs = gc.set(src, refs, set.Messages, l)
 			}
 		case h.Type != "" && h.ID != "":
 			refs = append(refs, gemRef{id: idHash(h.ID), off: l.off, n: int32(len(l.text)), line: int32(l.n)})
@@ -132,7 +136,7 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 		var buf []byte
 		rd := seqReader{src: src}
 		for k, r := range refs {
-			e := &Entry{Line: int(r.line)}
+			e := &Entry{Line: int(max(r.line, -r.line))}
 			if k >= skip-1 {
 				buf = slices.Grow(buf[:0], int(r.n))[:r.n]
 				if err := rd.read(buf, r.off); err != nil {
@@ -140,11 +144,21 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 				}
 				var m gemMessage
 				// a legacy file's message may follow its comma
-				if err := json.Unmarshal(bytes.TrimLeft(buf, ", \t\r\n"), &m); err != nil {
-					return inputErr(int(r.line), "", "not a Gemini CLI message: %v", err)
+				text := bytes.TrimLeft(buf, ", \t\r\n")
+				if r.line < 0 {
+					text = gemSummary(text)
+				}
+				if err := json.Unmarshal(text, &m); err != nil {
+					return inputErr(e.Line, "", "not a Gemini CLI message: %v", err)
 				}
 				e.ID, e.Time = m.ID, parseTime(m.Timestamp)
-				if k >= skip {
+				switch {
+				case k < skip:
+				case r.line < 0:
+					texts, _ := gemParts(src, m.Content)
+					e.Records = []transcript.Record{{Message: transcript.Message{Role: transcript.RoleSummary,
+						Contents: []string{joinTexts(texts)}}}}
+				default:
 					if s.Meta.Model == "" && m.Model != "" {
 						s.Meta.Model = m.Model
 					}
