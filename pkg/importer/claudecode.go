@@ -126,9 +126,13 @@ type ccIndexer struct {
 	kinds          []string
 	summaries      map[uint64]string
 	sides          int // sidechain entries
+	// end is where the lines read end, after line endLine.
+	end     int64
+	endLine int
 }
 
 func (ix *ccIndexer) line(l line) error {
+	ix.end, ix.endLine = l.end, l.n
 	var h ccHead
 	if err := h.scan(l.text); err != nil {
 		return inputErr(l.n, "", "not a Claude Code entry: %v", err)
@@ -188,7 +192,10 @@ func (ix *ccIndexer) line(l line) error {
 	return nil
 }
 
-func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
+func (c claudeCode) Decode(src *Source, emit func(*Session) error) error {
+	if src.from != nil {
+		return c.decodeFrom(src, emit)
+	}
 	ix := &ccIndexer{}
 	if err := eachLine(src, src.Reader(), 0, 0, ix.line); err != nil {
 		return err
@@ -236,9 +243,13 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 			}
 		}
 	}
-	s.Walk = ix.walk(src, x.steps(path), true)
 	if !src.Branches && (sub || ix.sides == 0) {
+		// One conversation of the file: the next import may go on from
+		// where this one read to.
+		s.Walk = ix.walk(src, x.steps(path), true, &resume{Offset: ix.end, Line: ix.endLine, Session: s.ID, Sub: sub})
 		path, hasChild, ix.x = nil, nil, ccIndex{} // all that is walked is in the steps
+	} else {
+		s.Walk = ix.walk(src, x.steps(path), true, nil)
 	}
 	if src.Branches {
 		on := newBits(x.n)
@@ -251,7 +262,7 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 			for _, j := range bp {
 				if !on.has(int(j)) {
 					key, _ := rd.node(x.at(int(j)))
-					s.Branches = append(s.Branches, Branch{Key: key, Walk: ix.walk(src, x.steps(bp), false)})
+					s.Branches = append(s.Branches, Branch{Key: key, Walk: ix.walk(src, x.steps(bp), false, nil)})
 					break
 				}
 			}
@@ -305,7 +316,7 @@ func (ix *ccIndexer) sidechains(src *Source, session string, meta Meta, emit fun
 		key, _ := rd.node(x.at(int(root)))
 		sc := &Session{ID: session + "-sidechain-" + shortKey(key), Meta: meta}
 		sc.Meta.Parent, sc.Meta.Title = session, ""
-		sc.Walk = ix.walk(src, x.steps(x.sidePath(x.path(byRoot[root].leaf))), false)
+		sc.Walk = ix.walk(src, x.steps(x.sidePath(x.path(byRoot[root].leaf))), false, nil)
 		if err := emit(sc); err != nil {
 			return err
 		}
@@ -331,9 +342,13 @@ func (x *ccIndex) steps(path []int32) []ccStep {
 }
 
 // walk goes over path; the main session's walk also notes the lines off
-// the graph (once per import, only those past the cursor).
-func (ix *ccIndexer) walk(src *Source, path []ccStep, main bool) func(int, func(*Entry) error) error {
+// the graph (once per import, only those past the cursor). end, when set,
+// is where a read may resume after the path's last entry.
+func (ix *ccIndexer) walk(src *Source, path []ccStep, main bool, end *resume) func(int, func(*Entry) error) error {
 	return func(skip int, fn func(*Entry) error) error {
+		if src.from != nil {
+			skip = 0 // the path is of the entries past the cursor
+		}
 		after := int32(0)
 		if skip > 0 && skip <= len(path) {
 			after = path[skip-1].line
@@ -363,6 +378,9 @@ func (ix *ccIndexer) walk(src *Source, path []ccStep, main bool) func(int, func(
 				}
 			case k == skip-1:
 				e.ID, _ = rd.head(n.off, n.n) // the one the cursor names
+			}
+			if k == len(path)-1 {
+				e.next = end
 			}
 			if err := fn(e); err != nil {
 				return err

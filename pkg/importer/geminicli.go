@@ -41,6 +41,7 @@ type gemLine struct {
 	RewindTo    *string         `json:"$rewindTo"`
 	Set         json.RawMessage `json:"$set"`
 	Messages    json.RawMessage `json:"messages"`
+	Model       string          `json:"model"`
 }
 
 type gemMessage struct {
@@ -76,7 +77,24 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 	s := &Session{}
 	var legacy bool
 	var gc gemCompression
-	err := eachLine(src, src.Reader(), 0, 0, func(l line) error {
+	if src.from != nil {
+		// The session's own line is the file's first.
+		err := eachLine(src, src.Reader(), 0, 0, func(l line) error {
+			var h gemLine
+			if json.Unmarshal(l.text, &h) == nil && h.SessionID != "" {
+				s.ID, s.Meta.Project = h.SessionID, h.ProjectHash
+				if h.Kind == "subagent" {
+					s.Meta.Parent = filepath.Base(filepath.Dir(src.Path))
+				}
+			}
+			return errStop
+		})
+		if err != nil && err != errStop {
+			return err
+		}
+	}
+	start, startLine := src.startAt()
+	err := eachLine(src, src.rest(), startLine, start, func(l line) error {
 		var h gemLine
 		if err := json.Unmarshal(l.text, &h); err != nil {
 			if l.n == 1 && strings.HasSuffix(src.Path, ".json") {
@@ -88,11 +106,12 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 		switch {
 		case h.RewindTo != nil:
 			to := idHash(*h.RewindTo)
-			for i := range refs {
-				if refs[i].id == to {
-					refs = refs[:i]
-					break
-				}
+			i := slices.IndexFunc(refs, func(r gemRef) bool { return r.id == to })
+			switch {
+			case i >= 0:
+				refs = refs[:i]
+			case src.from != nil:
+				return errRestart // behind the cursor
 			}
 		case len(h.Set) > 0:
 			var set gemLine
@@ -101,10 +120,17 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 				s.Meta.Title = set.Summary
 			}
 			if len(set.Messages) > 0 {
+				if src.from != nil {
+					return errRestart // it names messages before the cursor
+				}
 				refs = gc.set(src, refs, set.Messages, l)
 			}
 		case h.Type != "" && h.ID != "":
-			refs = append(refs, gemRef{id: idHash(h.ID), off: l.off, n: int32(len(l.text)), line: int32(l.n)})
+			if s.Meta.Model == "" && src.from == nil {
+				// the first said (read from the cursor, the first record has it)
+				s.Meta.Model = h.Model
+			}
+			refs = append(refs, gemRef{id: idHash(h.ID), off: l.off, n: int32(l.end - l.off), line: int32(l.n)})
 		case h.SessionID != "" && len(h.Messages) > 0:
 			legacy = true
 			return errStop
@@ -124,6 +150,9 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 	if err != nil && err != errStop {
 		return err
 	}
+	if legacy && src.from != nil {
+		return errRestart
+	}
 	if legacy {
 		if refs, err = gemLegacy(src, s); err != nil {
 			return err
@@ -135,8 +164,14 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 	s.Walk = func(skip int, fn func(*Entry) error) error {
 		var buf []byte
 		rd := seqReader{src: src}
+		if src.from != nil {
+			skip = 0 // the refs are those past the cursor
+		}
 		for k, r := range refs {
 			e := &Entry{Line: int(max(r.line, -r.line))}
+			if r.line != 0 {
+				e.next = &resume{Offset: r.off + int64(r.n), Line: e.Line}
+			}
 			if k >= skip-1 {
 				buf = slices.Grow(buf[:0], int(r.n))[:r.n]
 				if err := rd.read(buf, r.off); err != nil {
@@ -159,9 +194,6 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 					e.Records = []transcript.Record{{Message: transcript.Message{Role: transcript.RoleSummary,
 						Contents: []string{joinTexts(texts)}}}}
 				default:
-					if s.Meta.Model == "" && m.Model != "" {
-						s.Meta.Model = m.Model
-					}
 					e.Records = gemRecords(src, &m)
 				}
 			}
@@ -204,10 +236,14 @@ func gemLegacy(src *Source, s *Session) ([]gemRef, error) {
 			for dec.More() {
 				off := dec.InputOffset()
 				var h struct {
-					ID string `json:"id"`
+					ID    string `json:"id"`
+					Model string `json:"model"`
 				}
 				if err := dec.Decode(&h); err != nil {
 					return nil, inputErr(0, fmt.Sprintf("messages[%d]", len(refs)), "%v", err)
+				}
+				if s.Meta.Model == "" {
+					s.Meta.Model = h.Model
 				}
 				refs = append(refs, gemRef{id: idHash(h.ID), off: off, n: int32(dec.InputOffset() - off)})
 			}

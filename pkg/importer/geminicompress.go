@@ -49,7 +49,7 @@ func (gc *gemCompression) set(src *Source, refs []gemRef, raw json.RawMessage, l
 		for _, m := range msgs[1:] {
 			gc.kept[idHash(m.ID)] = true
 		}
-		return append(refs, gemRef{id: idHash(first.ID), off: l.off, n: int32(len(l.text)), line: -int32(l.n)})
+		return append(refs, gemRef{id: idHash(first.ID), off: l.off, n: int32(l.end - l.off), line: -int32(l.n)})
 	}
 	for _, m := range msgs {
 		if h := idHash(m.ID); !known[h] && !gc.kept[h] {

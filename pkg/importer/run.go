@@ -175,6 +175,7 @@ func (im *Importer) ImportFile(ctx context.Context, path string) error {
 				return nil
 			}
 		}
+		src.from = resumeFrom(src, im.mine(abs))
 	}
 	return im.importSource(ctx, src, st)
 }
@@ -228,12 +229,20 @@ func (im *Importer) importSource(ctx context.Context, src *Source, st fileState)
 	if im.opt.LongRead != nil && src.Size >= longRead {
 		defer im.opt.LongRead(src.Size)()
 	}
-	err := im.opt.Format.Decode(src, func(s *Session) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		return im.session(ctx, src, st, s)
-	})
+	decode := func() error {
+		return im.opt.Format.Decode(src, func(s *Session) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return im.session(ctx, src, st, s)
+		})
+	}
+	err := decode()
+	if errors.Is(err, errRestart) {
+		// Decoders say so before they emit a session: nothing is stored.
+		*notes, src.from = Notes{}, nil
+		err = decode()
+	}
 	if n := notes.Len(); n > 0 {
 		im.Tally.NotImported += n
 		im.opt.Warn(fmt.Sprintf("%s: not imported: %s", src.Path, notes))
