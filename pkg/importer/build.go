@@ -37,26 +37,43 @@ type builder struct {
 	// as 16 bytes each (a session of a million entries and no compaction
 	// covers a million ids).
 	cover blockList[ulid.ULID]
-	open  map[string]bool // calls of the latest assistant turn awaiting a result
-	role  transcript.Role // the last non-system role
-	last  time.Time
+	// partial: cover holds the ids from the newest records load read on,
+	// not from the latest summary (read when a summary wants them).
+	partial bool
+	ctx     context.Context
+	open    map[string]bool // calls of the latest assistant turn awaiting a result
+	role    transcript.Role // the last non-system role
+	last    time.Time
 }
 
-// load picks up the state of a conversation imported before: the records
-// from its latest summary on.
+// loadTail is how many of a conversation's newest records load reads: its
+// latest turns say what the rules need (the last role, the calls awaiting
+// results); the ids a summary covers are read only if one comes.
+const loadTail = 256
+
+// load picks up the state of a conversation imported before: its newest
+// records, from its latest summary on.
 func (b *builder) load(ctx context.Context) error {
-	b.loaded = true
-	err := b.im.st.Read(ctx, b.conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
-		var r transcript.Record
-		if err := transcript.DecodeStored(row.Body, &r); err != nil {
-			return err
+	b.loaded, b.ctx = true, ctx
+	n, turn := 0, false
+	err := b.read(ctx, loadTail, func(r *transcript.Record) error {
+		if n == 0 && r.Message.Role != transcript.RoleSummary {
+			b.partial = true
 		}
-		b.observe(&r)
-		if t := r.Metadata.Timing.Creation; t > 0 {
-			b.last = time.UnixMilli(t)
-		}
+		n++
+		turn = turn || r.Message.Role == transcript.RoleUser || r.Message.Role == transcript.RoleAssistant
+		b.observe(r)
 		return nil
 	})
+	if err == nil && n < loadTail {
+		b.partial = false // all since the latest summary
+	}
+	if err == nil && b.partial && !turn {
+		// Only tool results in the window: the turn they answer is older.
+		b.cover.reset()
+		b.open, b.role, b.partial = nil, "", false
+		err = b.read(ctx, 0, func(r *transcript.Record) error { b.observe(r); return nil })
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		// Imported before, but nothing stored (entries that make no
 		// record): the next record is the conversation's first.
@@ -64,6 +81,59 @@ func (b *builder) load(ctx context.Context) error {
 		return nil
 	}
 	return err
+}
+
+// read calls fn with the newest limit records from the latest summary on
+// (0: all of them), keeping the last one's time.
+func (b *builder) read(ctx context.Context, limit int, fn func(*transcript.Record) error) error {
+	return b.im.st.Read(ctx, b.conv, store.ReadOptions{FromLatestSummary: true, Limit: limit}, func(row store.Row) error {
+		var r transcript.Record
+		if err := transcript.DecodeStored(row.Body, &r); err != nil {
+			return err
+		}
+		if t := r.Metadata.Timing.Creation; t > 0 {
+			b.last = time.UnixMilli(t)
+		}
+		return fn(&r)
+	})
+}
+
+// fillCover puts before cover the ids stored since the latest summary
+// that load did not read: those before the first it holds.
+func (b *builder) fillCover() error {
+	b.partial = false
+	first := *b.cover.at(0)
+	var before blockList[ulid.ULID]
+	errFound := errors.New("found")
+	role := transcript.Role("")
+	err := b.im.st.Read(b.ctx, b.conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
+		var r transcript.Record
+		if err := transcript.DecodeStored(row.Body, &r); err != nil {
+			return err
+		}
+		id := mustULID(r.ID)
+		if id == first {
+			return errFound
+		}
+		m := &r.Message
+		if m.Role == transcript.RoleSystem {
+			return nil
+		}
+		merges := (m.Role == transcript.RoleUser || m.Role == transcript.RoleAssistant) && m.Role == role
+		if m.Role == transcript.RoleSummary || !merges && !r.IsFake() {
+			before.add(id)
+		}
+		role = m.Role
+		return nil
+	})
+	if err != nil && !errors.Is(err, errFound) {
+		return err
+	}
+	for i := range b.cover.len() {
+		before.add(*b.cover.at(i))
+	}
+	b.cover = before
+	return nil
 }
 
 // observe follows r as the store's rules will: merges, summaries, calls.
@@ -143,6 +213,11 @@ func (b *builder) entry(e *Entry) ([]transcript.Record, error) {
 				continue
 			}
 		case transcript.RoleSummary:
+			if b.partial {
+				if err := b.fillCover(); err != nil {
+					return nil, err
+				}
+			}
 			if b.cover.len() == 0 {
 				// Nothing before it to cover: its text stays, as the user's.
 				m.Role = transcript.RoleUser

@@ -175,3 +175,38 @@ func TestResumeBranchOffTheImported(t *testing.T) {
 		t.Fatalf("warned %q, want the branch moved to res~u61", w)
 	}
 }
+
+// TestCompactionAfterLongImport: a compaction in a grown file covers every
+// record since the conversation's start, though the import that reads it
+// loads only the newest of them first.
+func TestCompactionAfterLongImport(t *testing.T) {
+	c := resumeCases[0] // codex
+	p := filepath.Join(t.TempDir(), c.file)
+	first := session(1, loadTail+100, c.line)
+	grown := append(bytes.Clone(first), `{"timestamp":"2026-01-01T09:00:00Z","type":"compacted","payload":{"message":"all of it, shortly"}}`+"\n"...)
+	grown = append(grown, session(loadTail+101, loadTail+102, c.line)...)
+	if err := os.WriteFile(p, first, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := openStore(t)
+	if _, _, err := run(t, got, c.format, Options{}, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, grown, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := run(t, got, c.format, Options{}, p); err != nil {
+		t.Fatal(err)
+	}
+	want := openStore(t)
+	if _, _, err := run(t, want, c.format, Options{}, p); err != nil {
+		t.Fatal(err)
+	}
+	g, w := dumpAll(t, got, filepath.Dir(p)), dumpAll(t, want, filepath.Dir(p))
+	if g != w {
+		t.Errorf("the grown file's import differs from the whole file's:\n%s", diffLines(w, g))
+	}
+	if n := strings.Count(w[strings.Index(w, `"summaryIds"`):], `","`); n < loadTail+98 {
+		t.Errorf("the summary covers %d records, want all %d", n+1, loadTail+99)
+	}
+}
