@@ -97,6 +97,11 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		// matched by id, wherever the last export lay.
 		cur, have = im.byConv[conv]
 	}
+	if src.from != nil && !have {
+		// Read from another conversation's cursor (the session's id
+		// changed?): nothing is stored yet, read the file from its start.
+		return errRestart
+	}
 	skip := 0
 	if have {
 		skip = int(cur.Entries)
