@@ -380,7 +380,9 @@ func (ix *ccIndexer) walk(src *Source, path []ccStep, main bool, end *resume) fu
 				e.ID, _ = rd.head(n.off, n.n) // the one the cursor names
 			}
 			if k == len(path)-1 {
-				e.next = end
+				if end != nil {
+					e.next = *end
+				}
 			}
 			if err := fn(e); err != nil {
 				return err

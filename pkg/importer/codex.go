@@ -142,7 +142,7 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 				_, _ = d.line(&cl, l.text, l.n) // the model in force
 			}
 			k++
-			e.next = &resume{Offset: l.end, Line: l.n, Model: d.model}
+			e.next = resume{Offset: l.end, Line: l.n, Model: d.model}
 			return fn(e)
 		})
 		if err == nil {

@@ -170,7 +170,7 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 		for k, r := range refs {
 			e := &Entry{Line: int(max(r.line, -r.line))}
 			if r.line != 0 {
-				e.next = &resume{Offset: r.off + int64(r.n), Line: e.Line}
+				e.next = resume{Offset: r.off + int64(r.n), Line: e.Line}
 			}
 			if k >= skip-1 {
 				buf = slices.Grow(buf[:0], int(r.n))[:r.n]

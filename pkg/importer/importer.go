@@ -132,9 +132,10 @@ type Entry struct {
 	// before the text it goes with); a cursor stops before it, so that
 	// the next import reads it again.
 	Held bool
-	// next is where a read could resume past this entry; nil if it
-	// cannot (a format, or a place, that does not allow it).
-	next *resume
+	// next is where a read could resume past this entry; none (Offset
+	// 0) if it cannot (a format, or a place, that does not allow it).
+	// A value: a pointer would add an allocation per entry.
+	next resume
 }
 
 // Notes counts what was not imported, by kind.

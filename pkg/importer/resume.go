@@ -60,14 +60,14 @@ func resumeFrom(src *Source, curs []store.ImportCursor) *resume {
 	return &r
 }
 
-// encode is r as a cursor keeps it, its tail hashed from src.
-func (r *resume) encode(src *Source) string {
-	if r == nil {
+// encode is r as a cursor keeps it, its tail hashed from src; "" when r
+// is none (Offset 0).
+func (r resume) encode(src *Source) string {
+	if r.Offset <= 0 {
 		return ""
 	}
-	c := *r
-	c.Tail = tailHash(src, c.Offset)
-	b, _ := json.Marshal(c)
+	r.Tail = tailHash(src, r.Offset)
+	b, _ := json.Marshal(r)
 	return string(b)
 }
 

@@ -114,9 +114,9 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 	i, last, held := 0, cur.LastEntry, 0
 	// next is where the next import may resume: past the last entry
 	// stored, if its format can say (else from the start).
-	var next *resume
+	var next resume
 	if src.from != nil {
-		i, next = skip, src.from // the walk begins past the cursor
+		i, next = skip, *src.from // the walk begins past the cursor
 	}
 	// A chunk is written while the next one is decoded (two cores: the
 	// decoder and the database work at once); chunks commit in order.
@@ -153,7 +153,7 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		if b.first || have && !b.loaded && cur.Resume == "" {
 			// No record yet (or none known): the first one's aux.import
 			// takes what the session says of itself from the whole file.
-			next = nil
+			next = resume{}
 		}
 		c := store.ImportCursor{Source: src.Path, Conversation: conv, Tool: im.tool(),
 			Size: st.size, MTime: st.mtime, Entries: int64(i - held), LastEntry: last, Head: head, Resume: next.encode(src)}
