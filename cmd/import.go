@@ -125,7 +125,7 @@ func importRun(ctx context.Context, o *importOptions) error {
 	var printErr error
 	added := 0
 	opt := importer.Options{
-		Format: o.format, Prefix: o.prefix, Branches: o.branches, Guard: f.guard,
+		Format: o.format, Prefix: o.prefix, Branches: o.branches, Guard: f.guard, LongRead: longReadMemory,
 		Warn: func(msg string) {
 			if !f.quiet {
 				fmt.Fprintf(people, "convo: %s\n", f.redact(msg))

@@ -33,3 +33,17 @@ func writeMemoryLimit() int64 {
 	runtime.ReadMemStats(&m)
 	return min(debug.SetMemoryLimit(-1), int64(m.HeapAlloc)+64<<20)
 }
+
+// longReadMemory is importer.Options.LongRead: a large file's index (a
+// few dozen bytes an entry) and the chunks of records in flight are what is
+// live while it is imported, the rest garbage; a soft limit of what is live
+// before, room for the chunks and the index (a 32nd of the file, more than
+// a Claude Code session's index takes) keeps that garbage from doubling
+// the heap. done restores the limit.
+func longReadMemory(size int64) (done func()) {
+	debug.FreeOSMemory()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	old := debug.SetMemoryLimit(min(debug.SetMemoryLimit(-1), int64(m.HeapAlloc)+48<<20+size/32))
+	return func() { debug.SetMemoryLimit(old) }
+}

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/oklog/ulid/v2"
+
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -31,27 +33,47 @@ type builder struct {
 	first   bool // the next record is the conversation's first
 	quiet   bool // only ids wanted: no notes
 	loaded  bool
-	cover   []string        // ids since the latest summary, that summary first
+	// cover: the ids since the latest summary, that summary first, kept
+	// as 16 bytes each (a session of a million entries and no compaction
+	// covers a million ids).
+	cover blockList[ulid.ULID]
+	// partial: cover holds the ids from the newest records load read on,
+	// not from the latest summary (read when a summary wants them).
+	partial bool
+	ctx     context.Context
 	open    map[string]bool // calls of the latest assistant turn awaiting a result
 	role    transcript.Role // the last non-system role
 	last    time.Time
 }
 
-// load picks up the state of a conversation imported before: the records
-// from its latest summary on.
+// loadTail is how many of a conversation's newest records load reads: its
+// latest turns say what the rules need (the last role, the calls awaiting
+// results); the ids a summary covers are read only if one comes.
+const loadTail = 256
+
+// load picks up the state of a conversation imported before: its newest
+// records, from its latest summary on.
 func (b *builder) load(ctx context.Context) error {
-	b.loaded = true
-	err := b.im.st.Read(ctx, b.conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
-		var r transcript.Record
-		if err := transcript.DecodeStored(row.Body, &r); err != nil {
-			return err
+	b.loaded, b.ctx = true, ctx
+	n, turn := 0, false
+	err := b.read(ctx, loadTail, func(r *transcript.Record) error {
+		if n == 0 && r.Message.Role != transcript.RoleSummary {
+			b.partial = true
 		}
-		b.observe(&r)
-		if t := r.Metadata.Timing.Creation; t > 0 {
-			b.last = time.UnixMilli(t)
-		}
+		n++
+		turn = turn || r.Message.Role == transcript.RoleUser || r.Message.Role == transcript.RoleAssistant
+		b.observe(r)
 		return nil
 	})
+	if err == nil && n < loadTail {
+		b.partial = false // all since the latest summary
+	}
+	if err == nil && b.partial && !turn {
+		// Only tool results in the window: the turn they answer is older.
+		b.cover.reset()
+		b.open, b.role, b.partial = nil, "", false
+		err = b.read(ctx, 0, func(r *transcript.Record) error { b.observe(r); return nil })
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		// Imported before, but nothing stored (entries that make no
 		// record): the next record is the conversation's first.
@@ -61,6 +83,59 @@ func (b *builder) load(ctx context.Context) error {
 	return err
 }
 
+// read calls fn with the newest limit records from the latest summary on
+// (0: all of them), keeping the last one's time.
+func (b *builder) read(ctx context.Context, limit int, fn func(*transcript.Record) error) error {
+	return b.im.st.Read(ctx, b.conv, store.ReadOptions{FromLatestSummary: true, Limit: limit}, func(row store.Row) error {
+		var r transcript.Record
+		if err := transcript.DecodeStored(row.Body, &r); err != nil {
+			return err
+		}
+		if t := r.Metadata.Timing.Creation; t > 0 {
+			b.last = time.UnixMilli(t)
+		}
+		return fn(&r)
+	})
+}
+
+// fillCover puts before cover the ids stored since the latest summary
+// that load did not read: those before the first it holds.
+func (b *builder) fillCover() error {
+	b.partial = false
+	first := *b.cover.at(0)
+	var before blockList[ulid.ULID]
+	errFound := errors.New("found")
+	role := transcript.Role("")
+	err := b.im.st.Read(b.ctx, b.conv, store.ReadOptions{FromLatestSummary: true}, func(row store.Row) error {
+		var r transcript.Record
+		if err := transcript.DecodeStored(row.Body, &r); err != nil {
+			return err
+		}
+		id := mustULID(r.ID)
+		if id == first {
+			return errFound
+		}
+		m := &r.Message
+		if m.Role == transcript.RoleSystem {
+			return nil
+		}
+		merges := (m.Role == transcript.RoleUser || m.Role == transcript.RoleAssistant) && m.Role == role
+		if m.Role == transcript.RoleSummary || !merges && !r.IsFake() {
+			before.add(id)
+		}
+		role = m.Role
+		return nil
+	})
+	if err != nil && !errors.Is(err, errFound) {
+		return err
+	}
+	for i := range b.cover.len() {
+		before.add(*b.cover.at(i))
+	}
+	b.cover = before
+	return nil
+}
+
 // observe follows r as the store's rules will: merges, summaries, calls.
 func (b *builder) observe(r *transcript.Record) {
 	m := &r.Message
@@ -68,7 +143,9 @@ func (b *builder) observe(r *transcript.Record) {
 	case transcript.RoleSystem:
 		return
 	case transcript.RoleSummary:
-		b.cover, b.open = []string{r.ID}, nil
+		b.cover.reset()
+		b.cover.add(mustULID(r.ID))
+		b.open = nil
 	case transcript.RoleAssistant:
 		if b.role != transcript.RoleAssistant {
 			b.open = map[string]bool{}
@@ -81,7 +158,7 @@ func (b *builder) observe(r *transcript.Record) {
 	}
 	merges := (m.Role == transcript.RoleUser || m.Role == transcript.RoleAssistant) && m.Role == b.role
 	if !merges && !r.IsFake() && m.Role != transcript.RoleSummary {
-		b.cover = append(b.cover, r.ID)
+		b.cover.add(mustULID(r.ID))
 	}
 	b.role = m.Role
 }
@@ -136,12 +213,20 @@ func (b *builder) entry(e *Entry) ([]transcript.Record, error) {
 				continue
 			}
 		case transcript.RoleSummary:
-			if len(b.cover) == 0 {
+			if b.partial {
+				if err := b.fillCover(); err != nil {
+					return nil, err
+				}
+			}
+			if b.cover.len() == 0 {
 				// Nothing before it to cover: its text stays, as the user's.
 				m.Role = transcript.RoleUser
 				b.src.Note("compaction with nothing before it (kept as user text)")
 			} else {
-				r.Metadata.SummaryIDs = append([]string(nil), b.cover...)
+				r.Metadata.SummaryIDs = make([]string, b.cover.len())
+				for i := range r.Metadata.SummaryIDs {
+					r.Metadata.SummaryIDs[i] = b.cover.at(i).String()
+				}
 			}
 		}
 		// A record the rules merge into the one before names no entry:
@@ -187,6 +272,13 @@ func (b *builder) entry(e *Entry) ([]transcript.Record, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// mustULID is a stored record's id, a ULID (transcript.Validate holds to
+// that for every record stored).
+func mustULID(id string) ulid.ULID {
+	u, _ := ulid.ParseStrict(id)
+	return u
 }
 
 // meta adds the session's own facts to the first record's aux.import.

@@ -9,6 +9,7 @@ package importer
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -96,17 +97,6 @@ func (h *ccHead) model() string {
 	return m.Model
 }
 
-// ccNode is one entry of the graph, small: a session of a million entries
-// indexes in tens of megabytes. Ids are kept as hashes; the few wanted as
-// text are read back from the file.
-type ccNode struct {
-	id, parent uint64
-	ms         int64
-	off        int64
-	n, line    int32
-	side, msg  bool
-}
-
 // idHash is the 64-bit FNV-1a of a uuid ("" is 0: no parent).
 func idHash(s string) uint64 {
 	if s == "" {
@@ -120,170 +110,159 @@ func idHash(s string) uint64 {
 	return h | 1 // never 0
 }
 
-// uuidAt reads node n's uuid back from the file.
-func uuidAt(src *Source, n ccNode) string {
-	buf := make([]byte, n.n)
-	if _, err := src.R.ReadAt(buf, n.off); err != nil {
-		return ""
-	}
-	var h ccHead
-	_ = h.scan(buf)
-	return h.UUID
+// ccAside is a line off the graph, noted when past the cursor.
+type ccAside struct {
+	line int32
+	kind int32 // in ccIndexer.kinds
 }
 
-func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
-	var nodes []ccNode
-	byID := map[uint64]int32{}
-	var meta Meta
-	var session, agent string
-	type aside struct {
-		line int
-		what string
+// ccIndexer is the first pass: every entry's node, what the session says
+// of itself, and the lines off the graph.
+type ccIndexer struct {
+	x              ccIndex
+	meta           Meta
+	session, agent string
+	asides         []ccAside
+	kinds          []string
+	summaries      map[uint64]string
+	sides          int // sidechain entries
+	// end is where the lines read end, after line endLine.
+	end     int64
+	endLine int
+}
+
+func (ix *ccIndexer) line(l line) error {
+	ix.end, ix.endLine = l.end, l.n
+	var h ccHead
+	if err := h.scan(l.text); err != nil {
+		return inputErr(l.n, "", "not a Claude Code entry: %v", err)
 	}
-	var asides []aside // lines off the graph: noted when past the cursor
-	summaries := map[uint64]string{}
-	err := eachLine(src, src.Reader(), 0, 0, func(l line) error {
-		var h ccHead
-		if err := h.scan(l.text); err != nil {
-			return inputErr(l.n, "", "not a Claude Code entry: %v", err)
+	if ix.session == "" {
+		ix.session = h.SessionID
+	}
+	if ix.agent == "" && h.AgentID != "" && h.IsSidechain {
+		ix.agent = h.AgentID
+	}
+	meta := &ix.meta
+	if meta.Version == "" {
+		meta.Version = h.Version
+	}
+	if meta.Cwd == "" {
+		meta.Cwd = h.Cwd
+	}
+	if meta.GitBranch == "" {
+		meta.GitBranch = h.GitBranch
+	}
+	if meta.Model == "" && h.Type == "assistant" {
+		if m := h.model(); !strings.HasPrefix(m, "<") {
+			meta.Model = m
 		}
-		if session == "" {
-			session = h.SessionID
-		}
-		if agent == "" && h.AgentID != "" && h.IsSidechain {
-			agent = h.AgentID
-		}
-		if meta.Version == "" {
-			meta.Version = h.Version
-		}
-		if meta.Cwd == "" {
-			meta.Cwd = h.Cwd
-		}
-		if meta.GitBranch == "" {
-			meta.GitBranch = h.GitBranch
-		}
-		if meta.Model == "" && h.Type == "assistant" {
-			if m := h.model(); !strings.HasPrefix(m, "<") {
-				meta.Model = m
-			}
-		}
-		switch {
-		case h.Type == "ai-title":
-			meta.Title = h.AITitle // the last wins
-			return nil
-		case h.Type == "summary":
-			summaries[idHash(h.LeafUUID)] = h.Summary
-			return nil
-		case h.UUID == "":
-			asides = append(asides, aside{l.n, h.Type})
-			return nil
-		}
-		parent := h.LogicalParent
-		if h.Parent != nil && *h.Parent != "" {
-			parent = *h.Parent
-		}
-		byID[idHash(h.UUID)] = int32(len(nodes))
-		nodes = append(nodes, ccNode{id: idHash(h.UUID), parent: idHash(parent), ms: parseTime(h.Timestamp).UnixMilli(), off: l.off,
-			n: int32(len(l.text)), line: int32(l.n), side: h.IsSidechain, msg: h.Type == "user" || h.Type == "assistant"})
+	}
+	switch {
+	case h.Type == "ai-title":
+		meta.Title = h.AITitle // the last wins
 		return nil
-	})
-	if err != nil {
+	case h.Type == "summary":
+		if ix.summaries == nil {
+			ix.summaries = map[uint64]string{}
+		}
+		ix.summaries[idHash(h.LeafUUID)] = h.Summary
+		return nil
+	case h.UUID == "":
+		k := slices.Index(ix.kinds, h.Type)
+		if k < 0 {
+			k, ix.kinds = len(ix.kinds), append(ix.kinds, h.Type)
+		}
+		ix.asides = append(ix.asides, ccAside{int32(l.n), int32(k)})
+		return nil
+	}
+	parent := h.LogicalParent
+	if h.Parent != nil && *h.Parent != "" {
+		parent = *h.Parent
+	}
+	off := uint64(l.off) << 2
+	if h.IsSidechain {
+		off |= 2
+		ix.sides++
+	}
+	if h.Type == "user" || h.Type == "assistant" {
+		off |= 1
+	}
+	ix.x.add(ccNode{id: idHash(h.UUID), parent: idHash(parent), off: off, n: int32(len(l.text)), line: int32(l.n)})
+	return nil
+}
+
+func (c claudeCode) Decode(src *Source, emit func(*Session) error) error {
+	if src.from != nil {
+		return c.decodeFrom(src, emit)
+	}
+	ix := &ccIndexer{}
+	if err := eachLine(src, src.Reader(), 0, 0, ix.line); err != nil {
 		return err
 	}
-	if len(nodes) == 0 {
+	x := &ix.x
+	if x.n == 0 {
 		return nil
 	}
-	sub := agent != ""
+	x.link()
+	session, meta := ix.session, ix.meta
+	sub := ix.agent != ""
 	if session == "" {
 		session = strings.TrimSuffix(filepath.Base(src.Path), ".jsonl")
 	}
 	s := &Session{ID: session, Meta: meta}
 	if sub {
-		s.ID, s.Meta.Parent = "agent-"+agent, session
+		s.ID, s.Meta.Parent = "agent-"+ix.agent, session
 	}
-	hasChild := make([]bool, len(nodes))
-	for _, n := range nodes {
-		if p, ok := byID[n.parent]; ok && n.side == sub {
-			hasChild[p] = true
+	hasChild := newBits(x.n)
+	for i := 0; i < x.n; i++ {
+		if p, ok := x.parentOf(i); ok && x.at(i).side() == sub {
+			hasChild.set(p)
 		}
 	}
 	// The active leaf: the latest leaf of the main chain (of the
 	// sub-agent's, in its file); later in the file wins a tie.
-	leaf := -1
-	for i, n := range nodes {
-		if n.side == sub && !hasChild[i] && (leaf < 0 || n.ms >= nodes[leaf].ms) {
-			leaf = i
+	rd := newCCReader(src)
+	leaf, leafMS := -1, int64(0)
+	for i := 0; i < x.n; i++ {
+		if n := x.at(i); n.side() == sub && !hasChild.has(i) {
+			if _, ms := rd.node(n); leaf < 0 || ms >= leafMS {
+				leaf, leafMS = i, ms
+			}
 		}
 	}
 	if leaf < 0 {
 		return nil
 	}
-	path := ccPath(nodes, byID, leaf)
-	if s.Meta.Title == "" {
+	path := x.path(leaf)
+	if s.Meta.Title == "" && ix.summaries != nil {
+		// only a summary of a leaf this file holds
 		for _, i := range path {
-			if t := summaries[nodes[i].id]; t != "" {
-				s.Meta.Title = t // only a summary of a leaf this file holds
+			if t := ix.summaries[x.at(int(i)).id]; t != "" {
+				s.Meta.Title = t
 			}
 		}
 	}
-	on := make(map[int]bool, len(path))
-	for _, i := range path {
-		on[i] = true
+	if !src.Branches && (sub || ix.sides == 0) {
+		// One conversation of the file: the next import may go on from
+		// where this one read to.
+		s.Walk = ix.walk(src, x.steps(path), true, &resume{Offset: ix.end, Line: ix.endLine, Session: s.ID, Sub: sub})
+		path, hasChild, ix.x = nil, nil, ccIndex{} // all that is walked is in the steps
+	} else {
+		s.Walk = ix.walk(src, x.steps(path), true, nil)
 	}
-	// walk goes over path; the main session's walk also counts the lines
-	// off the graph (once per import, only those past the cursor).
-	walk := func(path []int, main bool) func(int, func(*Entry) error) error {
-		return func(skip int, fn func(*Entry) error) error {
-			after := 0
-			if skip > 0 && skip <= len(path) {
-				after = int(nodes[path[skip-1]].line)
-			}
-			for _, a := range asides {
-				if main && a.line > after {
-					src.Note(a.what)
-				}
-			}
-			d := ccDecoder{src: src}
-			rd := seqReader{src: src}
-			buf := make([]byte, 0, 64<<10)
-			for k, i := range path {
-				n := nodes[i]
-				e := &Entry{Line: int(n.line)}
-				if n.ms > 0 {
-					e.Time = timeMS(n.ms)
-				}
-				switch {
-				case k >= skip:
-					buf = append(buf[:0], make([]byte, n.n)...)
-					if err := rd.read(buf, n.off); err != nil {
-						return err
-					}
-					recs, err := d.entry(buf, int(n.line))
-					if err != nil {
-						return err
-					}
-					e.ID, e.Records, e.Held = d.uuid, recs, d.held
-				case k == skip-1:
-					e.ID = uuidAt(src, n) // the one the cursor names
-				}
-				if err := fn(e); err != nil {
-					return err
-				}
-			}
-			d.done()
-			return nil
-		}
-	}
-	s.Walk = walk(path, true)
 	if src.Branches {
-		for i, n := range nodes {
-			if n.side != sub || hasChild[i] || i == leaf || !n.msg {
+		on := newBits(x.n)
+		on.setAll(path)
+		for i := 0; i < x.n; i++ {
+			if n := x.at(i); n.side() != sub || hasChild.has(i) || i == leaf || !n.msg() {
 				continue
 			}
-			bp := ccPath(nodes, byID, i)
+			bp := x.path(i)
 			for _, j := range bp {
-				if !on[j] {
-					s.Branches = append(s.Branches, Branch{Key: uuidAt(src, nodes[j]), Walk: walk(bp, false)})
+				if !on.has(int(j)) {
+					key, _ := rd.node(x.at(int(j)))
+					s.Branches = append(s.Branches, Branch{Key: key, Walk: ix.walk(src, x.steps(bp), false, nil)})
 					break
 				}
 			}
@@ -292,37 +271,52 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 	if err := emit(s); err != nil || sub {
 		return err
 	}
-	// Sidechains written inline (sub-agents, before they had files of
-	// their own): each chain, from its root to its latest leaf, is a
-	// session of its own, linked to this one.
-	hasSide := make([]bool, len(nodes))
-	for _, n := range nodes {
-		if p, ok := byID[n.parent]; ok && n.side {
-			hasSide[p] = true
+	return ix.sidechains(src, session, meta, emit)
+}
+
+// sidechains emits the sidechains written inline (sub-agents, before they
+// had files of their own): each chain, from its root to its latest leaf,
+// is a session of its own, linked to this one.
+func (ix *ccIndexer) sidechains(src *Source, session string, meta Meta, emit func(*Session) error) error {
+	x := &ix.x
+	if ix.sides == 0 {
+		return nil
+	}
+	hasSide := newBits(x.n)
+	for i := 0; i < x.n; i++ {
+		if p, ok := x.parentOf(i); ok && x.at(i).side() {
+			hasSide.set(p)
 		}
 	}
-	latest := map[int]int{} // root -> latest leaf
-	var roots []int
-	for i, n := range nodes {
-		if !n.side || hasSide[i] {
+	rd := newCCReader(src)
+	type latest struct {
+		leaf int
+		ms   int64
+	}
+	byRoot := map[int32]latest{}
+	var roots []int32
+	for i := 0; i < x.n; i++ {
+		if !x.at(i).side() || hasSide.has(i) {
 			continue
 		}
-		p := sidePath(nodes, ccPath(nodes, byID, i))
+		p := x.sidePath(x.path(i))
 		if len(p) == 0 {
 			continue
 		}
-		l, ok := latest[p[0]]
+		_, ms := rd.node(x.at(i))
+		l, ok := byRoot[p[0]]
 		if !ok {
 			roots = append(roots, p[0])
 		}
-		if !ok || n.ms >= nodes[l].ms {
-			latest[p[0]] = i
+		if !ok || ms >= l.ms {
+			byRoot[p[0]] = latest{i, ms}
 		}
 	}
 	for _, root := range roots {
-		sc := &Session{ID: session + "-sidechain-" + shortKey(uuidAt(src, nodes[root])), Meta: meta}
+		key, _ := rd.node(x.at(int(root)))
+		sc := &Session{ID: session + "-sidechain-" + shortKey(key), Meta: meta}
 		sc.Meta.Parent, sc.Meta.Title = session, ""
-		sc.Walk = walk(sidePath(nodes, ccPath(nodes, byID, latest[root])), false)
+		sc.Walk = ix.walk(src, x.steps(x.sidePath(x.path(byRoot[root].leaf))), false, nil)
 		if err := emit(sc); err != nil {
 			return err
 		}
@@ -330,25 +324,71 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 	return nil
 }
 
-// sidePath keeps the sidechain entries of path.
-func sidePath(nodes []ccNode, path []int) []int {
-	var out []int
-	for _, i := range path {
-		if nodes[i].side {
-			out = append(out, i)
-		}
+// ccStep is an entry of a path to walk: where its line is.
+type ccStep struct {
+	off     int64
+	n, line int32
+}
+
+// steps is path as the walk reads it: 16 bytes an entry, the index not
+// needed any more once every path is made.
+func (x *ccIndex) steps(path []int32) []ccStep {
+	out := make([]ccStep, len(path))
+	for k, i := range path {
+		n := x.at(int(i))
+		out[k] = ccStep{n.at(), n.n, n.line}
 	}
 	return out
 }
 
-// ccPath is the path from the root to leaf, following parents.
-func ccPath(nodes []ccNode, byID map[uint64]int32, leaf int) []int {
-	var path []int
-	for i, ok := int32(leaf), true; ok && len(path) <= len(nodes); i, ok = byID[nodes[i].parent] {
-		path = append(path, int(i))
+// walk goes over path; the main session's walk also notes the lines off
+// the graph (once per import, only those past the cursor). end, when set,
+// is where a read may resume after the path's last entry.
+func (ix *ccIndexer) walk(src *Source, path []ccStep, main bool, end *resume) func(int, func(*Entry) error) error {
+	return func(skip int, fn func(*Entry) error) error {
+		if src.from != nil {
+			skip = 0 // the path is of the entries past the cursor
+		}
+		after := int32(0)
+		if skip > 0 && skip <= len(path) {
+			after = path[skip-1].line
+		}
+		for _, a := range ix.asides {
+			if main && a.line > after {
+				src.Note(ix.kinds[a.kind])
+			}
+		}
+		d := ccDecoder{src: src}
+		rd := newCCReader(src)
+		for k, n := range path {
+			e := &Entry{Line: int(n.line)}
+			switch {
+			case k >= skip:
+				text, err := rd.read(n.off, n.n)
+				if err != nil {
+					return err
+				}
+				recs, err := d.entry(text, int(n.line))
+				if err != nil {
+					return err
+				}
+				e.ID, e.Records, e.Held = d.uuid, recs, d.held
+				if d.ms > 0 {
+					e.Time = timeMS(d.ms)
+				}
+			case k == skip-1:
+				e.ID, _ = rd.head(n.off, n.n) // the one the cursor names
+			}
+			if k == len(path)-1 {
+				if end != nil {
+					e.next = *end
+				}
+			}
+			if err := fn(e); err != nil {
+				return err
+			}
+		}
+		d.done()
+		return nil
 	}
-	for a, b := 0, len(path)-1; a < b; a, b = a+1, b-1 {
-		path[a], path[b] = path[b], path[a]
-	}
-	return path
 }

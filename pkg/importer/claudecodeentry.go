@@ -13,6 +13,7 @@ import (
 // ccEntry is what an entry of the active branch is read for.
 type ccEntry struct {
 	UUID                      string
+	Timestamp                 string
 	Type, Subtype, Attachment string
 	IsCompactSummary          bool
 	ToolUseResult             bool
@@ -32,6 +33,8 @@ func (e *ccEntry) scan(b []byte) error {
 		switch string(k) {
 		case "uuid":
 			e.UUID = str(v)
+		case "timestamp":
+			e.Timestamp = str(v)
 		case "type":
 			e.Type = str(v)
 		case "subtype":
@@ -82,6 +85,7 @@ type ccDecoder struct {
 	pendID  string
 	held    bool   // the last entry's thinking waits in pending
 	uuid    string // the last entry's
+	ms      int64  // the last entry's time (0: none)
 }
 
 func timeMS(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
@@ -99,7 +103,7 @@ func (d *ccDecoder) entry(text []byte, n int) ([]transcript.Record, error) {
 	if err := e.scan(text); err != nil {
 		return nil, inputErr(n, "", "not a Claude Code entry: %v", err)
 	}
-	d.uuid = e.UUID
+	d.uuid, d.ms = e.UUID, entryMS(e.Timestamp)
 	switch e.Type {
 	case "user", "assistant":
 	case "system":

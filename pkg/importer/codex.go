@@ -119,7 +119,12 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 	s.Walk = func(skip int, fn func(*Entry) error) error {
 		d := codexDecoder{src: src, model: s.Meta.Model}
 		k := 0
-		err := eachLine(src, src.Reader(), 0, 0, func(l line) error {
+		start, startLine := src.startAt()
+		if src.from != nil {
+			// past the cursor: every line is new, the model as it was there
+			k, d.model = skip, src.from.Model
+		}
+		err := eachLine(src, src.rest(), startLine, start, func(l line) error {
 			h := sha256.Sum256(l.text)
 			e := &Entry{ID: strconv.Itoa(l.n) + "-" + hex.EncodeToString(h[:6]), Line: l.n}
 			var cl codexLine
@@ -137,6 +142,7 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 				_, _ = d.line(&cl, l.text, l.n) // the model in force
 			}
 			k++
+			e.next = resume{Offset: l.end, Line: l.n, Model: d.model}
 			return fn(e)
 		})
 		if err == nil {

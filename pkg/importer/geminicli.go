@@ -10,8 +10,11 @@ package importer
 // Read in two passes: the index (rewinds applied), then the messages.
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -38,6 +41,7 @@ type gemLine struct {
 	RewindTo    *string         `json:"$rewindTo"`
 	Set         json.RawMessage `json:"$set"`
 	Messages    json.RawMessage `json:"messages"`
+	Model       string          `json:"model"`
 }
 
 type gemMessage struct {
@@ -57,18 +61,40 @@ type gemMessage struct {
 	Model    string          `json:"model"`
 }
 
+// gemRef is a message of the index: 24 bytes, its id hashed, its text
+// read back from the file when walked.
+type gemRef struct {
+	id  uint64 // idHash of its id
+	off int64
+	n   int32
+	// line is its line; negated for a compression's $set line, whose first
+	// message is the summary.
+	line int32
+}
+
 func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
-	type ref struct {
-		id     string
-		off    int64
-		n      int32
-		line   int32
-		inline json.RawMessage // a legacy file's message
-	}
-	var refs []ref
+	var refs []gemRef
 	s := &Session{}
 	var legacy bool
-	err := eachLine(src, src.Reader(), 0, 0, func(l line) error {
+	var gc gemCompression
+	if src.from != nil {
+		// The session's own line is the file's first.
+		err := eachLine(src, src.Reader(), 0, 0, func(l line) error {
+			var h gemLine
+			if json.Unmarshal(l.text, &h) == nil && h.SessionID != "" {
+				s.ID, s.Meta.Project = h.SessionID, h.ProjectHash
+				if h.Kind == "subagent" {
+					s.Meta.Parent = filepath.Base(filepath.Dir(src.Path))
+				}
+			}
+			return errStop
+		})
+		if err != nil && err != errStop {
+			return err
+		}
+	}
+	start, startLine := src.startAt()
+	err := eachLine(src, src.rest(), startLine, start, func(l line) error {
 		var h gemLine
 		if err := json.Unmarshal(l.text, &h); err != nil {
 			if l.n == 1 && strings.HasSuffix(src.Path, ".json") {
@@ -79,11 +105,13 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 		}
 		switch {
 		case h.RewindTo != nil:
-			for i := range refs {
-				if refs[i].id == *h.RewindTo {
-					refs = refs[:i]
-					break
-				}
+			to := idHash(*h.RewindTo)
+			i := slices.IndexFunc(refs, func(r gemRef) bool { return r.id == to })
+			switch {
+			case i >= 0:
+				refs = refs[:i]
+			case src.from != nil:
+				return errRestart // behind the cursor
 			}
 		case len(h.Set) > 0:
 			var set gemLine
@@ -92,10 +120,17 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 				s.Meta.Title = set.Summary
 			}
 			if len(set.Messages) > 0 {
-				src.Note("$set of the messages (not applied)")
+				if src.from != nil {
+					return errRestart // it names messages before the cursor
+				}
+				refs = gc.set(src, refs, set.Messages, l)
 			}
 		case h.Type != "" && h.ID != "":
-			refs = append(refs, ref{id: h.ID, off: l.off, n: int32(len(l.text)), line: int32(l.n)})
+			if s.Meta.Model == "" && src.from == nil {
+				// the first said (read from the cursor, the first record has it)
+				s.Meta.Model = h.Model
+			}
+			refs = append(refs, gemRef{id: idHash(h.ID), off: l.off, n: int32(l.end - l.off), line: int32(l.n)})
 		case h.SessionID != "" && len(h.Messages) > 0:
 			legacy = true
 			return errStop
@@ -115,20 +150,12 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 	if err != nil && err != errStop {
 		return err
 	}
+	if legacy && src.from != nil {
+		return errRestart
+	}
 	if legacy {
-		var whole struct {
-			gemLine
-			Messages []json.RawMessage `json:"messages"`
-		}
-		if err := json.NewDecoder(src.Reader()).Decode(&whole); err != nil {
-			return inputErr(0, "", "not a Gemini CLI session: %v", err)
-		}
-		s.ID, s.Meta.Project, s.Meta.Title = whole.SessionID, whole.ProjectHash, whole.Summary
-		refs = refs[:0]
-		for _, m := range whole.Messages {
-			var h gemLine
-			_ = json.Unmarshal(m, &h)
-			refs = append(refs, ref{id: h.ID, inline: m})
+		if refs, err = gemLegacy(src, s); err != nil {
+			return err
 		}
 	}
 	if s.ID == "" {
@@ -137,26 +164,38 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 	s.Walk = func(skip int, fn func(*Entry) error) error {
 		var buf []byte
 		rd := seqReader{src: src}
+		if src.from != nil {
+			skip = 0 // the refs are those past the cursor
+		}
 		for k, r := range refs {
-			e := &Entry{ID: r.id, Line: int(r.line)}
-			text := r.inline
-			if text == nil {
-				buf = append(buf[:0], make([]byte, r.n)...)
+			e := &Entry{Line: int(max(r.line, -r.line))}
+			if r.line != 0 {
+				e.next = resume{Offset: r.off + int64(r.n), Line: e.Line}
+			}
+			if k >= skip-1 {
+				buf = slices.Grow(buf[:0], int(r.n))[:r.n]
 				if err := rd.read(buf, r.off); err != nil {
 					return err
 				}
-				text = buf
-			}
-			var m gemMessage
-			if err := json.Unmarshal(text, &m); err != nil {
-				return inputErr(int(r.line), "", "not a Gemini CLI message: %v", err)
-			}
-			e.Time = parseTime(m.Timestamp)
-			if k >= skip {
-				if s.Meta.Model == "" && m.Model != "" {
-					s.Meta.Model = m.Model
+				var m gemMessage
+				// a legacy file's message may follow its comma
+				text := bytes.TrimLeft(buf, ", \t\r\n")
+				if r.line < 0 {
+					text = gemSummary(text)
 				}
-				e.Records = gemRecords(src, &m)
+				if err := json.Unmarshal(text, &m); err != nil {
+					return inputErr(e.Line, "", "not a Gemini CLI message: %v", err)
+				}
+				e.ID, e.Time = m.ID, parseTime(m.Timestamp)
+				switch {
+				case k < skip:
+				case r.line < 0:
+					texts, _ := gemParts(src, m.Content)
+					e.Records = []transcript.Record{{Message: transcript.Message{Role: transcript.RoleSummary,
+						Contents: []string{joinTexts(texts)}}}}
+				default:
+					e.Records = gemRecords(src, &m)
+				}
 			}
 			if err := fn(e); err != nil {
 				return err
@@ -165,6 +204,61 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 		return nil
 	}
 	return emit(s)
+}
+
+// gemLegacy indexes a session file of one JSON object {sessionId,
+// projectHash, summary, messages: [...]} as a stream: each message's place
+// in the file, one message decoded at a time.
+func gemLegacy(src *Source, s *Session) ([]gemRef, error) {
+	var refs []gemRef
+	dec := json.NewDecoder(src.Reader())
+	bad := func(err error) error { return inputErr(0, "", "not a Gemini CLI session: %v", err) }
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, bad(fmt.Errorf("no JSON object (%v)", err))
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, bad(err)
+		}
+		var v any
+		switch t {
+		case "sessionId":
+			v = &s.ID
+		case "projectHash":
+			v = &s.Meta.Project
+		case "summary":
+			v = &s.Meta.Title
+		case "messages":
+			if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+				return nil, bad(fmt.Errorf("messages is no array (%v)", err))
+			}
+			for dec.More() {
+				off := dec.InputOffset()
+				var h struct {
+					ID    string `json:"id"`
+					Model string `json:"model"`
+				}
+				if err := dec.Decode(&h); err != nil {
+					return nil, inputErr(0, fmt.Sprintf("messages[%d]", len(refs)), "%v", err)
+				}
+				if s.Meta.Model == "" {
+					s.Meta.Model = h.Model
+				}
+				refs = append(refs, gemRef{id: idHash(h.ID), off: off, n: int32(dec.InputOffset() - off)})
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, bad(err)
+			}
+			continue
+		default:
+			v = new(json.RawMessage)
+		}
+		if err := dec.Decode(v); err != nil {
+			return nil, bad(err)
+		}
+	}
+	return refs, nil
 }
 
 // gemParts reads a PartListUnion: a string, a part or a list of them.

@@ -48,6 +48,7 @@ func TestGolden(t *testing.T) {
 var growingCases = map[string]string{
 	"claude-code": "testdata/claude-code/proj/11111111-2222-3333-4444-555555555555.jsonl",
 	"codex":       "testdata/codex/2026/03/02/rollout-2026-03-02T09-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl",
+	"gemini-cli":  "testdata/gemini-cli/tmp/abc123/chats/session-2026-04-10T09-00-5e7c0a11.jsonl",
 }
 
 func TestGrowingFileImportedTwice(t *testing.T) {

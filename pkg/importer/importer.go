@@ -69,6 +69,9 @@ type Source struct {
 	// where any read got before (done).
 	progress func(int64)
 	done     int64
+	// from, when set, is where the last import stopped: decoders read
+	// from there, and walk only the entries past it (see resume.go).
+	from *resume
 }
 
 // reached reports that a read of src got to off.
@@ -96,7 +99,8 @@ type Session struct {
 	// Walk calls fn for each entry of the active branch, oldest first,
 	// from the start; the first skip entries come without Records (the
 	// importer already holds them: no need to decode them). It may be
-	// called more than once.
+	// called more than once. Read from a cursor's offset (Source.from), it
+	// calls fn for the entries past the offset alone: those past skip.
 	Walk func(skip int, fn func(*Entry) error) error
 	// Branches are the other branches, asked for with Source.Branches.
 	Branches []Branch
@@ -128,6 +132,10 @@ type Entry struct {
 	// before the text it goes with); a cursor stops before it, so that
 	// the next import reads it again.
 	Held bool
+	// next is where a read could resume past this entry; none (Offset
+	// 0) if it cannot (a format, or a place, that does not allow it).
+	// A value: a pointer would add an allocation per entry.
+	next resume
 }
 
 // Notes counts what was not imported, by kind.

@@ -44,7 +44,15 @@ type Options struct {
 	// (convo's hides the provider keys it holds); a refusal stops the
 	// import, the chunks stored before it kept with their cursors.
 	Guard func(*transcript.Record) error
+	// LongRead, when set, is called before a source of longRead bytes or
+	// more is read, and the function it returns once it is done: its
+	// index and the chunks in flight are most of what is live meanwhile,
+	// which a soft memory limit can keep the garbage from doubling.
+	LongRead func(size int64) (done func())
 }
+
+// longRead is the size of a source that LongRead is told of.
+const longRead = 64 << 20
 
 // NameData is what --name's template sees.
 type NameData struct{ Tool, Session, Title, Project string }
@@ -167,6 +175,7 @@ func (im *Importer) ImportFile(ctx context.Context, path string) error {
 				return nil
 			}
 		}
+		src.from = resumeFrom(src, im.mine(abs))
 	}
 	return im.importSource(ctx, src, st)
 }
@@ -217,12 +226,23 @@ func (im *Importer) ImportStream(ctx context.Context, r io.Reader) error {
 func (im *Importer) importSource(ctx context.Context, src *Source, st fileState) error {
 	notes := &Notes{}
 	src.notes = notes
-	err := im.opt.Format.Decode(src, func(s *Session) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		return im.session(ctx, src, st, s)
-	})
+	if im.opt.LongRead != nil && src.Size >= longRead {
+		defer im.opt.LongRead(src.Size)()
+	}
+	decode := func() error {
+		return im.opt.Format.Decode(src, func(s *Session) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return im.session(ctx, src, st, s)
+		})
+	}
+	err := decode()
+	if errors.Is(err, errRestart) {
+		// Decoders say so before they emit a session: nothing is stored.
+		*notes, src.from = Notes{}, nil
+		err = decode()
+	}
 	if n := notes.Len(); n > 0 {
 		im.Tally.NotImported += n
 		im.opt.Warn(fmt.Sprintf("%s: not imported: %s", src.Path, notes))

@@ -97,6 +97,11 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		// matched by id, wherever the last export lay.
 		cur, have = im.byConv[conv]
 	}
+	if src.from != nil && !have {
+		// Read from another conversation's cursor (the session's id
+		// changed?): nothing is stored yet, read the file from its start.
+		return errRestart
+	}
 	skip := 0
 	if have {
 		skip = int(cur.Entries)
@@ -107,6 +112,12 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 	var chunk []transcript.Record
 	chunkBytes := 0
 	i, last, held := 0, cur.LastEntry, 0
+	// next is where the next import may resume: past the last entry
+	// stored, if its format can say (else from the start).
+	var next resume
+	if src.from != nil {
+		i, next = skip, *src.from // the walk begins past the cursor
+	}
 	// A chunk is written while the next one is decoded (two cores: the
 	// decoder and the database work at once); chunks commit in order.
 	type written struct {
@@ -139,8 +150,13 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		return nil
 	}
 	flush := func(final bool) error {
+		if b.first || have && !b.loaded && cur.Resume == "" {
+			// No record yet (or none known): the first one's aux.import
+			// takes what the session says of itself from the whole file.
+			next = resume{}
+		}
 		c := store.ImportCursor{Source: src.Path, Conversation: conv, Tool: im.tool(),
-			Size: st.size, MTime: st.mtime, Entries: int64(i - held), LastEntry: last, Head: head}
+			Size: st.size, MTime: st.mtime, Entries: int64(i - held), LastEntry: last, Head: head, Resume: next.encode(src)}
 		if held > 0 {
 			c.MTime = -1 // read again: what is held waits for its next entry
 		}
@@ -168,8 +184,11 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 	err := walk(skip, func(e *Entry) error {
 		i++
 		if i <= skip {
-			if i == skip && e.ID != cur.LastEntry {
-				return errMoved
+			if i == skip {
+				if e.ID != cur.LastEntry {
+					return errMoved
+				}
+				next = e.next
 			}
 			return nil
 		}
@@ -196,7 +215,7 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		if e.Held {
 			held++
 		} else {
-			last, held = e.ID, 0
+			last, held, next = e.ID, 0, e.next
 		}
 		if (len(chunk) >= im.opt.Chunk || chunkBytes >= chunkLimit) && held == 0 {
 			return flush(false)
@@ -263,7 +282,7 @@ func (im *Importer) moved(ctx context.Context, src *Source, st fileState, s *Ses
 	if !ok {
 		cur = im.byConv[conv] // an export under another name
 	}
-	cur.Source, cur.Size, cur.MTime = src.Path, st.size, st.mtime
+	cur.Source, cur.Size, cur.MTime, cur.Resume = src.Path, st.size, st.mtime, "" // read from the start next time
 	if _, err := im.st.ImportAppend(ctx, cur, im.ids, feed(nil)); err != nil {
 		return err
 	}

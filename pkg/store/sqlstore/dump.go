@@ -48,9 +48,9 @@ func (s *Store) Dump(ctx context.Context, conv string, fn func(store.Dumped) err
 			return err
 		}
 		var ic store.ImportCursor
-		if err := each(ctx, tx, `SELECT source, tool, size, mtime, entries, last_entry, head, updated FROM import_cursors
+		if err := each(ctx, tx, `SELECT source, tool, size, mtime, entries, last_entry, head, resume, updated FROM import_cursors
 			WHERE conversation = ? ORDER BY source`, conv,
-			[]any{&ic.Source, &ic.Tool, &ic.Size, &ic.MTime, &ic.Entries, &ic.LastEntry, &ic.Head, &ic.Updated},
+			[]any{&ic.Source, &ic.Tool, &ic.Size, &ic.MTime, &ic.Entries, &ic.LastEntry, &ic.Head, &ic.Resume, &ic.Updated},
 			func() error { ic.Conversation = conv; return fn(store.Dumped{Import: &ic}) }); err != nil {
 			return err
 		}

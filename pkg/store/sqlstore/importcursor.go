@@ -54,16 +54,16 @@ func (s *Store) putImportCursor(ctx context.Context, tx conn, cur store.ImportCu
 		cur.Source, cur.Conversation).Scan(&have)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		_, err = tx.ExecContext(ctx, `INSERT INTO import_cursors (source, conversation, tool, size, mtime, entries, last_entry, head, updated)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, cur.Source, cur.Conversation, cur.Tool, cur.Size, cur.MTime, cur.Entries,
-			cur.LastEntry, cur.Head, s.nowMillis())
+		_, err = tx.ExecContext(ctx, `INSERT INTO import_cursors (source, conversation, tool, size, mtime, entries, last_entry, head, resume, updated)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, cur.Source, cur.Conversation, cur.Tool, cur.Size, cur.MTime, cur.Entries,
+			cur.LastEntry, cur.Head, cur.Resume, s.nowMillis())
 	case err != nil:
 	case have > cur.Entries:
 		return nil // another import went further: never back
 	default:
 		_, err = tx.ExecContext(ctx, `UPDATE import_cursors SET tool = ?, size = ?, mtime = ?, entries = ?, last_entry = ?,
-			head = ?, updated = ? WHERE source = ? AND conversation = ?`, cur.Tool, cur.Size, cur.MTime, cur.Entries,
-			cur.LastEntry, cur.Head, s.nowMillis(), cur.Source, cur.Conversation)
+			head = ?, resume = ?, updated = ? WHERE source = ? AND conversation = ?`, cur.Tool, cur.Size, cur.MTime, cur.Entries,
+			cur.LastEntry, cur.Head, cur.Resume, s.nowMillis(), cur.Source, cur.Conversation)
 	}
 	if err != nil {
 		return fmt.Errorf("import cursor of %s: %w", cur.Source, err)
@@ -73,7 +73,7 @@ func (s *Store) putImportCursor(ctx context.Context, tx conn, cur store.ImportCu
 
 // ImportCursors calls fn for the cursors of source ("" for all).
 func (s *Store) ImportCursors(ctx context.Context, source string, fn func(store.ImportCursor) error) error {
-	rows, err := s.conn().QueryContext(ctx, `SELECT source, conversation, tool, size, mtime, entries, last_entry, head, updated
+	rows, err := s.conn().QueryContext(ctx, `SELECT source, conversation, tool, size, mtime, entries, last_entry, head, resume, updated
 		FROM import_cursors WHERE ?1 = '' OR source = ?1 ORDER BY source, conversation`, source)
 	if err != nil {
 		return fmt.Errorf("read import cursors: %w", err)
@@ -81,7 +81,7 @@ func (s *Store) ImportCursors(ctx context.Context, source string, fn func(store.
 	defer rows.Close()
 	for rows.Next() {
 		var c store.ImportCursor
-		if err := rows.Scan(&c.Source, &c.Conversation, &c.Tool, &c.Size, &c.MTime, &c.Entries, &c.LastEntry, &c.Head, &c.Updated); err != nil {
+		if err := rows.Scan(&c.Source, &c.Conversation, &c.Tool, &c.Size, &c.MTime, &c.Entries, &c.LastEntry, &c.Head, &c.Resume, &c.Updated); err != nil {
 			return fmt.Errorf("read import cursors: %w", err)
 		}
 		if err := fn(c); err != nil {
@@ -96,7 +96,7 @@ func (s *Store) ImportCursors(ctx context.Context, source string, fn func(store.
 
 // insertImportCursor stores a cursor as Dump gave it (Load).
 func insertImportCursor(ctx context.Context, tx conn, conv string, c *store.ImportCursor) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO import_cursors (source, conversation, tool, size, mtime, entries, last_entry, head, updated)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.Source, conv, c.Tool, c.Size, c.MTime, c.Entries, c.LastEntry, c.Head, c.Updated)
+	_, err := tx.ExecContext(ctx, `INSERT INTO import_cursors (source, conversation, tool, size, mtime, entries, last_entry, head, resume, updated)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.Source, conv, c.Tool, c.Size, c.MTime, c.Entries, c.LastEntry, c.Head, c.Resume, c.Updated)
 	return err
 }

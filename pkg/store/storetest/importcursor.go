@@ -37,7 +37,8 @@ func (x suite) TestImportCursorMovesWithRecords(t *testing.T) {
 	ids := transcript.NewIDs()
 	id1 := transcript.SourceID(time.UnixMilli(1000), "t", "s", "1")
 	id2 := transcript.SourceID(time.UnixMilli(2000), "t", "s", "2")
-	cur := store.ImportCursor{Source: "/a.jsonl", Conversation: "imp", Tool: "codex", Size: 10, MTime: 5, Entries: 1, LastEntry: "1", Head: "h"}
+	cur := store.ImportCursor{Source: "/a.jsonl", Conversation: "imp", Tool: "codex", Size: 10, MTime: 5, Entries: 1, LastEntry: "1", Head: "h",
+		Resume: `{"offset":10}`}
 	res, err := s.ImportAppend(ctx, cur, ids, feed(withID(msg("user", "a"), id1)))
 	if err != nil || res.Inserted != 1 {
 		t.Fatalf("first import: %+v, %v", res, err)
@@ -47,7 +48,7 @@ func (x suite) TestImportCursorMovesWithRecords(t *testing.T) {
 	}
 	// Again, grown by one entry: the first record is skipped by its id.
 	cur2 := cur
-	cur2.Size, cur2.Entries, cur2.LastEntry = 20, 2, "2"
+	cur2.Size, cur2.Entries, cur2.LastEntry, cur2.Resume = 20, 2, "2", `{"offset":20}`
 	res, err = s.ImportAppend(ctx, cur2, ids, feed(withID(msg("user", "a"), id1), withID(msg("assistant", "b"), id2)))
 	if err != nil || res.Inserted != 1 || res.Skipped != 1 {
 		t.Fatalf("second import: %+v, %v", res, err)
@@ -106,7 +107,8 @@ func (x suite) TestImportCursorCopyClearPrune(t *testing.T) {
 	ctx := context.Background()
 	ids := transcript.NewIDs()
 	for _, conv := range []string{"c1", "c2"} {
-		cur := store.ImportCursor{Source: "/x/" + conv, Conversation: conv, Tool: "claude-code", Size: 3, MTime: 4, Entries: 1, LastEntry: "e", Head: "h"}
+		cur := store.ImportCursor{Source: "/x/" + conv, Conversation: conv, Tool: "claude-code", Size: 3, MTime: 4, Entries: 1, LastEntry: "e", Head: "h",
+			Resume: `{"offset":3,"tail":"t"}`}
 		if _, err := src.ImportAppend(ctx, cur, ids, feed(msg("user", "hi"))); err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,75 @@
+package importer
+
+// A grown Claude Code session read from where the last import stopped:
+// what was written since must go on from the last entry imported, along
+// one chain to the latest leaf, with no sidechain written inline; else
+// the file is read from its start (a rewind or a branch off what was
+// imported shows there).
+
+func (claudeCode) decodeFrom(src *Source, emit func(*Session) error) error {
+	f := src.from
+	if f.Session == "" || f.last == "" {
+		return errRestart
+	}
+	ix := &ccIndexer{}
+	start, startLine := src.startAt()
+	if err := eachLine(src, src.rest(), startLine, start, ix.line); err != nil {
+		return err
+	}
+	if !f.Sub && ix.sides > 0 {
+		return errRestart
+	}
+	// The title it states since; the model stays the first one's.
+	s := &Session{ID: f.Session, Meta: Meta{Title: ix.meta.Title}}
+	end := &resume{Offset: ix.end, Line: ix.endLine, Session: f.Session, Sub: f.Sub}
+	x := &ix.x
+	if x.n == 0 {
+		if ix.end == 0 {
+			end = f // nothing read: the cursor stays where it was
+		}
+		s.Walk = ix.walk(src, nil, true, end)
+		return emit(s)
+	}
+	x.link()
+	hasChild := newBits(x.n)
+	for i := 0; i < x.n; i++ {
+		if p, ok := x.parentOf(i); ok && x.at(i).side() == f.Sub {
+			hasChild.set(p)
+		}
+	}
+	rd := newCCReader(src)
+	leaf, leafMS := -1, int64(0)
+	for i := 0; i < x.n; i++ {
+		if n := x.at(i); n.side() == f.Sub && !hasChild.has(i) {
+			if _, ms := rd.node(n); leaf < 0 || ms >= leafMS {
+				leaf, leafMS = i, ms
+			}
+		}
+	}
+	if leaf < 0 {
+		return errRestart
+	}
+	path := x.path(leaf)
+	if ccParent(rd, x.at(int(path[0]))) != f.last {
+		return errRestart
+	}
+	s.Walk = ix.walk(src, x.steps(path), true, end)
+	ix.x = ccIndex{}
+	return emit(s)
+}
+
+// ccParent reads back the uuid n's entry names as its parent.
+func ccParent(rd *ccReader, n *ccNode) string {
+	b, err := rd.read(n.at(), n.n)
+	if err != nil {
+		return ""
+	}
+	var h ccHead
+	if h.scan(b) != nil {
+		return ""
+	}
+	if h.Parent != nil && *h.Parent != "" {
+		return *h.Parent
+	}
+	return h.LogicalParent
+}

@@ -1,0 +1,212 @@
+package importer
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/convo-cli/convo/pkg/store"
+)
+
+// resumeCases write sessions of n entries of about 250 bytes each, one a
+// line, for the formats read from a cursor's offset.
+var resumeCases = []struct {
+	format, file string
+	line         func(i int) string // entry i, from 1
+}{
+	{"codex", "rollout-res.jsonl", func(i int) string {
+		if i == 1 {
+			return `{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"res","cwd":"/w"}}`
+		}
+		role, kind := "user", "input_text"
+		if i%2 == 1 {
+			role, kind = "assistant", "output_text"
+		}
+		return fmt.Sprintf(`{"timestamp":"2026-01-01T00:%02d:%02dZ","type":"response_item","payload":{"type":"message","role":%q,"content":[{"type":%q,"text":"entry %d %s"}]}}`,
+			i/60, i%60, role, kind, i, strings.Repeat("x", 120))
+	}},
+	{"gemini-cli", "session-res.jsonl", func(i int) string {
+		if i == 1 {
+			return `{"sessionId":"res","projectHash":"p","startTime":"2026-01-01T00:00:00Z","kind":"main"}`
+		}
+		typ := "user"
+		if i%2 == 1 {
+			typ = "gemini"
+		}
+		return fmt.Sprintf(`{"id":"m%d","timestamp":"2026-01-01T00:%02d:%02dZ","type":%q,"content":[{"text":"entry %d %s"}]}`,
+			i, i/60, i%60, typ, i, strings.Repeat("x", 150))
+	}},
+	{"claude-code", "res.jsonl", func(i int) string {
+		typ := "user"
+		if i%2 == 0 {
+			typ = "assistant"
+		}
+		parent := "null"
+		if i > 1 {
+			parent = fmt.Sprintf(`"u%d"`, i-1)
+		}
+		return fmt.Sprintf(`{"type":%q,"uuid":"u%d","parentUuid":%s,"sessionId":"res","cwd":"/w","timestamp":"2026-01-01T00:%02d:%02dZ","message":{"role":%q,"content":[{"type":"text","text":"entry %d %s"}]}}`,
+			typ, i, parent, i/60, i%60, typ, i, strings.Repeat("x", 100))
+	}},
+}
+
+func session(from, to int, line func(int) string) []byte {
+	var b bytes.Buffer
+	for i := from; i <= to; i++ {
+		b.WriteString(line(i) + "\n")
+	}
+	return b.Bytes()
+}
+
+// garble replaces line n (from 1) of b with as many x: no JSON.
+func garble(b []byte, n int) []byte {
+	out := bytes.Clone(b)
+	start := 0
+	for range n - 1 {
+		start += bytes.IndexByte(out[start:], '\n') + 1
+	}
+	end := start + bytes.IndexByte(out[start:], '\n')
+	for i := start; i < end; i++ {
+		out[i] = 'x'
+	}
+	return out
+}
+
+// TestResumeReadsPastTheCursor: a grown file is read from the cursor's
+// offset (a line before it made unreadable is not read), and stores what
+// an import of the whole file stores.
+func TestResumeReadsPastTheCursor(t *testing.T) {
+	for _, c := range resumeCases {
+		t.Run(c.format, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), c.file)
+			first, grown := session(1, 60, c.line), session(1, 80, c.line)
+			if err := os.WriteFile(p, first, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got := openStore(t)
+			if _, _, err := run(t, got, c.format, Options{}, p); err != nil {
+				t.Fatal(err)
+			}
+			var curs []store.ImportCursor
+			_ = got.ImportCursors(t.Context(), "", func(c store.ImportCursor) error { curs = append(curs, c); return nil })
+			if len(curs) != 1 || !strings.Contains(curs[0].Resume, fmt.Sprintf(`"offset":%d`, len(first))) {
+				t.Fatalf("cursors %+v, want one resuming at %d", curs, len(first))
+			}
+			want := openStore(t)
+			if err := os.WriteFile(p, grown, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := run(t, want, c.format, Options{}, p); err != nil {
+				t.Fatal(err)
+			}
+			// Line 30 lies past the head's 4 KiB and before the tail's.
+			if err := os.WriteFile(p, garble(grown, 30), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			im, warned, err := run(t, got, c.format, Options{}, p)
+			if err != nil {
+				t.Fatalf("resumed import read what was imported: %v", err)
+			}
+			if im.Tally.Inserted == 0 || len(warned) > 0 {
+				t.Fatalf("resumed import: %+v, warned %q", im.Tally, warned)
+			}
+			dir := filepath.Dir(p)
+			if g, w := dumpAll(t, got, dir), dumpAll(t, want, dir); g != w {
+				t.Errorf("the resumed import differs from the whole file's:\n%s", diffLines(w, g))
+			}
+		})
+	}
+}
+
+// TestResumeTailChanged: a file whose bytes before the cursor's offset
+// changed is read from its start (where the line made unreadable stops it).
+func TestResumeTailChanged(t *testing.T) {
+	for _, c := range resumeCases {
+		t.Run(c.format, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), c.file)
+			first := session(1, 60, c.line)
+			if err := os.WriteFile(p, first, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s := openStore(t)
+			if _, _, err := run(t, s, c.format, Options{}, p); err != nil {
+				t.Fatal(err)
+			}
+			grown := garble(session(1, 80, c.line), 30)
+			i := bytes.LastIndex(grown[:len(first)-1], []byte("entry 60"))
+			grown[i+len("entry 6")] = '1' // "entry 61": still JSON
+			if err := os.WriteFile(p, grown, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := run(t, s, c.format, Options{}, p)
+			if err == nil || !strings.Contains(err.Error(), "line 30") {
+				t.Fatalf("err = %v, want line 30 named (the file read from its start)", err)
+			}
+		})
+	}
+}
+
+// TestResumeBranchOffTheImported: Claude Code entries written since that
+// leave the branch before its last entry (a rewind) are read from the
+// file's start: the new branch goes to a conversation of its own.
+func TestResumeBranchOffTheImported(t *testing.T) {
+	c := resumeCases[2]
+	p := filepath.Join(t.TempDir(), c.file)
+	first := session(1, 60, c.line)
+	if err := os.WriteFile(p, first, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := openStore(t)
+	if _, _, err := run(t, s, c.format, Options{}, p); err != nil {
+		t.Fatal(err)
+	}
+	branch := strings.Replace(c.line(61), `"parentUuid":"u60"`, `"parentUuid":"u50"`, 1)
+	if err := os.WriteFile(p, append(first, branch+"\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, warned, err := run(t, s, c.format, Options{}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := strings.Join(warned, "\n"); !strings.Contains(w, "moved behind what was imported") || !strings.Contains(w, "res~u61") {
+		t.Fatalf("warned %q, want the branch moved to res~u61", w)
+	}
+}
+
+// TestCompactionAfterLongImport: a compaction in a grown file covers every
+// record since the conversation's start, though the import that reads it
+// loads only the newest of them first.
+func TestCompactionAfterLongImport(t *testing.T) {
+	c := resumeCases[0] // codex
+	p := filepath.Join(t.TempDir(), c.file)
+	first := session(1, loadTail+100, c.line)
+	grown := append(bytes.Clone(first), `{"timestamp":"2026-01-01T09:00:00Z","type":"compacted","payload":{"message":"all of it, shortly"}}`+"\n"...)
+	grown = append(grown, session(loadTail+101, loadTail+102, c.line)...)
+	if err := os.WriteFile(p, first, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := openStore(t)
+	if _, _, err := run(t, got, c.format, Options{}, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, grown, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := run(t, got, c.format, Options{}, p); err != nil {
+		t.Fatal(err)
+	}
+	want := openStore(t)
+	if _, _, err := run(t, want, c.format, Options{}, p); err != nil {
+		t.Fatal(err)
+	}
+	g, w := dumpAll(t, got, filepath.Dir(p)), dumpAll(t, want, filepath.Dir(p))
+	if g != w {
+		t.Errorf("the grown file's import differs from the whole file's:\n%s", diffLines(w, g))
+	}
+	if n := strings.Count(w[strings.Index(w, `"summaryIds"`):], `","`); n < loadTail+98 {
+		t.Errorf("the summary covers %d records, want all %d", n+1, loadTail+99)
+	}
+}
