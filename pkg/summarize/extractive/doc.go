@@ -13,8 +13,8 @@
 //     agent CLIs mask old tool output the same way.
 //  2. The ledger, what must survive word for word (package facts): every
 //     identifier said in the covered span (ids and codes with digits,
-//     e-mail addresses, URLs, IBANs, phone numbers, versions, dates, times,
-//     amounts, paths, commands) with the few words of its own sentence that
+//     e-mail addresses, URLs, IBANs, phone numbers, versions, dates, times
+//     with their zone, amounts, paths, commands) with the few words of its own sentence that
 //     say what it is ("courier reference AZ-7781-XQ"), and the user's
 //     standing instructions verbatim, grouped by who said them. It is
 //     carried from summary to summary in the record's aux.ledger, so
