@@ -43,9 +43,10 @@
 //     frequency among the candidates, divided by the note's tokens plus a
 //     bias.
 //   - fit: the greedy that takes notes best first by what they add to the
-//     notes taken already, until the budget is spent (greedy.go). A pass is
-//     one walk of the greedy over the candidates; a span too long to hold
-//     is streamed again for each pass.
+//     notes taken already and to the ledger's labels and facts (its words
+//     count as held from the start), until the budget is spent
+//     (greedy.go). A pass is one walk of the greedy over the candidates; a
+//     span too long to hold is streamed again for each pass.
 //   - ledger entry: one identifier or instruction, verbatim, with its
 //     label words, who said it and how often (package facts).
 //
