@@ -13,8 +13,8 @@
 //     agent CLIs mask old tool output the same way.
 //  2. The ledger, what must survive word for word (package facts): every
 //     identifier said in the covered span (ids and codes with digits,
-//     e-mail addresses, URLs, IBANs, phone numbers, versions, dates, times,
-//     amounts, paths, commands) with the few words of its own sentence that
+//     e-mail addresses, URLs, IBANs, phone numbers, versions, dates, times
+//     with their zone, amounts, paths, commands) with the few words of its own sentence that
 //     say what it is ("courier reference AZ-7781-XQ"), and the user's
 //     standing instructions verbatim, grouped by who said them. It is
 //     carried from summary to summary in the record's aux.ledger, so
@@ -43,9 +43,10 @@
 //     frequency among the candidates, divided by the note's tokens plus a
 //     bias.
 //   - fit: the greedy that takes notes best first by what they add to the
-//     notes taken already, until the budget is spent (greedy.go). A pass is
-//     one walk of the greedy over the candidates; a span too long to hold
-//     is streamed again for each pass.
+//     notes taken already and to the ledger's labels and facts (its words
+//     count as held from the start), until the budget is spent
+//     (greedy.go). A pass is one walk of the greedy over the candidates; a
+//     span too long to hold is streamed again for each pass.
 //   - ledger entry: one identifier or instruction, verbatim, with its
 //     label words, who said it and how often (package facts).
 //

@@ -109,6 +109,7 @@ func (e *Engine) Summarize(in Input) (string, error) {
 	if in.Each == nil {
 		s.recs = in.Records
 	}
+	s.ledgerWords = ledgerWords(in.Facts)
 	if err := s.scan(in.Previous); err != nil {
 		return "", err
 	}
@@ -219,6 +220,20 @@ func label(r transcript.Record) string {
 // labelRE is a speaker's label at the start of a phrase: a name of
 // letters, digits, spaces, dots, hyphens and underscores, then ": ".
 var labelRE = work.LazyRegexp(`^([\p{L}\p{N}_.-][\p{L}\p{N}_. -]{0,39}): `)
+
+// ledgerWords are the distinct folded content words of the ledger's
+// labels and facts, as a note's words are counted.
+func ledgerWords(fs []facts.Fact) []string {
+	var words []string
+	for _, f := range fs {
+		for w := range noteWords(f.Label + " " + f.Text) {
+			if isContent(w) {
+				words = append(words, w)
+			}
+		}
+	}
+	return distinctFolded(words)
+}
 
 func distinctFolded(ws []string) []string {
 	var out []string

@@ -15,6 +15,9 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 	// note (its pair) comes with it, so no line is an answer to nothing.
 	userKept := map[int]bool{}
 	held := map[string]bool{}
+	for _, w := range s.ledgerWords {
+		held[w] = true
+	}
 	s.taken = 0
 	take := func(c *cand) {
 		s.taken++

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/pkg/summarize/facts"
 	"github.com/convo-cli/convo/pkg/tokens"
 )
 
@@ -110,4 +111,35 @@ func counter(t testing.TB) *tokens.Counter {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// TestFitLedgerWordsHeld: a note whose words the ledger holds already
+// adds less than one that says something new, so the room goes to the
+// new one; without the ledger's words the richer note wins.
+func TestFitLedgerWordsHeld(t *testing.T) {
+	c := counter(t)
+	ex := &Engine{Counter: c}
+	mk := func(turn int, text string, x float64) note {
+		n := note{turn: turn, words: strings.Fields(strings.ToLower(text)), worth: []float64{x, x}}
+		n.text = text
+		n.cost = c.Count(text) + 1
+		n.length = float64(n.cost) + phraseLengthBias
+		n.score = 2 * x / n.length
+		return n
+	}
+	cands := []note{mk(0, "courier reference", 6), mk(1, "parcel damaged", 5)}
+	budget := c.Count(unnamedNotesHeading) + 1 + max(cands[0].cost, cands[1].cost)
+	for _, tt := range []struct {
+		ledger []string
+		want   string
+	}{
+		{nil, "courier reference"},
+		{ledgerWords([]facts.Fact{{Text: "AZ-7781-XQ", Label: "courier reference"}}), "parcel damaged"},
+	} {
+		s := &noteSet{e: ex, scored: cands, heldAll: true, ledgerWords: tt.ledger}
+		got, err := s.fit(budget)
+		if err != nil || len(got) != 1 || got[0].text != tt.want {
+			t.Errorf("ledger %q: fit = %+v, %v; want %q alone", tt.ledger, got, err, tt.want)
+		}
+	}
 }

@@ -46,6 +46,10 @@ type noteSet struct {
 	// scored, when set, are the candidates, scored already (fit's tests).
 	scored []note
 	rarity map[string]float64
+	// ledgerWords are the folded content words of the ledger's labels
+	// and facts: the summary holds them already, so fit counts them as
+	// held before it takes a note.
+	ledgerWords []string
 }
 
 // Limits bound what the engine holds: past Held candidates they are read

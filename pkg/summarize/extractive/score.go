@@ -10,7 +10,8 @@ import (
 // sum over its content words of the word's rarity in general text (the
 // tokenizer's vocabulary, tokens.Rarity) and its inverse frequency among
 // the candidates, each word worth as any other, divided by the note's
-// tokens plus phraseLengthBias; repeatWorth weighs what fit adds.
+// tokens plus phraseLengthBias; repeatWorth weighs what fit adds, a word
+// of the ledger's labels and facts counting as held already.
 
 // phraseLengthBias is added to a phrase's cost in tokens before its score
 // is divided by it: the larger, the more a long phrase with many rare

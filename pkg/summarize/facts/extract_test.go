@@ -24,6 +24,11 @@ func TestExtractShapes(t *testing.T) {
 		{"date", "delivery date", "2026-03-14"},
 		{"date", "renewal deadline", "14 March 2026"},
 		{"time", "outage start", "09:30 UTC"},
+		{"time", "callback time", "11:15 local time"},
+		{"time", "maintenance start", "02:00 UTC+2"},
+		{"time", "cutover", "18:30 GMT-05:30"},
+		{"time", "deploy window", "10:00+02:00"},
+		{"time", "backup start", "03:45Z"},
 		{"amount", "refund amount", "$1,249.99"},
 		{"amount", "renewal price", "1826 EUR"},
 		{"path", "error log", "/var/log/app/error.log"},
@@ -54,6 +59,26 @@ func TestExtractShapes(t *testing.T) {
 			if got[i].Label != tt.label {
 				t.Errorf("%q in %q: label %q, want %q", tt.fact, text, got[i].Label, tt.label)
 			}
+		}
+	}
+}
+
+// TestExtractTimeZone: a time takes the zone that follows it, and no more:
+// a range is two times, a word after a space is no zone unless it is one.
+func TestExtractTimeZone(t *testing.T) {
+	for text, want := range map[string][]string{
+		"Call me at 11:15 local time please.":  {"11:15 local time"},
+		"It starts 9:00 am PST sharp.":         {"9:00 am PST"},
+		"Open 10:00-11:00 daily.":              {"10:00", "11:00"},
+		"Meet at 14:30 near the local timber.": {"14:30"},
+		"Book 14:30 +44 20 7946 0958 now.":     {"14:30", "+44 20 7946 0958"},
+	} {
+		var got []string
+		for _, f := range Extract(text) {
+			got = append(got, f.Text)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("Extract(%q) = %q, want %q", text, got, want)
 		}
 	}
 }

@@ -21,7 +21,13 @@ var shapes = []struct{ kind, pattern string }{
 		`|\b\d{1,2}(?:st|nd|rd|th)? (?:of )?` + months + `,? \d{4}\b` +
 		`|\b` + months + ` \d{1,2}(?:st|nd|rd|th)?,? \d{4}\b` +
 		`|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b`},
-	{"time", `\b\d{1,2}:\d{2}(?::\d{2})?(?: ?[AaPp]\.?[Mm]\.?)?(?: ?(?:UTC|GMT|[A-Z]{1,3}T|CET|CEST|[A-Z]{3}))?\b`},
+	// A time with its zone when one follows, since without it the time is
+	// ambiguous: an abbreviation (UTC, CET, PST), UTC or GMT with an offset
+	// (UTC+2, GMT-05:30), a bare offset or Z glued on as ISO 8601 writes it
+	// (+02:00; a minus would be a range, 10:00-11:00), or "local time".
+	{"time", `\b\d{1,2}:\d{2}(?::\d{2})?(?: ?[AaPp]\.?[Mm]\.?)?` +
+		`(?:(?: ?(?:UTC|GMT)[+-]\d{1,2}(?::?\d{2})?|\+\d{2}:?\d{2}|Z)\b` +
+		`|(?: ?(?:UTC|GMT|[A-Z]{1,3}T|CET|CEST|[A-Z]{3}|local time))?\b)`},
 	{"amount", `[$€£¥₹]\s?\d[\d,.]*\d|\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK|PLN|INR|CNY) ?\d[\d,.]*\d?` +
 		`|\b\d[\d,.]*\d? ?(?:USD|EUR|GBP|CHF|JPY|CAD|AUD|SEK|NOK|DKK|PLN|INR|CNY)\b`},
 	{"version", `\bv\d+(?:\.\d+)+(?:[-+][\w.]+)?\b|\b\d+\.\d+\.\d+(?:[-+][\w.]+)?\b`},
