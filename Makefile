@@ -68,7 +68,8 @@ man:
 
 # The whole suite, as CI runs it: the heavy process and property tests in
 # full without the race detector (it slows modernc.org/sqlite some
-# twentyfold), then everything under the race detector with those cut short.
+# twentyfold), then everything under the race detector with those cut short
+# (the root package's testscripts take about 16 minutes there on 2 cores).
 # The store suite runs on SQLite, and on PostgreSQL too when
 # CONVO_TEST_POSTGRES names a server (.ci/run starts one; see docs/development.md).
 # Last, every fuzz target for TEST_FUZZTIME, so a parser that panics on new
@@ -78,7 +79,7 @@ test:
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m -run 'Concurrent|Kill|ExportProperty|Long|MakeInstall' .
 	$(GO) test -count=1 -timeout 20m -run 'Conformance/(Concurrent|ExportProperty)' ./pkg/store/...
-	$(GO) test -race -short -count=1 -timeout 20m ./...
+	$(GO) test -race -short -count=1 -timeout 30m ./...
 	$(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME)
 
 test-short:
