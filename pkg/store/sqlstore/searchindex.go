@@ -10,7 +10,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 	"unsafe"
 
@@ -362,78 +361,4 @@ func ReindexSearch(ctx context.Context, tx *sql.Tx, d Dialect) error {
 			return nil
 		}
 	}
-}
-
-// CheckSearchIndex compares what the index holds with the entries the
-// stored records make, where the index is a table of its own (its entries
-// are deleted by their text, which nothing checks as it is written): for
-// tests, and for a store of test size.
-func (s *Store) CheckSearchIndex(ctx context.Context) error {
-	setup, vocab := s.d.IndexEntries()
-	if vocab == "" {
-		return nil
-	}
-	db, err := s.db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if _, err := db.ExecContext(ctx, setup); err != nil {
-		return err
-	}
-	c := conn{db, s.d}
-	type pair struct {
-		key  int64
-		term string
-	}
-	want := map[pair]bool{}
-	rows, err := c.QueryContext(ctx, `SELECT `+s.d.DocIDColumn()+`, conversation, body FROM records`)
-	if err != nil {
-		return err
-	}
-	var t termer
-	for rows.Next() {
-		var docid int64
-		var conv string
-		var body []byte
-		if err := rows.Scan(&docid, &conv, &body); err != nil {
-			rows.Close()
-			return err
-		}
-		text, err := t.stored(s.d, conv, body)
-		if err != nil {
-			rows.Close()
-			return err
-		}
-		for _, term := range strings.Fields(text) {
-			want[pair{s.d.IndexKey(docid), term}] = true
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	rows, err = c.QueryContext(ctx, vocab)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	var stale []pair
-	for rows.Next() {
-		var p pair
-		if err := rows.Scan(&p.key, &p.term); err != nil {
-			return err
-		}
-		if !want[p] {
-			stale = append(stale, p)
-		}
-		delete(want, p)
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	if len(stale) > 0 || len(want) > 0 {
-		return fmt.Errorf("search index: %d entries of no record (%v...), %d missing", len(stale), stale[:min(len(stale), 3)], len(want))
-	}
-	return nil
 }
