@@ -18,6 +18,9 @@ func (*dialect) DocIDColumn() string { return "docid" }
 func (*dialect) DocIDValue() string    { return "(? + nextval('records_docid') % 1048576)" }
 func (*dialect) AllocatesDocIDs() bool { return false }
 
+// InOrderDocIDs: none; a GIN index holds no differences of docids.
+func (*dialect) InOrderDocIDs() int64 { return 0 }
+
 func (*dialect) TermsInRow() bool               { return true }
 func (*dialect) IndexInsert() string            { return "" }
 func (*dialect) IndexDelete() string            { return "" }

@@ -25,7 +25,10 @@ import (
 func (dialect) DocIDColumn() string   { return "rowid" }
 func (dialect) DocIDValue() string    { return "?" }
 func (dialect) AllocatesDocIDs() bool { return true }
-func (dialect) TermsInRow() bool      { return false }
+
+// InOrderDocIDs: 2^62, above every slot (DocSlot's highest is below 2^62).
+func (dialect) InOrderDocIDs() int64 { return 1 << 62 }
+func (dialect) TermsInRow() bool     { return false }
 func (dialect) IndexDelete() string {
 	return "INSERT INTO records_fts (records_fts, rowid, terms) VALUES ('delete', ?, ?)"
 }

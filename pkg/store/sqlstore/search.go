@@ -25,6 +25,14 @@ type SearchDialect interface {
 	// the record's slot (DocSlot) where the value adds its own sequence.
 	DocIDValue() string
 	AllocatesDocIDs() bool
+	// InOrderDocIDs is the first docid of the in-order range (0: none): a
+	// record created at or after the newest record of that range takes
+	// the docid after it, so that consecutive records' docids differ by
+	// one, not by their milliseconds shifted (an FTS5 doclist writes the
+	// differences: 1 byte each, not 5). Other records take their slot's
+	// docid (DocSlot), below the range. Search reads both ranges newest
+	// first and merges them by creation time.
+	InOrderDocIDs() int64
 	// TermsInRow: the terms are a column of the record's row
 	// (PostgreSQL's tsvector), written with it. Otherwise the index is
 	// a table of its own (SQLite's FTS5), IndexInsert and IndexDelete
@@ -71,26 +79,18 @@ const (
 
 // Search reads the index's candidates page by page, newest first, and keeps
 // those search.Match holds (the index finds exactly the matches unless a
-// phrase must be checked), until o.Limit.
+// phrase must be checked), until o.Limit. Where the dialect has an
+// in-order range of docids, it and the slots below it are read side by
+// side, each newest first, and merged by creation time.
 func (s *Store) Search(ctx context.Context, o store.SearchOptions, fn func(store.SearchHit) error) error {
 	if o.Query == nil {
 		return fmt.Errorf("search: no query")
 	}
 	x := o.Query.Index()
-	bounded := o.Since > 0 || o.Until > 0
-	hi := DocSlot(maxSlotMillis) + 1<<docShift - 1
-	if o.Until > 0 {
-		hi = DocSlot(o.Until) - 1
-	}
-	lo := int64(0)
-	if o.Since > 0 {
-		lo = DocSlot(o.Since)
-	}
 	page := searchPage
 	if o.Limit > 0 && o.Query.Exact() {
 		page = min(max(o.Limit+1, searchPage), searchPageMax)
 	}
-	found := 0
 	return s.inSnapshot(ctx, func(tx conn) error {
 		sparse := false
 		if probe, match, more := s.d.SearchProbe(x, o.Conversation, o.Role); probe != "" {
@@ -100,82 +100,199 @@ func (s *Store) Search(ctx context.Context, o store.SearchOptions, fn func(store
 			}
 			sparse = s.d.Sparse(n)
 		}
-		query, match, more := s.d.SearchQuery(x, o.Conversation, o.Role, bounded, sparse)
-		// Docids may repeat (PostgreSQL): the next page starts at the last
-		// docid again and skips the rows of it already read.
-		seen := map[[2]string]bool{}
-		for {
-			args := append([]any{match, hi, lo, page}, more...)
-			rows, err := tx.QueryContext(ctx, query, args...)
-			if err != nil {
+		slots := &searchRange{s: s, tx: tx, o: o, x: x, page: page, sparse: sparse,
+			lo: 0, hi: DocSlot(maxSlotMillis) + 1<<docShift - 1, bounded: o.Since > 0 || o.Until > 0}
+		if o.Until > 0 {
+			slots.hi = DocSlot(o.Until) - 1
+		}
+		if o.Since > 0 {
+			slots.lo = DocSlot(o.Since)
+		}
+		ranges := []*searchRange{slots}
+		if base := s.d.InOrderDocIDs(); base > 0 {
+			// A store written in order has no slot docids: no FTS5 query
+			// need look for them.
+			var top sql.NullInt64
+			if err := tx.QueryRowContext(ctx, `SELECT max(`+s.d.DocIDColumn()+`) FROM records WHERE `+s.d.DocIDColumn()+` < ?`, base).Scan(&top); err != nil {
 				return fmt.Errorf("search: %w", err)
 			}
-			n, last := 0, int64(-1)
-			var lastKeys [][2]string
-			stop := false
-			for rows.Next() {
-				var h store.SearchHit
-				var docid int64
-				var body sql.RawBytes
-				var id string
-				if err := rows.Scan(&docid, &h.Conversation, &id, &h.Pos, &h.Sub, &h.Seq, &h.Role, &h.Created, &body); err != nil {
-					rows.Close()
-					return fmt.Errorf("search: %w", err)
-				}
-				n++
-				key := [2]string{h.Conversation, id}
-				if docid != last {
-					last, lastKeys = docid, lastKeys[:0]
-				}
-				lastKeys = append(lastKeys, key)
-				if docid == hi && seen[key] {
-					continue
-				}
-				if !keep(o, h) {
-					continue
-				}
-				rec, err := parseStored(body)
+			slots.hi = min(slots.hi, top.Int64)
+			if !top.Valid {
+				slots.hi = -1
+			}
+			lo, hi, err := inOrderBounds(ctx, tx, base, o.Since, o.Until)
+			if err != nil {
+				return err
+			}
+			ranges = append(ranges, &searchRange{s: s, tx: tx, o: o, x: x, page: page, sparse: sparse,
+				lo: lo, hi: hi, bounded: true})
+		}
+		found := 0
+		for {
+			// The range whose next match was created last goes first.
+			var next *searchRange
+			for _, r := range ranges {
+				ok, err := r.peek(ctx)
 				if err != nil {
-					rows.Close()
-					return fmt.Errorf("search: record %s: %w", id, err)
-				}
-				h.Doc = search.NewDoc(search.Text(&rec))
-				if !o.Query.Match(h.Doc) {
-					continue
-				}
-				h.Body = body
-				if err := fn(h); err != nil {
-					rows.Close()
 					return err
 				}
-				if found++; o.Limit > 0 && found >= o.Limit {
-					stop = true
-					break
+				if ok && (next == nil || r.buf[0].Created > next.buf[0].Created) {
+					next = r
 				}
 			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return fmt.Errorf("search: %w", err)
-			}
-			if stop || n < page {
+			if next == nil {
 				return nil
 			}
-			if last == hi {
-				page = min(page*2, 1<<30) // one docid filled the page: read more of it
-			} else {
-				page = min(page*2, max(page, searchPageMax))
-				clear(seen)
+			h := next.buf[0]
+			next.buf = next.buf[1:]
+			if err := fn(h); err != nil {
+				return err
 			}
-			hi = last
-			if !bounded { // the next pages start below the last docid read
-				bounded = true
-				query, match, more = s.d.SearchQuery(x, o.Conversation, o.Role, true, sparse)
-			}
-			for _, k := range lastKeys {
-				seen[k] = true
+			if found++; o.Limit > 0 && found >= o.Limit {
+				return nil
 			}
 		}
 	})
+}
+
+// inOrderBounds is the docid range [lo, hi] of the in-order range from
+// base whose records were created in [since, until) (0: no bound):
+// creation times rise with docids there, so each bound is a binary search.
+func inOrderBounds(ctx context.Context, tx conn, base, since, until int64) (lo, hi int64, err error) {
+	col := tx.d.DocIDColumn()
+	var top sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT max(`+col+`) FROM records WHERE `+col+` >= ?`, base).Scan(&top); err != nil {
+		return 0, 0, fmt.Errorf("search: %w", err)
+	}
+	if !top.Valid {
+		return base, base - 1, nil // empty
+	}
+	// first is the lowest docid of a record created at or after ms, or
+	// one above the range.
+	first := func(ms int64) (int64, error) {
+		l, h := base, top.Int64+1
+		for l < h {
+			var id, created int64
+			err := tx.QueryRowContext(ctx, `SELECT `+col+`, created FROM records WHERE `+col+` >= ? ORDER BY `+col+` LIMIT 1`, l+(h-l)/2).Scan(&id, &created)
+			if err != nil {
+				return 0, fmt.Errorf("search: %w", err)
+			}
+			if created >= ms {
+				h = l + (h-l)/2
+			} else {
+				l = id + 1
+			}
+		}
+		return l, nil
+	}
+	lo, hi = base, top.Int64
+	if since > 0 {
+		if lo, err = first(since); err != nil {
+			return 0, 0, err
+		}
+	}
+	if until > 0 {
+		u, err := first(until)
+		if err != nil {
+			return 0, 0, err
+		}
+		hi = u - 1
+	}
+	return lo, hi, nil
+}
+
+// searchRange reads the matches with docid in [lo, hi], newest first, a
+// page at a time.
+type searchRange struct {
+	s               *Store
+	tx              conn
+	o               store.SearchOptions
+	x               search.Index
+	lo, hi          int64
+	page            int
+	bounded, sparse bool
+	// seen: docids may repeat (PostgreSQL): the next page starts at the
+	// last docid again and skips the rows of it already read.
+	seen map[[2]string]bool
+	buf  []store.SearchHit
+	done bool
+}
+
+// peek reports whether the range has a next match, reading pages until
+// it holds one or has none left.
+func (r *searchRange) peek(ctx context.Context) (bool, error) {
+	for len(r.buf) == 0 && !r.done {
+		if err := r.read(ctx); err != nil {
+			return false, err
+		}
+	}
+	return len(r.buf) > 0, nil
+}
+
+// read reads the next page of candidates and holds their matches.
+func (r *searchRange) read(ctx context.Context) error {
+	if r.lo > r.hi {
+		r.done = true
+		return nil
+	}
+	if r.seen == nil {
+		r.seen = map[[2]string]bool{}
+	}
+	query, match, more := r.s.d.SearchQuery(r.x, r.o.Conversation, r.o.Role, r.bounded, r.sparse)
+	rows, err := r.tx.QueryContext(ctx, query, append([]any{match, r.hi, r.lo, r.page}, more...)...)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	defer rows.Close()
+	n, last := 0, int64(-1)
+	var lastKeys [][2]string
+	for rows.Next() {
+		var h store.SearchHit
+		var docid int64
+		var body []byte
+		var id string
+		if err := rows.Scan(&docid, &h.Conversation, &id, &h.Pos, &h.Sub, &h.Seq, &h.Role, &h.Created, &body); err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+		n++
+		key := [2]string{h.Conversation, id}
+		if docid != last {
+			last, lastKeys = docid, lastKeys[:0]
+		}
+		lastKeys = append(lastKeys, key)
+		if docid == r.hi && r.seen[key] || !keep(r.o, h) {
+			continue
+		}
+		rec, err := parseStored(body)
+		if err != nil {
+			return fmt.Errorf("search: record %s: %w", id, err)
+		}
+		h.Doc = search.NewDoc(search.Text(&rec))
+		if !r.o.Query.Match(h.Doc) {
+			continue
+		}
+		h.Body = body
+		r.buf = append(r.buf, h)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	if n < r.page {
+		r.done = true
+		return nil
+	}
+	if last == r.hi {
+		r.page = min(r.page*2, 1<<30) // one docid filled the page: read more of it
+	} else {
+		r.page = min(r.page*2, max(r.page, searchPageMax))
+		clear(r.seen)
+	}
+	r.hi = last
+	r.bounded = true // the next pages start below the last docid read
+	for _, k := range lastKeys {
+		r.seen[k] = true
+	}
+	return nil
 }
 
 // keep holds a candidate to o's filters exactly (the index's docid range

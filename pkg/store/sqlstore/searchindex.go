@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -34,20 +35,48 @@ type docIDs struct {
 	// top reads a slot's highest docid; prepared once (an import of old
 	// records has a slot per record), closed with the transaction.
 	top *sql.Stmt
-	// high is the highest docid stored when the transaction began (read
-	// once): a slot above it is empty, and needs no look (new records,
-	// the common case, are all above it).
+	// high is the highest slot docid stored when the transaction began
+	// (read once): a slot above it is empty, and needs no look.
 	high     int64
 	highRead bool
+	// The in-order range (Dialect.InOrderDocIDs), read once: the docid
+	// its next record takes, and the creation time of its newest.
+	inOrder     bool
+	orderNext   int64
+	orderNewest int64
+	// moving is the docid of the record being given a new one (0: none),
+	// which the in-order range's newest is not: its creation time changed.
+	moving int64
 }
 
 // arg returns what DocIDValue's placeholder is bound to for a record
-// created at ms: the docid (the highest docid in its slot, plus one: a
+// created at ms: the docid (in the in-order range when ms is at or after
+// its newest record; else the highest docid in its slot, plus one: a
 // write transaction excludes every other writer), or its slot.
 func (a *docIDs) arg(ctx context.Context, tx conn, ms int64) (int64, error) {
 	slot := DocSlot(ms)
 	if !tx.d.AllocatesDocIDs() {
 		return slot, nil
+	}
+	base := tx.d.InOrderDocIDs()
+	if base > 0 {
+		if !a.inOrder {
+			var id, created sql.NullInt64
+			col := tx.d.DocIDColumn()
+			err := tx.QueryRowContext(ctx, `SELECT `+col+`, created FROM records WHERE `+col+` >= ? AND `+col+` <> ? ORDER BY `+col+` DESC LIMIT 1`, base, a.moving).Scan(&id, &created)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return 0, fmt.Errorf("allocate docid: %w", err)
+			}
+			a.inOrder, a.orderNext, a.orderNewest = true, base, math.MinInt64
+			if id.Valid {
+				a.orderNext, a.orderNewest = id.Int64+1, created.Int64
+			}
+		}
+		if ms >= a.orderNewest {
+			a.orderNewest = ms
+			a.orderNext++
+			return a.orderNext - 1, nil
+		}
 	}
 	if a.next == nil {
 		a.next = map[int64]int64{}
@@ -55,7 +84,11 @@ func (a *docIDs) arg(ctx context.Context, tx conn, ms int64) (int64, error) {
 	if !a.highRead {
 		var high sql.NullInt64
 		col := tx.d.DocIDColumn()
-		if err := tx.QueryRowContext(ctx, `SELECT max(`+col+`) FROM records`).Scan(&high); err != nil {
+		q, args := `SELECT max(`+col+`) FROM records`, []any(nil)
+		if base > 0 {
+			q, args = q+` WHERE `+col+` < ?`, []any{base}
+		}
+		if err := tx.QueryRowContext(ctx, q, args...).Scan(&high); err != nil {
 			return 0, fmt.Errorf("allocate docid: %w", err)
 		}
 		a.high, a.highRead = high.Int64, true
@@ -146,7 +179,11 @@ func index(ctx context.Context, tx conn, es []entry) error {
 	// FTS5 writes what it holds to a new segment whenever a key comes
 	// that is not above the last one.
 	slices.SortFunc(es, func(a, b entry) int { return cmp.Compare(b.docid, a.docid) })
-	var b []byte
+	n := 2
+	for _, e := range es {
+		n += len(e.quoted) + len(e.text) + 24 // its key, quotes and commas
+	}
+	b := make([]byte, 0, n)
 	b = append(b, '{')
 	for i, e := range es {
 		if i > 0 {
@@ -235,7 +272,7 @@ func moveDocID(ctx context.Context, tx conn, conv string, r *transcript.Record) 
 	if err := unindex(ctx, tx, old, text); err != nil {
 		return err
 	}
-	var ids docIDs
+	ids := docIDs{moving: old}
 	docid, err := ids.arg(ctx, tx, r.Metadata.Timing.Creation)
 	if err != nil {
 		return err

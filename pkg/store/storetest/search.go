@@ -336,13 +336,24 @@ func (x suite) TestSearchProperty(t *testing.T) {
 		}
 		for _, q := range queries {
 			o := store.SearchOptions{Query: mustQuery(t, q)}
-			switch rng.IntN(4) {
+			switch rng.IntN(6) {
 			case 1:
 				o.Conversation = convs[rng.IntN(len(convs))]
 			case 2:
 				o.Role = string(roles[rng.IntN(len(roles))])
 			case 3:
 				o.Since = clock - int64(rng.IntN(50000))
+			case 4:
+				o.Until = clock - int64(rng.IntN(50000))
+			case 5:
+				// The newest few: the first of all the hits (searchAll
+				// holds every list to newest first).
+				o.Limit = 1 + rng.IntN(3)
+				all := searchAll(t, s, store.SearchOptions{Query: o.Query})
+				if got := searchAll(t, s, o); !slices.Equal(got, all[:min(o.Limit, len(all))]) {
+					t.Fatalf("step %d (%s), %q --limit %d: %q, of all %q", step, what, q, o.Limit, got, all)
+				}
+				o.Limit = 0
 			}
 			got, want := searchAll(t, s, o), bruteForce(t, s, o)
 			slices.Sort(got)

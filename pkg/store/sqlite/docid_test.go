@@ -1,0 +1,71 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/convo-cli/convo/pkg/store/sqlstore"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// TestInOrderDocIDs: a record created at or after the newest of the
+// in-order range takes the docid after it (consecutive docids: FTS5 writes
+// their differences); an older one takes its slot's, below the range.
+func TestInOrderDocIDs(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "convo.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ids := transcript.NewIDs()
+	n := 0 // roles alternate over every call: no record merges
+	add := func(created ...int64) {
+		t.Helper()
+		i := 0
+		if _, err := s.Append(ctx, "c", ids, func() (transcript.Record, error) {
+			if i == len(created) {
+				return transcript.Record{}, io.EOF
+			}
+			r := transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[n%2], Contents: []string{"hello"}}}
+			r.Metadata.Timing.Creation = created[i]
+			i++
+			n++
+			return r, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(1000, 2000, 2000)
+	add(1500, 3000) // an import's old time, then in order again
+	add(2500)
+
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT rowid FROM records ORDER BY pos`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, id)
+	}
+	rows.Close()
+	const base = int64(1) << 62
+	want := []int64{base, base + 1, base + 2, sqlstore.DocSlot(1500), base + 3, sqlstore.DocSlot(2500)}
+	if !slices.Equal(got, want) {
+		t.Fatalf("docids %v, want %v", got, want)
+	}
+}
