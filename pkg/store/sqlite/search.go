@@ -28,7 +28,8 @@ func (dialect) AllocatesDocIDs() bool { return true }
 
 // InOrderDocIDs: 2^62, above every slot (DocSlot's highest is below 2^62).
 func (dialect) InOrderDocIDs() int64 { return 1 << 62 }
-func (dialect) TermsInRow() bool     { return false }
+
+func (dialect) TermsInRow() bool { return false }
 func (dialect) IndexDelete() string {
 	return "INSERT INTO records_fts (records_fts, rowid, terms) VALUES ('delete', ?, ?)"
 }
