@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/convo-cli/convo/pkg/store/sqlstore"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -14,7 +15,8 @@ import (
 
 // TestInOrderDocIDs: a record created at or after the newest of the
 // in-order range takes the docid after it (consecutive docids: FTS5 writes
-// their differences); an older one takes its slot's, below the range.
+// their differences); an older one takes its slot's, below the range, and
+// so does one created more than a day from now.
 func TestInOrderDocIDs(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "convo.db")
@@ -44,6 +46,8 @@ func TestInOrderDocIDs(t *testing.T) {
 	add(1000, 2000, 2000)
 	add(1500, 3000) // an import's old time, then in order again
 	add(2500)
+	future := time.Now().Add(48 * time.Hour).UnixMilli() // a clock gone wrong
+	add(future, 3500)
 
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
@@ -64,7 +68,8 @@ func TestInOrderDocIDs(t *testing.T) {
 	}
 	rows.Close()
 	const base = int64(1) << 62
-	want := []int64{base, base + 1, base + 2, sqlstore.DocSlot(1500), base + 3, sqlstore.DocSlot(2500)}
+	want := []int64{base, base + 1, base + 2, sqlstore.DocSlot(1500), base + 3, sqlstore.DocSlot(2500),
+		sqlstore.DocSlot(future), base + 4} // the future, kept out of the range, sends nothing after it to the slots
 	if !slices.Equal(got, want) {
 		t.Fatalf("docids %v, want %v", got, want)
 	}

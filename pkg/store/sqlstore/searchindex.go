@@ -1,135 +1,20 @@
 package sqlstore
 
-// The search index every write keeps: docids, index entries.
+// The search index every write keeps: its entries (docids.go: their keys).
 
 import (
 	"cmp"
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
-	"time"
 	"unsafe"
 
 	"github.com/convo-cli/convo/pkg/search"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
-
-// docShift: a docid is its creation slot, ms << docShift, plus a rank
-// within the millisecond. maxSlotMillis (year 2109) bounds the times a
-// docid tells apart: later ones share the last slot.
-const (
-	docShift      = 20
-	maxSlotMillis = 1<<42 - 1
-)
-
-// DocSlot is the first docid of the millisecond ms.
-func DocSlot(ms int64) int64 { return min(max(ms, 0), maxSlotMillis) << docShift }
-
-// docIDs gives new records their docids in one transaction.
-type docIDs struct {
-	next map[int64]int64 // slot -> next free docid (where the engine picks)
-	// top reads a slot's highest docid; prepared once (an import of old
-	// records has a slot per record), closed with the transaction.
-	top *sql.Stmt
-	// high is the highest slot docid stored when the transaction began
-	// (read once): a slot above it is empty, and needs no look.
-	high     int64
-	highRead bool
-	// The in-order range (Dialect.InOrderDocIDs), read once: the docid
-	// its next record takes, and the creation time of its newest.
-	inOrder     bool
-	orderNext   int64
-	orderNewest int64
-	// moving is the docid of the record being given a new one (0: none),
-	// which the in-order range's newest is not: its creation time changed.
-	moving int64
-}
-
-// arg returns what DocIDValue's placeholder is bound to for a record
-// created at ms: the docid (in the in-order range when ms is at or after
-// its newest record; else the highest docid in its slot, plus one: a
-// write transaction excludes every other writer), or its slot.
-func (a *docIDs) arg(ctx context.Context, tx conn, ms int64) (int64, error) {
-	slot := DocSlot(ms)
-	if !tx.d.AllocatesDocIDs() {
-		return slot, nil
-	}
-	base := tx.d.InOrderDocIDs()
-	if base > 0 {
-		if !a.inOrder {
-			var id, created sql.NullInt64
-			col := tx.d.DocIDColumn()
-			err := tx.QueryRowContext(ctx, `SELECT `+col+`, created FROM records WHERE `+col+` >= ? AND `+col+` <> ? ORDER BY `+col+` DESC LIMIT 1`, base, a.moving).Scan(&id, &created)
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
-				return 0, fmt.Errorf("allocate docid: %w", err)
-			}
-			a.inOrder, a.orderNext, a.orderNewest = true, base, math.MinInt64
-			if id.Valid {
-				a.orderNext, a.orderNewest = id.Int64+1, created.Int64
-			}
-		}
-		if ms >= a.orderNewest {
-			a.orderNewest = ms
-			a.orderNext++
-			return a.orderNext - 1, nil
-		}
-	}
-	if a.next == nil {
-		a.next = map[int64]int64{}
-	}
-	if !a.highRead {
-		var high sql.NullInt64
-		col := tx.d.DocIDColumn()
-		q, args := `SELECT max(`+col+`) FROM records`, []any(nil)
-		if base > 0 {
-			q, args = q+` WHERE `+col+` < ?`, []any{base}
-		}
-		if err := tx.QueryRowContext(ctx, q, args...).Scan(&high); err != nil {
-			return 0, fmt.Errorf("allocate docid: %w", err)
-		}
-		a.high, a.highRead = high.Int64, true
-		if !high.Valid {
-			a.high = -1
-		}
-	}
-	n, ok := a.next[slot]
-	switch {
-	case ok:
-	case slot > a.high:
-		n = slot
-	default:
-		if a.top == nil {
-			col := tx.d.DocIDColumn()
-			st, err := tx.PrepareContext(ctx, `SELECT max(`+col+`) FROM records WHERE `+col+` >= ? AND `+col+` <= ?`)
-			if err != nil {
-				return 0, fmt.Errorf("allocate docid: %w", err)
-			}
-			a.top = st
-		}
-		var top sql.NullInt64
-		if err := a.top.QueryRowContext(ctx, slot, slot+1<<docShift-1).Scan(&top); err != nil {
-			return 0, fmt.Errorf("allocate docid: %w", err)
-		}
-		n = slot
-		if top.Valid {
-			n = top.Int64 + 1
-		}
-	}
-	// A millisecond with more than 2^20 records spills into the next.
-	a.next[slot] = n + 1
-	if n >= slot+1<<docShift {
-		a.next[slot] = n
-		if ms >= maxSlotMillis {
-			return 0, fmt.Errorf("allocate docid: over %d records created after %s", 1<<docShift, time.UnixMilli(maxSlotMillis).UTC().Format(time.DateOnly))
-		}
-		return a.arg(ctx, tx, ms+1)
-	}
-	return n, nil
-}
 
 // termer makes index entries, reusing its memory: a writer keeps one.
 type termer struct{ search.Termer }
