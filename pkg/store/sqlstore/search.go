@@ -201,6 +201,10 @@ func inOrderBounds(ctx context.Context, tx conn, base, since, until int64) (lo, 
 	return lo, hi, nil
 }
 
+// maxHeldHits bounds the bytes of record bodies a range holds: its matches
+// wait there until the merge takes them.
+const maxHeldHits = 4 << 20
+
 // searchRange reads the matches with docid in [lo, hi], newest first, a
 // page at a time.
 type searchRange struct {
@@ -244,9 +248,9 @@ func (r *searchRange) read(ctx context.Context) error {
 		return fmt.Errorf("search: %w", err)
 	}
 	defer rows.Close()
-	n, last := 0, int64(-1)
+	n, last, held, full := 0, int64(-1), 0, false
 	var lastKeys [][2]string
-	for rows.Next() {
+	for !full && rows.Next() {
 		var h store.SearchHit
 		var docid int64
 		var body []byte
@@ -273,19 +277,28 @@ func (r *searchRange) read(ctx context.Context) error {
 		}
 		h.Body = body
 		r.buf = append(r.buf, h)
+		// A page's matches wait for the merge: their bodies are held up
+		// to maxHeldHits bytes, and the page ends there.
+		held += len(body)
+		full = held >= maxHeldHits
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
-	if n < r.page {
+	if n < r.page && !full {
 		r.done = true
 		return nil
 	}
-	if last == r.hi {
-		r.page = min(r.page*2, 1<<30) // one docid filled the page: read more of it
-	} else {
-		r.page = min(r.page*2, max(r.page, searchPageMax))
+	// The next page starts at the last docid read (also when the bodies
+	// held ended this one).
+	switch {
+	case last != r.hi:
 		clear(r.seen)
+		if !full {
+			r.page = min(r.page*2, max(r.page, searchPageMax))
+		}
+	case !full:
+		r.page = min(r.page*2, 1<<30) // one docid filled the page: read more of it
 	}
 	r.hi = last
 	r.bounded = true // the next pages start below the last docid read
