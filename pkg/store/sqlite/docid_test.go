@@ -25,24 +25,7 @@ func TestInOrderDocIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	ids := transcript.NewIDs()
-	n := 0 // roles alternate over every call: no record merges
-	add := func(created ...int64) {
-		t.Helper()
-		i := 0
-		if _, err := s.Append(ctx, "c", ids, func() (transcript.Record, error) {
-			if i == len(created) {
-				return transcript.Record{}, io.EOF
-			}
-			r := transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[n%2], Contents: []string{"hello"}}}
-			r.Metadata.Timing.Creation = created[i]
-			i++
-			n++
-			return r, nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	add := appender(t, s, func(int64) string { return "hello" })
 	add(1000, 2000, 2000)
 	add(1500, 3000) // an import's old time, then in order again
 	add(2500)
@@ -72,5 +55,29 @@ func TestInOrderDocIDs(t *testing.T) {
 		sqlstore.DocSlot(future), base + 4} // the future, kept out of the range, sends nothing after it to the slots
 	if !slices.Equal(got, want) {
 		t.Fatalf("docids %v, want %v", got, want)
+	}
+}
+
+// appender returns a function appending to conversation c of s a record
+// created at each time given, with text(created) its text, the roles
+// alternating over every call (no record merges into the one before).
+func appender(t *testing.T, s *sqlstore.Store, text func(created int64) string) func(created ...int64) {
+	ids := transcript.NewIDs()
+	n := 0
+	return func(created ...int64) {
+		t.Helper()
+		i := 0
+		if _, err := s.Append(context.Background(), "c", ids, func() (transcript.Record, error) {
+			if i == len(created) {
+				return transcript.Record{}, io.EOF
+			}
+			r := transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[n%2], Contents: []string{text(created[i])}}}
+			r.Metadata.Timing.Creation = created[i]
+			i++
+			n++
+			return r, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

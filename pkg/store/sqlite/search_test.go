@@ -3,14 +3,12 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/convo-cli/convo/pkg/search"
 	"github.com/convo-cli/convo/pkg/store"
-	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // TestSearchLargeMatches: a range holds a few MiB of matching bodies at a
@@ -24,25 +22,9 @@ func TestSearchLargeMatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	ids := transcript.NewIDs()
-	n := 0
-	add := func(created ...int64) {
-		t.Helper()
-		i := 0
-		if _, err := s.Append(ctx, "c", ids, func() (transcript.Record, error) {
-			if i == len(created) {
-				return transcript.Record{}, io.EOF
-			}
-			text := fmt.Sprintf("needle %d %s", created[i], strings.Repeat("hay ", 64<<10))
-			r := transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[n%2], Contents: []string{text}}}
-			r.Metadata.Timing.Creation = created[i]
-			i++
-			n++
-			return r, nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	add := appender(t, s, func(created int64) string {
+		return fmt.Sprintf("needle %d %s", created, strings.Repeat("hay ", 64<<10))
+	})
 	var inOrder, older []int64
 	for i := range 20 {
 		inOrder = append(inOrder, 1_000_000+int64(i)*1000)
