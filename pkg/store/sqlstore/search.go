@@ -242,6 +242,7 @@ func (r *searchRange) read(ctx context.Context) error {
 	if r.seen == nil {
 		r.seen = map[[2]string]bool{}
 	}
+	r.buf = nil // not the emptied one: its array holds the bodies taken
 	query, match, more := r.s.d.SearchQuery(r.x, r.o.Conversation, r.o.Role, r.bounded, r.sparse)
 	rows, err := r.tx.QueryContext(ctx, query, append([]any{match, r.hi, r.lo, r.page}, more...)...)
 	if err != nil {
