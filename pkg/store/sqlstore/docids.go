@@ -37,14 +37,10 @@ type docIDs struct {
 	// (read once): a slot above it is empty, and needs no look.
 	high     int64
 	highRead bool
-	// The in-order range (Dialect.InOrderDocIDs), read once: the docid
-	// its next record takes, and the creation time of its newest.
-	inOrder     bool
-	orderNext   int64
-	orderNewest int64
-	// moving is the docid of the record being given a new one (0: none),
-	// which the in-order range's newest is not: its creation time changed.
-	moving int64
+	// The in-order range (Dialect.InOrderDocIDs), read once (orderNext is
+	// 0 until then): the docid its next record takes, the creation time of
+	// its newest, and the latest it takes (a day after now).
+	orderNext, orderNewest, orderLatest int64
 }
 
 // arg returns what DocIDValue's placeholder is bound to for a record
@@ -58,19 +54,20 @@ func (a *docIDs) arg(ctx context.Context, tx conn, ms int64) (int64, error) {
 	}
 	base := tx.d.InOrderDocIDs()
 	if base > 0 {
-		if !a.inOrder {
+		if a.orderNext == 0 {
 			var id, created sql.NullInt64
 			col := tx.d.DocIDColumn()
-			err := tx.QueryRowContext(ctx, `SELECT `+col+`, created FROM records WHERE `+col+` >= ? AND `+col+` <> ? ORDER BY `+col+` DESC LIMIT 1`, base, a.moving).Scan(&id, &created)
+			err := tx.QueryRowContext(ctx, `SELECT `+col+`, created FROM records WHERE `+col+` >= ? ORDER BY `+col+` DESC LIMIT 1`, base).Scan(&id, &created)
 			if err != nil && !errors.Is(err, sql.ErrNoRows) {
 				return 0, fmt.Errorf("allocate docid: %w", err)
 			}
-			a.inOrder, a.orderNext, a.orderNewest = true, base, math.MinInt64
+			a.orderNext, a.orderNewest = base, math.MinInt64
 			if id.Valid {
 				a.orderNext, a.orderNewest = id.Int64+1, created.Int64
 			}
+			a.orderLatest = time.Now().UnixMilli() + maxAheadMillis
 		}
-		if ms >= a.orderNewest && ms <= time.Now().UnixMilli()+maxAheadMillis {
+		if ms >= a.orderNewest && ms <= a.orderLatest {
 			a.orderNewest = ms
 			a.orderNext++
 			return a.orderNext - 1, nil

@@ -156,17 +156,19 @@ func (s *Store) Annotate(ctx context.Context, conv, ref string, an *transcript.A
 		if err := tx.QueryRowContext(ctx, `SELECT next_seq FROM conversations WHERE id = ?`, conv).Scan(&seq); err != nil {
 			return fmt.Errorf("read conversation: %w", err)
 		}
+		if rec.Metadata.Timing.Creation != was {
+			// A record's docid follows its creation time (search's newest
+			// first): it moves, and its index entry with it, while its row
+			// still holds the time it had (the docids it is placed among
+			// are those of the others).
+			if err := moveDocID(ctx, tx, conv, &rec); err != nil {
+				return fmt.Errorf("update record %s: %w", st.ID, err)
+			}
+		}
 		out = transcript.AppendJSON(nil, &rec)
 		if _, err := tx.ExecContext(ctx, `UPDATE records SET body = ?, seq = ?, created = ? WHERE conversation = ? AND id = ?`,
 			string(out), seq, rec.Metadata.Timing.Creation, conv, st.ID); err != nil {
 			return fmt.Errorf("update record %s: %w", st.ID, err)
-		}
-		if rec.Metadata.Timing.Creation != was {
-			// A record's docid follows its creation time (search's newest
-			// first): it moves, and its index entry with it.
-			if err := moveDocID(ctx, tx, conv, &rec); err != nil {
-				return fmt.Errorf("update record %s: %w", st.ID, err)
-			}
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET next_seq = ?, updated = ?, shape = shape + 1 WHERE id = ?`,
 			seq+1, s.nowMillis(), conv); err != nil {

@@ -172,13 +172,14 @@ func inOrderBounds(ctx context.Context, tx conn, base, since, until int64) (lo, 
 	first := func(ms int64) (int64, error) {
 		l, h := base, top.Int64+1
 		for l < h {
+			mid := l + (h-l)/2
 			var id, created int64
-			err := tx.QueryRowContext(ctx, `SELECT `+col+`, created FROM records WHERE `+col+` >= ? ORDER BY `+col+` LIMIT 1`, l+(h-l)/2).Scan(&id, &created)
+			err := tx.QueryRowContext(ctx, `SELECT `+col+`, created FROM records WHERE `+col+` >= ? ORDER BY `+col+` LIMIT 1`, mid).Scan(&id, &created)
 			if err != nil {
 				return 0, fmt.Errorf("search: %w", err)
 			}
 			if created >= ms {
-				h = l + (h-l)/2
+				h = mid
 			} else {
 				l = id + 1
 			}

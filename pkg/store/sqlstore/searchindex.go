@@ -157,7 +157,7 @@ func moveDocID(ctx context.Context, tx conn, conv string, r *transcript.Record) 
 	if err := unindex(ctx, tx, old, text); err != nil {
 		return err
 	}
-	ids := docIDs{moving: old}
+	var ids docIDs
 	docid, err := ids.arg(ctx, tx, r.Metadata.Timing.Creation)
 	if err != nil {
 		return err
