@@ -136,7 +136,7 @@ func TestUserSideKept(t *testing.T) {
 	recs := conversation(len(texts), func(i int) string { return texts[i] })
 	recs[5].Message.Name = "billing-bot"
 	ex := &Extractive{Counter: c}
-	out, err := ex.Summarize(context.Background(), Input{Input: extractive.Input{Records: recs, MaxTokens: 80}})
+	out, err := ex.Summarize(context.Background(), Input{Input: extractive.Input{Records: recs, MaxTokens: 110}})
 	if err != nil {
 		t.Fatal(err)
 	}

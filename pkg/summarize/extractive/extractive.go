@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"iter"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/convo-cli/convo/pkg/summarize/facts"
 	"github.com/convo-cli/convo/pkg/summarize/internal/work"
@@ -16,19 +14,19 @@ import (
 
 // Engine is the default summarizer's engine: offline, deterministic,
 // byte-stable.
-// It keeps phrases, not sentences: every covered record is cut into phrases
-// (see splitPhrases), each scored by how rare its words are, and the
-// best phrases of the previous summary and of the new records together are
-// kept within the token budget, in conversation order, one line per turn.
-// Phrases carry the facts of a sentence in about half its words, so a
-// budget holds twice as many facts as whole sentences would.
+// It keeps clauses, verbatim: every covered record is cut into clauses
+// (see splitClauses and doc.go's clause rule), each scored by how rare its
+// words are, and the best clauses of the previous summary and of the new
+// records together are kept within the token budget, in conversation
+// order, one line per turn. A clause is never cut further: a shorter note
+// that drops a negation or a subject would say what was not said.
 //
-// A phrase's score is the sum over its content words of the word's rarity in
+// A clause's score is the sum over its content words of the word's rarity in
 // general text (from the tokenizer's vocabulary, see tokens.Rarity) and its
-// inverse frequency among the phrases being weighed (TF-IDF's idf),
-// divided by the phrase's cost in tokens plus a fixed bias, so phrases of
+// inverse frequency among the clauses being weighed (TF-IDF's idf),
+// divided by the clause's cost in tokens plus a fixed bias, so clauses of
 // rare words win over long vague ones.
-// Phrases are taken best first by what they add to those taken already:
+// Clauses are taken best first by what they add to those taken already:
 // a word the summary holds counts for less (repeatWorth), so the room goes
 // to facts not yet kept rather than to the same topic said again.
 type Engine struct {
@@ -83,15 +81,15 @@ func SliceStream(recs []transcript.Record) RecordStream {
 // defaultMaxTokens bounds a text given no bound.
 const defaultMaxTokens = 4000
 
-// note is one candidate phrase and where it goes.
+// note is one candidate clause and where it goes.
 type note struct {
-	phrase
+	clause
 	turn  int    // line of the summary
 	reply bool   // after the arrow: said by the assistant or a tool
 	by    string // the speaker's name, when the record names one
 	score float64
 	cost  int
-	// words are the phrase's distinct content words, folded, with what
+	// words are the clause's distinct content words, folded, with what
 	// each is worth to it; length divides their sum (see score).
 	words  []string
 	worth  []float64
@@ -137,30 +135,30 @@ func (e *Engine) Summarize(in Input) (string, error) {
 		}
 	}
 	// A budget too small for the heading (a span of a few tokens) gets
-	// the notes bare, then clipped: a summary never outgrows its budget.
+	// the notes bare, then fewer of them, the later lines first: a summary
+	// never outgrows its budget, and a note is never cut (doc.go).
 	if limit := budget + in.FactsTokens - facts.Cost(facts.Missing(text, in.Facts), in.FactsDropped, e.Counter); e.Counter.Count(text) > max(limit, budget) {
 		if rest, ok := cutNotesHeading(text); ok {
 			text = strings.TrimPrefix(rest, "\n")
 		}
-		for words := strings.Fields(text); len(words) > 1 && e.Counter.Count(text) > budget; {
-			words = words[:len(words)/2]
-			text = strings.Join(words, " ")
+		for e.Counter.Count(text) > budget {
+			i := strings.LastIndexAny(text, "\n;")
+			if i < 0 {
+				text = ""
+				break
+			}
+			text = strings.TrimRight(text[:i], " →")
 		}
 	}
 	return text, nil
 }
 
-func startsUpper(w string) bool {
-	r, _ := utf8.DecodeRuneInString(w)
-	return unicode.IsUpper(r)
-}
-
-// recordPhrases are the phrases of one record; a tool call is one phrase,
+// recordClauses are the clauses of one record; a tool call is one clause,
 // its arguments clipped, and a tool error says so.
-func recordPhrases(r transcript.Record) []phrase {
-	var out []phrase
+func recordClauses(r transcript.Record) []clause {
+	var out []clause
 	if r.Message.Role == transcript.RoleTool && r.Message.IsError {
-		out = append(out, phrase{text: "error from " + cmp.Or(r.Message.Name, "tool")})
+		out = append(out, clause{text: "error from " + cmp.Or(r.Message.Name, "tool")})
 	}
 	for _, c := range r.Message.Contents {
 		if r.Message.Role == transcript.RoleTool && len(c) > maskedResult {
@@ -168,24 +166,42 @@ func recordPhrases(r transcript.Record) []phrase {
 			// output: its first line and its size; its identifiers
 			// reach the ledger.
 			first, _, _ := strings.Cut(strings.TrimSpace(c), "\n")
-			out = append(out, phrase{text: fmt.Sprintf("%s [%d lines]", clipWords(first, maskedWords), strings.Count(c, "\n")+1)})
+			out = append(out, clause{text: fmt.Sprintf("%s [%d lines]", clipWords(first, maskedWords), strings.Count(c, "\n")+1)})
 			continue
 		}
-		out = append(out, splitPhrases(c)...)
+		if r.Message.Role == transcript.RoleTool {
+			// A tool's output is lines, not prose: a line is one note
+			// ("header_test.go:41: got 3, want 4" is not cut at its colons).
+			out = append(out, toolLines(c)...)
+			continue
+		}
+		out = append(out, splitClauses(c)...)
 	}
 	// What the user asked or decided matters even in small words ("yes, do
-	// it"): a user record with no phrase is kept as its first words.
+	// it"): a short user record with no clause is kept whole.
 	if len(out) == 0 && r.Message.Role == transcript.RoleUser {
-		if text := strings.TrimSpace(strings.Join(r.Message.Contents, " ")); text != "" {
+		if text := strings.Join(strings.Fields(strings.Join(r.Message.Contents, " ")), " "); text != "" && len(strings.Fields(text)) <= userGistWords {
 			// Its ": " would read back as a speaker's label.
-			out = append(out, phrase{text: strings.ReplaceAll(clipWords(text, userGistWords), ": ", ", ")})
+			out = append(out, clause{text: strings.ReplaceAll(text, ": ", ", ")})
 		}
 	}
 	for _, tc := range r.Message.ToolCalls {
-		out = append(out, phrase{text: "called " + tc.Name + "(" + clipWords(tc.Arguments, 12) + ")"})
+		out = append(out, clause{text: "called " + tc.Name + "(" + clipWords(tc.Arguments, 12) + ")"})
 	}
 	for i := range out {
 		out[i].text = sanitizeNote(out[i].text)
+	}
+	return out
+}
+
+// toolLines are the lines of a short tool result that hold a content
+// word, each whole.
+func toolLines(text string) []clause {
+	var out []clause
+	for line := range strings.SplitSeq(text, "\n") {
+		if line = strings.Join(strings.Fields(line), " "); hasContent(wordsOf(line)) {
+			out = append(out, clause{text: line})
+		}
 	}
 	return out
 }
@@ -197,10 +213,12 @@ const (
 	maskedWords  = 12
 )
 
-// userGistWords: the words kept of a user record that has no phrase.
-const userGistWords = 6
+// userGistWords: a user record with no clause of content words is kept
+// whole up to this many words ("yes, do it", "ok go ahead"); a longer one
+// is not a note (cutting it could change what it says).
+const userGistWords = 12
 
-// sanitizeNote keeps a phrase from holding the separators of the notes.
+// sanitizeNote keeps a clause from holding the separators of the notes.
 func sanitizeNote(s string) string {
 	if strings.ContainsAny(s, ";→\n") {
 		s = strings.NewReplacer(";", ",", "→", "->", "\n", " ").Replace(s)
@@ -217,7 +235,7 @@ func label(r transcript.Record) string {
 	return ""
 }
 
-// labelRE is a speaker's label at the start of a phrase: a name of
+// labelRE is a speaker's label at the start of a clause: a name of
 // letters, digits, spaces, dots, hyphens and underscores, then ": ".
 var labelRE = work.LazyRegexp(`^([\p{L}\p{N}_.-][\p{L}\p{N}_. -]{0,39}): `)
 
@@ -248,21 +266,23 @@ func distinctFolded(ws []string) []string {
 	return out
 }
 
-// noteWords yields the words of a phrase's text, a list's commas left
-// out: "fruits," of "vegetables, fruits, and insects" is "fruits" (an
-// earlier version joined lists into one note, which a previous summary
-// may still hold).
+// noteWords yields the words of a clause's text, less the marks around
+// them: "fruits" of "vegetables, fruits, and insects." (identifiers, URLs,
+// versions and amounts stay whole: see appendFieldTokens).
 func noteWords(text string) iter.Seq[string] {
 	return func(yield func(string) bool) {
-		for w := range strings.FieldsSeq(text) {
-			if !yield(strings.TrimSuffix(w, ",")) {
-				return
+		var buf [8]token
+		for f := range strings.FieldsSeq(text) {
+			for _, t := range appendFieldTokens(buf[:0], f) {
+				if t.word && !emphasis(t.text) && !yield(t.text) {
+					return
+				}
 			}
 		}
 	}
 }
 
-// stopwords are words no fact rests on: a phrase needs a word besides them.
+// stopwords are words no fact rests on: a clause needs a word besides them.
 var stopwords = wordSet(`a an the and or but if then so of to in on at by for with from as is are was were be been being
 		am do does did have has had having i me my mine we us our you your yours he him his she her hers it its they them their
 		this that these those there here what which who whom whose when where why how all any both each few more most other some

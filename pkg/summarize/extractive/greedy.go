@@ -5,8 +5,9 @@ import (
 	"slices"
 )
 
-// fit keeps the best scoring notes within budget tokens, in their order. A
-// note too long on its own is clipped rather than lost when nothing fits.
+// fit keeps the best scoring notes within budget tokens, in their order;
+// when none fits, the shortest note, whole (a note is never cut: doc.go),
+// and Summarize drops the heading and notes until the text fits.
 func (s *noteSet) fit(budget int) ([]note, error) {
 	e := s.e
 	room := budget - e.Counter.Count(headingFor(s.named)) - 1
@@ -83,10 +84,12 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 	if err := pass(); err != nil {
 		return nil, err
 	}
-	var best *note
-	if queue.Len() > 0 {
-		n := queue.items[0].c.note
-		best = &n
+	var shortest *note
+	for _, it := range queue.items {
+		if shortest == nil || it.c.cost < shortest.cost {
+			n := it.c.note
+			shortest = &n
+		}
 	}
 	for room >= minNoteCost {
 		if rest != nil && (queue.Len() == 0 || gainBefore(rest.gain, rest.c.idx, queue.items[0].gain, queue.items[0].c.idx)) {
@@ -154,9 +157,8 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 		}
 		out = slices.Delete(out, weakest, weakest+1)
 	}
-	if len(out) == 0 {
-		best.text = clipWords(best.text, max(budget/4, 4))
-		out = []note{*best}
+	if len(out) == 0 && shortest != nil {
+		out = []note{*shortest}
 	}
 	return out, nil
 }

@@ -41,7 +41,7 @@ func randomNotes(r *rand.Rand, c *tokens.Counter, pairs bool) []note {
 		}
 		n.text = strings.Join(text, " ") + fmt.Sprintf(" n%d", i)
 		n.cost = c.Count(n.text) + 1
-		n.length = float64(n.cost) + phraseLengthBias
+		n.length = float64(n.cost) + clauseLengthBias
 		n.score = sum / n.length
 		cands = append(cands, n)
 	}
@@ -123,7 +123,7 @@ func TestFitLedgerWordsHeld(t *testing.T) {
 		n := note{turn: turn, words: strings.Fields(strings.ToLower(text)), worth: []float64{x, x}}
 		n.text = text
 		n.cost = c.Count(text) + 1
-		n.length = float64(n.cost) + phraseLengthBias
+		n.length = float64(n.cost) + clauseLengthBias
 		n.score = 2 * x / n.length
 		return n
 	}

@@ -8,29 +8,29 @@ import (
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// noteSet is the extractive summarizer's candidates: the phrases of the
+// noteSet is the extractive summarizer's candidates: the clauses of the
 // previous summary and of the records folded in, each kept at its first
 // mention. Up to Limits.Held candidates are held whole; more are
 // streamed again for each pass the greedy (fit) needs, and between
 // passes only the figures scoring needs stay in memory (the names, how
-// many candidates hold each word, by hash, which phrase is a first
+// many candidates hold each word, by hash, which clause is a first
 // mention). The greedy weighs at most Limits.Batch candidates at once (see
 // fit).
 type noteSet struct {
 	e    *Engine
 	each RecordStream
-	// recs are the records each streams when they are held, and phrases
-	// their phrases, cut once.
+	// recs are the records each streams when they are held, and clauses
+	// their clauses, cut once.
 	recs    []transcript.Record
-	phrases [][]phrase
+	clauses [][]clause
 
 	prev  []note           // the previous summary's candidates, in order
 	turns int              // the previous summary's lines
 	named bool             // a candidate names its speaker (see label)
 	n     int              // the candidates
 	df    map[uint64]int32 // candidates holding a folded word, by its hash
-	// first has a bit per phrase of the records, in order: set at a
-	// phrase's first mention.
+	// first has a bit per clause of the records, in order: set at a
+	// clause's first mention.
 	first []uint64
 	// held is every candidate of the records, when there are at most
 	// Limits.Held of them (nil otherwise: they are streamed again).
@@ -82,7 +82,7 @@ func (s *noteSet) scan(previous string) error {
 	s.named = false
 	seen := map[uint64]struct{}{}
 	// The candidates are the first mentions, compared without case; the
-	// text's hash stands for it, so a long span holds no phrase text.
+	// text's hash stands for it, so a long span holds no clause text.
 	firstMention := func(text string) bool {
 		h := work.Hash(strings.ToLower(text))
 		if _, ok := seen[h]; ok {
@@ -104,7 +104,7 @@ func (s *noteSet) scan(previous string) error {
 	for _, line := range previousNotes(previous) {
 		for side, part := range line {
 			for _, p := range part {
-				n := note{phrase: phrase{text: p.text}, turn: s.turns, reply: side == 1, by: p.by}
+				n := note{clause: clause{text: p.text}, turn: s.turns, reply: side == 1, by: p.by}
 				s.named = s.named || n.by != ""
 				if firstMention(n.text) {
 					s.prev = append(s.prev, n)
@@ -136,26 +136,26 @@ func (s *noteSet) scan(previous string) error {
 	return err
 }
 
-// fresh calls fn with each phrase of the records, in order, as a note of
+// fresh calls fn with each clause of the records, in order, as a note of
 // its turn (a user record and what follows it).
 func (s *noteSet) fresh(fn func(note) error) error {
 	turn := s.turns - 1
-	each, phrases := s.each, recordPhrases
+	each, clauses := s.each, recordClauses
 	if s.recs != nil {
-		// Held records are cut into phrases on every processor at once.
-		if s.phrases == nil {
-			s.phrases = make([][]phrase, len(s.recs))
+		// Held records are cut into clauses on every processor at once.
+		if s.clauses == nil {
+			s.clauses = make([][]clause, len(s.recs))
 			work.ForEach(len(s.recs), func(i int) {
 				if !s.recs[i].IsFake() {
-					s.phrases[i] = recordPhrases(s.recs[i])
+					s.clauses[i] = recordClauses(s.recs[i])
 				}
 			})
 		}
 		each = SliceStream(s.recs)
-		phrases = nil
+		clauses = nil
 	}
 	pos := -1
-	use := func(r *transcript.Record, ps []phrase) error {
+	use := func(r *transcript.Record, ps []clause) error {
 		pos++
 		if r.Message.Role == transcript.RoleUser || turn < s.turns {
 			turn++
@@ -163,24 +163,24 @@ func (s *noteSet) fresh(fn func(note) error) error {
 		if r.IsFake() {
 			return nil
 		}
-		if phrases == nil {
-			ps = s.phrases[pos]
+		if clauses == nil {
+			ps = s.clauses[pos]
 		}
 		for _, p := range ps {
-			if err := fn(note{phrase: p, turn: turn, reply: r.Message.Role != transcript.RoleUser, by: label(*r)}); err != nil {
+			if err := fn(note{clause: p, turn: turn, reply: r.Message.Role != transcript.RoleUser, by: label(*r)}); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	if phrases == nil {
+	if clauses == nil {
 		return each(func(r *transcript.Record) error { return use(r, nil) })
 	}
-	return work.InBatches(each, func(r *transcript.Record) []phrase {
+	return work.InBatches(each, func(r *transcript.Record) []clause {
 		if r.IsFake() {
 			return nil
 		}
-		return phrases(*r)
+		return clauses(*r)
 	}, use)
 }
 

@@ -46,12 +46,12 @@ func cutNotesHeading(text string) (string, bool) {
 }
 
 const (
-	phraseSep = "; "
+	noteSep = "; "
 	replySep  = " → "
 )
 
 // renderNotes writes the notes: the heading, then one line per turn, the
-// user's phrases, an arrow, the replies' phrases.
+// user's clauses, an arrow, the replies' clauses.
 func renderNotes(notes []note) string {
 	var b strings.Builder
 	b.WriteString(headingFor(slices.ContainsFunc(notes, func(n note) bool { return n.by != "" })))
@@ -77,57 +77,57 @@ func renderNotes(notes []note) string {
 			}
 			*side = append(*side, text)
 		}
-		b.WriteString(strings.Join(user, phraseSep))
+		b.WriteString(strings.Join(user, noteSep))
 		if len(reply) > 0 {
 			if len(user) > 0 {
 				b.WriteString(replySep)
 			} else {
 				b.WriteString(strings.TrimLeft(replySep, " "))
 			}
-			b.WriteString(strings.Join(reply, phraseSep))
+			b.WriteString(strings.Join(reply, noteSep))
 		}
 		i = j
 	}
 	return b.String()
 }
 
-// notePhrase is a phrase read back from a previous summary, with the
+// noteClause is a clause read back from a previous summary, with the
 // speaker's name its line gave it.
-type notePhrase struct{ text, by string }
+type noteClause struct{ text, by string }
 
 // previousNotes reads a previous summary back into lines of [user, reply]
-// phrases. A summary this summarizer did not write is read as prose: its
-// phrases become one line of the user's side, weighed like any other.
-func previousNotes(prev string) [][2][]notePhrase {
+// clauses. A summary this summarizer did not write is read as prose: its
+// clauses become one line of the user's side, weighed like any other.
+func previousNotes(prev string) [][2][]noteClause {
 	prev = strings.TrimSpace(prev)
 	if prev == "" {
 		return nil
 	}
 	rest, ok := cutNotesHeading(prev)
 	if !ok {
-		var line [2][]notePhrase
-		for _, p := range splitPhrases(prev) {
-			line[0] = append(line[0], notePhrase{text: sanitizeNote(p.text)})
+		var line [2][]noteClause
+		for _, p := range splitClauses(prev) {
+			line[0] = append(line[0], noteClause{text: sanitizeNote(p.text)})
 		}
-		return [][2][]notePhrase{line}
+		return [][2][]noteClause{line}
 	}
-	var out [][2][]notePhrase
+	var out [][2][]noteClause
 	for _, l := range strings.Split(rest, "\n") {
 		l = strings.TrimSpace(l)
 		if l == "" {
 			continue
 		}
-		var line [2][]notePhrase
+		var line [2][]noteClause
 		user, reply, _ := strings.Cut(l, strings.TrimLeft(replySep, " "))
 		for side, part := range []string{user, reply} {
 			by := ""
-			for _, p := range strings.Split(part, strings.TrimSpace(phraseSep)) {
+			for _, p := range strings.Split(part, strings.TrimSpace(noteSep)) {
 				p = strings.TrimSpace(p)
 				if m := labelRE().FindStringSubmatch(p); m != nil {
 					by, p = m[1], strings.TrimSpace(p[len(m[0]):])
 				}
 				if p != "" {
-					line[side] = append(line[side], notePhrase{text: p, by: by})
+					line[side] = append(line[side], noteClause{text: p, by: by})
 				}
 			}
 		}

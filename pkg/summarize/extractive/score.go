@@ -10,14 +10,14 @@ import (
 // sum over its content words of the word's rarity in general text (the
 // tokenizer's vocabulary, tokens.Rarity) and its inverse frequency among
 // the candidates, each word worth as any other, divided by the note's
-// tokens plus phraseLengthBias; repeatWorth weighs what fit adds, a word
+// tokens plus clauseLengthBias; repeatWorth weighs what fit adds, a word
 // of the ledger's labels and facts counting as held already.
 
-// phraseLengthBias is added to a phrase's cost in tokens before its score
-// is divided by it: the larger, the more a long phrase with many rare
+// clauseLengthBias is added to a clause's cost in tokens before its score
+// is divided by it: the larger, the more a long clause with many rare
 // words is worth against a short one (on LoCoMo 5 keeps more answers than 2
 // or 8).
-const phraseLengthBias = 5
+const clauseLengthBias = 5
 
 // score sets a candidate's score (see Extractive), and what each of its
 // words is worth, for fit to weigh what a summary holds already: n
@@ -40,13 +40,13 @@ func (e *Engine) score(c *note, n float64, df func(string) int, rarity func(stri
 		}
 	}
 	c.cost = e.Counter.Count(c.text) + 1 // and its separator
-	c.length = float64(c.cost) + phraseLengthBias
+	c.length = float64(c.cost) + clauseLengthBias
 	c.score = sum / c.length
 }
 
 // repeatWorth is what a word a summary already holds still adds to a
-// phrase: saying it again tells little, the room is better spent on a
-// phrase with words the summary lacks.
+// clause: saying it again tells little, the room is better spent on a
+// clause with words the summary lacks.
 const repeatWorth = 0.5
 
 // gain is what note i adds to a summary that holds the words in held.

@@ -8,7 +8,7 @@ import (
 )
 
 // A word weighs by its rarity and its frequency among the candidates
-// alone: with both flat, each word of a phrase weighs as the next.
+// alone: with both flat, each word of a clause weighs as the next.
 func TestWordsWeighAlike(t *testing.T) {
 	for _, tt := range []struct {
 		text   string
@@ -27,7 +27,7 @@ func TestWordsWeighAlike(t *testing.T) {
 	}
 }
 
-// scoreFlat scores a phrase among 10 candidates where every word is as
+// scoreFlat scores a clause among 10 candidates where every word is as
 // rare as any other and held by one candidate: what is left of its score
 // are the multipliers.
 func scoreFlat(t *testing.T, text string) note {
@@ -36,7 +36,7 @@ func scoreFlat(t *testing.T, text string) note {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := note{phrase: phrase{text: text}}
+	n := note{clause: clause{text: text}}
 	(&Engine{Counter: c}).score(&n, 10, func(string) int { return 1 }, func(string) float64 { return 1 })
 	return n
 }

@@ -6,13 +6,13 @@ import (
 	"unicode/utf8"
 )
 
-// How the phrase scanner cuts a whitespace-delimited field into words and
+// How a note's text is cut, a whitespace-delimited field at a time, into words and
 // marks: identifiers, URLs, versions, amounts and inline code stay in
 // their words.
 
 type token struct {
 	text string
-	word bool // else punctuation, which ends a phrase
+	word bool // else punctuation
 }
 
 // appendFieldTokens appends the words and punctuation of one

@@ -11,81 +11,61 @@ import (
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-func TestSplitPhrases(t *testing.T) {
+func TestSplitClauses(t *testing.T) {
 	tests := []struct {
 		text string
-		want []phrase
+		want []string
 	}{
-		{"I joined a nearby church yesterday. So far it's been really great!",
-			[]phrase{{text: "joined a nearby church yesterday"}, {text: "far"}}},
-		// Small talk is cut by function words alone, as any text is: no
-		// list of fillers or forms of address (they earned on one eval
-		// domain only, docs/summarize.md).
-		{"Hey Caroline! Painting looks great.",
-			[]phrase{{text: "Caroline"}, {text: "Painting looks"}}},
-		// Markdown: emphasis parts no words, inline code is one word, a
-		// fenced code block makes no phrase.
-		{"**Install** the package, set `timeout=10`.\n```python\nprint(resp.json())\n```\nIt _really_ works.",
-			[]phrase{{text: "Install the package"}, {text: "set timeout=10"}, {text: "works"}}},
-		// A negation stays with what it negates.
-		{"I don't eat meat, not even fish. No worries!",
-			[]phrase{{text: "don't eat meat"}, {text: "not even fish"}, {text: "No worries"}}},
-		// A name after a comma that is not an address stays.
-		{"I moved from Stockholm, Sweden.",
-			[]phrase{{text: "moved from Stockholm"}, {text: "Sweden"}}},
-		{"I see them at least once a week.",
-			[]phrase{{text: "see"}, {text: "at least once a week"}}},
-		// URLs, paths, versions and amounts stay whole.
-		{"see https://example.com/a_b?x=1, then edit main.go and v2.3.1 for $30",
-			[]phrase{{text: "see https://example.com/a_b?x=1"}, {text: "edit main.go and v2.3.1 for $30"}}},
-		// A colon inside a word parts nothing.
-		{"We played CS:GO.", []phrase{{text: "played CS:GO"}}},
-		// Single quotes part their words from the rest.
-		{"We watched 'The Goonies' yesterday with friends and 'Friends' so much.",
-			[]phrase{{text: "watched"}, {text: "The Goonies"}, {text: "yesterday with friends"}, {text: "Friends"}}},
-		// A dot after a lone capital ends a sentence.
-		{"We need vitamin D. then rest. So do I. Then we met.",
-			[]phrase{{text: "need vitamin D"}, {text: "rest"}, {text: "met"}}},
-		// Quotes part as any mark.
-		{`I said "wow" by the way.`,
-			[]phrase{{text: "said"}, {text: "by the way"}}},
-		// Nothing but function words: no phrase.
-		{"Wow, that's so cool! Thanks, I am glad you did.", nil},
+		// A negation stays with its subject and what it negates.
+		{"The backup server is not the one we use for exports.", []string{"The backup server is not the one we use for exports"}},
+		{"No contractor has access to the audit logs.", []string{"No contractor has access to the audit logs"}},
+		{"Do not order the garlic bread, it arrives cold.", []string{"Do not order the garlic bread, it arrives cold"}},
+		{"The build is green for now.", []string{"The build is green for now"}},
+		// A condition or time clause stays with its main clause.
+		{"We won't move the servers until the lease is signed.", []string{"We won't move the servers until the lease is signed"}},
+		{"If the invoice is late, call Dana.", []string{"If the invoice is late, call Dana"}},
+		// Coordinators part two clauses, not two nouns.
+		{"I bought salt and pepper.", []string{"I bought salt and pepper"}},
+		{"I fixed the fence, and we painted the barn.", []string{"I fixed the fence", "and we painted the barn"}},
+		{"I tried the patch but it failed again.", []string{"I tried the patch", "but it failed again"}},
+		{"I fixed the old fence behind the barn, and the gate.", []string{"I fixed the old fence behind the barn, and the gate"}},
+		// A negated frame governs all under it.
+		{"I don't think the migration is safe, and we should wait.", []string{"I don't think the migration is safe, and we should wait"}},
+		// "nor" and a verbless part after a negated clause go with it.
+		{"We don't ship on Fridays; nor on holidays.", []string{"We don't ship on Fridays; nor on holidays"}},
+		{"Never deploy on Friday - only Mondays.", []string{"Never deploy on Friday - only Mondays"}},
+		// Semicolons, colons and spaced dashes part clauses.
+		{"The deploy went out; the pager stayed quiet.", []string{"The deploy went out", "the pager stayed quiet"}},
+		{"Update: the courier picked it up.", []string{"Update", "the courier picked it up"}},
+		// Sentences end at stops before a space; versions, paths, URLs and
+		// abbreviations do not end one.
+		{"Bump to v2.3.1 in main.go, e.g. now. Then see https://x.y/a.b?q=1 today!",
+			[]string{"Bump to v2.3.1 in main.go, e.g. now", "Then see https://x.y/a.b?q=1 today!"}},
+		{"Did you fix it? Yes.", []string{"Did you fix it?"}},
+		// A fenced code block makes no clause; each line is a sentence.
+		{"Run it:\n```\ngo test ./...\n```\nfirst line\nSecond line", []string{"Run it", "first line", "Second line"}},
+		{"Wow, that's so cool! Thanks!", nil},
 		{"", nil},
-		// Each line starts a sentence.
-		{"first line\nSecond line", []phrase{{text: "first line"}, {text: "Second line"}}},
-		// A comma parts the items of a list.
-		{"I fixed the old fence behind the barn, and the gate.",
-			[]phrase{{text: "fixed the old fence behind the barn"}, {text: "and the gate"}}},
-		{"I fed the cat, the dog, and the old horse behind the red barn.",
-			[]phrase{{text: "fed the cat"}, {text: "the dog"}, {text: "and the old horse behind the red barn"}}},
-		{"I went to Paris, Rome.",
-			[]phrase{{text: "went to Paris"}, {text: "Rome"}}},
-		{"I fixed the old fence behind the barn, the gate and the roof.",
-			[]phrase{{text: "fixed the old fence behind the barn"}, {text: "the gate and the roof"}}},
-		{"I sold the car, then bought bikes and skates.",
-			[]phrase{{text: "sold the car"}, {text: "bought bikes and skates"}}},
-		// Plus signs that close a word are part of it; a sum is not a word.
-		{"I write C++ and Notepad++ for LGBTQ+ folks, not ab+cd.",
-			[]phrase{{text: "write C++ and Notepad++ for LGBTQ+ folks"}, {text: "not ab"}, {text: "cd"}}},
-		// The intensifiers of chat end a phrase, as "really" does.
-		{"It was super exciting and pretty cold. I'm gonna start a dance studio.",
-			[]phrase{{text: "exciting"}, {text: "cold"}, {text: "start a dance studio"}}},
+		{"- install the package\n- set `timeout=10`", []string{"install the package", "set `timeout=10`"}},
 	}
 	for _, tt := range tests {
-		if got := splitPhrases(tt.text); !slices.Equal(got, tt.want) {
-			t.Errorf("splitPhrases(%q)\n got %+v\nwant %+v", tt.text, got, tt.want)
+		var got []string
+		for _, c := range splitClauses(tt.text) {
+			got = append(got, c.text)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("splitClauses(%q)\n got %q\nwant %q", tt.text, got, tt.want)
 		}
 	}
 }
 
 func TestNotesRoundTrip(t *testing.T) {
 	notes := []note{
-		{phrase: phrase{text: "joined a nearby church"}, turn: 0}, {phrase: phrase{text: "Sunday"}, turn: 0}, {phrase: phrase{text: "choir practice"}, turn: 0, reply: true},
-		{phrase: phrase{text: "called get_weather({\"city\":\"Paris\"})"}, turn: 1, reply: true},
-		{phrase: phrase{text: "three times a week"}, turn: 3},
-		{phrase: phrase{text: "moved to Sweden"}, turn: 4, by: "Caroline"}, {phrase: phrase{text: "4 years ago"}, turn: 4, by: "Caroline"},
-		{phrase: phrase{text: "looked it up"}, turn: 4, reply: true}, {phrase: phrase{text: "Umea"}, turn: 4, reply: true, by: "maps"},
+		{clause: clause{text: "joined a nearby church"}, turn: 0}, {clause: clause{text: "Sunday"}, turn: 0}, {clause: clause{text: "choir practice"}, turn: 0, reply: true},
+		{clause: clause{text: "called get_weather({\"city\":\"Paris\"})"}, turn: 1, reply: true},
+		{clause: clause{text: "three times a week"}, turn: 3},
+		{clause: clause{text: "moved to Sweden"}, turn: 4, by: "Caroline"}, {clause: clause{text: "4 years ago"}, turn: 4, by: "Caroline"},
+		{clause: clause{text: "looked it up"}, turn: 4, reply: true}, {clause: clause{text: "Umea"}, turn: 4, reply: true, by: "maps"},
 	}
 	text := renderNotes(notes)
 	want := notesHeading + "\njoined a nearby church; Sunday → choir practice\n→ called get_weather({\"city\":\"Paris\"})\nthree times a week" +
@@ -94,7 +74,7 @@ func TestNotesRoundTrip(t *testing.T) {
 		t.Fatalf("rendered\n%s\nwant\n%s", text, want)
 	}
 	got := previousNotes(text)
-	wantLines := [][2][]notePhrase{
+	wantLines := [][2][]noteClause{
 		{{{"joined a nearby church", ""}, {"Sunday", ""}}, {{"choir practice", ""}}},
 		{nil, {{"called get_weather({\"city\":\"Paris\"})", ""}}},
 		{{{"three times a week", ""}}, nil},
@@ -119,25 +99,26 @@ func TestNotesRoundTrip(t *testing.T) {
 	}
 	// A summary this summarizer did not write is read as prose.
 	prose := previousNotes("## Goal\nThe user plans a trip to Lisbon in May.")
-	if len(prose) != 1 || !slices.ContainsFunc(prose[0][0], func(p notePhrase) bool { return strings.Contains(p.text, "plans a trip to Lisbon") }) {
+	if len(prose) != 1 || !slices.ContainsFunc(prose[0][0], func(p noteClause) bool { return strings.Contains(p.text, "plans a trip to Lisbon") }) {
 		t.Fatalf("prose read as %q", prose)
 	}
 }
 
-func FuzzSplitPhrases(f *testing.F) {
+func FuzzSplitClauses(f *testing.F) {
 	f.Add("I joined a nearby church yesterday. So far it's been really great!")
 	f.Add(`"The Great Gatsby" by F. Scott Fitzgerald, https://x.y/z?q=1; main.go v2.3`)
 	f.Add("a\u00a0b\u2019s — ‘quoted’ … ¿qué? 7 May 2023 $30 #12 @me")
-	f.Add("a\xffb") // an invalid byte once read past the end of the field
+	f.Add("I don't think so, but we can; nor them - never.\nNobody came and it rained")
+	f.Add("a\xffb")
 	f.Fuzz(func(t *testing.T, text string) {
-		have := normalizeWords(text)
-		for _, p := range splitPhrases(text) {
-			if p.text == "" || strings.TrimSpace(p.text) != p.text || !hasContent(strings.Fields(p.text)) {
-				t.Fatalf("bad phrase %q from %q", p.text, text)
+		have := " " + strings.Join(strings.Fields(text), " ") + " "
+		for _, c := range splitClauses(text) {
+			if c.text == "" || strings.TrimSpace(c.text) != c.text || !hasContent(wordsOf(c.text)) {
+				t.Fatalf("bad clause %q from %q", c.text, text)
 			}
-			// A phrase is the text's own words, in their order.
-			if !strings.Contains(have, normalizeWords(p.text)) {
-				t.Fatalf("phrase %q is not in %q", p.text, text)
+			// A clause is the text's own words, verbatim, in their order.
+			if !strings.Contains(have, " "+c.text) {
+				t.Fatalf("clause %q is not verbatim in %q", c.text, text)
 			}
 		}
 	})
@@ -155,9 +136,9 @@ func FuzzPreviousNotes(f *testing.F) {
 			for side, part := range l {
 				for _, p := range part {
 					if p.text == "" || strings.ContainsAny(p.text, "\n;") {
-						t.Fatalf("bad phrase %q from %q", p.text, prev)
+						t.Fatalf("bad note %q from %q", p.text, prev)
 					}
-					notes = append(notes, note{phrase: phrase{text: p.text}, turn: i, reply: side == 1, by: p.by})
+					notes = append(notes, note{clause: clause{text: p.text}, turn: i, reply: side == 1, by: p.by})
 				}
 			}
 		}
@@ -168,8 +149,8 @@ func FuzzPreviousNotes(f *testing.F) {
 	})
 }
 
-func dropEmpty(lines [][2][]notePhrase) [][2][]notePhrase {
-	var out [][2][]notePhrase
+func dropEmpty(lines [][2][]noteClause) [][2][]noteClause {
+	var out [][2][]noteClause
 	for _, l := range lines {
 		if len(l[0])+len(l[1]) > 0 {
 			out = append(out, l)
@@ -205,9 +186,9 @@ func normalizeWords(s string) string {
 func TestReplyWeighedWithUserSide(t *testing.T) {
 	c := counter(t)
 	mk := func(text string, turn int, reply bool, worth float64) note {
-		n := note{phrase: phrase{text: text}, turn: turn, reply: reply, words: []string{text}, worth: []float64{worth}}
+		n := note{clause: clause{text: text}, turn: turn, reply: reply, words: []string{text}, worth: []float64{worth}}
 		n.cost = c.Count(text) + 1
-		n.length = float64(n.cost) + phraseLengthBias
+		n.length = float64(n.cost) + clauseLengthBias
 		n.score = worth / n.length
 		return n
 	}
@@ -247,7 +228,7 @@ func TestListWordsCountAsTheirWord(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := s.docFreq("fruits"); got != 2 {
-		t.Errorf(`docFreq("fruits") = %d, want 2 (one list, one phrase)`, got)
+		t.Errorf(`docFreq("fruits") = %d, want 2 (one list, one sentence)`, got)
 	}
 }
 
