@@ -51,8 +51,13 @@
 //
 //   - ";"; ":" before a space; a dash between spaces (" - ", " – ", " — ");
 //   - a coordinating conjunction (and, but, or, so, yet) that joins two
-//     clauses: after a comma, or when a subject pronoun (I, we, you, he,
-//     she, it, they, there) follows it. "salt and pepper" is one clause.
+//     clauses: when a subject pronoun (I, we, you, he, she, it, they,
+//     there) follows it, or after a comma when what follows has a verb of
+//     its own (a subject pronoun, an auxiliary or modal, a contraction).
+//     "salt and pepper" and "the fence, and the gate" are one clause.
+//
+// A tool's output is lines, not prose: each line of a short result is one
+// note, whole.
 //
 // No other word ends a clause. A condition or time clause ("if", "unless",
 // "until", "when", "because", "although", "before", "after", "since",
@@ -76,9 +81,8 @@
 // lacks.
 //
 // A long sentence is shortened only by taking some of its clauses and not
-// the others. A clause over maxClauseWords words is still one note: its
-// score, divided by its tokens, makes it rarely worth its room, and it is
-// never clipped. A note says who said it: the side of its line (user, or
+// the others; a long clause is never clipped (its score, divided by its
+// tokens, makes it rarely worth its room). A note says who said it: the side of its line (user, or
 // after the arrow the assistant or a tool) and the speaker's name.
 //
 // Text of other languages is cut at punctuation and line breaks only; the
