@@ -4,7 +4,13 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/convo-cli/convo/pkg/summarize/internal/work"
 )
+
+// speakerRE is a speaker's label at the start of a line: up to three
+// capitalized words, then ": ".
+var speakerRE = work.LazyRegexp(`^\s*\p{Lu}[\p{L}\p{N}_.-]*(?: \p{Lu}[\p{L}\p{N}_.-]*){0,2}: `)
 
 // A clause is what the extractive summarizer keeps: a whole sentence, or a
 // part of one between the boundaries doc.go lists, verbatim, so that it
@@ -27,6 +33,11 @@ func splitClauses(text string) []clause {
 		}
 		if inCode {
 			continue
+		}
+		// A speaker's label opening a line ("Caroline: …", as chat
+		// exports write them) says who speaks, not what: no clause.
+		if m := speakerRE().FindStringIndex(line); m != nil {
+			line = line[m[1]:]
 		}
 		for _, sentence := range sentences(line) {
 			for _, c := range sentenceClauses(sentence) {

@@ -36,7 +36,9 @@ func TestSplitClauses(t *testing.T) {
 		{"Never deploy on Friday - only Mondays.", []string{"Never deploy on Friday - only Mondays"}},
 		// Semicolons, colons and spaced dashes part clauses.
 		{"The deploy went out; the pager stayed quiet.", []string{"The deploy went out", "the pager stayed quiet"}},
-		{"Update: the courier picked it up.", []string{"Update", "the courier picked it up"}},
+		{"Update: the courier picked it up.", []string{"the courier picked it up"}},
+		{"Caroline: I went to the support group; it helped.", []string{"I went to the support group", "it helped"}},
+		{"the fix: revert the cache key", []string{"the fix", "revert the cache key"}},
 		// Sentences end at stops before a space; versions, paths, URLs and
 		// abbreviations do not end one.
 		{"Bump to v2.3.1 in main.go, e.g. now. Then see https://x.y/a.b?q=1 today!",

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/convo-cli/convo/pkg/summarize/facts"
 	"github.com/convo-cli/convo/pkg/summarize/internal/work"
@@ -175,7 +177,11 @@ func recordClauses(r transcript.Record) []clause {
 			out = append(out, toolLines(c)...)
 			continue
 		}
-		out = append(out, splitClauses(c)...)
+		for _, cl := range splitClauses(c) {
+			if !smallTalk(cl.text) {
+				out = append(out, cl)
+			}
+		}
 	}
 	// What the user asked or decided matters even in small words ("yes, do
 	// it"): a short user record with no clause is kept whole.
@@ -193,6 +199,41 @@ func recordClauses(r transcript.Record) []clause {
 	}
 	return out
 }
+
+// smallTalk reports whether a short clause says nothing a summary needs:
+// its content words are fillers ("That's amazing!") or a name it
+// addresses ("Hey Mel!", "Thanks, Caroline!", "Aww, Deb").
+func smallTalk(text string) bool {
+	words := wordsOf(text)
+	if len(words) > smallTalkWords {
+		return false
+	}
+	greeted := false
+	for i, w := range words {
+		lw := foldWord(w)
+		if greetings[lw] {
+			greeted = true
+		}
+		if !isContent(w) || fillers[lw] || greetings[lw] {
+			continue
+		}
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(r) && (greeted || i > 0 && strings.Contains(text, ", "+w)) {
+			continue // the person spoken to
+		}
+		return false
+	}
+	return true
+}
+
+// smallTalkWords: a clause of more words is never small talk.
+const smallTalkWords = 6
+
+// fillers and greetings are the English words of small talk (the
+// stopwords hold the most common ones: "wow", "great", "thanks").
+var (
+	fillers   = wordSet(`amazing sweet perfect lovely wonderful fantastic incredible awesome congrats congratulations glad happy proud excited exciting totally true right agreed absolutely sounds fun cute beautiful nice great cool wow yay yep yup aww omg haha lol hehe`)
+	greetings = wordSet(`hey hi hello thanks thank bye goodbye congrats congratulations cheers aww wow yay yep oh dear`)
+)
 
 // toolLines are the lines of a short tool result that hold a content
 // word, each whole.

@@ -127,7 +127,7 @@ func TestFitLedgerWordsHeld(t *testing.T) {
 		n.score = 2 * x / n.length
 		return n
 	}
-	cands := []note{mk(0, "courier reference", 6), mk(1, "parcel damaged", 5)}
+	cands := []note{mk(0, "courier reference", 8), mk(1, "parcel damaged", 5)}
 	budget := c.Count(unnamedNotesHeading) + 1 + max(cands[0].cost, cands[1].cost)
 	for _, tt := range []struct {
 		ledger []string

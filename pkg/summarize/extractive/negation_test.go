@@ -161,7 +161,7 @@ func lostCue(s, note string) string {
 	// Its end: the first boundary of after.
 	var tail []string
 	for i, w := range strings.Fields(after) {
-		if (dash(w) || coordinators[strings.ToLower(w)] && startsClause(strings.Join(tail, " "), strings.Join(strings.Fields(after)[i:], " "))) {
+		if dash(w) || coordinators[strings.ToLower(w)] && startsClause(strings.Join(tail, " "), strings.Join(strings.Fields(after)[i:], " ")) {
 			break
 		}
 		tail = append(tail, w)

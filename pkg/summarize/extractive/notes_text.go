@@ -46,8 +46,8 @@ func cutNotesHeading(text string) (string, bool) {
 }
 
 const (
-	noteSep = "; "
-	replySep  = " → "
+	noteSep  = "; "
+	replySep = " → "
 )
 
 // renderNotes writes the notes: the heading, then one line per turn, the
