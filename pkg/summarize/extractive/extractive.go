@@ -144,12 +144,11 @@ func (e *Engine) Summarize(in Input) (string, error) {
 			text = strings.TrimPrefix(rest, "\n")
 		}
 		for e.Counter.Count(text) > budget {
-			i := strings.LastIndexAny(text, "\n;")
-			if i < 0 {
-				text = ""
-				break
+			i := max(strings.LastIndex(text, "\n"), strings.LastIndex(text, noteSep), strings.LastIndex(text, replySep))
+			if i <= 0 {
+				break // one note, whole: a note is never cut
 			}
-			text = strings.TrimRight(text[:i], " →")
+			text = text[:i]
 		}
 	}
 	return text, nil
