@@ -498,17 +498,22 @@ func TestLedgerFromBodies(t *testing.T) {
 	msgs := []transcript.Message{
 		{Role: transcript.RoleUser, Contents: []string{"Fix parseHeader in internal/header/parse.go; the failing test is TestParseHeader/empty."}},
 		{Role: transcript.RoleAssistant, Contents: []string{}, ToolCalls: []transcript.ToolCall{{ID: "call_1", Name: "read_file", Arguments: `{"path":"internal/header/parse.go"}`}}},
-		{Role: transcript.RoleTool, Name: "read_file", ToolCallID: "call_1", Contents: []string{"    1\tpackage header\n    2\tfunc parseA(s string) error {\n    3\ttype Foo struct {\n    4\tfunc parseHeader(b []byte) {\n    5\t// retries: maxAttempts\n    6\t// parse.go TestParseHeader/empty"}},
+		{Role: transcript.RoleTool, Name: "read_file", ToolCallID: "call_1", Contents: []string{"    1\tpackage header\n    2\tfunc parseA(s string) error {\n    3\ttype Foo struct {\n    4\tfunc parseHeader(b []byte) {\n    5\t// retries: maxAttempts\n    6\t// parse.go TestParseHeader/empty", "The file internal/header/parse.go has been updated."}},
 	}
 	summary := "Earlier, a line per exchange (user → assistant):\nFix parseHeader\n\nFacts carried verbatim: (3 less used dropped)\n" +
-		"- user: failing test TestParseHeader/empty | path internal/header/parse.go\n- tool read_file: func parseA | type Foo | maxAttempts | func parseHeader"
+		"- user: failing test TestParseHeader/empty | path internal/header/parse.go\n- tool read_file: func parseA | type Foo | maxAttempts | func parseHeader | buggy file internal/header/parse.go"
 	entries := LedgerEntries(summary)
-	if got := strings.Join(entries, "|"); got != "failing test TestParseHeader/empty|path internal/header/parse.go|func parseA|type Foo|maxAttempts|func parseHeader" {
+	if got := strings.Join(entries, "|"); got != "failing test TestParseHeader/empty|path internal/header/parse.go|func parseA|type Foo|maxAttempts|func parseHeader|buggy file internal/header/parse.go" {
 		t.Fatalf("LedgerEntries: %s", got)
 	}
-	body, names, _ := BodyEntries(msgs, entries)
-	if body != 4 || names != 3 {
-		t.Errorf("BodyEntries: %d from bodies, %d names; want 4, 3", body, names)
+	// Read from the body only: func parseA, type Foo, maxAttempts. Not:
+	// func parseHeader ("func parseHeader" is in the body only, but its
+	// shorter run "parseHeader" is said), the test and the path, said by
+	// the user ("file internal/header/parse.go" is in a body only, but its
+	// path is said).
+	body, names, ex := BodyEntries(msgs, entries)
+	if body != 3 || names != 2 {
+		t.Errorf("BodyEntries: %d from bodies, %d names; want 3, 2 (%v)", body, names, ex)
 	}
 }
 

@@ -211,12 +211,15 @@ func ScoreNotes(msgs []transcript.Message, notes []Note) NoteScore {
 	return sc
 }
 
-// BodyEntries counts the ledger entries taken from tool bodies: those
-// whose fact (the longest run of its last words, of three characters or
-// more, that a tool result's body holds) no user or assistant text and no
-// tool call's name or arguments holds; names counts those among them that
-// are function or type names ("func parseA", or a name the body declares
-// with func or type).
+// BodyEntries counts the ledger entries taken from tool bodies: an
+// entry is parted into the runs of its last words (the whole entry, then
+// without its first word, ...), leaving out runs under three characters
+// and single plain lower-case words ("the", "input"); it is read from a
+// tool body when a tool result's body holds one of its runs and no user
+// or assistant text, tool call name or arguments holds any (its fact
+// was never named by anyone). names counts those among them that are
+// function or type names: a run "func X" or "type X", or a name the body
+// declares with func or type.
 func BodyEntries(msgs []transcript.Message, entries []string) (body, names int, examples []string) {
 	var bodies, said strings.Builder
 	for _, m := range msgs {
@@ -234,24 +237,37 @@ func BodyEntries(msgs []transcript.Message, entries []string) (body, names int, 
 	b, s := bodies.String(), said.String()
 	for _, e := range entries {
 		fs := strings.Fields(e)
+		inBody, named, isName := false, false, false
 		for i := range fs {
-			fact := strings.Join(fs[i:], " ")
-			if len(fact) < 3 || !strings.Contains(b, fact) {
+			run := strings.Join(fs[i:], " ")
+			if len(run) < 3 || i == len(fs)-1 && plainWord.MatchString(run) {
 				continue
 			}
-			if !strings.Contains(s, fact) {
-				body++
-				if codeName.MatchString(fact) || strings.Contains(b, "func "+fact+"(") || strings.Contains(b, "type "+fact+" ") || strings.Contains(b, ") "+fact+"(") {
-					names++
-				}
-				if len(examples) < 5 {
-					examples = append(examples, e)
+			if strings.Contains(s, run) {
+				named = true
+				break
+			}
+			if strings.Contains(b, run) {
+				inBody = true
+				if codeName.MatchString(run) || strings.Contains(b, "func "+run+"(") || strings.Contains(b, "type "+run+" ") || strings.Contains(b, ") "+run+"(") {
+					isName = true
 				}
 			}
-			break
+		}
+		if inBody && !named {
+			body++
+			if isName {
+				names++
+			}
+			if len(examples) < 5 {
+				examples = append(examples, e)
+			}
 		}
 	}
 	return body, names, examples
 }
 
-var codeName = regexp.MustCompile(`^(?:func|type)\s+[\p{L}_]`)
+var (
+	codeName  = regexp.MustCompile(`^(?:func|type)\s+[\p{L}_]`)
+	plainWord = regexp.MustCompile(`^\p{Ll}+$`)
+)
