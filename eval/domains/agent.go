@@ -235,11 +235,16 @@ func Agent(seed int64, n int) []Conversation {
 }
 
 func agentSession(seed int64, i int) Conversation {
-	r := stream(seed, 2, i)
+	return agentSessionFrom(stream(seed, 2, i), stream(seed, 4, i), i, fmt.Sprintf("agent-%d-%02d", seed, i))
+}
+
+// agentSessionFrom is session i (its shape follows i) drawn from r, its
+// facts in words from pr.
+func agentSessionFrom(r, pr *rand.Rand, i int, name string) Conversation {
 	s := &session{builder: &builder{r: r}, p: pick(r, projects), abbrev: between(r, 7, 12), fileSeed: r.Uint64()}
 	s.module = "github.com/" + s.p.repo
 	s.port = fmt.Sprint(between(r, 10000, 39999))
-	s.pr, s.quiet = stream(seed, 4, i), i%4 == 0
+	s.pr, s.quiet = pr, i%4 == 0
 	switch i % 4 {
 	case 0:
 		s.task(between(r, 110, 160), between(r, 9, 13), 85000)
@@ -257,7 +262,7 @@ func agentSession(seed int64, i int) Conversation {
 			s.task(between(r, 20, 60), between(r, 3, 6), 0)
 		}
 	}
-	return s.finish(fmt.Sprintf("agent-%d-%02d", seed, i))
+	return s.finish(name)
 }
 
 // task appends one user prompt and the agent's work on it: at least calls

@@ -8,6 +8,14 @@
 // few words said verbatim, as LoCoMo's are: no identifier rule of the
 // ledger can keep those, only the notes.
 //
+// SupportMeaning and AgentMeaning add conversations that test meaning
+// (meaning.go): negated statements and standing instructions in support
+// chats, error lines past a tool result's first line and files full of
+// declarations in agent sessions. clauses.go and notes.go are the eval's
+// own reading of the clause rule of pkg/summarize/extractive/doc.go, by
+// which `make eval` checks the notes of a final summary, apart from the
+// engine's code.
+//
 // Everything is drawn from math/rand/v2 PCG streams derived from the seed
 // and the conversation's index: the same seed gives byte-identical output,
 // and no map iteration, clock or global source is involved.
@@ -70,7 +78,12 @@ func Describe() string {
 		"the model is discontinued\"); in agent sessions the user's goal, constraints (\"don't add " +
 		"any new dependencies\"), style preferences and what they noticed (\"only fails under " +
 		"load\"), in the prompt or in a word between tool calls, and the root cause the agent finds " +
-		"and the design decisions it makes with their reasons. Several templates per kind of fact, " +
+		"and the design decisions it makes with their reasons. Added to each domain, conversations that " +
+		"test meaning: support chats with negated statements (\"No contractor has access to the audit logs\") " +
+		"and standing instructions hidden in the chatter (\"Don't call me on my mobile after 6 pm.\"), and agent " +
+		"sessions whose failing tool results carry their error line past the first line (test assertions, " +
+		"Python exceptions, compiler diagnostics, panics, git's fatal:) and that read files full of function " +
+		"and type declarations nobody names. Several templates per kind of fact, " +
 		"said once or repeated by either side, early or late, placed amid the chatter from a random " +
 		"stream of their own, so the identifiers and chatter are drawn as without them. Generation " +
 		"is deterministic for a seed."

@@ -22,6 +22,10 @@ type domain struct {
 
 var both = []domain{{"support", Support}, {"agent", Agent}}
 
+// all are both and the conversations added to them (meaning.go), whose
+// facts in words are drawn as both's are.
+var all = append(slices.Clone(both), domain{"support-meaning", SupportMeaning}, domain{"agent-meaning", AgentMeaning})
+
 func encode(t *testing.T, cs []Conversation) []byte {
 	t.Helper()
 	b, err := json.Marshal(cs)
@@ -32,7 +36,7 @@ func encode(t *testing.T, cs []Conversation) []byte {
 }
 
 func TestDeterministic(t *testing.T) {
-	for _, d := range both {
+	for _, d := range all {
 		a, b := d.gen(7, 6), d.gen(7, 6)
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%s: same seed, different conversations", d.name)
@@ -97,7 +101,7 @@ func labelled(msgs []transcript.Message, label, answer string) bool {
 }
 
 func TestQuestions(t *testing.T) {
-	for _, d := range both {
+	for _, d := range all {
 		for _, seed := range seeds {
 			for _, c := range d.gen(seed, 12) {
 				if len(c.Questions) < 5 {
@@ -115,8 +119,12 @@ func TestQuestions(t *testing.T) {
 					if got := saidAt(c.Messages, q.Answer); got < 0 || got != q.Turn {
 						t.Errorf("%s: Turn %d, first said at %d", where, q.Turn, got)
 					}
-					if slices.Contains(labels, q.Label) {
+					if slices.Contains(labels, q.Label) && q.Kind != KindInstruction {
 						t.Errorf("%s: label used twice", where)
+					}
+					if q.Kind == KindInstruction {
+						checkInstruction(t, where, c, q)
+						continue
 					}
 					labels = append(labels, q.Label)
 					if q.Prose {
@@ -147,7 +155,7 @@ func TestQuestions(t *testing.T) {
 // calling them, one per call, each answering an open call; an assistant may
 // follow tool records (to call again or to answer).
 func TestRoles(t *testing.T) {
-	for _, d := range both {
+	for _, d := range all {
 		for _, seed := range seeds {
 			for _, c := range d.gen(seed, 12) {
 				checkRoles(t, c)
@@ -295,5 +303,231 @@ func TestSizes(t *testing.T) {
 func TestDescribe(t *testing.T) {
 	if d := Describe(); len(d) < 200 || strings.Contains(d, "\n") {
 		t.Errorf("Describe: want one paragraph, got %q", d)
+	}
+}
+
+// checkInstruction holds a standing instruction to what the eval checks:
+// a whole sentence of a user's message, said at its turn, that opens
+// with one of the forms of an instruction.
+func checkInstruction(t *testing.T, where string, c Conversation, q Question) {
+	t.Helper()
+	if q.Turn < 0 || c.Messages[q.Turn].Role != transcript.RoleUser ||
+		!slices.ContainsFunc(c.Messages[q.Turn].Contents, func(s string) bool { return strings.Contains(s, q.Answer) }) {
+		t.Errorf("%s: not in the user's message %d", where, q.Turn)
+	}
+	if !strings.HasSuffix(q.Answer, ".") || !slices.ContainsFunc(openers, func(o string) bool { return strings.HasPrefix(q.Answer, o+" ") }) {
+		t.Errorf("%s: not a sentence that opens as an instruction", where)
+	}
+}
+
+var openers = []string{"Do not", "Don't", "Never", "Always", "Please", "Make sure", "Remember to", "Stop", "Avoid", "You must", "You should", "You shouldn't", "You need to"}
+
+// TestMeaningDomains: the planted chats hold instructions of every form,
+// negated statements, and the sessions error lines past a result's first
+// line and files full of declarations; the original conversations are
+// drawn as before (the added ones have streams of their own).
+func TestMeaningDomains(t *testing.T) {
+	forms := map[string]int{}
+	negated := 0
+	for _, c := range SupportMeaning(1, 24) {
+		n := 0
+		for _, q := range c.Questions {
+			if q.Kind == KindInstruction {
+				n++
+				for _, o := range openers {
+					if strings.HasPrefix(q.Answer, o+" ") {
+						forms[o]++
+					}
+				}
+			}
+		}
+		if n < 3 || n > 5 {
+			t.Errorf("%s: %d instructions, want 3-5", c.Name, n)
+		}
+		for _, m := range c.Messages {
+			for _, s := range m.Contents {
+				for _, cue := range []string{" is not the one we use for ", "No contractor", "No intern", "No reseller", "No temp", "We won't ", "Nobody on our team", "I never got", "Neither the ", "I don't think the ", "We cannot accept", "None of the ", "There's nothing wrong", "doesn't work without", "It's not that the "} {
+					negated += strings.Count(s, cue)
+				}
+			}
+		}
+	}
+	for _, o := range []string{"Do not", "Don't", "Never", "Always", "Please", "Make sure", "Remember to", "Stop", "Avoid", "You must", "You should", "You need to"} {
+		if forms[o] == 0 {
+			t.Errorf("support-meaning: no instruction opens with %q (%v)", o, forms)
+		}
+	}
+	if negated < 24*4 {
+		t.Errorf("support-meaning: %d negated statements in 24 chats, want at least 4 each", negated)
+	}
+	if !reflect.DeepEqual(Support(3, 4), Support(3, 8)[:4]) || reflect.DeepEqual(SupportMeaning(3, 1)[0].Messages, Support(3, 1)[0].Messages) {
+		t.Error("support-meaning is not drawn apart from support")
+	}
+
+	for _, c := range AgentMeaning(1, 8) {
+		past, decls := 0, false
+		for _, m := range c.Messages {
+			if m.Role != transcript.RoleTool {
+				continue
+			}
+			for _, s := range m.Contents {
+				first, rest, _ := strings.Cut(s, "\n")
+				if len(s) > 300 && !errorLine.MatchString(first) && len(ErrorLines([]transcript.Message{{Role: transcript.RoleTool, Contents: []string{rest}}})) > 0 {
+					past++
+				}
+				if strings.Count(s, "\tfunc ") >= 8 && strings.Count(s, "\ttype ") >= 8 {
+					decls = true
+				}
+			}
+		}
+		if past < 3 || !decls {
+			t.Errorf("%s: %d results over 300 bytes with their error past the first line, files of declarations %v", c.Name, past, decls)
+		}
+		if !slices.ContainsFunc(c.Questions, func(q Question) bool { return q.Kind == KindInstruction }) {
+			t.Errorf("%s: no standing instruction", c.Name)
+		}
+	}
+}
+
+// TestNoteCheck holds the clause rule as the eval reads it to notes of
+// known answers: whether each is a whole clause, and which negation cues
+// of its clause (or of one it depends on) it lacks.
+func TestNoteCheck(t *testing.T) {
+	for _, tc := range []struct {
+		source, note string
+		whole        bool
+		lacks        string
+	}{
+		{"The backup server is not the one we use for exports.", "the one we use for exports", false, "not"},
+		{"The backup server is not the one we use for exports.", "The backup server is not the one we use for exports", true, ""},
+		{"The backup server is not the one we use for exports.", "The backup server", false, "not"},
+		{"No contractor has access to the audit logs.", "access to the audit logs", false, "No"},
+		{"Do not order the garlic bread, it arrives cold.", "order the garlic bread", false, "not"},
+		{"Do not order the garlic bread, it arrives cold.", "Do not order the garlic bread, it arrives cold.", true, ""},
+		{"We won't move the servers until the lease is signed.", "We won't move the servers", false, ""},
+		{"We won't move the servers until the lease is signed.", "the lease is signed", false, "won't"},
+		{"I don't think we should go, but we will.", "we will", false, "don't"},
+		{"I like fish, and I don't eat meat.", "I like fish", true, ""},
+		{"I like fish, and I don't eat meat.", "I don't eat meat", true, ""},
+		{"I like fish, and I don't eat meat.", "and I don't eat meat.", true, ""},
+		{"I don't eat meat, or fish.", "I don't eat meat", false, ""},
+		{"I don't eat meat, or fish.", "fish", false, "don't"},
+		{"Salt and pepper are on the table.", "pepper are on the table", false, ""},
+		{"If it's not raining, we go out and we eat.", "we eat", true, "not"},
+		{"If it's not raining, we go out and we eat.", "we go out", false, "not"},
+		{"Not only is it fast, but it is also cheap.", "it is also cheap", true, ""},
+		{"No, that's fine.", "that's fine", false, ""},
+		{"The build is green for now.", "The build is green for now", true, ""},
+		{"The build is green for now.", "The build", false, ""},
+		{"Version v1.2 is out. We did not ship it.", "Version v1.2 is out", true, ""},
+		{"Version v1.2 is out. We did not ship it.", "We did not ship it", true, ""},
+		{"See e.g. the manual; it is not there.", "See e.g. the manual", true, ""},
+		{"See e.g. the manual; it is not there.", "it is not there", true, ""},
+		{"Status: nothing changed - we wait.", "we wait", true, ""},
+		{"Status: nothing changed - we wait.", "changed", false, "nothing"},
+		{"The flaky test only fails under load\nIt never fails locally", "It never fails locally", true, ""},
+		{"Neither the invoice nor the charger has arrived.", "the charger has arrived", false, "Neither, nor"},
+		{"Error: old string not found in a/b.go; read the file again before editing.", "read the file again before editing", true, ""},
+		{"Nobody rang the bell, and the neighbours didn't take anything in.", "the neighbours didn't take anything in", true, ""},
+		{"Nobody rang the bell, and the neighbours didn't take anything in.", "rang the bell", false, "Nobody"},
+		{"Finance needs a formal quote, not just an email.", "Finance needs a formal quote", false, "not"},
+		{"We cannot accept deliveries after 4 pm.", "accept deliveries after 4 pm", false, "cannot"},
+		{"There's no one at the desk.", "at the desk", false, "no"},
+	} {
+		at := strings.Index(tc.source, tc.note)
+		if at < 0 {
+			t.Fatalf("%q not in %q", tc.note, tc.source)
+		}
+		whole, lacks := NoteCheck(tc.source, at, at+len(tc.note))
+		var cues []string
+		for _, q := range lacks {
+			cues = append(cues, q.Word)
+		}
+		if whole != tc.whole || strings.Join(cues, ", ") != tc.lacks {
+			t.Errorf("%q of %q: whole %v, lacks %q; want %v, %q", tc.note, tc.source, whole, strings.Join(cues, ", "), tc.whole, tc.lacks)
+		}
+	}
+}
+
+// TestScoreNotes reads a summary's notes back and scores them against the
+// messages they came from.
+func TestScoreNotes(t *testing.T) {
+	msgs := []transcript.Message{
+		{Role: transcript.RoleUser, Contents: []string{"Hi. The backup server is not the one we use for exports. Thanks for looking into this."}},
+		{Role: transcript.RoleAssistant, Contents: []string{"I can see the issue; nobody has replied yet."}},
+		{Role: transcript.RoleUser, Contents: []string{"Maya: I like fish, and I don't eat meat."}},
+		{Role: transcript.RoleAssistant, Contents: []string{}, ToolCalls: []transcript.ToolCall{{ID: "call_1", Name: "bash", Arguments: `{"command":"go test ./..."}`}}},
+		{Role: transcript.RoleTool, Name: "bash", ToolCallID: "call_1", Contents: []string{"=== RUN   TestA\n--- FAIL: TestA (0.00s)\n    a_test.go:42: got 3, want 4\nFAIL"}},
+	}
+	summary := "Earlier, a line per exchange (user → assistant; \"Name:\" names a speaker):\n" +
+		"the backup server; use for exports; Thanks for looking into this. → I can see the issue; replied yet\n" +
+		"Maya: I like fish; I don't eat meat\n" +
+		"→ called bash({\"command\":\"go test ./...\"}); bash: === RUN TestA [4 lines]; a_test.go:42: got 3, want 4; something nobody said\n" +
+		"\nFacts carried verbatim:\n- user: Thanks"
+	notes := SummaryNotes(summary)
+	var texts []string
+	for _, n := range notes {
+		side := "u"
+		if n.Reply {
+			side = "r"
+		}
+		if n.Call {
+			side = "c"
+		}
+		texts = append(texts, side+":"+n.Text)
+	}
+	want := "u:the backup server|u:use for exports|u:Thanks for looking into this.|r:I can see the issue|r:replied yet|u:I like fish|u:I don't eat meat|" +
+		"c:called bash({\"command\":\"go test ./...\"})|r:=== RUN TestA [4 lines]|r:a_test.go:42: got 3, want 4|r:something nobody said"
+	if got := strings.Join(texts, "|"); got != want {
+		t.Fatalf("SummaryNotes:\n got %s\nwant %s", got, want)
+	}
+	sc := ScoreNotes(msgs, notes)
+	// Not verbatim: "the backup server" (the source says "The") and
+	// "something nobody said". Flips: "use for exports" (lacks not),
+	// "replied yet" (lacks nobody). Whole: "Thanks for looking into
+	// this.", "I can see the issue", "I like fish", "I don't eat meat",
+	// the result's first line, its error line.
+	if sc.Notes != 10 || sc.NotVerbatim != 2 || sc.Flips != 2 || sc.Whole != 6 {
+		t.Errorf("ScoreNotes: %d notes, %d not verbatim, %d flips, %d whole; want 10, 2, 2, 6 (%v, %v)", sc.Notes, sc.NotVerbatim, sc.Flips, sc.Whole, sc.FlipNotes, sc.Unfound)
+	}
+}
+
+// TestLedgerFromBodies finds the ledger entries read from a tool body
+// only, and the code names among them.
+func TestLedgerFromBodies(t *testing.T) {
+	msgs := []transcript.Message{
+		{Role: transcript.RoleUser, Contents: []string{"Fix parseHeader in internal/header/parse.go; the failing test is TestParseHeader/empty."}},
+		{Role: transcript.RoleAssistant, Contents: []string{}, ToolCalls: []transcript.ToolCall{{ID: "call_1", Name: "read_file", Arguments: `{"path":"internal/header/parse.go"}`}}},
+		{Role: transcript.RoleTool, Name: "read_file", ToolCallID: "call_1", Contents: []string{"    1\tpackage header\n    2\tfunc parseA(s string) error {\n    3\ttype Foo struct {\n    4\tfunc parseHeader(b []byte) {\n    5\t// retries: maxAttempts\n    6\t// parse.go TestParseHeader/empty", "The file internal/header/parse.go has been updated."}},
+	}
+	summary := "Earlier, a line per exchange (user → assistant):\nFix parseHeader\n\nFacts carried verbatim: (3 less used dropped)\n" +
+		"- user: failing test TestParseHeader/empty | path internal/header/parse.go\n- tool read_file: func parseA | type Foo | maxAttempts | func parseHeader | buggy file internal/header/parse.go"
+	entries := LedgerEntries(summary)
+	if got := strings.Join(entries, "|"); got != "failing test TestParseHeader/empty|path internal/header/parse.go|func parseA|type Foo|maxAttempts|func parseHeader|buggy file internal/header/parse.go" {
+		t.Fatalf("LedgerEntries: %s", got)
+	}
+	// Read from the body only: func parseA, type Foo, maxAttempts. Not:
+	// func parseHeader ("func parseHeader" is in the body only, but its
+	// shorter run "parseHeader" is said), the test and the path, said by
+	// the user ("file internal/header/parse.go" is in a body only, but its
+	// path is said).
+	body, names, ex := BodyEntries(msgs, entries)
+	if body != 3 || names != 2 {
+		t.Errorf("BodyEntries: %d from bodies, %d names; want 3, 2 (%v)", body, names, ex)
+	}
+}
+
+func TestErrorLines(t *testing.T) {
+	msgs := []transcript.Message{
+		{Role: transcript.RoleUser, Contents: []string{"panic: this is the user's, not a tool's"}},
+		{Role: transcript.RoleTool, Contents: []string{"=== RUN   TestX\n--- FAIL: TestX (0.00s)\n    x_test.go:42: got 3, want 4\nFAIL\nFAIL\tm/x\t0.01s"}},
+		{Role: transcript.RoleTool, Contents: []string{"Traceback (most recent call last):\n  File \"a.py\", line 3, in <module>\nValueError: bad value 'x'"}},
+		{Role: transcript.RoleTool, Contents: []string{"# m/pkg\npkg/a.go:12:5: undefined: foo\nexit status 1"}},
+		{Role: transcript.RoleTool, Contents: []string{"log line\npanic: boom [recovered]\n\tpanic: boom\nfatal: not a git repository\nError: old string not found\npkg/a.go:12:5: undefined: foo"}},
+		{Role: transcript.RoleTool, Contents: []string{"internal/a.go:120:\tv, err := parse(line)\nok  \tm/x\t0.01s"}},
+	}
+	want := "x_test.go:42: got 3, want 4|ValueError: bad value 'x'|pkg/a.go:12:5: undefined: foo|panic: boom [recovered]|fatal: not a git repository|Error: old string not found"
+	if got := strings.Join(ErrorLines(msgs), "|"); got != want {
+		t.Errorf("ErrorLines:\n got %s\nwant %s", got, want)
 	}
 }

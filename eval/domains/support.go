@@ -133,7 +133,12 @@ type said struct {
 }
 
 func supportChat(seed int64, i int) Conversation {
-	r := stream(seed, 1, i)
+	return supportChatFrom(stream(seed, 1, i), stream(seed, 3, i), i, fmt.Sprintf("support-%d-%02d", seed, i))
+}
+
+// supportChatFrom is chat i (its size class and pool follow i) drawn from
+// r, its facts in words from pr.
+func supportChatFrom(r, pr *rand.Rand, i int, name string) Conversation {
 	b := &builder{r: r}
 	class := i % 3 // short and dense, medium, long
 	msgs := []int{between(r, 60, 120), between(r, 150, 300), between(r, 400, 700)}[class]
@@ -219,7 +224,7 @@ func supportChat(seed int64, i int) Conversation {
 		}
 	}
 
-	prose := supportFacts(stream(seed, 3, i), b, chosen, start, exchanges)
+	prose := supportFacts(pr, b, chosen, start, exchanges)
 
 	topic := "this"
 	for e := range exchanges {
@@ -269,7 +274,7 @@ func supportChat(seed int64, i int) Conversation {
 		}
 		b.say(transcript.RoleAssistant, prose.place(e, false, compose(r, names.Replace(rp.Replace(strings.Join(a, " "))), af, extra, e > 0)))
 	}
-	return b.finish(fmt.Sprintf("support-%d-%02d", seed, i))
+	return b.finish(name)
 }
 
 // placed are a chat's facts in words, by exchange, with the stream that

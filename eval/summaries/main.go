@@ -13,6 +13,14 @@
 // constraints, causes, decisions): their "prose" columns score them as
 // LoCoMo's answers are, apart from the identifiers.
 //
+// The generated domains also hold conversations that test meaning
+// (-support-meaning, -agent-meaning; eval/domains/meaning.go), and every
+// domain gets the columns of issue 37 (eval/README.md): the final
+// summaries' notes read by the clause rule (not verbatim, negation flips,
+// whole clauses), standing instructions kept whole, and on agent sessions
+// the first and latest requests, error lines kept, and ledger entries
+// read from tool bodies.
+//
 // Each conversation is appended message by message and summarized after
 // each as `summarize --if-over 1000 --keep-last 4` would with the
 // extractive summarizer (Prepare, Summarize, Record, PlaceSummary, in
@@ -71,6 +79,8 @@ func main() {
 	seed := flag.Int64("seed", 1, "the generated domains' seed")
 	nSupport := flag.Int("support", 24, "generated support conversations")
 	nAgent := flag.Int("agent", 12, "generated agent sessions")
+	nSupportMeaning := flag.Int("support-meaning", 8, "support chats with negated statements and standing instructions, added to the support domain")
+	nAgentMeaning := flag.Int("agent-meaning", 6, "agent sessions with error lines past a result's first line and files full of declarations, added to the agent domain")
 	ifOver := flag.Int("if-over", 1000, "--if-over")
 	keepLast := flag.Int("keep-last", 4, "--keep-last")
 	ratioFlag := flag.Float64("summary-ratio", summarize.DefaultSummaryRatio, "--summary-ratio")
@@ -93,7 +103,8 @@ func main() {
 	} else {
 		fmt.Println("locomo: no data (give -data or EVAL_DATA=PATH; see docs/summarize.md)")
 	}
-	doms = append(doms, domain{"support", domains.Support(*seed, *nSupport)}, domain{"agent", domains.Agent(*seed, *nAgent)})
+	doms = append(doms, domain{"support", append(domains.Support(*seed, *nSupport), domains.SupportMeaning(*seed, *nSupportMeaning)...)},
+		domain{"agent", append(domains.Agent(*seed, *nAgent), domains.AgentMeaning(*seed, *nAgentMeaning)...)})
 	if *only != "" {
 		doms = slices.DeleteFunc(doms, func(d domain) bool { return d.name != *only })
 	}
@@ -184,7 +195,7 @@ func locomoPath(flagged string) string {
 	return ""
 }
 
-const header = "domain          convs  sent  >20k  worst>20k(n) | ids  kept  labeled | answers kept recall | prose n  kept recall | window: ids  kept  recall  prose recall | summary max"
+const header = "domain          convs  sent  >20k  worst>20k(n) | ids  kept  labeled | answers kept recall | prose n  kept recall | window: ids  kept  recall  prose recall | summary max |" + meaningHeader
 
 func row(name string, r result) string {
 	worst := "    -    "
@@ -204,9 +215,34 @@ func row(name string, r result) string {
 		prose = fmt.Sprintf("%7d %5.3f %6.3f", p.found, p.keptShare(), p.recall())
 		winProse = fmt.Sprintf("%5.3f %6.3f", p.windowShare(), p.windowRecall())
 	}
-	return fmt.Sprintf("%-15s %5d %5.3f %5.3f %-12s | %s | %12.3f %6.3f | %s | %11s %5.3f %7.3f  %s | %11d", name, r.conversations,
+	return fmt.Sprintf("%-15s %5d %5.3f %5.3f %-12s | %s | %12.3f %6.3f | %s | %11s %5.3f %7.3f  %s | %11d |", name, r.conversations,
 		r.tokensSent(), r.longSent(), worst, ids, r.answers.keptShare(), r.answers.recall(), prose,
-		winIDs, r.answers.windowShare(), r.answers.windowRecall(), winProse, r.summaryMax)
+		winIDs, r.answers.windowShare(), r.answers.windowRecall(), winProse, r.summaryMax) + meaningRow(r)
+}
+
+// meaningHeader and meaningRow are the columns of issue 37 (eval/README.md
+// says what each counts): the final summaries' notes (not rendered tool
+// calls), how many are not found verbatim, how many lack a negation cue of
+// their clause (flips), the share of the others that are whole clauses;
+// standing instructions kept whole in the final view; on sessions with
+// tool calls, the share whose first and latest user messages are both kept
+// verbatim, the tool results' error lines and the share kept verbatim, and
+// the ledger entries read from tool bodies only (of which function or type
+// names).
+const meaningHeader = " notes    nv flips whole | instr  kept | sessions reqs | errors  kept | body names"
+
+func meaningRow(r result) string {
+	n := r.notes
+	notes := fmt.Sprintf("%6d %5d %5d %5.3f", n.Notes, n.NotVerbatim, n.Flips, ratio(n.Whole, n.Notes-n.NotVerbatim))
+	instr := "    -     -"
+	if r.instr > 0 {
+		instr = fmt.Sprintf("%5d %5.3f", r.instr, ratio(r.instrKept, r.instr))
+	}
+	agent := "       -    - |      -     - |    -     -"
+	if r.sessions > 0 {
+		agent = fmt.Sprintf("%8d %4.2f | %6d %5.3f | %4d %5d", r.sessions, ratio(r.requestsKept, r.sessions), r.errLines, ratio(r.errKept, r.errLines), r.bodyEntries, r.bodyNames)
+	}
+	return fmt.Sprintf(" %s | %s | %s", notes, instr, agent)
 }
 
 // all replays the conversations under p, two at a time, and sums them.

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/convo-cli/convo/eval/domains"
@@ -42,6 +43,17 @@ type result struct {
 	// answers are.
 	answers, prose        answerScore
 	summaries, summaryMax int
+	// Meaning (issue 37): the final summary's notes checked by the clause
+	// rule; the standing instructions kept whole; on conversations with
+	// tool calls, sessions whose first and latest user messages are both
+	// kept verbatim, the tool results' error lines kept verbatim, and the
+	// ledger's entries taken from tool bodies (names: function or type
+	// names among them).
+	notes                  domains.NoteScore
+	instr, instrKept       int
+	sessions, requestsKept int
+	errLines, errKept      int
+	bodyEntries, bodyNames int
 }
 
 // answerScore: answers found in the history, kept in the final view, in
@@ -88,6 +100,15 @@ func (r *result) add(o result) {
 	r.prose.add(o.prose)
 	r.summaries += o.summaries
 	r.summaryMax = max(r.summaryMax, o.summaryMax)
+	r.notes.Add(o.notes)
+	r.instr += o.instr
+	r.instrKept += o.instrKept
+	r.sessions += o.sessions
+	r.requestsKept += o.requestsKept
+	r.errLines += o.errLines
+	r.errKept += o.errKept
+	r.bodyEntries += o.bodyEntries
+	r.bodyNames += o.bodyNames
 }
 
 func ratio(a, b int) float64 {
@@ -242,7 +263,11 @@ func (rp replayer) measure(r *result, c domains.Conversation, tail []transcript.
 	}
 	kept, hist, win := normalize(viewText), normalize(histText), normalize(winText)
 	keptSet, histSet, winSet := wordSet(kept), wordSet(hist), wordSet(win)
+	rp.measureMeaning(r, c, tail, viewText)
 	for _, q := range c.Questions {
+		if q.Kind == domains.KindInstruction {
+			continue
+		}
 		a := normalize(q.Answer)
 		if strings.TrimSpace(a) == "" {
 			continue
@@ -315,4 +340,76 @@ func labeled(text string, q domains.Question) bool {
 		}
 	}
 	return false
+}
+
+// measureMeaning adds the columns of issue 37: what the final summary's
+// notes mean against what was said, and what must survive verbatim.
+func (rp replayer) measureMeaning(r *result, c domains.Conversation, tail []transcript.Record, viewText string) {
+	var summary string
+	for _, rec := range tail {
+		if rec.Message.Role == transcript.RoleSummary {
+			summary = strings.Join(rec.Message.Contents, "\n")
+		}
+	}
+	r.notes = domains.ScoreNotes(c.Messages, domains.SummaryNotes(summary))
+	for _, q := range c.Questions {
+		if q.Kind != domains.KindInstruction {
+			continue
+		}
+		r.instr++
+		if strings.Contains(viewText, q.Answer) {
+			r.instrKept++
+		} else if verbose {
+			printf("  instruction lost (%s): %s\n", c.Name, q.Answer)
+		}
+	}
+	if !slices.ContainsFunc(c.Messages, func(m transcript.Message) bool { return len(m.ToolCalls) > 0 }) {
+		if verbose {
+			for _, n := range r.notes.FlipNotes {
+				printf("  flip (%s): %s\n", c.Name, n)
+			}
+		}
+		return
+	}
+	r.sessions++
+	first, latest := -1, -1
+	for i, m := range c.Messages {
+		if m.Role == transcript.RoleUser {
+			if first < 0 {
+				first = i
+			}
+			latest = i
+		}
+	}
+	kept := func(i int) bool {
+		for _, s := range c.Messages[i].Contents {
+			if !strings.Contains(viewText, s) {
+				return false
+			}
+		}
+		return true
+	}
+	if first >= 0 && kept(first) && kept(latest) {
+		r.requestsKept++
+	} else if verbose {
+		printf("  request lost (%s): first %v, latest %v\n", c.Name, first >= 0 && kept(first), latest >= 0 && kept(latest))
+	}
+	for _, l := range domains.ErrorLines(c.Messages) {
+		r.errLines++
+		if strings.Contains(viewText, l) {
+			r.errKept++
+		} else if verbose {
+			printf("  error line lost (%s): %s\n", c.Name, l)
+		}
+	}
+	var examples []string
+	r.bodyEntries, r.bodyNames, examples = domains.BodyEntries(c.Messages, domains.LedgerEntries(summary))
+	if verbose {
+		for _, n := range r.notes.FlipNotes {
+			printf("  flip (%s): %s\n", c.Name, n)
+		}
+		for _, e := range examples {
+			printf("  ledger entry from a tool body (%s): %s\n", c.Name, e)
+		}
+	}
 }
