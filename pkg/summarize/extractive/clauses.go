@@ -122,10 +122,12 @@ func sentenceClauses(s string) []string {
 		}
 	}
 	cut(len(fields))
-	// Join what a negation governs: a negated frame takes the whole
+	// Join what a negation or a condition governs: a negated frame, or a
+	// condition or time clause opening the sentence ("If the refund has
+	// not arrived, reply and we will open a trace"), takes the whole
 	// sentence; "nor", "neither", "not" go with the clause before; so does
 	// a part with no verb of its own after a negated clause.
-	if len(parts) > 1 && negatedFrame(fields[parts[0][0]:parts[0][1]]) {
+	if len(parts) > 1 && (negatedFrame(fields[parts[0][0]:parts[0][1]]) || subordinators[foldWord(strings.Trim(fields[0], `,"'“”‘’*_(`))]) {
 		parts = [][2]int{{0, len(fields)}}
 	}
 	var out [][2]int
@@ -183,6 +185,10 @@ func clauseText(words []string) string {
 func dash(f string) bool { return f == "-" || f == "–" || f == "—" || f == "--" }
 
 var coordinators = wordSet(`and but or so yet`)
+
+// subordinators open a condition or time clause, which governs every
+// clause of its sentence when it opens it.
+var subordinators = wordSet(`if unless until when whenever because although though while since after before once whereas`)
 
 // joinsClauses reports whether the coordinator at fields[i] joins two
 // clauses: a subject pronoun follows it, or a comma precedes it and what

@@ -24,6 +24,7 @@ func TestSplitClauses(t *testing.T) {
 		// A condition or time clause stays with its main clause.
 		{"We won't move the servers until the lease is signed.", []string{"We won't move the servers until the lease is signed"}},
 		{"If the invoice is late, call Dana.", []string{"If the invoice is late, call Dana"}},
+		{"If the refund has not arrived, reply and we will open a trace.", []string{"If the refund has not arrived, reply and we will open a trace"}},
 		// Coordinators part two clauses, not two nouns.
 		{"I bought salt and pepper.", []string{"I bought salt and pepper"}},
 		{"I fixed the fence, and we painted the barn.", []string{"I fixed the fence", "and we painted the barn"}},

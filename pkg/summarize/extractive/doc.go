@@ -62,14 +62,17 @@
 // No other word ends a clause. A condition or time clause ("if", "unless",
 // "until", "when", "because", "although", "before", "after", "since",
 // "while") has no boundary of its own, so it stays with its main clause:
-// "We won't move the servers until the lease is signed" is one note. Three
-// rules keep a negation with what it governs:
+// "We won't move the servers until the lease is signed" is one note. Four
+// rules keep a negation or a condition with what it governs:
 //
 //   - a clause that opens with "nor", "neither" or "not" (an ellipsis of
 //     the clause before it) is joined to the clause before it;
 //   - a sentence whose first clause is a negated frame ("I don't think",
 //     "I do not believe", "it's not that", "it's not true that", "I doubt")
 //     is one clause: nothing under the frame is a note on its own;
+//   - a sentence that opens with a condition or time clause ("If the refund
+//     has not arrived, reply and we will open a trace") is one clause: the
+//     condition governs every clause after it;
 //   - a clause with no verb of its own after a negated clause ("I don't eat
 //     meat, or fish") is joined to it.
 //

@@ -258,10 +258,17 @@ const (
 // is not a note (cutting it could change what it says).
 const userGistWords = 12
 
-// sanitizeNote keeps a clause from holding the separators of the notes.
+// sanitizeNote keeps a clause from holding the separators of the notes,
+// and from opening with what would read back as a speaker's label: "No
+// change there: another logging package" keeps its colon, but with a
+// no-break space after it, so the next summary does not read "another
+// logging package" as said by "No change there".
 func sanitizeNote(s string) string {
 	if strings.ContainsAny(s, ";→\n") {
 		s = strings.NewReplacer(";", ",", "→", "->", "\n", " ").Replace(s)
+	}
+	if m := labelRE().FindStringIndex(s); m != nil {
+		s = s[:m[1]-1] + "\u00a0" + s[m[1]:]
 	}
 	return s
 }

@@ -14,7 +14,9 @@ var negatedChat = []string{
 	"The backup server is not the one we use for exports.",
 	"Understood, I will point the export job at the primary server instead.",
 	"No contractor has access to the audit logs, and nobody outside finance should get it.",
+	"No change there: another logging package.",
 	"I have removed the contractor group from the audit bucket policy.",
+	"Good, the build stays lean.",
 	"Do not order the garlic bread, it arrives cold.",
 	"Noted, I left the garlic bread off the catering order for Thursday.",
 	"We won't move the servers until the lease is signed.",
@@ -50,11 +52,17 @@ func TestNotesKeepNegation(t *testing.T) {
 			all = append(all, r.Message.Contents...)
 		}
 		for _, budget := range []int{60, 200, 800} {
-			text, err := ex.Summarize(Input{Records: recs, MaxTokens: budget})
+			// A summary of the first half, then one of the second half
+			// that carries it: notes read back must mean what they said.
+			first, err := ex.Summarize(Input{Records: recs[:len(recs)/2], MaxTokens: budget})
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, n := range summaryNotes(text) {
+			text, err := ex.Summarize(Input{Previous: first, Records: recs[len(recs)/2:], MaxTokens: budget})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range append(summaryNotes(first), summaryNotes(text)...) {
 				if strings.HasPrefix(n, "called ") || strings.HasSuffix(n, " lines]") || strings.HasPrefix(n, "error from ") {
 					continue // a tool call or a masked result: not a sentence said
 				}
@@ -140,7 +148,11 @@ func startsClause(before, note string) bool {
 // the note (";", ": ", a spaced dash, ", and/but/or/so/yet") to the one
 // after it; a negated frame opening the sentence governs all of it.
 func lostCue(s, note string) string {
-	at := strings.Index(sanitizeNote(s), note)
+	// Compared as the note is written: a ";" read as ",", a no-break
+	// space after a colon (sanitizeNote) read as a space.
+	nbsp := strings.NewReplacer("\u00a0", " ")
+	note = nbsp.Replace(note)
+	at := strings.Index(nbsp.Replace(sanitizeNote(s)), note)
 	fields := strings.Fields(s)
 	if negatedFrame(fields) {
 		for _, w := range fields {
@@ -151,6 +163,15 @@ func lostCue(s, note string) string {
 		return ""
 	}
 	before, after := s[:at], s[at+len(note):]
+	// A part with no verb of its own depends on a negated clause before
+	// it ("No change there: another logging package").
+	if !hasVerb(strings.Fields(note)) {
+		for _, w := range strings.Fields(before) {
+			if isNegation(w) {
+				return w
+			}
+		}
+	}
 	if startsClause(before, note) {
 		before = ""
 	}
@@ -202,6 +223,8 @@ func TestLostCue(t *testing.T) {
 		{"The portal is down and we can't log in.", "The portal is down", ""},
 		{"The portal is down and we can't log in.", "and we can't log in", ""},
 		{"We won't move the servers until the lease is signed.", "until the lease is signed", "won't"},
+		{"No change there: another logging package.", "another logging package", "No"},
+		{"Update: the courier picked it up.", "the courier picked it up", ""},
 	}
 	for _, tt := range tests {
 		if got := lostCue(tt.sentence, tt.note); got != tt.want {
