@@ -185,8 +185,10 @@ func (p *Plan) finish(opt Options, withText bool) error {
 	p.Ledger, p.LedgerDropped = ledger, dropped
 	// An agent session's sections are bounded within their share of the
 	// budget (facts.Fit) and come out of it as the ledger does.
-	if sections, ok := sb.Sections(); ok {
+	if sections, shown := sb.Sections(); shown {
 		p.Sections, p.sectionsText = sections.Fit(p.Budget, opt.Counter)
+	} else {
+		p.Sections = sections // only the first request, carried
 	}
 	text := ""
 	if withText {

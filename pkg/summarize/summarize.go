@@ -204,7 +204,7 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 	if p.LedgerDropped > 0 {
 		aux["ledgerDropped"] = p.LedgerDropped
 	}
-	if p.sectionsText != "" {
+	if p.sectionsText != "" || p.Sections.First != "" {
 		aux["sections"] = p.Sections
 	}
 	rec.Metadata.Aux = make(map[string]json.RawMessage, len(aux))

@@ -13,12 +13,13 @@ import (
 // A sentence instructs (English rules) when, after an optional speaker's
 // label, a softener ("also", "and", "btw", "thanks,", "one more thing:")
 // and a leading condition or time clause ("if …,", "unless …,", "after 6
-// pm,"), it opens with
+// pm,", "whatever you do,"), it opens with
 //   - an imperative, bare or not: "Do not", "Don't", "Never", "Always",
-//     "Please", "Make sure", "Remember to", "Stop", "Avoid", "Ensure",
-//     "Be sure to" ("Keep …" and "Use …" are left out: they open a
-//     one-off request as often as a rule, "Use order #4512 for the
-//     flight", and the ledger would spend its first rank on them);
+//     "Please", "Make sure", "Remember to", "Stop", "Avoid", "Keep" (but
+//     "keep me posted", "keep it up"), "Ensure", "Be sure to" ("Use …" is
+//     left out: it opens a one-off request as often as a rule, "Use order
+//     #4512 for the flight", and the ledger would spend its first rank on
+//     it);
 //   - "I want / I'd like / I need you to", "I prefer", "From now on",
 //     "Going forward", "In future" / "In the future";
 //
@@ -78,10 +79,10 @@ var (
 	// conditionRE is a condition or time clause before its main clause,
 	// up to its comma.
 	conditionRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?:if|unless|when|whenever|before|after|once|while|until|in case|for|on|during|outside|at)\b[^,]{1,120}, (?:then )?`)
+		return regexp.MustCompile(`^(?:if|unless|when|whenever|whatever|no matter|before|after|once|while|until|in case|for|on|during|outside|at)\b[^,]{1,120}, (?:then )?`)
 	})
 	openerRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?:do not|don't|dont|never|always|please|make sure|make certain|remember to|remember that|stop|avoid|ensure|be sure to|be careful|refrain from|from now on|going forward|in (?:the )?future|i (?:want|need|would like|'d like) you to|i prefer|i'd prefer|i would prefer|let's always|let's never)\b`)
+		return regexp.MustCompile(`^(?:do not|don't|dont|never|always|please|make sure|make certain|remember to|remember that|stop|avoid|keep|ensure|be sure to|be careful|refrain from|from now on|going forward|in (?:the )?future|i (?:want|need|would like|'d like) you to|i prefer|i'd prefer|i would prefer|let's always|let's never)\b`)
 	})
 	modalRE = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\byou(?: really| always| never| still| also| absolutely)? (?:must|mustn't|must not|should|shouldn't|should not|need to|have to|'ll have to|will have to|'ll need to|will need to|ought to|are to|'re to|are not to|'re not to)\b|\bfrom now on\b|\bgoing forward\b`)
@@ -89,7 +90,7 @@ var (
 	// notInstructionRE is what looks like an instruction and is chat, or a
 	// prediction ("you should see a green light").
 	notInstructionRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?:don't worry|do not worry|dont worry|never mind|nevermind|no worries|please find|please note that i|please let me know if you have|please advise|please and thank|always happy|always a pleasure|keep up the good work|keep it up|use case)\b|\byou should (?:see|get|receive|have received|be able|find|notice|hear)\b`)
+		return regexp.MustCompile(`^(?:don't worry|do not worry|dont worry|never mind|nevermind|no worries|please find|please note that i|please let me know if you have|please advise|please and thank|always happy|always a pleasure|keep up the good work|keep it up|keep me (?:posted|updated|informed|in the loop)|keep in touch|keep going|use case)\b|\byou should (?:see|get|receive|have received|be able|find|notice|hear)\b`)
 	})
 	// standingRequestRE is a question that instructs: a request with a
 	// word that makes it stand ("could you always …", "can you make sure

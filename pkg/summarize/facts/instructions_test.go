@@ -38,7 +38,11 @@ func TestInstructions(t *testing.T) {
 		{"Could you always cc the finance team?", []string{"Could you always cc the finance team?"}},
 		{"The header parser drops empty values. Fix it. Do not change the public API of internal/header.", []string{"Do not change the public API of internal/header."}},
 		{long, []string{long}}, // never clipped
+		{"Whatever you do, leave the database schema alone. Keep the diff small and don't touch the vendored code.", []string{"Keep the diff small and don't touch the vendored code."}},
+		{"Whatever you do, don't touch the schema.", []string{"Whatever you do, don't touch the schema."}},
 		// Not instructions.
+		{"Keep me posted.", nil},
+		{"Use order #4512 for the flight.", nil},
 		{"Do you have the invoice?", nil},
 		{"Don't you think it's late?", nil},
 		{"Should you need anything else?", nil},

@@ -78,6 +78,9 @@ type Sections struct {
 	CommandsDropped int       `json:"commandsDropped,omitempty"`
 	Errors          []Error   `json:"errors,omitempty"`
 	ErrorsDropped   int       `json:"errorsDropped,omitempty"`
+	// Tools: the span or one before it had tool calls. Before the first,
+	// only First is carried, and nothing is shown.
+	Tools bool `json:"tools,omitempty"`
 }
 
 // File is a path and what was done to it, in the order first done, each
@@ -143,7 +146,7 @@ func NewSectionBuilder(prev *Sections) *SectionBuilder {
 		for _, r := range b.s.Requests {
 			b.requestBytes += len(r)
 		}
-		b.tools = true
+		b.tools = prev.Tools
 	}
 	return b
 }
@@ -257,10 +260,16 @@ func (b *SectionBuilder) touch(path, op string) {
 	}
 }
 
-// Sections returns what was built, and whether there is anything: a span
-// without tool calls, after none, has no sections.
+// Sections returns what was built, and whether it is shown: a span
+// without tool calls, after none, shows no sections, but carries its first
+// request, so that the sections of an agent session whose first span had
+// no call still open with the first request.
 func (b *SectionBuilder) Sections() (Sections, bool) {
-	return b.s, b.tools && !b.s.Empty()
+	if !b.tools {
+		return Sections{First: b.s.First}, false
+	}
+	b.s.Tools = true
+	return b.s, !b.s.Empty()
 }
 
 func cmpOr(a, b string) string {
