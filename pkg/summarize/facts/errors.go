@@ -59,9 +59,11 @@ func ErrorLines(text string, isError bool) []string {
 			continue
 		}
 		line = clipBytes(line, maxErrorLine)
+		// A Go panic is printed again with " [recovered]" by the test
+		// runner: the same error.
 		dup := false
 		for _, o := range out {
-			if o == line {
+			if strings.TrimSuffix(o, " [recovered]") == strings.TrimSuffix(line, " [recovered]") {
 				dup = true
 				break
 			}

@@ -18,6 +18,8 @@ func TestErrorLines(t *testing.T) {
 			false, []string{`parse_test.go:41: got error "EOF", want nil`, "--- FAIL: TestParse (0.00s)", "--- FAIL: TestParse/empty (0.00s)"}},
 		{"compiler", "# github.com/a/b\n./main.go:12:5: undefined: parseA\n./main.go:12:5: undefined: parseA\n./util.go:3:2: \"os\" imported and not used",
 			false, []string{"./main.go:12:5: undefined: parseA", `./util.go:3:2: "os" imported and not used`}},
+		{"recovered", "--- FAIL: TestX (0.00s)\npanic: assignment to entry in nil map [recovered]\n\tpanic: assignment to entry in nil map\n", false,
+			[]string{"--- FAIL: TestX (0.00s)", "panic: assignment to entry in nil map [recovered]"}},
 		{"panic late", "starting server\nlistening on :8080\nrequest 1 ok\n\npanic: runtime error: invalid memory address or nil pointer dereference\n[signal SIGSEGV]\ngoroutine 1 [running]:\nmain.main()",
 			false, []string{"panic: runtime error: invalid memory address or nil pointer dereference"}},
 		{"python", "Traceback (most recent call last):\n  File \"app.py\", line 3, in <module>\n    main()\nValueError: invalid literal for int() with base 10: 'x'",

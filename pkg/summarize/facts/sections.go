@@ -420,8 +420,8 @@ func outcome(text string, isError, shell bool) string {
 	if pass+fail > 0 {
 		parts = append(parts, fmt.Sprintf("%d passed, %d failed", pass, fail))
 	}
-	if pkgOK+pkgFail > 0 {
-		parts = append(parts, fmt.Sprintf("%d packages ok, %d failed", pkgOK, pkgFail))
+	if pkgOK+pkgFail > 0 && pass+fail == 0 {
+		parts = append(parts, fmt.Sprintf("packages: %d ok, %d failed", pkgOK, pkgFail))
 	}
 	if len(parts) == 0 {
 		first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")

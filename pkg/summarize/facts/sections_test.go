@@ -65,7 +65,7 @@ func TestSections(t *testing.T) {
 		"- internal/x/x.go: edited\n" +
 		"- internal/x/y.go: written\n" +
 		"Commands:\n" +
-		"- `go test ./internal/x/` → exit 1; 1 passed, 1 failed; 0 packages ok, 1 failed\n" +
+		"- `go test ./internal/x/` → exit 1; 1 passed, 1 failed\n" +
 		"- `git commit -am fix` → [main 3f9a2c1] fix\n" +
 		"Errors:\n" +
 		"- `go test ./internal/x/`: x_test.go:41: got error \"EOF\", want nil\n" +
