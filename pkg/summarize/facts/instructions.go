@@ -43,6 +43,9 @@ func Instructions(text string) []Found {
 
 // instructs reports whether the sentence s instructs (see Instructions).
 func instructs(s string) bool {
+	if !mayInstruct(s) {
+		return false
+	}
 	lower := strings.ToLower(s)
 	lower = strings.ReplaceAll(lower, "’", "'")
 	if strings.HasSuffix(lower, "?") {
@@ -66,6 +69,35 @@ func instructs(s string) bool {
 		return false
 	}
 	return openerRE().MatchString(rest) || modalRE().MatchString(rest)
+}
+
+// cues are the words every instruction holds one of, folded: the
+// expressions run only on a sentence that holds one, which few sentences
+// of chat do.
+var cues = []string{"do not", "don't", "don’t", "dont", "never", "always", "please", "make sure", "make certain",
+	"remember", "stop", "avoid", "keep ", "ensure", "be sure", "be careful", "refrain", "from now on", "going forward",
+	"future", "prefer", "let's", "let’s", "you must", "you should", "you need", "you have to", "you'll", "you’ll",
+	"you will", "you ought", "you are to", "you're to", "you’re to", "you are not to", "you're not to", "you’re not to",
+	"you really", "you always", "you never", "you still", "you also", "you absolutely", "you to"}
+
+// mayInstruct reports whether s holds a cue, whatever its case.
+func mayInstruct(s string) bool {
+	var buf [256]byte
+	lower := buf[:0]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower = append(lower, c)
+	}
+	ls := string(lower)
+	for _, c := range cues {
+		if strings.Contains(ls, c) {
+			return true
+		}
+	}
+	return false
 }
 
 var (

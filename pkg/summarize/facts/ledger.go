@@ -131,7 +131,10 @@ func holds(text string, f Fact) bool {
 				end = min(end, i+len(f.Text)+k)
 			}
 		}
-		part := strings.ToLower(text[start:end])
+		// The label's words are looked for beside the fact, not in it:
+		// "panic: runtime error: …" does not label "runtime error: …" as
+		// the runtime panic.
+		part := strings.ToLower(text[start:i] + " " + text[i+len(f.Text):end])
 		all := true
 		for _, w := range label {
 			if !strings.Contains(part, w) {
