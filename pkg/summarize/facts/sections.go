@@ -450,17 +450,17 @@ var (
 	})
 )
 
-// Section headings: a summary's text opens with the first of them that
-// has entries.
-var sectionHeadings = []string{"Requests (the user's, verbatim", "Files", "Commands", "Errors"}
+// headingRE is the first line of the sections: a summary's text opens
+// with the first section that has entries.
+var headingRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:Requests \(the user's, verbatim, first to latest\)|Files|Commands|Errors)(?: \(\d+ left out\))?:\n`)
+})
 
 // CutSections returns text without the sections it opens with, if any.
 func CutSections(text string) string {
-	for _, h := range sectionHeadings {
-		if strings.HasPrefix(text, h) {
-			_, rest, _ := strings.Cut(text, "\n\n")
-			return rest
-		}
+	if headingRE().MatchString(text) {
+		_, rest, _ := strings.Cut(text, "\n\n")
+		return rest
 	}
 	return text
 }

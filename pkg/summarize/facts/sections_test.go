@@ -135,3 +135,26 @@ func TestSectionsBounds(t *testing.T) {
 		t.Errorf("a small budget kept:\n%s", text)
 	}
 }
+
+// TestSectionsFirstBeforeTools: a span without tool calls shows no
+// sections but carries its first request, which the sections open with
+// once the calls come.
+func TestSectionsFirstBeforeTools(t *testing.T) {
+	b := NewSectionBuilder(nil)
+	for _, text := range []string{"Make the parser safe for concurrent use.", "And add a test."} {
+		r := transcript.Record{Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{text}}}
+		b.Add(&r, nil)
+	}
+	s, shown := b.Sections()
+	if shown || s.First != "Make the parser safe for concurrent use." || len(s.Requests) != 0 || s.Tools {
+		t.Fatalf("a span without calls: shown %v, %+v", shown, s)
+	}
+	b = NewSectionBuilder(&s)
+	for _, r := range agentSpan() {
+		b.Add(&r, nil)
+	}
+	s, shown = b.Sections()
+	if !shown || s.First != "Make the parser safe for concurrent use." || !s.Tools {
+		t.Fatalf("after the calls: shown %v, %+v", shown, s)
+	}
+}
