@@ -28,8 +28,12 @@ import (
 // mustn't", "you're to", "you ought to"), "from now on" or "going
 // forward". A question does not instruct ("Do you …?", "Should you …?"),
 // but for a request with a standing word ("Could you always cc the finance
-// team?"); neither do the set phrases of chat that look like imperatives
-// ("don't worry", "never mind", "please find attached", "no worries").
+// team?"); neither does an exclamation ("You should totally go!", "Don't
+// give up!": cheering, in chat), a guess or a prediction ("you must have
+// been thrilled", "you should see a green light"), a past told without
+// its subject ("Never saw this coming."), nor the set phrases of chat
+// that look like imperatives ("don't worry", "never mind", "please find
+// attached", "no worries").
 func Instructions(text string) []Found {
 	var out []Found
 	for _, s := range sentenceRE().FindAllString(text, -1) {
@@ -48,8 +52,14 @@ func instructs(s string) bool {
 	}
 	lower := strings.ToLower(s)
 	lower = strings.ReplaceAll(lower, "’", "'")
-	if strings.HasSuffix(lower, "?") {
+	switch {
+	case strings.HasSuffix(lower, "?"):
 		return standingRequestRE().MatchString(lower)
+	case strings.HasSuffix(lower, "!"):
+		// An exclamation is cheering in chat far more often than a
+		// rule: "You should totally go!", "Don't give up!", "Keep those
+		// fingers crossed!".
+		return false
 	}
 	rest := lower
 	if m := speakerRE().FindString(rest); m != "" {
@@ -122,7 +132,17 @@ var (
 	// notInstructionRE is what looks like an instruction and is chat, or a
 	// prediction ("you should see a green light").
 	notInstructionRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?:don't worry|do not worry|dont worry|never mind|nevermind|no worries|please find|please note that i|please let me know if you have|please advise|please and thank|always happy|always a pleasure|keep up the good work|keep it up|keep me (?:posted|updated|informed|in the loop)|keep in touch|keep going|use case)\b|\byou should (?:see|get|receive|have received|be able|find|notice|hear)\b`)
+		return regexp.MustCompile(`^(?:don't worry|do not worry|dont worry|never mind|nevermind|no worries|please find|please note that i|please let me know if you have|please advise|please and thank|always happy|always a pleasure|keep up the good work|keep it up|keep me (?:posted|updated|informed|in the loop)|keep in touch|keep going|use case)\b` +
+			// a prediction, or a guess of the past: "you should see a
+			// green light", "you must have been thrilled"
+			`|\byou (?:\w+ )?(?:should|must|mustn't|shouldn't|should not|must not) (?:see|get|receive|be able|find|notice|hear|have)\b` +
+			// a past told without its subject: "never saw this coming"
+			`|\byou (?:\w+ )?must (?:be|feel|love|know|think)\b` +
+			// a past or a state told without its subject: "never saw this
+			// coming", "always good chatting with you", "don't know what
+			// I'd do", "(I'll) keep you posted"
+			`|^(?:never|always) (?:\w+ed|\w+ing|saw|had|was|were|thought|knew|felt|got|went|did|been|seen|heard|made|found|came|took|gave|a|an|the|good|great|nice|fun|happy|glad|there|here|up|so|such|ready|love|loved)\b` +
+			`|^(?:don't|do not|dont) (?:know|feel like|think|remember|get me wrong|mind|care)\b|^keep you (?:posted|updated|informed)\b`)
 	})
 	// standingRequestRE is a question that instructs: a request with a
 	// word that makes it stand ("could you always …", "can you make sure
