@@ -27,8 +27,40 @@ const DefaultLedgerSize = 48
 // user's instructions come first, then what the user said, then what was
 // said more often, then the newest.
 func CarryLedger(prev *transcript.Record, covered []transcript.Record, size int) ([]facts.Fact, int) {
-	ledger, dropped, _ := carryLedger(prev, covered, sliceStream(covered), size)
+	ledger, dropped, _ := carryLedger(prev, covered, sliceStream(covered), size, nil)
 	return ledger, dropped
+}
+
+// recordFacts are what one record gives the ledger and the sections: its
+// facts and, of a tool result, its error lines.
+type recordFacts struct {
+	found []facts.Found
+	errs  []string
+}
+
+func factsOfRecord(r *transcript.Record) recordFacts {
+	out := recordFacts{found: facts.Of(r)}
+	if r.Message.Role == transcript.RoleTool && !r.IsFake() {
+		out.errs = facts.ErrorLines(strings.Join(r.Message.Contents, "\n"), r.Message.IsError)
+	}
+	return out
+}
+
+// previousSections are the sections a previous summary carries in
+// aux.sections (nil for none).
+func previousSections(prev *transcript.Record) *facts.Sections {
+	if prev == nil {
+		return nil
+	}
+	raw, ok := prev.Metadata.Aux["sections"]
+	if !ok {
+		return nil
+	}
+	var s facts.Sections
+	if json.Unmarshal(raw, &s) != nil {
+		return nil
+	}
+	return &s
 }
 
 // carryLedger is CarryLedger over a stream of the covered records. Every
@@ -39,7 +71,10 @@ func CarryLedger(prev *transcript.Record, covered []transcript.Record, size int)
 //
 // held, when not nil, is the records covered streams, held in memory:
 // their facts are then found on every processor at once.
-func carryLedger(prev *transcript.Record, held []transcript.Record, covered RecordStream, size int) ([]facts.Fact, int, error) {
+//
+// sections, when not nil, is given every record covered, in order, with
+// its error lines, in the same read.
+func carryLedger(prev *transcript.Record, held []transcript.Record, covered RecordStream, size int, sections *facts.SectionBuilder) ([]facts.Fact, int, error) {
 	if size <= 0 {
 		size = DefaultLedgerSize
 	}
@@ -85,32 +120,33 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 		entries = append(entries, entry{seen: int32(f.Seen), by: speakerOf(f.By), last: mention, instruction: f.Kind == "instruction"})
 	}
 	// factsOf calls fn with each fact of the covered records, in order,
-	// and who said it.
-	factsOf := func(fn func(f facts.Found, by string)) error {
-		if held != nil {
-			all := make([][]facts.Found, len(held))
-			work.ForEach(len(held), func(i int) { all[i] = facts.Of(&held[i]) })
-			for i := range held {
-				if len(all[i]) > 0 {
-					by := facts.By(held[i])
-					for _, f := range all[i] {
-						fn(f, cmp.Or(f.By, by))
-					}
-				}
+	// and who said it; sb, when not nil, is given each record.
+	factsOf := func(sb *facts.SectionBuilder, fn func(f facts.Found, by string)) error {
+		use := func(r *transcript.Record, rf recordFacts) {
+			if sb != nil {
+				sb.Add(r, rf.errs)
 			}
-			return nil
-		}
-		return work.InBatches(covered, facts.Of, func(r *transcript.Record, fs []facts.Found) error {
-			if len(fs) > 0 {
+			if len(rf.found) > 0 {
 				by := facts.By(*r)
-				for _, f := range fs {
+				for _, f := range rf.found {
 					fn(f, cmp.Or(f.By, by))
 				}
 			}
+		}
+		if held != nil {
+			all := make([]recordFacts, len(held))
+			work.ForEach(len(held), func(i int) { all[i] = factsOfRecord(&held[i]) })
+			for i := range held {
+				use(&held[i], all[i])
+			}
+			return nil
+		}
+		return work.InBatches(covered, factsOfRecord, func(r *transcript.Record, rf recordFacts) error {
+			use(r, rf)
 			return nil
 		})
 	}
-	err := factsOf(func(f facts.Found, by string) {
+	err := factsOf(sections, func(f facts.Found, by string) {
 		mention++
 		k := work.Hash(strings.ToLower(f.Text))
 		if i, ok := index[k]; ok {
@@ -159,6 +195,11 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 		if ta, tb := tier(ea), tier(eb); ta != tb {
 			return ta - tb
 		}
+		// Past the bound, the newest instructions win: a later one may
+		// amend an earlier.
+		if ea.instruction {
+			return int(eb.last - ea.last)
+		}
 		if ea.seen != eb.seen {
 			return int(eb.seen - ea.seen)
 		}
@@ -180,7 +221,7 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 		}
 	}
 	if len(want) > 0 {
-		err := factsOf(func(f facts.Found, by string) {
+		err := factsOf(nil, func(f facts.Found, by string) {
 			j := index[work.Hash(strings.ToLower(f.Text))]
 			if !want[j] {
 				return
@@ -202,17 +243,21 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 	for _, i := range rank {
 		keep[i] = true
 	}
+	// The instructions come first, then the other entries, each in the
+	// order they were first said.
 	var out []facts.Fact
-	for i, e := range entries {
-		if !keep[int32(i)] {
-			continue
-		}
-		f, ok := fetched[int32(i)]
-		if int(i) < len(found) {
-			f, ok = found[i], true
-		}
-		if ok {
-			out = append(out, facts.Fact{Text: f.Text, Label: f.Label, Kind: f.Kind, Seen: int(e.seen), By: speakers[e.by]})
+	for pass := range 2 {
+		for i, e := range entries {
+			if !keep[int32(i)] || e.instruction != (pass == 0) {
+				continue
+			}
+			f, ok := fetched[int32(i)]
+			if int(i) < len(found) {
+				f, ok = found[i], true
+			}
+			if ok {
+				out = append(out, facts.Fact{Text: f.Text, Label: f.Label, Kind: f.Kind, Seen: int(e.seen), By: speakers[e.by]})
+			}
 		}
 	}
 	return out, dropped, nil

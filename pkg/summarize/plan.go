@@ -33,7 +33,12 @@ type Plan struct {
 	// LedgerDropped counts the entries dropped past the ledger's bound,
 	// by this summary and those before it.
 	LedgerDropped int
-	counts        []int // tokens of each record the LLM is sent, by index
+	// Sections are an agent session's sections (facts.Sections), within
+	// their bounds, carried in aux.sections; sectionsText is their text,
+	// which opens the summary's ("" for none).
+	Sections     facts.Sections
+	sectionsText string
+	counts       []int // tokens of each record the LLM is sent, by index
 
 	// What Record needs of the span, known once the span is planned (or,
 	// streamed, once its records have passed): the records the LLM is
@@ -172,11 +177,19 @@ func plan(t spanOf, opt Options) (*Plan, Skip) {
 // finish grows the ledger over the records folded in (p.each) and makes
 // the summarizer's input; withText renders Input.Text.
 func (p *Plan) finish(opt Options, withText bool) error {
-	ledger, dropped, err := carryLedger(p.Previous, p.Covered, p.each, opt.LedgerSize)
+	sb := facts.NewSectionBuilder(previousSections(p.Previous))
+	ledger, dropped, err := carryLedger(p.Previous, p.Covered, p.each, opt.LedgerSize, sb)
 	if err != nil {
 		return err
 	}
 	p.Ledger, p.LedgerDropped = ledger, dropped
+	// An agent session's sections are bounded within their share of the
+	// budget (facts.Fit) and come out of it as the ledger does.
+	if sections, shown := sb.Sections(); shown {
+		p.Sections, p.sectionsText = sections.Fit(p.Budget, opt.Counter)
+	} else {
+		p.Sections = sections // only the first request, carried
+	}
 	text := ""
 	if withText {
 		if text, err = renderText(opt.Template, p); err != nil {
@@ -189,10 +202,17 @@ func (p *Plan) finish(opt Options, withText bool) error {
 	}
 	// The ledger is protected: the summarizer writes within what it
 	// leaves of the budget, and a share of the budget at least.
-	factsTokens := facts.Cost(p.Ledger, p.LedgerDropped, opt.Counter)
+	// The sections' tokens come out of the budget too, and the ledger's
+	// entries they hold are not repeated after them.
+	inLedger := p.ledgerAfterSections()
+	factsTokens := facts.Cost(inLedger, p.LedgerDropped, opt.Counter)
+	sectionsTokens := 0
+	if p.sectionsText != "" {
+		sectionsTokens = opt.Counter.Count(p.sectionsText + "\n\n")
+	}
 	p.Input = Input{Instruction: prompt, Text: text, PreviousSummary: p.Previous, Input: extractive.Input{
 		Previous: p.previousText(), Records: p.Covered,
-		MaxTokens: max(p.Budget-factsTokens, p.Budget/notesShare, 1), Facts: p.Ledger, FactsDropped: p.LedgerDropped, FactsTokens: factsTokens,
+		MaxTokens: max(p.Budget-factsTokens-sectionsTokens, p.Budget/notesShare, 1), Facts: inLedger, FactsDropped: p.LedgerDropped, FactsTokens: factsTokens,
 	}}
 	if p.Covered == nil {
 		p.Input.Each = p.each
@@ -212,14 +232,37 @@ func countTurnsOf(t spanOf) int {
 	return n
 }
 
-// previousText is the previous summary without its ledger section: the
-// ledger is carried separately, through aux.
+// previousText is the previous summary without its sections and its
+// ledger: both are carried separately, through aux.
 func (p *Plan) previousText() string {
 	if p.Previous == nil || len(p.Previous.Message.Contents) == 0 {
 		return ""
 	}
-	text, _, _ := strings.Cut(p.Previous.Message.Contents[0], "\n\n"+facts.Heading)
+	text := p.Previous.Message.Contents[0]
+	if _, ok := p.Previous.Metadata.Aux["sections"]; ok {
+		text = facts.CutSections(text)
+	}
+	text, _, _ = strings.Cut(text, "\n\n"+facts.Heading)
+	if strings.HasPrefix(text, facts.Heading) {
+		return ""
+	}
 	return text
+}
+
+// ledgerAfterSections is the ledger less the call arguments (a command, a
+// path) the sections show already, verbatim.
+func (p *Plan) ledgerAfterSections() []facts.Fact {
+	if p.sectionsText == "" {
+		return p.Ledger
+	}
+	var out []facts.Fact
+	for _, f := range p.Ledger {
+		if f.Kind == "argument" && strings.Contains(p.sectionsText, f.Text) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // AnchorID is the id of the record the summary is placed after.

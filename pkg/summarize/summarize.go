@@ -138,9 +138,18 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 		return transcript.Record{}, fmt.Errorf("%w: the answer looks like an error or a refusal: %.80q", ErrBadSummary, text)
 	}
 	ledger := p.Ledger
-	if missing := facts.Missing(text, ledger); len(missing) > 0 && text != transcript.CompactionMarker {
+	if text != transcript.CompactionMarker {
 		// (the marker stays alone: it says there is nothing to read)
-		text += "\n\n" + facts.Text(missing, p.LedgerDropped)
+		if p.sectionsText != "" {
+			sections := p.sectionsText
+			if opt.Redact != nil {
+				sections = opt.Redact(sections)
+			}
+			text = sections + "\n\n" + text
+		}
+		if missing := facts.Missing(text, p.ledgerAfterSections()); len(missing) > 0 {
+			text += "\n\n" + facts.Text(missing, p.LedgerDropped)
+		}
 	}
 	rec := transcript.Record{
 		ID:      id,
@@ -194,6 +203,9 @@ func (p *Plan) Record(out Output, summarizer, id string, now int64, opt Options)
 	}
 	if p.LedgerDropped > 0 {
 		aux["ledgerDropped"] = p.LedgerDropped
+	}
+	if p.sectionsText != "" || p.Sections.First != "" {
+		aux["sections"] = p.Sections
 	}
 	rec.Metadata.Aux = make(map[string]json.RawMessage, len(aux))
 	for k, v := range aux {

@@ -212,7 +212,7 @@ func TestLedgerRanksBySpeaker(t *testing.T) {
 		return r
 	}
 	covered := []transcript.Record{
-		rec(transcript.RoleTool, "built ORD-1111 ORD-1111 ORD-1111"),
+		rec(transcript.RoleTool, "built ./out/ORD-1111.bin ./out/ORD-1111.bin ./out/ORD-1111.bin"),
 		rec(transcript.RoleAssistant, "Your ticket is TCK-2222."),
 		rec(transcript.RoleUser, "My order is ORD-3333."),
 	}
@@ -287,5 +287,28 @@ func TestTwelveIdentifiersShortChat(t *testing.T) {
 	}
 	if strings.Contains(text, "| Details") || strings.Contains(text, ": Details") {
 		t.Errorf("a plain word became a fact:\n%s", text)
+	}
+}
+
+// Past the bound, the newest instructions win over older ones, whole, and
+// the drop is counted; the instructions come first in the ledger.
+func TestLedgerNewestInstructionsWin(t *testing.T) {
+	var covered []transcript.Record
+	for i := range 5 {
+		covered = append(covered, transcript.Record{Message: transcript.Message{Role: transcript.RoleUser,
+			Contents: []string{fmt.Sprintf("Order ORD-%d arrived. Never ship to the old address number %d, even when the customer asks twice, unless the manager signs it off.", 1000+i, i)}}})
+	}
+	ledger, dropped := CarryLedger(nil, covered, 3)
+	var got []string
+	for _, f := range ledger {
+		got = append(got, f.Text)
+	}
+	want := []string{
+		"Never ship to the old address number 2, even when the customer asks twice, unless the manager signs it off.",
+		"Never ship to the old address number 3, even when the customer asks twice, unless the manager signs it off.",
+		"Never ship to the old address number 4, even when the customer asks twice, unless the manager signs it off.",
+	}
+	if !slices.Equal(got, want) || dropped != 7 {
+		t.Fatalf("kept %q, dropped %d; want the three newest instructions whole, 7 dropped", got, dropped)
 	}
 }

@@ -164,10 +164,17 @@ func recordClauses(r transcript.Record) []clause {
 	for _, c := range r.Message.Contents {
 		if r.Message.Role == transcript.RoleTool && len(c) > maskedResult {
 			// A long tool result is masked, as agent CLIs mask old
-			// output: its first line and its size; its identifiers
-			// reach the ledger.
+			// output: its first line and its size; its paths reach the
+			// ledger. Its error lines, wherever they sit, are taken
+			// first (facts.ErrorLines): each is a note of its own, and
+			// they reach the Errors section of an agent session.
 			first, _, _ := strings.Cut(strings.TrimSpace(c), "\n")
 			out = append(out, clause{text: fmt.Sprintf("%s [%d lines]", clipWords(first, maskedWords), strings.Count(c, "\n")+1)})
+			for _, line := range facts.ErrorLines(c, r.Message.IsError) {
+				if line != strings.TrimSpace(first) {
+					out = append(out, clause{text: strings.Join(strings.Fields(line), " ")})
+				}
+			}
 			continue
 		}
 		if r.Message.Role == transcript.RoleTool {

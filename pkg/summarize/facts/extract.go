@@ -3,7 +3,6 @@ package facts
 import (
 	"cmp"
 	"encoding/json"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -71,41 +70,21 @@ func Extract(text string) []Found {
 	return out
 }
 
-// Instructions are the sentences of a user's text that tell the assistant
-// how to behave from now on ("Please always reply in English."), clipped
-// to 30 words.
-func Instructions(text string) []Found {
-	var out []Found
-	for _, s := range sentenceRE().FindAllString(text, -1) {
-		s = strings.TrimSpace(s)
-		if instructionRE().MatchString(s) && len(strings.Fields(s)) >= 3 {
-			out = append(out, Found{Text: clipWords(s, 30), Kind: "instruction"})
-		}
-	}
-	return out
-}
-
-// The words that open an instruction are English: the one list of words
-// the ledger keeps (docs/summarize.md says what it earns).
-var (
-	instructionRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)^(?:[\w .-]{1,40}: )?(?:please (?:always|never|don'?t|do not|make sure|remember|keep|use|only|avoid|reply|answer|send|cc|call|write)|always |never |don'?t ever |do not ever |make sure (?:to|you) |from now on|i prefer |i want you to always )`)
-	})
-	// A sentence ends at stops before a space or the end, so an address
-	// or a decimal inside it stays whole.
-	sentenceRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:[^.!?\n]|[.!?]+[^\s.!?])+(?:[.!?]+|$)`) })
-)
-
-// Of returns the facts of one record: the identifiers of its contents,
-// of its tool calls' arguments (each whole short value an identifier
-// labelled by the call and key: a path, a command, a query), and, of a
-// user's record, the instructions.
+// Of returns the facts of one record: the identifiers of its contents (of
+// a tool result, only its paths and URLs: see resultFacts), of its tool
+// calls' arguments (each whole short value an identifier labelled by the
+// call and key: a path, a command, a query), and, of a user's record, the
+// instructions.
 func Of(r *transcript.Record) []Found {
 	if r.IsFake() {
 		return nil
 	}
 	var out []Found
 	for _, c := range r.Message.Contents {
+		if r.Message.Role == transcript.RoleTool {
+			out = append(out, resultFacts(c)...)
+			continue
+		}
 		out = append(out, Extract(c)...)
 		if r.Message.Role == transcript.RoleUser {
 			out = append(out, Instructions(c)...)
@@ -130,6 +109,43 @@ func Of(r *transcript.Record) []Found {
 	}
 	return out
 }
+
+// resultFacts are the facts of a tool result's body (a file's contents, a
+// log): only its paths and URLs, which name what the call worked on. Its
+// error lines go to the Errors section (ErrorLines), and its other
+// identifiers (the names of code read out of a file, ids printed in a
+// log) are facts only when a person or a call names them too: that
+// mention makes the entry.
+//
+// A JSON result's short values (a field of a record looked up: an order's
+// status, a SKU) are data, not a body: their identifiers are facts, each
+// labelled by its key; a long or multi-line value is a body.
+func resultFacts(text string) []Found {
+	if values, ok := jsonValues(text); ok {
+		var out []Found
+		for _, v := range values {
+			short := len(v.text) <= maxArgument && !strings.Contains(v.text, "\n")
+			for _, f := range Extract(v.text) {
+				if short || bodyKinds[f.Kind] {
+					f.Label = cmp.Or(f.Label, v.key)
+					out = append(out, f)
+				}
+			}
+		}
+		return out
+	}
+	fs := Extract(text)
+	out := fs[:0]
+	for _, f := range fs {
+		if bodyKinds[f.Kind] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// bodyKinds are the shapes a tool result's body gives the ledger.
+var bodyKinds = map[string]bool{"path": true, "url": true}
 
 // maxArgument: a tool call's argument up to this long is one identifier
 // (a path, a command); a longer one (a file's new text) is searched.
@@ -260,14 +276,6 @@ var functionWords = sync.OnceValue(func() map[string]bool {
 })
 
 func functionWord(w string) bool { return functionWords()[strings.ToLower(strings.Trim(w, "'\"*_"))] }
-
-func clipWords(s string, n int) string {
-	w := strings.Fields(s)
-	if len(w) <= n {
-		return strings.Join(w, " ")
-	}
-	return strings.Join(w[:n], " ") + " …"
-}
 
 // value is a string value of a JSON text and the key it stands under.
 type value struct{ key, text string }

@@ -180,3 +180,21 @@ func FuzzExtract(f *testing.F) {
 		}
 	})
 }
+
+// TestOfToolBody: a tool result's body gives the ledger its paths and
+// URLs, not the names of the code it shows nor the ids a log prints; a
+// JSON result's short values are data and stay facts.
+func TestOfToolBody(t *testing.T) {
+	body := transcript.Record{Message: transcript.Message{Role: transcript.RoleTool, ToolCallID: "c1", Name: "read_file", Contents: []string{
+		"package header\n\n// parseA reads internal/header/parse.go's input.\nfunc parseA(b []byte) (HeaderValue, error) {\n\treturn decode_all(b, MAX_BYTES)\n}\n// see https://example.com/spec\n"}}}
+	var got []string
+	for _, f := range Of(&body) {
+		got = append(got, f.Text)
+		if f.Kind != "path" && f.Kind != "url" {
+			t.Errorf("%q (%s) taken from a file's body", f.Text, f.Kind)
+		}
+	}
+	if !slices.Contains(got, "https://example.com/spec") {
+		t.Errorf("the body's URL is lost: %q", got)
+	}
+}

@@ -79,14 +79,32 @@ func By(r transcript.Record) string {
 // repeating after it. Text holds a fact when one part of it (a line, an
 // entry, a phrase of a note: see parts) holds the fact verbatim and every
 // word of its label.
+//
+// An identifier an instruction shown holds with its label ("order #4512"
+// in "Use order #4512 for the flight.") is not shown apart from it.
 func Missing(text string, ledger []Fact) []Fact {
 	var out []Fact
+	var shown strings.Builder // the instructions shown, a line each
 	for _, f := range ledger {
 		if !holds(text, f) {
 			out = append(out, f)
+			if f.Kind == "instruction" {
+				shown.WriteString(f.Text)
+				shown.WriteByte('\n')
+			}
 		}
 	}
-	return out
+	if shown.Len() == 0 {
+		return out
+	}
+	instructions := shown.String()
+	kept := out[:0]
+	for _, f := range out {
+		if f.Kind == "instruction" || !holds(instructions, f) {
+			kept = append(kept, f)
+		}
+	}
+	return kept
 }
 
 // separators part a text into the places a label must share with its
@@ -113,7 +131,10 @@ func holds(text string, f Fact) bool {
 				end = min(end, i+len(f.Text)+k)
 			}
 		}
-		part := strings.ToLower(text[start:end])
+		// The label's words are looked for beside the fact, not in it:
+		// "panic: runtime error: …" does not label "runtime error: …" as
+		// the runtime panic.
+		part := strings.ToLower(text[start:i] + " " + text[i+len(f.Text):end])
 		all := true
 		for _, w := range label {
 			if !strings.Contains(part, w) {
