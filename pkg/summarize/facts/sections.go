@@ -40,7 +40,9 @@ import (
 const (
 	MaxFiles    = 20
 	MaxCommands = 10
-	MaxErrors   = 10
+	// MaxErrors: 10 kept 0.716 of the agent sessions' error lines on make
+	// eval, 40 keeps 0.970 and sends 0.064 of their tokens as 10 did.
+	MaxErrors   = 40
 	ErrorsFloor = 3
 	// RequestsShare: the requests get up to a quarter of the budget. An
 	// agent session's user messages are a few hundredths of its tokens

@@ -105,7 +105,8 @@ func TestSectionsBounds(t *testing.T) {
 	b := NewSectionBuilder(nil)
 	add := func(r transcript.Record, errs ...string) { b.Add(&r, errs) }
 	add(transcript.Record{Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{"First request."}}})
-	for i := range 50 {
+	n := MaxErrors + 10
+	for i := range n {
 		id := fmt.Sprint("c", i)
 		add(transcript.Record{Message: transcript.Message{Role: transcript.RoleAssistant, ToolCalls: []transcript.ToolCall{
 			{ID: id, Name: "bash", Arguments: fmt.Sprintf(`{"command":"make step%d"}`, i)}}}})
@@ -120,17 +121,17 @@ func TestSectionsBounds(t *testing.T) {
 	if len(fit.Files) != MaxFiles || len(fit.Commands) != MaxCommands || len(fit.Errors) != MaxErrors {
 		t.Errorf("bounds: %d files, %d commands, %d errors", len(fit.Files), len(fit.Commands), len(fit.Errors))
 	}
-	if fit.FilesDropped != 30 || fit.CommandsDropped != 40 || fit.ErrorsDropped != 40 {
+	if fit.FilesDropped != n-MaxFiles || fit.CommandsDropped != n-MaxCommands || fit.ErrorsDropped != n-MaxErrors {
 		t.Errorf("dropped: %d files, %d commands, %d errors", fit.FilesDropped, fit.CommandsDropped, fit.ErrorsDropped)
 	}
-	if fit.Errors[MaxErrors-1].Line != "error: step 49" || !strings.Contains(text, "(40 left out)") {
+	if fit.Errors[MaxErrors-1].Line != fmt.Sprint("error: step ", n-1) || !strings.Contains(text, fmt.Sprintf("(%d left out)", n-MaxErrors)) {
 		t.Errorf("the newest errors do not win:\n%s", text)
 	}
 	if n := c.Count(text); n > 4000/SectionsShare {
 		t.Errorf("sections of %d tokens over half of 4000", n)
 	}
 	small, text := s.Fit(100, c)
-	if small.First != "First request." || small.Requests[len(small.Requests)-1] != "Request number 49, with a few more words to weigh." ||
+	if small.First != "First request." || small.Requests[len(small.Requests)-1] != fmt.Sprintf("Request number %d, with a few more words to weigh.", n-1) ||
 		len(small.Requests) != 1 || len(small.Errors) != ErrorsFloor || len(small.Commands) != 0 {
 		t.Errorf("a small budget kept:\n%s", text)
 	}
