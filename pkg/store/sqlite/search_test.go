@@ -180,3 +180,51 @@ func TestIndexCatchesUpInPages(t *testing.T) {
 		t.Fatalf("%d hits, want %d", hits, want)
 	}
 }
+
+// TestSearchWhileAnotherWrites: a search whose index is behind while
+// another writer holds the store's lock does not queue behind it: it
+// reads what the index lacks, and finds every record committed.
+func TestSearchWhileAnotherWrites(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "convo.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	add := appender(t, s, func(created int64) string { return fmt.Sprintf("needle %d", created) })
+	add(1_000_000, 1_001_000, 500)
+	other, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	c, err := other.DB().Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		t.Fatal(err)
+	}
+	q, _ := search.Parse("needle")
+	hits := 0
+	if err := s.Search(ctx, store.SearchOptions{Query: q}, func(store.SearchHit) error { hits++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if hits != 3 {
+		t.Fatalf("%d hits while another writes, want 3", hits)
+	}
+	if _, err := c.ExecContext(ctx, `ROLLBACK`); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := s.IndexBehind(ctx); st.Behind() == 0 {
+		t.Fatal("the index caught up under another writer's lock")
+	}
+	if _, err := s.IndexSearch(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CheckSearchIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -88,9 +88,10 @@ func (s *Store) Search(ctx context.Context, o store.SearchOptions, fn func(store
 	}
 	if separateIndex(s.d) && !s.readOnly {
 		// The index catches up first, in transactions of its own; a store
-		// this process cannot write (a read-only file or mount) is read
-		// as it is, what the index lacks scanned below.
-		if _, err := s.IndexSearch(ctx, o.Progress); err != nil {
+		// this process cannot write (a read-only file or mount), or whose
+		// lock another writer holds, is read as it is, what the index
+		// lacks scanned below.
+		if _, err := s.indexSearch(ctx, o.Progress, searchLockWait); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // separateIndex reports whether d's index is a table of its own, kept by
@@ -169,6 +170,19 @@ const indexPage = 4096
 // terms are in the row there is nothing to do. The store must be
 // writable: a store opened to read only (see SetReadOnly) fails.
 func (s *Store) IndexSearch(ctx context.Context, progress func(done, total int64)) (int64, error) {
+	return s.indexSearch(ctx, progress, 0)
+}
+
+// searchLockWait is how long the index catching up for a search waits for
+// another writer's lock before each transaction: the search goes on
+// without (reading what the index lacks) rather than queue behind an
+// import for the store's whole busy timeout.
+const searchLockWait = 250 * time.Millisecond
+
+// indexSearch is IndexSearch; with wait > 0 each transaction waits at
+// most that for another writer (SQLite's busy timeout, on a connection of
+// its own).
+func (s *Store) indexSearch(ctx context.Context, progress func(done, total int64), wait time.Duration) (int64, error) {
 	if !separateIndex(s.d) {
 		return 0, nil
 	}
@@ -187,13 +201,42 @@ func (s *Store) IndexSearch(ctx context.Context, progress func(done, total int64
 	if total == 0 {
 		return 0, nil
 	}
+	run := func(fn func(conn) error) error { return s.runTxOn(ctx, db, nil, fn) }
+	if wait > 0 {
+		c, err := db.Conn(ctx)
+		if err != nil {
+			return 0, err
+		}
+		defer c.Close()
+		var was int64
+		if err := c.QueryRowContext(ctx, `PRAGMA busy_timeout`).Scan(&was); err != nil {
+			return 0, err
+		}
+		if _, err := c.ExecContext(ctx, fmt.Sprintf(`PRAGMA busy_timeout = %d`, wait.Milliseconds())); err != nil {
+			return 0, err
+		}
+		defer c.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf(`PRAGMA busy_timeout = %d`, was))
+		run = func(fn func(conn) error) error {
+			s.writeMu.Lock()
+			defer s.writeMu.Unlock()
+			tx, err := c.BeginTx(ctx, nil)
+			if err != nil {
+				return err
+			}
+			if err := fn(conn{tx, s.d}); err != nil {
+				tx.Rollback()
+				return err
+			}
+			return tx.Commit()
+		}
+	}
 	var done int64
 	if progress != nil {
 		progress(0, total)
 	}
 	for {
 		n, more := 0, false
-		err := s.runTxOn(ctx, db, nil, func(tx conn) error {
+		err := run(func(tx conn) error {
 			var err error
 			n, more, err = indexSome(ctx, tx)
 			return err
