@@ -1,5 +1,5 @@
 -- The search index catches up instead of being written by every write
--- (docs/search.md, "When the index is written"). search_cursor.indexed is
+-- (docs/search.md, "How"). search_cursor.indexed is
 -- the highest docid of the in-order range (from 2^62) the index holds:
 -- every record above it is not indexed yet. search_pending holds the
 -- other records not indexed yet: those with slot docids (older records,
