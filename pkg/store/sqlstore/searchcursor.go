@@ -335,8 +335,6 @@ func indexSome(ctx context.Context, tx conn) (int, bool, error) {
 type indexer struct {
 	ctx    context.Context
 	tx     conn
-	t      termer
-	quote  []byte
 	es     []entry
 	held   int
 	making *madePage
@@ -381,39 +379,49 @@ func (ix *indexer) page(q string, after int64, limit int) (int, int64, error) {
 	if len(p.docids) == 0 {
 		return 0, last, nil
 	}
-	if err := ix.collect(); err != nil {
-		return 0, 0, err
-	}
+	// The page before is collected (and written) while this one is made.
+	prev := ix.making
 	ix.making = p
 	go ix.make(p)
+	if err := ix.collectPage(prev); err != nil {
+		return 0, 0, err
+	}
 	return len(p.docids), last, nil
 }
 
-// make makes p's entries (quoted as JSON strings, for index).
+// make makes p's entries (quoted as JSON strings, for index). Two pages
+// may be made at once: each has its own termer.
 func (ix *indexer) make(p *madePage) {
 	defer close(p.done)
+	var t termer
+	var quote []byte
 	p.es = make([]entry, 0, len(p.docids))
 	for i, docid := range p.docids {
-		text, err := ix.t.stored(ix.tx.d, p.convs[i], p.bodies[i])
+		text, err := t.stored(ix.tx.d, p.convs[i], p.bodies[i])
 		if err != nil {
 			p.err = fmt.Errorf("record at %d: %w", docid, err)
 			return
 		}
-		ix.quote = appendJSONText(ix.quote[:0], text)
-		p.es = append(p.es, entry{docid: docid, quoted: string(ix.quote)})
+		quote = appendJSONText(quote[:0], text)
+		p.es = append(p.es, entry{docid: docid, quoted: string(quote)})
 		p.held += len(text)
 	}
 }
 
-// collect waits for the page being made and holds its entries, writing
-// what it holds once that is over maxHeldEntries.
+// collect waits for the page being made and holds its entries.
 func (ix *indexer) collect() error {
 	p := ix.making
+	ix.making = nil
+	return ix.collectPage(p)
+}
+
+// collectPage waits for p (nil: none) and holds its entries, writing what
+// it holds once that is over maxHeldEntries.
+func (ix *indexer) collectPage(p *madePage) error {
 	if p == nil {
 		return nil
 	}
 	<-p.done
-	ix.making = nil
 	if p.err != nil {
 		return p.err
 	}
