@@ -147,6 +147,7 @@ variables convo reads: convo help environment.`,
 		newCmdImport(a, nil),
 		newCmdSearch(a, nil),
 		newCmdMigrate(a, nil),
+		newCmdIndex(a, nil),
 	)
 	root.AddCommand(newHelpTopics()...)
 	completionCmd(root)

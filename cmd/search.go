@@ -130,8 +130,18 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 			return notFoundIn(err, s)
 		}
 	}
+	progress, indexed := indexProgress(ctx, o.f)
 	opt := store.SearchOptions{Query: o.query, Conversation: o.conversation, Role: o.role,
-		Since: o.from, Until: o.before, Limit: o.limit}
+		Since: o.from, Until: o.before, Limit: o.limit,
+		// The first search after writes brings the index up to date.
+		Progress: func(done, total int64) {
+			if progress != nil {
+				progress(done, total)
+			}
+			if done >= total {
+				indexed()
+			}
+		}}
 	rank := o.sort == "rank"
 	if rank {
 		opt.Limit = search.RankLimit + 1

@@ -147,9 +147,12 @@ type Store interface {
 	// ordered by source and conversation.
 	ImportCursors(ctx context.Context, source string, fn func(ImportCursor) error) error
 	// Search calls fn for each record o.Query matches (o's filters too),
-	// newest first by creation time, up to o.Limit (0: all of them).
-	// Every write keeps the index in step; a store an older convo made
-	// has none, and a read-only open refuses it (ErrOutdated).
+	// newest first by creation time, up to o.Limit (0: all of them):
+	// every record committed before it began, and none deleted. Where the
+	// index catches up after the writes (SQLite), Search brings it up to
+	// date first when it can write, and reads what it lacks itself when
+	// it cannot; a store an older convo made has none, and a read-only
+	// open refuses it (ErrOutdated).
 	Search(ctx context.Context, o SearchOptions, fn func(SearchHit) error) error
 
 	// IntegrityCheck checks the store's own invariants and the backend's.
@@ -369,6 +372,9 @@ type SearchOptions struct {
 	// Since and before Until.
 	Since, Until int64
 	Limit        int
+	// Progress, when set, hears how far the index got when the search
+	// brings it up to date first (records indexed, of about how many).
+	Progress func(done, total int64)
 }
 
 // SearchHit is one record Search found.

@@ -42,8 +42,13 @@ func (*dialect) IndexText(terms []string, _, _ string) string {
 }
 
 func lexeme(t string) string {
-	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `''`).Replace(t) + "'"
+	return "'" + lexemeEscape.Replace(t) + "'"
 }
+
+// lexemeEscape is made once: a Replacer built per lexeme took most of a
+// bulk append's CPU (300,000 lines: 25 s of the client's CPU, 2 s without
+// the terms).
+var lexemeEscape = strings.NewReplacer(`\`, `\\`, `'`, `''`)
 
 // sparseMatches: a search with at most this many matches reads them all
 // through the GIN index and sorts them; one with more walks the docid index

@@ -94,7 +94,11 @@ func OpenRead(ctx context.Context, path string) (*sqlstore.Store, error) {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	s := sqlstore.New(db, dialect{path: path})
-	if !immutable {
+	if immutable {
+		// Nothing can be written there: search reads what its index
+		// lacks rather than bring it up to date.
+		s.SetReadOnly()
+	} else {
 		cache, err := sql.Open("sqlite", uri(path, "mode=rw", fmt.Sprintf("_busy_timeout=%d", BusyTimeout.Milliseconds()), "_txlock=immediate"))
 		if err == nil {
 			s.SetCacheDB(cache)

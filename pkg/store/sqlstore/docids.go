@@ -41,6 +41,9 @@ type docIDs struct {
 	// 0 until then): the docid its next record takes, the creation time of
 	// its newest, and the latest it takes (a day after now).
 	orderNext, orderNewest, orderLatest int64
+	// noCursor: the store has no index cursor yet (a migration's Go step
+	// before it, which indexes what it writes).
+	noCursor bool
 }
 
 // arg returns what DocIDValue's placeholder is bound to for a record
@@ -64,6 +67,16 @@ func (a *docIDs) arg(ctx context.Context, tx conn, ms int64) (int64, error) {
 			a.orderNext, a.orderNewest = base, math.MinInt64
 			if id.Valid {
 				a.orderNext, a.orderNewest = id.Int64+1, created.Int64
+			}
+			if separateIndex(tx.d) && !a.noCursor {
+				// Above the index cursor too: a docid the index held
+				// (its record deleted since) is never given again, so
+				// every docid above the cursor is a record not indexed.
+				cur, err := indexCursor(ctx, tx)
+				if err != nil {
+					return 0, fmt.Errorf("allocate docid: %w", err)
+				}
+				a.orderNext = max(a.orderNext, cur+1)
 			}
 			a.orderLatest = time.Now().UnixMilli() + maxAheadMillis
 		}

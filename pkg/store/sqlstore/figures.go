@@ -148,6 +148,9 @@ func (s *Store) countView(ctx context.Context, tx conn, conv string, cur *viewFi
 // reshaped, cleared or recreated since it was read (then f is stale and
 // another count makes its own), or a newer figure is already stored.
 func (s *Store) storeFigure(ctx context.Context, conv, key string, f viewFigure) {
+	if s.readOnly {
+		return
+	}
 	ctx, cancel := context.WithTimeout(ctx, cacheWriteTimeout)
 	defer cancel()
 	db := s.db

@@ -124,7 +124,7 @@ func insertPlaced(ctx context.Context, tx conn, ids *docIDs, conv string, rows [
 	args := make([]any, 0, 10*len(rows))
 	row := "(?, ?, ?, ?, ?, ?, ?, ?" + docVals(tx.d) + ")"
 	var t termer
-	es := make([]entry, 0, len(rows))
+	docids := make([]int64, 0, len(rows))
 	for i, r := range rows {
 		if i > 0 {
 			q.WriteByte(',')
@@ -134,21 +134,20 @@ func insertPlaced(ctx context.Context, tx conn, ids *docIDs, conv string, rows [
 		if err != nil {
 			return err
 		}
-		text, err := t.stored(tx.d, conv, []byte(r.body))
-		if err != nil {
-			return fmt.Errorf("record %s: %w", r.id, err)
+		var text string
+		if tx.d.TermsInRow() {
+			if text, err = t.stored(tx.d, conv, []byte(r.body)); err != nil {
+				return fmt.Errorf("record %s: %w", r.id, err)
+			}
 		}
 		args = append(args, conv, r.id, r.pos, r.sub, r.role, r.created, r.seq, r.body)
 		args = docArgs(tx.d, args, docid, text)
-		es = append(es, entry{docid: docid, text: text})
+		docids = append(docids, docid)
 	}
 	if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
 		return fmt.Errorf("insert records %s to %s: %w", rows[0].id, rows[len(rows)-1].id, err)
 	}
-	if err := index(ctx, tx, es); err != nil {
-		return err
-	}
-	return nil
+	return pendNew(ctx, tx, docids...)
 }
 
 // forkedIDs maps the ids a summary of src covers to the ids their copies

@@ -86,6 +86,18 @@ func (s *Store) Search(ctx context.Context, o store.SearchOptions, fn func(store
 	if o.Query == nil {
 		return fmt.Errorf("search: no query")
 	}
+	if separateIndex(s.d) && !s.readOnly {
+		// The index catches up first, in transactions of its own; a store
+		// this process cannot write (a read-only file or mount), or whose
+		// lock another writer holds, is read as it is, what the index
+		// lacks scanned below.
+		if _, err := s.indexSearch(ctx, o.Progress, searchLockWait); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			s.log().Info("search: the index did not catch up; reading the records it lacks", "error", err.Error())
+		}
+	}
 	x := o.Query.Index()
 	page := searchPage
 	if o.Limit > 0 && o.Query.Exact() {
@@ -126,6 +138,24 @@ func (s *Store) Search(ctx context.Context, o store.SearchOptions, fn func(store
 			}
 			ranges = append(ranges, &searchRange{s: s, tx: tx, o: o, x: x, page: page, sparse: sparse,
 				lo: lo, hi: hi, bounded: true})
+			if separateIndex(s.d) {
+				// What the index does not hold (searchcursor.go) is read
+				// record by record: the in-order range above the cursor,
+				// and the pending records of each range.
+				cur, err := indexCursor(ctx, tx)
+				if err != nil {
+					return fmt.Errorf("search: %w", err)
+				}
+				col := s.d.DocIDColumn()
+				cols := `r.` + col + `, r.conversation, r.id, r.pos, r.sub, r.seq, r.role, r.created, r.body`
+				tail := `SELECT ` + cols + ` FROM records r WHERE r.` + col + ` <= ?1 AND r.` + col + ` >= ?2 ORDER BY r.` + col + ` DESC LIMIT ?3`
+				pending := `SELECT ` + cols + ` FROM search_pending p CROSS JOIN records r ON r.` + col + ` = p.docid
+					WHERE p.docid <= ?1 AND p.docid >= ?2 ORDER BY p.docid DESC LIMIT ?3`
+				ranges = append(ranges,
+					&searchRange{s: s, tx: tx, o: o, x: x, page: page, lo: max(lo, cur+1), hi: hi, scan: tail},
+					&searchRange{s: s, tx: tx, o: o, x: x, page: page, lo: lo, hi: min(hi, cur), scan: pending},
+					&searchRange{s: s, tx: tx, o: o, x: x, page: page, lo: slots.lo, hi: slots.hi, scan: pending})
+			}
 		}
 		found := 0
 		for {
@@ -216,6 +246,10 @@ type searchRange struct {
 	lo, hi          int64
 	page            int
 	bounded, sparse bool
+	// scan, when set, is the statement reading the range's records that
+	// the index does not hold, every one a candidate: docid in [?2, ?1],
+	// newest first, up to ?3, the columns of SearchQuery's.
+	scan string
 	// seen: docids may repeat (PostgreSQL): the next page starts at the
 	// last docid again and skips the rows of it already read.
 	seen map[[2]string]bool
@@ -244,8 +278,14 @@ func (r *searchRange) read(ctx context.Context) error {
 		r.seen = map[[2]string]bool{}
 	}
 	r.buf = nil // not the emptied one: its array holds the bodies taken
-	query, match, more := r.s.d.SearchQuery(r.x, r.o.Conversation, r.o.Role, r.bounded, r.sparse)
-	rows, err := r.tx.QueryContext(ctx, query, append([]any{match, r.hi, r.lo, r.page}, more...)...)
+	var rows *sql.Rows
+	var err error
+	if r.scan != "" {
+		rows, err = r.tx.QueryContext(ctx, r.scan, r.hi, r.lo, r.page)
+	} else {
+		query, match, more := r.s.d.SearchQuery(r.x, r.o.Conversation, r.o.Role, r.bounded, r.sparse)
+		rows, err = r.tx.QueryContext(ctx, query, append([]any{match, r.hi, r.lo, r.page}, more...)...)
+	}
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
@@ -344,7 +384,7 @@ func BackfillSearch(ctx context.Context, tx *sql.Tx, d Dialect) error {
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("index records: %w", err)
 	}
-	var ids docIDs
+	ids := docIDs{noCursor: true}
 	var t termer
 	set := `UPDATE records SET ` + col + ` = ` + d.DocIDValue() + ` WHERE conversation = ? AND id = ?`
 	if d.TermsInRow() {

@@ -106,10 +106,15 @@ func unindex(ctx context.Context, tx conn, docid int64, text string) error {
 // deleteRecords deletes the records matching where (args bound to its
 // placeholders), their index entries first, and returns how many went.
 // Every deletion of records goes through it.
+// Those the index has not seen yet cost it nothing (searchcursor.go).
 func deleteRecords(ctx context.Context, tx conn, where string, args ...any) (int64, error) {
-	if q := tx.d.IndexDeleteWhere(where); q != "" {
+	if separateIndex(tx.d) {
+		q := tx.d.IndexDeleteWhere(`(` + where + `) AND ` + sqlIndexed(tx.d.DocIDColumn()))
 		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
 			return 0, fmt.Errorf("unindex records: %w", err)
+		}
+		if err := forgetPending(ctx, tx, where, args...); err != nil {
+			return 0, err
 		}
 	}
 	res, err := tx.ExecContext(ctx, `DELETE FROM records WHERE `+where, args...)
@@ -144,18 +149,20 @@ func docArgs(d Dialect, args []any, docid int64, text string) []any {
 }
 
 // moveDocID gives the stored record r of conv the docid of its (new)
-// creation time. Its index entry moves with it: the same text, since what
-// moves a record (its creation time) is no text of it.
+// creation time. Where the index is a table of its own, its entry goes
+// (the same text: what moves a record, its creation time, is no text of
+// it) and the record is indexed again at its new docid when the index
+// catches up.
 func moveDocID(ctx context.Context, tx conn, conv string, r *transcript.Record) error {
 	col := tx.d.DocIDColumn()
-	var old int64
-	if err := tx.QueryRowContext(ctx, `SELECT `+col+` FROM records WHERE conversation = ? AND id = ?`, conv, r.ID).Scan(&old); err != nil {
-		return err
-	}
-	var t termer
-	text := t.of(tx.d, conv, r)
-	if err := unindex(ctx, tx, old, text); err != nil {
-		return err
+	if separateIndex(tx.d) {
+		where := `conversation = ? AND id = ?`
+		if err := unindexWhere(ctx, tx, where, conv, r.ID); err != nil {
+			return err
+		}
+		if err := forgetPending(ctx, tx, where, conv, r.ID); err != nil {
+			return err
+		}
 	}
 	var ids docIDs
 	docid, err := ids.arg(ctx, tx, r.Metadata.Timing.Creation)
@@ -165,51 +172,14 @@ func moveDocID(ctx context.Context, tx conn, conv string, r *transcript.Record) 
 	if _, err := tx.ExecContext(ctx, `UPDATE records SET `+col+` = `+tx.d.DocIDValue()+` WHERE conversation = ? AND id = ?`, docid, conv, r.ID); err != nil {
 		return err
 	}
-	return index(ctx, tx, []entry{{docid: docid, text: text}})
+	return pendNew(ctx, tx, docid)
 }
 
-// reindex replaces the index entry of the record at docid, which held
-// old: held (a batch sent, its entries not yet), or written. Call it
-// before the record's body changes.
-func (w *writer) reindex(ctx context.Context, docid int64, old []byte, text string) error {
-	w.collect()
-	for i := range w.entries {
-		if w.entries[i].docid == docid {
-			w.entries[i].text, w.entries[i].quoted = text, ""
-			return nil
-		}
-	}
-	was, err := w.terms.stored(w.s.d, w.conv, old)
-	if err != nil {
-		return err
-	}
-	if err := unindex(ctx, w.tx, docid, was); err != nil {
-		return err
-	}
-	w.entries = append(w.entries, entry{docid: docid, text: text})
-	return nil
-}
-
-// maxHeldEntries bounds the index entries (bytes of text) a writer holds
-// before it writes them, in one statement: each such write is a segment
-// of FTS5's, merged later; each MiB held costs about 15 MiB of memory
-// while it is written (2 MiB: 82 MB peak for a bulk append, 8 MiB: 182 MB,
-// at the same speed).
+// maxHeldEntries bounds the index entries (bytes of text) held before
+// they are written, in one statement: each such write is a segment of
+// FTS5's, merged later; each MiB held costs about 15 MiB of memory while
+// it is written.
 const maxHeldEntries = 2 << 20
-
-// index writes the held index entries. They wait for the end of the
-// transaction (or maxHeldEntries): SQLite's FTS5 writes what it holds to a
-// new segment at every statement that follows one writing it, and merges
-// segments as they pile up, so entries written beside each batch of
-// records cost twice what they cost written together.
-func (w *writer) index(ctx context.Context) error {
-	w.collect()
-	if err := index(ctx, w.tx, w.entries); err != nil {
-		return err
-	}
-	w.entries, w.entryBytes = w.entries[:0], 0
-	return nil
-}
 
 // appendJSONText appends s as a JSON string whose bytes SQLite's JSON
 // functions give back unchanged: only the quote, the backslash and the

@@ -78,6 +78,8 @@ type Store struct {
 	// figures) for a store opened to read only: its own database handle,
 	// which may write but never creates or migrates anything.
 	cache *sql.DB
+	// readOnly: see SetReadOnly.
+	readOnly bool
 }
 
 // DefaultClaimTimeout is the ClaimTimeout of a Store that sets none.

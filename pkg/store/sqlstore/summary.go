@@ -60,12 +60,15 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 		if err != nil {
 			return err
 		}
-		text := w.terms.of(s.d, conv, sum)
+		var text string
+		if s.d.TermsInRow() {
+			text = w.terms.of(s.d, conv, sum)
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO records (conversation, id, pos, sub, role, created, seq, body`+docCols(s.d)+`) VALUES (?, ?, ?, ?, 'summary', ?, ?, ?`+docVals(s.d)+`)`,
 			docArgs(s.d, []any{conv, sum.ID, pos, sub, sum.Metadata.Timing.Creation, w.seq, unsafe.String(unsafe.SliceData(w.buf), len(w.buf))}, docid, text)...); err != nil {
 			return fmt.Errorf("insert summary %s: %w", sum.ID, err)
 		}
-		if err := index(ctx, tx, []entry{{docid: docid, text: text}}); err != nil {
+		if err := pendNew(ctx, tx, docid); err != nil {
 			return err
 		}
 		w.seq++
@@ -81,12 +84,15 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 			if err != nil {
 				return err
 			}
-			text := w.terms.of(s.d, conv, ph)
+			var text string
+			if s.d.TermsInRow() {
+				text = w.terms.of(s.d, conv, ph)
+			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO records (conversation, id, pos, sub, role, created, seq, body`+docCols(s.d)+`) VALUES (?, ?, ?, ?, 'user', ?, ?, ?`+docVals(s.d)+`)`,
 				docArgs(s.d, []any{conv, ph.ID, pos, sub + 1, ph.Metadata.Timing.Creation, w.seq, string(w.buf)}, docid, text)...); err != nil {
 				return fmt.Errorf("insert placeholder %s: %w", ph.ID, err)
 			}
-			if err := index(ctx, tx, []entry{{docid: docid, text: text}}); err != nil {
+			if err := pendNew(ctx, tx, docid); err != nil {
 				return err
 			}
 			w.seq++

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/convo-cli/convo/pkg/search"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -36,25 +35,16 @@ type writer struct {
 	reshaped bool
 	docs     docIDs
 	terms    termer
-	// flushTerms makes the index entries of making, the batch sent last,
-	// while the next one is read and sent (see flush); made is closed
-	// when it is done; spare is a batch's room to use again.
-	flushTerms termer
-	quoteBuf   []byte
-	making     []pendingRow
-	made       chan struct{}
-	spare      []pendingRow
-	// entries are the index entries not yet written (see index).
-	entries    []entry
-	entryBytes int
+	// unindexed are the docids of records sent that the index cursor does
+	// not cover (searchcursor.go), marked pending at each flush.
+	unindexed []int64
 }
 
-// pendingRow is a record inserted but not yet sent: its index entry
-// (terms) made, where the row holds it, else its searchable text (text),
-// of which flush makes the entry.
+// pendingRow is a record inserted but not yet sent, with its index entry
+// (terms) where the row holds it.
 type pendingRow struct {
-	id, role, body, terms, text, quoted string
-	pos, created, seq, docid            int64
+	id, role, body, terms    string
+	pos, created, seq, docid int64
 }
 
 // insertValues is the INSERT of n records, 9 bare placeholders each:
@@ -122,7 +112,6 @@ func (w *writer) exec(ctx context.Context, q string, args ...any) error {
 }
 
 func (w *writer) close() {
-	w.collect()
 	for _, st := range w.stmts {
 		st.Close()
 	}
@@ -189,8 +178,8 @@ func (w *writer) insert(ctx context.Context, r *transcript.Record) error {
 		pos: w.pos, created: r.Metadata.Timing.Creation, seq: w.seq, docid: docid}
 	if w.s.d.TermsInRow() {
 		p.terms = w.terms.of(w.s.d, w.conv, r)
-	} else {
-		p.text = search.Text(r)
+	} else if !inTail(w.s.d, docid) {
+		w.unindexed = append(w.unindexed, docid)
 	}
 	w.pending = append(w.pending, p)
 	w.pos++
@@ -227,46 +216,14 @@ func (w *writer) flush(ctx context.Context) error {
 		return fmt.Errorf("insert records %s to %s: %w", w.pending[0].id, w.pending[len(w.pending)-1].id, err)
 	}
 	clear(w.queued)
-	if w.s.d.TermsInRow() {
-		w.pending = w.pending[:0]
-		return nil
+	w.pending = w.pending[:0]
+	// At once: a merge into one of them later in the transaction must
+	// find it unindexed.
+	if err := pendNew(ctx, w.tx, w.unindexed...); err != nil {
+		return err
 	}
-	w.collect()
-	if w.entryBytes > maxHeldEntries {
-		if err := w.index(ctx); err != nil {
-			return err
-		}
-	}
-	// Where the index is a table of its own, the batch's entries are made
-	// on another core while the next batch is read and sent: the
-	// tokenizer is a third of what the index costs.
-	w.making, w.pending = w.pending, w.spare[:0]
-	made, rows := make(chan struct{}), w.making
-	w.made = made
-	go func() {
-		defer close(made)
-		for i := range rows {
-			p := &rows[i]
-			p.terms = w.flushTerms.entry(w.s.d, w.conv, p.role, p.text)
-			w.quoteBuf = appendJSONText(w.quoteBuf[:0], p.terms)
-			p.quoted = string(w.quoteBuf)
-		}
-	}()
+	w.unindexed = w.unindexed[:0]
 	return nil
-}
-
-// collect waits for the entries of the batch sent last and holds them.
-func (w *writer) collect() {
-	if w.made == nil {
-		return
-	}
-	<-w.made
-	w.made = nil
-	for _, p := range w.making {
-		w.entries = append(w.entries, entry{docid: p.docid, quoted: p.quoted})
-		w.entryBytes += len(p.terms)
-	}
-	w.spare, w.making = w.making[:0], nil
 }
 
 func (w *writer) update(ctx context.Context, r *transcript.Record) error {
@@ -277,26 +234,19 @@ func (w *writer) update(ctx context.Context, r *transcript.Record) error {
 		p.body, p.seq = string(w.buf), w.seq
 		if w.s.d.TermsInRow() {
 			p.terms = w.terms.of(w.s.d, w.conv, r)
-		} else {
-			p.text = search.Text(r)
 		}
 		w.seq++
 		return nil
 	}
-	text := w.terms.of(w.s.d, w.conv, r)
 	if w.s.d.TermsInRow() {
+		text := w.terms.of(w.s.d, w.conv, r)
 		if err := w.exec(ctx, sqlUpdateTerms, string(w.buf), w.seq, text, w.conv, r.ID); err != nil {
 			return fmt.Errorf("update record %s: %w", r.ID, err)
 		}
 	} else {
-		// The index entry of the merged record goes, while its old body
-		// is there to say what it was, and its new one in.
-		var docid int64
-		var old []byte
-		if err := w.tx.QueryRowContext(ctx, `SELECT `+w.s.d.DocIDColumn()+`, body FROM records WHERE conversation = ? AND id = ?`, w.conv, r.ID).Scan(&docid, &old); err != nil {
-			return fmt.Errorf("update record %s: %w", r.ID, err)
-		}
-		if err := w.reindex(ctx, docid, old, text); err != nil {
+		// An indexed record's entry goes, while its old body is there to
+		// say what it was; the index takes its new text when it catches up.
+		if err := unindexWhere(ctx, w.tx, `conversation = ? AND id = ?`, w.conv, r.ID); err != nil {
 			return fmt.Errorf("update record %s: %w", r.ID, err)
 		}
 		if err := w.exec(ctx, sqlUpdate, string(w.buf), w.seq, w.conv, r.ID); err != nil {
@@ -311,9 +261,6 @@ func (w *writer) update(ctx context.Context, r *transcript.Record) error {
 // in the transaction.
 func (w *writer) finish(ctx context.Context) error {
 	if err := w.flush(ctx); err != nil {
-		return err
-	}
-	if err := w.index(ctx); err != nil {
 		return err
 	}
 	reshaped := 0

@@ -181,10 +181,194 @@ func (x suite) TestSearchFinds(t *testing.T) {
 	}
 }
 
-// TestSearchProperty: random histories of every kind of write (append with
-// merges, summaries deleting what they cover or not, annotations moving a
-// record's time, rewind, fork, clear, prune, copy's Load), each followed by
-// searches that must find what a scan with the same tokenizer finds.
+// searchHistory makes random writes of every kind (append with merges and
+// old creation times, summaries deleting what they cover or not,
+// annotations moving a record's time, rewind, fork, clear, prune, copy's
+// Load) to a store whose clock it keeps, and the queries and filters that
+// search them.
+type searchHistory struct {
+	t       *testing.T
+	s       store.Store
+	rng     *rand.Rand
+	ids     *transcript.IDs
+	clock   int64
+	convs   []string
+	roles   []transcript.Role
+	queries []string
+}
+
+func newSearchHistory(t *testing.T, s store.Store, seed uint64) *searchHistory {
+	h := &searchHistory{t: t, s: s, rng: rand.New(rand.NewPCG(seed, 0x5eed)), ids: transcript.NewIDs(),
+		convs: []string{"c0", "c1", "c2"}, roles: []transcript.Role{"user", "assistant", "user", "assistant", "system"},
+		clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()}
+	h.queries = []string{"alpha", "beta", "ord-55821", "55821", "ord*", "example.com", "usr", "東京", "déjà", "x.y-z", "y",
+		`"alpha beta"`, "alpha -beta", "gamma OR 55822", `beta -"gamma alpha"`, "x* -alpha", "ann@example.com",
+		`c:\temp\it`, "temp", "and", `"and or not"`, "c:*"}
+	setNow(t, s, func() time.Time { return time.UnixMilli(h.clock) })
+	return h
+}
+
+func (h *searchHistory) text() string {
+	vocab := []string{"alpha", "beta", "gamma", "ORD-55821", "ORD-55822", "ann@example.com", "/usr/bin/go", "déjà", "東京", "x.y-z", "Beta", `C:\Temp\it's`, `say "AND" or NOT`}
+	n := 1 + h.rng.IntN(5)
+	w := make([]string, n)
+	for i := range w {
+		w[i] = vocab[h.rng.IntN(len(vocab))]
+	}
+	return strings.Join(w, " ")
+}
+
+func (h *searchHistory) lastID(conv string) string {
+	var id string
+	h.s.Read(context.Background(), conv, store.ReadOptions{Limit: 1}, func(r store.Row) error {
+		var rec transcript.Record
+		transcript.DecodeStored(r.Body, &rec)
+		id = rec.ID
+		return nil
+	})
+	return id
+}
+
+// options is a query with random filters.
+func (h *searchHistory) options(q string) store.SearchOptions {
+	o := store.SearchOptions{Query: mustQuery(h.t, q)}
+	switch h.rng.IntN(5) {
+	case 1:
+		o.Conversation = h.convs[h.rng.IntN(len(h.convs))]
+	case 2:
+		o.Role = string(h.roles[h.rng.IntN(len(h.roles))])
+	case 3:
+		o.Since = h.clock - int64(h.rng.IntN(50000))
+	case 4:
+		o.Until = h.clock - int64(h.rng.IntN(50000))
+	}
+	return o
+}
+
+// write makes one random write and says what it was.
+func (h *searchHistory) write(step int) string {
+	t, s, rng, ids, convs, roles := h.t, h.s, h.rng, h.ids, h.convs, h.roles
+	ctx := context.Background()
+	text, lastID := h.text, h.lastID
+	conv := convs[rng.IntN(len(convs))]
+	h.clock += int64(rng.IntN(3)) // records of one millisecond, too
+	op := rng.IntN(20)
+	var what string
+	switch {
+	case op < 10:
+		what = "append"
+		var recs []transcript.Record
+		for range 1 + rng.IntN(4) {
+			r := exportMsg(roles[rng.IntN(len(roles))], text())
+			if rng.IntN(4) == 0 {
+				r.Metadata.Timing.Creation = h.clock - int64(rng.IntN(100000)) // an import's old time
+			}
+			recs = append(recs, r)
+		}
+		appendRecs(t, s, ids, conv, recs...)
+	case op < 12:
+		what = "summary"
+		var all []string
+		s.Read(ctx, conv, store.ReadOptions{}, func(r store.Row) error {
+			var rec transcript.Record
+			transcript.DecodeStored(r.Body, &rec)
+			if r.Role != "system" && r.Role != "summary" {
+				all = append(all, rec.ID)
+			}
+			return nil
+		})
+		if len(all) < 2 {
+			return what
+		}
+		covered := all[:len(all)-1]
+		sum := &transcript.Record{ID: ids.New(h.clock), Message: transcript.Message{Role: "summary", Contents: []string{"summary: " + text()}}}
+		sum.Metadata.SummaryIDs = covered
+		sum.Metadata.Timing.Creation = h.clock
+		if err := insertSummary(s, ctx, conv, covered[len(covered)-1], sum, rng.IntN(2) == 0); err != nil && !errors.Is(err, store.ErrConflict) {
+			t.Fatalf("step %d summary: %v", step, err)
+		}
+	case op < 14:
+		what = "annotate"
+		if id := lastID(conv); id != "" {
+			an := &transcript.Annotation{Timing: map[string]int64{"creation": h.clock - int64(rng.IntN(100000))}}
+			if _, err := s.Annotate(ctx, conv, id, an); err != nil {
+				t.Fatalf("step %d annotate: %v", step, err)
+			}
+		}
+	case op == 14:
+		what = "rewind"
+		var first string
+		s.Read(ctx, conv, store.ReadOptions{}, func(r store.Row) error {
+			if first == "" && r.Role != "summary" {
+				var rec transcript.Record
+				transcript.DecodeStored(r.Body, &rec)
+				first = rec.ID
+			}
+			return nil
+		})
+		if first != "" {
+			if _, err := s.Rewind(ctx, conv, first, store.RewindOptions{}); err != nil {
+				t.Fatalf("step %d rewind: %v", step, err)
+			}
+		}
+	case op == 15:
+		what = "fork"
+		dst := convs[rng.IntN(len(convs))]
+		if dst != conv && lastID(conv) != "" {
+			if _, err := s.Fork(ctx, conv, dst, store.ForkOptions{Force: true}, ids); err != nil {
+				t.Fatalf("step %d fork: %v", step, err)
+			}
+		}
+	case op == 16:
+		what = "clear"
+		if _, err := s.Clear(ctx, conv); err != nil && !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("step %d clear: %v", step, err)
+		}
+	case op == 17:
+		what = "prune"
+		if _, err := s.Prune(ctx, store.PruneOptions{KeepSummaries: true}); err != nil {
+			t.Fatalf("step %d prune: %v", step, err)
+		}
+	default:
+		what = "copy" // Load replacing the conversation with its own dump, renamed
+		dst := convs[rng.IntN(len(convs))]
+		if dst == conv || lastID(conv) == "" {
+			return what
+		}
+		var pieces []store.Dumped
+		if err := s.Dump(ctx, conv, func(d store.Dumped) error {
+			switch {
+			case d.Conversation != nil:
+				c := *d.Conversation
+				c.ID = dst
+				d.Conversation = &c
+			case d.Record != nil:
+				r := *d.Record
+				r.Body = []byte(strings.Replace(string(r.Body), `"conversation":"`+conv+`"`, `"conversation":"`+dst+`"`, 1))
+				d.Record = &r
+			}
+			pieces = append(pieces, d)
+			return nil
+		}); err != nil {
+			t.Fatalf("step %d dump: %v", step, err)
+		}
+		i := 0
+		if err := s.Load(ctx, true, func() (store.Dumped, error) {
+			if i == len(pieces) {
+				return store.Dumped{}, io.EOF
+			}
+			i++
+			return pieces[i-1], nil
+		}); err != nil {
+			t.Fatalf("step %d load: %v", step, err)
+		}
+	}
+	return what
+}
+
+// TestSearchProperty: random histories of every kind of write, each
+// followed by searches that must find what a scan with the same tokenizer
+// finds.
 func (x suite) TestSearchProperty(t *testing.T) {
 	steps := 120
 	if testing.Short() {
@@ -192,148 +376,12 @@ func (x suite) TestSearchProperty(t *testing.T) {
 	}
 	s := x.open(t)
 	ctx := context.Background()
-	ids := transcript.NewIDs()
-	rng := rand.New(rand.NewPCG(31, 0x5eed))
-	vocab := []string{"alpha", "beta", "gamma", "ORD-55821", "ORD-55822", "ann@example.com", "/usr/bin/go", "déjà", "東京", "x.y-z", "Beta", `C:\Temp\it's`, `say "AND" or NOT`}
-	text := func() string {
-		n := 1 + rng.IntN(5)
-		w := make([]string, n)
-		for i := range w {
-			w[i] = vocab[rng.IntN(len(vocab))]
-		}
-		return strings.Join(w, " ")
-	}
-	queries := []string{"alpha", "beta", "ord-55821", "55821", "ord*", "example.com", "usr", "東京", "déjà", "x.y-z", "y",
-		`"alpha beta"`, "alpha -beta", "gamma OR 55822", `beta -"gamma alpha"`, "x* -alpha", "ann@example.com",
-		`c:\temp\it`, "temp", "and", `"and or not"`, "c:*"}
-	convs := []string{"c0", "c1", "c2"}
-	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
-	setNow(t, s, func() time.Time { return time.UnixMilli(clock) })
-	roles := []transcript.Role{"user", "assistant", "user", "assistant", "system"}
-	lastID := func(conv string) string {
-		var id string
-		s.Read(ctx, conv, store.ReadOptions{Limit: 1}, func(r store.Row) error {
-			var rec transcript.Record
-			transcript.DecodeStored(r.Body, &rec)
-			id = rec.ID
-			return nil
-		})
-		return id
-	}
+	h := newSearchHistory(t, s, 31)
+	rng, convs, roles := h.rng, h.convs, h.roles
 	for step := range steps {
-		conv := convs[rng.IntN(len(convs))]
-		clock += int64(rng.IntN(3)) // records of one millisecond, too
-		op := rng.IntN(20)
-		var what string
-		switch {
-		case op < 10:
-			what = "append"
-			var recs []transcript.Record
-			for range 1 + rng.IntN(4) {
-				r := exportMsg(roles[rng.IntN(len(roles))], text())
-				if rng.IntN(4) == 0 {
-					r.Metadata.Timing.Creation = clock - int64(rng.IntN(100000)) // an import's old time
-				}
-				recs = append(recs, r)
-			}
-			appendRecs(t, s, ids, conv, recs...)
-		case op < 12:
-			what = "summary"
-			var all []string
-			s.Read(ctx, conv, store.ReadOptions{}, func(r store.Row) error {
-				var rec transcript.Record
-				transcript.DecodeStored(r.Body, &rec)
-				if r.Role != "system" && r.Role != "summary" {
-					all = append(all, rec.ID)
-				}
-				return nil
-			})
-			if len(all) < 2 {
-				continue
-			}
-			covered := all[:len(all)-1]
-			sum := &transcript.Record{ID: ids.New(clock), Message: transcript.Message{Role: "summary", Contents: []string{"summary: " + text()}}}
-			sum.Metadata.SummaryIDs = covered
-			sum.Metadata.Timing.Creation = clock
-			if err := insertSummary(s, ctx, conv, covered[len(covered)-1], sum, rng.IntN(2) == 0); err != nil && !errors.Is(err, store.ErrConflict) {
-				t.Fatalf("step %d summary: %v", step, err)
-			}
-		case op < 14:
-			what = "annotate"
-			if id := lastID(conv); id != "" {
-				an := &transcript.Annotation{Timing: map[string]int64{"creation": clock - int64(rng.IntN(100000))}}
-				if _, err := s.Annotate(ctx, conv, id, an); err != nil {
-					t.Fatalf("step %d annotate: %v", step, err)
-				}
-			}
-		case op == 14:
-			what = "rewind"
-			var first string
-			s.Read(ctx, conv, store.ReadOptions{}, func(r store.Row) error {
-				if first == "" && r.Role != "summary" {
-					var rec transcript.Record
-					transcript.DecodeStored(r.Body, &rec)
-					first = rec.ID
-				}
-				return nil
-			})
-			if first != "" {
-				if _, err := s.Rewind(ctx, conv, first, store.RewindOptions{}); err != nil {
-					t.Fatalf("step %d rewind: %v", step, err)
-				}
-			}
-		case op == 15:
-			what = "fork"
-			dst := convs[rng.IntN(len(convs))]
-			if dst != conv && lastID(conv) != "" {
-				if _, err := s.Fork(ctx, conv, dst, store.ForkOptions{Force: true}, ids); err != nil {
-					t.Fatalf("step %d fork: %v", step, err)
-				}
-			}
-		case op == 16:
-			what = "clear"
-			if _, err := s.Clear(ctx, conv); err != nil && !errors.Is(err, store.ErrNotFound) {
-				t.Fatalf("step %d clear: %v", step, err)
-			}
-		case op == 17:
-			what = "prune"
-			if _, err := s.Prune(ctx, store.PruneOptions{KeepSummaries: true}); err != nil {
-				t.Fatalf("step %d prune: %v", step, err)
-			}
-		default:
-			what = "copy" // Load replacing the conversation with its own dump, renamed
-			dst := convs[rng.IntN(len(convs))]
-			if dst == conv || lastID(conv) == "" {
-				continue
-			}
-			var pieces []store.Dumped
-			if err := s.Dump(ctx, conv, func(d store.Dumped) error {
-				switch {
-				case d.Conversation != nil:
-					c := *d.Conversation
-					c.ID = dst
-					d.Conversation = &c
-				case d.Record != nil:
-					r := *d.Record
-					r.Body = []byte(strings.Replace(string(r.Body), `"conversation":"`+conv+`"`, `"conversation":"`+dst+`"`, 1))
-					d.Record = &r
-				}
-				pieces = append(pieces, d)
-				return nil
-			}); err != nil {
-				t.Fatalf("step %d dump: %v", step, err)
-			}
-			i := 0
-			if err := s.Load(ctx, true, func() (store.Dumped, error) {
-				if i == len(pieces) {
-					return store.Dumped{}, io.EOF
-				}
-				i++
-				return pieces[i-1], nil
-			}); err != nil {
-				t.Fatalf("step %d load: %v", step, err)
-			}
-		}
+		what := h.write(step)
+		clock := h.clock
+		queries := h.queries
 		for _, q := range queries {
 			o := store.SearchOptions{Query: mustQuery(t, q)}
 			switch rng.IntN(6) {
@@ -370,4 +418,86 @@ func (x suite) TestSearchProperty(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSearchCatchUp: search finds every record committed before it began
+// and never a deleted one, whatever the index has caught up with: random
+// interleavings of writes, searches from a handle that brings the index up
+// to date first, searches from one that cannot write (SetReadOnly: it
+// indexes nothing and reads what the index lacks itself), and the index
+// catching up by itself (IndexSearch, what convo index runs).
+func (x suite) TestSearchCatchUp(t *testing.T) {
+	steps := 150
+	if testing.Short() {
+		steps = 50
+	}
+	ctx := context.Background()
+	opener := x.backend(t)
+	handle := func() store.Store {
+		s, err := opener()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	s, ro := handle(), handle()
+	r, ok := ro.(interface{ SetReadOnly() })
+	if !ok {
+		t.Fatalf("%T has no SetReadOnly", ro)
+	}
+	r.SetReadOnly()
+	indexer, ok := s.(interface {
+		IndexSearch(context.Context, func(done, total int64)) (int64, error)
+	})
+	if !ok {
+		t.Fatalf("%T has no IndexSearch", s)
+	}
+	h := newSearchHistory(t, s, 47)
+	check := func(step int, what string, by store.Store) {
+		for range 4 {
+			o := h.options(h.queries[h.rng.IntN(len(h.queries))])
+			want := bruteForce(t, s, o)
+			got := searchAll(t, by, o)
+			if !slices.Equal(got, want) {
+				slices.Sort(got)
+				slices.Sort(want)
+				if !slices.Equal(got, want) {
+					t.Fatalf("step %d (%s), %s %+v: found %q, a scan %q", step, what, o.Query, o, got, want)
+				}
+			}
+			o.Limit = 1 + h.rng.IntN(3)
+			if got := searchAll(t, by, o); len(got) != min(o.Limit, len(want)) {
+				t.Fatalf("step %d (%s), %s --limit %d: %q, of all %q", step, what, o.Query, o.Limit, got, want)
+			}
+		}
+	}
+	for step := range steps {
+		var what string
+		switch op := h.rng.IntN(12); {
+		case op < 6:
+			what = h.write(step)
+		case op < 9:
+			what = "search (read-only)"
+			check(step, what, ro)
+		case op < 10:
+			what = "search"
+			check(step, what, s)
+		default:
+			what = "index"
+			if _, err := indexer.IndexSearch(ctx, nil); err != nil {
+				t.Fatalf("step %d: index: %v", step, err)
+			}
+		}
+		if c, ok := s.(interface{ CheckSearchIndex(context.Context) error }); ok {
+			if err := c.CheckSearchIndex(ctx); err != nil {
+				t.Fatalf("step %d (%s): %v", step, what, err)
+			}
+		}
+	}
+	// Caught up, the read-only handle reads the index alone.
+	if _, err := indexer.IndexSearch(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	check(steps, "caught up", ro)
 }

@@ -1,0 +1,94 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+)
+
+// indexer is a store whose search index catches up after the writes
+// (sqlstore.Store; on PostgreSQL it has nothing to do).
+type indexer interface {
+	IndexSearch(ctx context.Context, progress func(done, total int64)) (int64, error)
+}
+
+// newCmdIndex builds `convo index`: the search index brought up to date
+// now, so that the next search has nothing to catch up with.
+func newCmdIndex(f *Factory, runF func(context.Context, *Factory) error) *cobra.Command {
+	return &cobra.Command{
+		Use:   "index",
+		Short: "Bring the search index up to date (the first search after writes does it too)",
+		Long: `Bring the search index up to date with every record stored. Writes store
+records only; the first search after them indexes what they wrote, which
+after a large import can take a while. Run convo index after one (from a
+cron job, say) and every search is instant. A progress bar shows at a
+terminal. A store that is up to date is left as it is; on PostgreSQL,
+whose index is written with each record, there is nothing to do.`,
+		Example: `  convo import --from claude-code ~/.claude/projects && convo index
+  convo index --db postgres://convo@db.internal/convo`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), f)
+			}
+			return indexRun(cmd.Context(), f)
+		},
+	}
+}
+
+func indexRun(ctx context.Context, f *Factory) error {
+	s, err := f.ExistingStore(ctx)
+	if err != nil {
+		return notFoundIn(err, nil)
+	}
+	n := int64(0)
+	if ix, ok := s.(indexer); ok {
+		progress, done := indexProgress(ctx, f)
+		n, err = ix.IndexSearch(ctx, progress)
+		done()
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.Describe(), err)
+		}
+	}
+	f.warnf("%s: indexed %d records; the index is up to date", s.Describe(), n)
+	return nil
+}
+
+// indexBarFrom is how many records there must be to index before a
+// progress bar shows: a search after a few writes shows none.
+const indexBarFrom = 20000
+
+// indexProgress is the progress callback of the index catching up: a bar
+// on stderr at a terminal (not with -q), when there is much to do. Call
+// done when the index is caught up.
+func indexProgress(ctx context.Context, f *Factory) (progress func(done, total int64), done func()) {
+	if !f.IO.StderrIsTerminal() || f.quiet {
+		return nil, func() {}
+	}
+	var p *mpb.Progress
+	var bar *mpb.Bar
+	progress = func(n, total int64) {
+		if bar == nil {
+			if total < indexBarFrom || n >= total {
+				return
+			}
+			p = mpb.NewWithContext(ctx, mpb.WithOutput(f.IO.ErrOut), mpb.WithWidth(40), mpb.WithAutoRefresh())
+			bar = p.AddBar(total,
+				mpb.PrependDecorators(decor.Name("indexing for search "), decor.CountersNoUnit("%d/%d")),
+				mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.AverageETA(decor.ET_STYLE_GO)))
+		}
+		bar.SetTotal(total, false)
+		bar.SetCurrent(n)
+	}
+	done = func() {
+		if bar != nil {
+			bar.SetTotal(-1, true)
+			p.Wait()
+			bar = nil
+		}
+	}
+	return progress, done
+}
