@@ -15,6 +15,7 @@ import (
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/llm"
 	"github.com/convo-cli/convo/pkg/summarize"
+	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/tokens"
 )
 
@@ -131,7 +132,7 @@ func providerEnvs() string {
 func (a *Factory) newSummarizer(p *providerOptions, counter *tokens.Counter) (summarize.Summarizer, error) {
 	switch p.name {
 	case "extractive":
-		return &summarize.Extractive{Counter: counter}, nil
+		return &extractive.Summarizer{Counter: counter}, nil
 	case "exec":
 		if strings.TrimSpace(p.exec) == "" {
 			return nil, usageErrorf("--summarizer exec needs --exec 'CMD'")

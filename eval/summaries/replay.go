@@ -10,6 +10,7 @@ import (
 
 	"github.com/convo-cli/convo/eval/domains"
 	"github.com/convo-cli/convo/pkg/summarize"
+	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -140,7 +141,7 @@ func (rp replayer) replay(c domains.Conversation, p policy) (result, error) {
 		KeepLast: rp.keepLast, KeepLastTokens: p.keepTokens, IfOver: rp.ifOver, Counter: rp.counter,
 		MaxSummaryTokens: p.ceiling, SummaryRatio: p.ratio, LedgerSize: rp.ledgerSize,
 	}
-	ex := &summarize.Extractive{Counter: rp.counter}
+	ex := &extractive.Summarizer{Counter: rp.counter}
 	ids := transcript.NewIDs()
 	clock := int64(1_700_000_000_000)
 	now := func() int64 { clock++; return clock }

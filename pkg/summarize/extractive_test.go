@@ -28,9 +28,9 @@ func TestExtractiveKeepsFacts(t *testing.T) {
 		"Pretty good. I finished reading The Great Gatsby and ran a 5K charity race.",
 	}
 	recs := conversation(len(texts), func(i int) string { return texts[i] })
-	ex := &Extractive{Counter: c}
+	ex := &extractive.Summarizer{Counter: c}
 	ledger := []facts.Fact{{Text: "Oscar", Seen: 1}, {Text: "order #4512", Seen: 1}}
-	out, err := ex.Summarize(context.Background(), Input{Input: extractive.Input{Records: recs, MaxTokens: 60, Facts: ledger, FactsTokens: facts.Cost(ledger, 0, c)}})
+	out, err := ex.Summarize(context.Background(), Input{Records: recs, MaxTokens: 60, Facts: ledger, FactsTokens: facts.Cost(ledger, 0, c)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestRatioBudgetGrows(t *testing.T) {
 		if err != nil || p == nil {
 			t.Fatalf("round %d: plan %v err %v", round, p, err)
 		}
-		ex := &Extractive{Counter: c}
+		ex := &extractive.Summarizer{Counter: c}
 		out, err := ex.Summarize(context.Background(), p.Input)
 		if err != nil {
 			t.Fatal(err)
@@ -135,8 +135,8 @@ func TestUserSideKept(t *testing.T) {
 	}
 	recs := conversation(len(texts), func(i int) string { return texts[i] })
 	recs[5].Message.Name = "billing-bot"
-	ex := &Extractive{Counter: c}
-	out, err := ex.Summarize(context.Background(), Input{Input: extractive.Input{Records: recs, MaxTokens: 110}})
+	ex := &extractive.Summarizer{Counter: c}
+	out, err := ex.Summarize(context.Background(), Input{Records: recs, MaxTokens: 110})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,9 +166,9 @@ func TestRepeatsGiveWay(t *testing.T) {
 		"Sounds like a busy summer.",
 	}
 	recs := conversation(len(texts), func(i int) string { return texts[i] })
-	ex := &Extractive{Counter: c}
+	ex := &extractive.Summarizer{Counter: c}
 	// Room for 53 tokens of notes, whatever the heading costs.
-	out, err := ex.Summarize(context.Background(), Input{Input: extractive.Input{Records: recs, MaxTokens: c.Count("Earlier, a line per exchange (user → assistant):") + 53}})
+	out, err := ex.Summarize(context.Background(), Input{Records: recs, MaxTokens: c.Count("Earlier, a line per exchange (user → assistant):") + 53})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -78,7 +79,7 @@ func TestSummaryGolden(t *testing.T) {
 			if err != nil || p == nil {
 				t.Fatalf("plan: skip %q err %v", skip, err)
 			}
-			ex := &Extractive{Counter: opt.Counter}
+			ex := &extractive.Summarizer{Counter: opt.Counter}
 			out, err := ex.Summarize(context.Background(), p.Input)
 			if err != nil {
 				t.Fatal(err)

@@ -88,14 +88,9 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 			_ = json.Unmarshal(raw, &dropped)
 		}
 	}
-	type entry struct {
-		seen, by    int32
-		last        int32 // the order of its latest mention: newer is larger
-		instruction bool
-	}
 	var (
 		found    []facts.Found // by entry, for the first maxLedgerTexts
-		entries  []entry
+		entries  []ledgerEntry
 		speakers []string
 		speakerN = map[string]int32{}
 		index    = make(map[uint64]int32, len(prevFacts))
@@ -117,7 +112,7 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 		index[work.Hash(strings.ToLower(f.Text))] = int32(len(entries))
 		found = append(found, facts.Found{Text: f.Text, Label: f.Label, Kind: f.Kind})
 		mention++
-		entries = append(entries, entry{seen: int32(f.Seen), by: speakerOf(f.By), last: mention, instruction: f.Kind == "instruction"})
+		entries = append(entries, ledgerEntry{seen: int32(f.Seen), by: speakerOf(f.By), last: mention, instruction: f.Kind == "instruction"})
 	}
 	// factsOf calls fn with each fact of the covered records, in order,
 	// and who said it; sb, when not nil, is given each record.
@@ -163,7 +158,7 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 			return
 		}
 		index[k] = int32(len(entries))
-		entries = append(entries, entry{seen: 1, by: speakerOf(by), last: mention, instruction: f.Kind == "instruction"})
+		entries = append(entries, ledgerEntry{seen: 1, by: speakerOf(by), last: mention, instruction: f.Kind == "instruction"})
 		if len(found) < maxLedgerTexts {
 			// A fact is a piece of its record's text: a copy keeps the
 			// record from being held with it.
@@ -173,42 +168,8 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 	if err != nil {
 		return nil, 0, err
 	}
-	rank := make([]int32, len(entries))
-	for i := range rank {
-		rank[i] = int32(i)
-	}
-	// What people said outranks what tools printed: a tool's output is
-	// bulk, and an identifier in it that matters is said again.
-	tier := func(e entry) int {
-		switch by := speakers[e.by]; {
-		case e.instruction:
-			return 0
-		case by == string(transcript.RoleUser):
-			return 1
-		case isTool(by):
-			return 3
-		}
-		return 2
-	}
-	slices.SortStableFunc(rank, func(a, b int32) int {
-		ea, eb := entries[a], entries[b]
-		if ta, tb := tier(ea), tier(eb); ta != tb {
-			return ta - tb
-		}
-		// Past the bound, the newest instructions win: a later one may
-		// amend an earlier.
-		if ea.instruction {
-			return int(eb.last - ea.last)
-		}
-		if ea.seen != eb.seen {
-			return int(eb.seen - ea.seen)
-		}
-		return int(eb.last - ea.last)
-	})
-	if len(rank) > size {
-		dropped += len(rank) - size
-		rank = rank[:size]
-	}
+	rank, cut := rankLedger(entries, speakers, size)
+	dropped += cut
 	fetched := map[int32]facts.Found{}
 	// The facts kept but not held are read again, in one read.
 	var want map[int32]bool
@@ -261,6 +222,57 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 		}
 	}
 	return out, dropped, nil
+}
+
+// ledgerEntry is what the ledger counts of one distinct fact while it
+// reads the span: how often it was seen, who said it first (an index of
+// the speakers), its latest mention, and whether it is an instruction.
+type ledgerEntry struct {
+	seen, by    int32
+	last        int32 // the order of its latest mention: newer is larger
+	instruction bool
+}
+
+// rankLedger is the ledger's ranking, apart from the reading: the places
+// of the entries kept, best first, at most size of them, and how many
+// fell past the bound. The user's instructions come first (past the
+// bound the newest win: a later one may amend an earlier), then what the
+// user said, then what the assistant said, then what tools printed (a
+// tool's output is bulk, and an identifier in it that matters is said
+// again), then the most often said, then the newest.
+func rankLedger(entries []ledgerEntry, speakers []string, size int) ([]int32, int) {
+	rank := make([]int32, len(entries))
+	for i := range rank {
+		rank[i] = int32(i)
+	}
+	tier := func(e ledgerEntry) int {
+		switch by := speakers[e.by]; {
+		case e.instruction:
+			return 0
+		case by == string(transcript.RoleUser):
+			return 1
+		case isTool(by):
+			return 3
+		}
+		return 2
+	}
+	slices.SortStableFunc(rank, func(a, b int32) int {
+		ea, eb := entries[a], entries[b]
+		if ta, tb := tier(ea), tier(eb); ta != tb {
+			return ta - tb
+		}
+		if ea.instruction {
+			return int(eb.last - ea.last)
+		}
+		if ea.seen != eb.seen {
+			return int(eb.seen - ea.seen)
+		}
+		return int(eb.last - ea.last)
+	})
+	if len(rank) > size {
+		return rank[:size], len(rank) - size
+	}
+	return rank, 0
 }
 
 // maxLedgerTexts bounds the facts whose text the ledger holds while it

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/summarize/facts"
 	"github.com/convo-cli/convo/pkg/summarize/internal/work"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -210,10 +209,10 @@ func (p *Plan) finish(opt Options, withText bool) error {
 	if p.sectionsText != "" {
 		sectionsTokens = opt.Counter.Count(p.sectionsText + "\n\n")
 	}
-	p.Input = Input{Instruction: prompt, Text: text, PreviousSummary: p.Previous, Input: extractive.Input{
+	p.Input = Input{Instruction: prompt, Text: text, PreviousSummary: p.Previous,
 		Previous: p.previousText(), Records: p.Covered,
 		MaxTokens: max(p.Budget-factsTokens-sectionsTokens, p.Budget/notesShare, 1), Facts: inLedger, FactsDropped: p.LedgerDropped, FactsTokens: factsTokens,
-	}}
+	}
 	if p.Covered == nil {
 		p.Input.Each = p.each
 	}

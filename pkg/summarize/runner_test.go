@@ -14,6 +14,7 @@ import (
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/sqlite"
+	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -232,7 +233,7 @@ func TestRunConversationChanged(t *testing.T) {
 	var other Result
 	f := &fake{during: func() {
 		var err error
-		if other, err = newRunner(t, &Extractive{Counter: counter(t)}).Run(context.Background(), s, "c"); err != nil {
+		if other, err = newRunner(t, &extractive.Summarizer{Counter: counter(t)}).Run(context.Background(), s, "c"); err != nil {
 			t.Error(err)
 		}
 	}}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/summarize/facts"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -56,7 +57,7 @@ func TestSectionsCarried(t *testing.T) {
 		if round == 1 && (strings.Contains(p.Input.Previous, "Requests (") || strings.Contains(p.Input.Previous, facts.Heading)) {
 			t.Errorf("the previous notes hold sections or the ledger:\n%s", p.Input.Previous)
 		}
-		ex := &Extractive{Counter: opt.Counter}
+		ex := &extractive.Summarizer{Counter: opt.Counter}
 		out, err := ex.Summarize(context.Background(), p.Input)
 		if err != nil {
 			t.Fatal(err)

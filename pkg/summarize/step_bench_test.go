@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -17,7 +18,7 @@ import (
 // most 5 ms, cold.
 func BenchmarkProgressiveStep(b *testing.B) {
 	opt := defaultOptions(b)
-	ex := &Extractive{Counter: opt.Counter}
+	ex := &extractive.Summarizer{Counter: opt.Counter}
 	recs := conversation(304, chitChatWithFacts)
 	p, _, err := Prepare(recs, opt)
 	if err != nil || p == nil {
@@ -38,7 +39,7 @@ func BenchmarkProgressiveStep(b *testing.B) {
 		}
 	}
 	step := func(b *testing.B, opt Options) {
-		ex := &Extractive{Counter: opt.Counter}
+		ex := &extractive.Summarizer{Counter: opt.Counter}
 		p, _, err := prepare(tail, opt, false)
 		if err != nil || p == nil {
 			b.Fatal(err)

@@ -146,7 +146,7 @@ func TestStreamedSummaryMatchesHeld(t *testing.T) {
 				opt.SummaryRatio = DefaultSummaryRatio
 			}
 			s := openStore(t)
-			ex := &Extractive{Counter: c}
+			ex := &extractive.Summarizer{Counter: c}
 			for step := range 3 {
 				appendAll(t, s, "p", randomTranscript(r, 5+r.IntN(60)))
 				held := readStored(t, s, "p")
@@ -253,7 +253,7 @@ func TestShortSpanReadOnce(t *testing.T) {
 		s := &countingStore{Store: openStore(t)}
 		appendAll(t, s.Store, "p", randomTranscript(rand.New(rand.NewPCG(1, 2)), 60))
 		setKnobs(t, extractive.Limits.Held, extractive.Limits.Batch, maxLedgerTexts, work.Batch, tt.heldBytes)
-		run := &Runner{Options: defaultOptions(t), Summarizer: &Extractive{Counter: counter(t)}}
+		run := &Runner{Options: defaultOptions(t), Summarizer: &extractive.Summarizer{Counter: counter(t)}}
 		run.Options.KeepLast = 1
 		res, err := run.Run(context.Background(), s, "p")
 		if err != nil || res.Summary == nil {

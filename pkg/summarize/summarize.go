@@ -1,7 +1,3 @@
-// Package summarize folds the old part of a transcript into one summary
-// record (SPEC sections 2 and 4). Choosing the span, shaping the text, the
-// fact ledger and the summary record are pure functions over transcript
-// records; the summarizers themselves sit behind one small interface.
 package summarize
 
 import (
@@ -12,9 +8,9 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/summarize/facts"
 	"github.com/convo-cli/convo/pkg/summarize/internal/work"
+	"github.com/convo-cli/convo/pkg/summarize/span"
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -23,45 +19,16 @@ import (
 // on every summary so a change of wording can be traced.
 const PromptVersion = "convo-summary-v2"
 
-// Input is what a summarizer receives: the instruction and the text
-// rendered of the span for one that reads text (an LLM, exec), and the
-// span itself for one that reads records (Extractive): the previous
-// summary's text, the records folded in (or a stream of them), the bound
-// on its length and the fact ledger, as the engine takes them.
-type Input struct {
-	// Instruction is the prompt: what to do with Text.
-	Instruction string
-	// Text is the covered records and the previous summary, shaped by the
-	// template.
-	Text string
-	// PreviousSummary is the previous summary record, nil for none: a
-	// summarizer that sends the records (Compaction) sends it first.
-	PreviousSummary *transcript.Record
-	extractive.Input
-}
+// Input is what a summarizer receives, and Output what it answers
+// (package span, which the summarizers share with this use case).
+type (
+	Input  = span.Input
+	Output = span.Output
+	// RecordStream calls fn for each record of a span, in order.
+	RecordStream = span.RecordStream
+)
 
-// RecordStream calls fn for each record of a span, in order (see
-// extractive.RecordStream).
-type RecordStream = extractive.RecordStream
-
-func sliceStream(recs []transcript.Record) RecordStream { return extractive.SliceStream(recs) }
-
-// Compose is the exact text a text-in, text-out summarizer receives.
-func (in Input) Compose() string { return in.Instruction + "\n\n" + in.Text }
-
-// Output is a summarizer's answer.
-type Output struct {
-	Text  string
-	Model string
-	// InputTokens and OutputTokens are what the provider says the summary
-	// cost (0: it did not say, or no provider was called).
-	InputTokens, OutputTokens int
-	// ProviderData, from a provider's compaction (Compaction), goes on the
-	// summary record; Usage is that provider's usage object, kept under
-	// aux.usage as it came.
-	ProviderData []transcript.ProviderItem
-	Usage        json.RawMessage
-}
+func sliceStream(recs []transcript.Record) RecordStream { return span.SliceStream(recs) }
 
 // Summarizer writes a summary.
 type Summarizer interface {

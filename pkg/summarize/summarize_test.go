@@ -86,7 +86,7 @@ func TestSmallSpanNeverGrows(t *testing.T) {
 		if p == nil {
 			t.Fatalf("%d records: skip %q", n, skip)
 		}
-		ex := &Extractive{Counter: c}
+		ex := &extractive.Summarizer{Counter: c}
 		out, err := ex.Summarize(context.Background(), p.Input)
 		if err != nil {
 			t.Fatal(err)
@@ -123,7 +123,7 @@ func TestPlanRecordAndProgressiveLedger(t *testing.T) {
 	if !strings.Contains(p.Input.Text, "[user] Turn 0:") || !strings.Contains(p.Input.Compose(), DefaultPrompt) {
 		t.Fatalf("input text:\n%s", p.Input.Compose())
 	}
-	ex := &Extractive{Counter: c}
+	ex := &extractive.Summarizer{Counter: c}
 	out, err := ex.Summarize(context.Background(), p.Input)
 	if err != nil {
 		t.Fatal(err)
@@ -216,7 +216,7 @@ func TestExtractiveDeterministicAndBounded(t *testing.T) {
 		if err != nil || p == nil {
 			t.Fatal(err)
 		}
-		ex := &Extractive{Counter: c}
+		ex := &extractive.Summarizer{Counter: c}
 		a, _ := ex.Summarize(context.Background(), p.Input)
 		b, _ := ex.Summarize(context.Background(), p.Input)
 		if a.Text != b.Text {
@@ -264,12 +264,12 @@ func BenchmarkExtractive(b *testing.B) {
 		return strings.Join(s, " ") + "."
 	}
 	recs := conversation(600, text)
-	ex := &Extractive{Counter: c}
-	first, err := ex.Summarize(context.Background(), Input{Input: extractive.Input{Records: recs[:300], MaxTokens: 2000}})
+	ex := &extractive.Summarizer{Counter: c}
+	first, err := ex.Summarize(context.Background(), Input{Records: recs[:300], MaxTokens: 2000})
 	if err != nil {
 		b.Fatal(err)
 	}
-	in := Input{Input: extractive.Input{Records: recs[300:], Previous: first.Text, MaxTokens: 2000}}
+	in := Input{Records: recs[300:], Previous: first.Text, MaxTokens: 2000}
 	for b.Loop() {
 		if _, err := ex.Summarize(context.Background(), in); err != nil {
 			b.Fatal(err)

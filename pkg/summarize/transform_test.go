@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -34,7 +35,7 @@ func readAll(t *testing.T, out string) []transcript.Record {
 
 func TestTransform(t *testing.T) {
 	var out strings.Builder
-	res, err := Transform(context.Background(), newRunner(t, &Extractive{Counter: counter(t)}), strings.NewReader(messages(9)), &out)
+	res, err := Transform(context.Background(), newRunner(t, &extractive.Summarizer{Counter: counter(t)}), strings.NewReader(messages(9)), &out)
 	if err != nil {
 		t.Fatal(err)
 	}

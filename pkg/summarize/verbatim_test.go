@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/summarize/facts"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -55,7 +56,7 @@ func chitChat(i int) string {
 // returns the second summary record.
 func summarizeTwice(t *testing.T, recs []transcript.Record, more int, text func(i int) string, opt Options) transcript.Record {
 	t.Helper()
-	ex := &Extractive{Counter: opt.Counter}
+	ex := &extractive.Summarizer{Counter: opt.Counter}
 	round := func(recs []transcript.Record, id string) ([]transcript.Record, transcript.Record) {
 		t.Helper()
 		p, skip, err := Prepare(recs, opt)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/convo-cli/convo/pkg/summarize/facts"
 	"github.com/convo-cli/convo/pkg/summarize/internal/work"
+	"github.com/convo-cli/convo/pkg/summarize/span"
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -35,50 +36,12 @@ type Engine struct {
 	Counter *tokens.Counter
 }
 
-// Input is what the engine summarizes.
-type Input struct {
-	// Previous is the previous summary's text without its ledger ("" for
-	// the first summary).
-	Previous string
-	// Records are the records folded in; Each, when set, replays them
-	// instead, in order, as often as it is called: a long span is
-	// streamed from the store, never held.
-	Records []transcript.Record
-	Each    RecordStream
-	// MaxTokens bounds the text.
-	MaxTokens int
-	// Facts is the ledger the text is followed by, unless it holds them
-	// word for word; FactsTokens is their room, which notes that hold
-	// some facts may use.
-	Facts        []facts.Fact
-	FactsDropped int
-	FactsTokens  int
-}
-
-// RecordStream calls fn for each record of a span, in order; fn's error
-// ends the stream and is returned. The record is valid only during the
-// call.
-type RecordStream func(fn func(*transcript.Record) error) error
-
-// records is the stream of the records folded in: Each, or Records.
-func (in Input) records() RecordStream {
-	if in.Each != nil {
-		return in.Each
-	}
-	return SliceStream(in.Records)
-}
+// RecordStream calls fn for each record of a span, in order (package
+// span).
+type RecordStream = span.RecordStream
 
 // SliceStream is the stream of recs, held.
-func SliceStream(recs []transcript.Record) RecordStream {
-	return func(fn func(*transcript.Record) error) error {
-		for i := range recs {
-			if err := fn(&recs[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-}
+func SliceStream(recs []transcript.Record) RecordStream { return span.SliceStream(recs) }
 
 // defaultMaxTokens bounds a text given no bound.
 const defaultMaxTokens = 4000
@@ -100,12 +63,12 @@ type note struct {
 
 // Summarize writes the summary's text: it reads the records and the
 // previous summary, not a text rendered of them: it needs structure.
-func (e *Engine) Summarize(in Input) (string, error) {
+func (e *Engine) Summarize(in span.Input) (string, error) {
 	budget := in.MaxTokens
 	if budget <= 0 {
 		budget = defaultMaxTokens
 	}
-	s := &noteSet{e: e, each: in.records()}
+	s := &noteSet{e: e, each: in.Stream()}
 	if in.Each == nil {
 		s.recs = in.Records
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/convo-cli/convo/eval/domains"
+	"github.com/convo-cli/convo/pkg/summarize/span"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -54,11 +55,11 @@ func TestNotesKeepNegation(t *testing.T) {
 		for _, budget := range []int{60, 200, 800} {
 			// A summary of the first half, then one of the second half
 			// that carries it: notes read back must mean what they said.
-			first, err := ex.Summarize(Input{Records: recs[:len(recs)/2], MaxTokens: budget})
+			first, err := ex.Summarize(span.Input{Records: recs[:len(recs)/2], MaxTokens: budget})
 			if err != nil {
 				t.Fatal(err)
 			}
-			text, err := ex.Summarize(Input{Previous: first, Records: recs[len(recs)/2:], MaxTokens: budget})
+			text, err := ex.Summarize(span.Input{Previous: first, Records: recs[len(recs)/2:], MaxTokens: budget})
 			if err != nil {
 				t.Fatal(err)
 			}

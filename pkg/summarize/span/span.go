@@ -1,0 +1,89 @@
+// Package span holds what a summarizer is given and what it answers: the
+// span of a conversation to fold (its records or a stream of them, the
+// previous summary, the bound on the text, the fact ledger) and the
+// summary's text. The use case (pkg/summarize) and every summarizer,
+// the offline engine (pkg/summarize/extractive) among them, share these
+// types, so that neither imports the other.
+package span
+
+import (
+	"encoding/json"
+
+	"github.com/convo-cli/convo/pkg/summarize/facts"
+	"github.com/convo-cli/convo/pkg/transcript"
+)
+
+// Input is what a summarizer receives: the instruction and the text
+// rendered of the span for one that reads text (an LLM, exec), and the
+// span itself for one that reads records (the extractive engine): the
+// previous summary's text, the records folded in (or a stream of them),
+// the bound on its length and the fact ledger.
+type Input struct {
+	// Instruction is the prompt: what to do with Text.
+	Instruction string
+	// Text is the covered records and the previous summary, shaped by the
+	// template.
+	Text string
+	// PreviousSummary is the previous summary record, nil for none: a
+	// summarizer that sends the records (a provider's compaction) sends
+	// it first.
+	PreviousSummary *transcript.Record
+	// Previous is the previous summary's text without its ledger ("" for
+	// the first summary).
+	Previous string
+	// Records are the records folded in; Each, when set, replays them
+	// instead, in order, as often as it is called: a long span is
+	// streamed from the store, never held.
+	Records []transcript.Record
+	Each    RecordStream
+	// MaxTokens bounds the text.
+	MaxTokens int
+	// Facts is the ledger the text is followed by, unless it holds them
+	// word for word; FactsTokens is their room, which notes that hold
+	// some facts may use.
+	Facts        []facts.Fact
+	FactsDropped int
+	FactsTokens  int
+}
+
+// Compose is the exact text a text-in, text-out summarizer receives.
+func (in Input) Compose() string { return in.Instruction + "\n\n" + in.Text }
+
+// Stream is the stream of the records folded in: Each, or Records.
+func (in Input) Stream() RecordStream {
+	if in.Each != nil {
+		return in.Each
+	}
+	return SliceStream(in.Records)
+}
+
+// RecordStream calls fn for each record of a span, in order; fn's error
+// ends the stream and is returned. The record is valid only during the
+// call.
+type RecordStream func(fn func(*transcript.Record) error) error
+
+// SliceStream is the stream of recs, held.
+func SliceStream(recs []transcript.Record) RecordStream {
+	return func(fn func(*transcript.Record) error) error {
+		for i := range recs {
+			if err := fn(&recs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// Output is a summarizer's answer.
+type Output struct {
+	Text  string
+	Model string
+	// InputTokens and OutputTokens are what the provider says the summary
+	// cost (0: it did not say, or no provider was called).
+	InputTokens, OutputTokens int
+	// ProviderData, from a provider's compaction (Compaction), goes on the
+	// summary record; Usage is that provider's usage object, kept under
+	// aux.usage as it came.
+	ProviderData []transcript.ProviderItem
+	Usage        json.RawMessage
+}
