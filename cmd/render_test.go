@@ -97,7 +97,7 @@ func TestRenderRun(t *testing.T) {
 			t.Errorf("stored render lacks %q: %s", want, stored)
 		}
 	}
-	if strings.Contains(stored, "I want to visit Lisbon in May") {
+	if strings.Contains(stored, `"content":"I want to visit Lisbon in May`) {
 		t.Errorf("a covered record was rendered: %s", stored)
 	}
 	out.Reset()
