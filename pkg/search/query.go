@@ -100,7 +100,7 @@ func Parse(s string) (*Query, error) {
 	}
 	q := &Query{}
 	joinNext := false
-	skipped := false // the token before made no clause
+	skipped := false     // the token before made no clause
 	var dropped []string // tokens that hold no word
 	op := func(t tok) bool { return t.or || t.and }
 	for i, t := range toks {
