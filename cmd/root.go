@@ -149,6 +149,7 @@ variables convo reads: convo help environment.`,
 		newCmdMigrate(a, nil),
 	)
 	root.AddCommand(newHelpTopics()...)
+	root.SetHelpCommand(helpCommand(root))
 	completionCmd(root)
 	completeFlagValues(a, root)
 	helpTemplates(root)
