@@ -78,6 +78,9 @@ type Store struct {
 	// figures) for a store opened to read only: its own database handle,
 	// which may write but never creates or migrates anything.
 	cache *sql.DB
+	// figures, when set, is the token count every write keeps up to date
+	// in its own transaction (SetFigures).
+	figures *figureCounter
 }
 
 // DefaultClaimTimeout is the ClaimTimeout of a Store that sets none.

@@ -47,6 +47,10 @@ type writer struct {
 	// entries are the index entries not yet written (see index).
 	entries    []entry
 	entryBytes int
+
+	// newest is the newest creation time of the records inserted, for the
+	// conversation's last activity (keepFigures).
+	newest int64
 }
 
 // pendingRow is a record inserted but not yet sent: its index entry
@@ -193,6 +197,7 @@ func (w *writer) insert(ctx context.Context, r *transcript.Record) error {
 		p.text = search.Text(r)
 	}
 	w.pending = append(w.pending, p)
+	w.newest = max(w.newest, p.created)
 	w.pos++
 	w.seq++
 	w.added++
@@ -326,5 +331,5 @@ func (w *writer) finish(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("update conversation: %w", err)
 	}
-	return nil
+	return w.s.keepFigures(ctx, w.tx, w.conv, w.newest, w.reshaped)
 }
