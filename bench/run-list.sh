@@ -14,12 +14,15 @@ CONVS=${LIST_CONVS:-10000}
 RECORDS=${LIST_RECORDS:-100}
 RUNS=${LIST_RUNS:-5}
 db=${2:-$out/list10k.db}
-go build -o "$out/listseed" ./bench/listseed
-if [[ "$db" != postgres* ]]; then rm -f "$db"*; fi
-t0=$(date +%s%N)
-"$out/listseed" -db "$db" -n "$CONVS" -records "$RECORDS"
-t1=$(date +%s%N)
-awk -v t="$(( (t1 - t0) / 1000000 ))" -v c="$CONVS" -v r="$RECORDS" 'BEGIN {printf "seed %d conversations x %d records (figures kept by each write): %.1f s\n", c, r, t/1000}'
+# LIST_SEED=0 times the lists of a store seeded before.
+if [ "${LIST_SEED:-1}" != 0 ]; then
+	go build -o "$out/listseed" ./bench/listseed
+	if [[ "$db" != postgres* ]]; then rm -f "$db"*; fi
+	t0=$(date +%s%N)
+	"$out/listseed" -db "$db" -n "$CONVS" -records "$RECORDS"
+	t1=$(date +%s%N)
+	awk -v t="$(( (t1 - t0) / 1000000 ))" -v c="$CONVS" -v r="$RECORDS" 'BEGIN {printf "seed %d conversations x %d records (figures kept by each write): %.1f s\n", c, r, t/1000}'
+fi
 # run prints "wall_ms cpu_ms" of one list, its line count checked.
 run() {
 	local lines

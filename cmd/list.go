@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,7 +21,8 @@ type listOptions struct {
 	json             bool
 	tokenizer        string
 	since, olderThan string
-	counter          *tokens.Counter
+	key              string          // the tokenizer's name, checked
+	counter          *tokens.Counter // loaded when a figure must be counted
 	from, before     int64 // the cutoffs --since and --older-than name, in ms
 }
 
@@ -45,7 +47,7 @@ them and no record.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var err error
-			if o.counter, err = tokens.New(o.tokenizer); err != nil {
+			if o.key, err = tokens.Canonical(o.tokenizer); err != nil {
 				return usageErrorf("--tokenizer: %v", err)
 			}
 			if o.since != "" {
@@ -90,7 +92,7 @@ func listRun(ctx context.Context, o *listOptions) error {
 	if s != nil {
 		// One read of the figures every write keeps, newest activity
 		// first: no record is read unless a figure is not up to date.
-		err = s.Figures(ctx, o.counter.Name(), func(c store.ConversationFigures) error {
+		err = s.Figures(ctx, o.key, func(c store.ConversationFigures) error {
 			if o.keep(c) {
 				infos = append(infos, c)
 			}
@@ -100,14 +102,20 @@ func listRun(ctx context.Context, o *listOptions) error {
 	if err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(o.f.IO.Out, 0, 8, 2, ' ', 0)
+	out := bufio.NewWriterSize(o.f.IO.Out, 64<<10) // a write per line costs more than the list
+	tw := tabwriter.NewWriter(out, 0, 8, 2, ' ', 0)
 	if !o.json {
 		fmt.Fprintln(tw, "CONVERSATION\tRECORDS\tTOKENS\tLAST ACTIVITY")
 	}
 	for _, c := range infos {
 		n := int(c.Tokens)
 		if !c.TokensKnown {
-			if n, err = s.ViewTokens(ctx, c.ID, o.counter.Name(), o.counter.Stored); err != nil {
+			if o.counter == nil {
+				if o.counter, err = tokens.New(o.key); err != nil {
+					return err
+				}
+			}
+			if n, err = s.ViewTokens(ctx, c.ID, o.key, o.counter.Stored); err != nil {
 				return err
 			}
 		}
@@ -123,7 +131,7 @@ func listRun(ctx context.Context, o *listOptions) error {
 		// (an escape sequence, a carriage return) is shown escaped.
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", escapeID(c.ID), c.Records, n, time.UnixMilli(c.LastActivity).UTC().Format(time.RFC3339))
 	}
-	return tw.Flush()
+	return errors.Join(tw.Flush(), out.Flush())
 }
 
 // listEntry is one line of list --json. Consumers ignore fields they do not

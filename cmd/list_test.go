@@ -38,7 +38,7 @@ func TestListFlags(t *testing.T) {
 				}
 				return
 			}
-			if got == nil || got.counter == nil || got.from != tt.from || got.before != tt.before {
+			if got == nil || got.key == "" || got.from != tt.from || got.before != tt.before {
 				t.Fatalf("options %+v, want from %d before %d", got, tt.from, tt.before)
 			}
 		})
@@ -61,7 +61,7 @@ func TestListRun(t *testing.T) {
 	view := counter.Count("Paris is sunny.") + counter.Count("And Lisbon?") + counter.Count("Rainy.")
 	ctx := context.Background()
 
-	if err := listRun(ctx, &listOptions{f: f, json: true, counter: counter}); err != nil {
+	if err := listRun(ctx, &listOptions{f: f, json: true, key: counter.Name(), counter: counter}); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -88,7 +88,7 @@ func TestListRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	out.Reset()
-	if err := listRun(ctx, &listOptions{f: f, json: true, counter: counter}); err != nil {
+	if err := listRun(ctx, &listOptions{f: f, json: true, key: counter.Name(), counter: counter}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), `"exports":[{"sink":"s3","seq":6,"pending":1,"held":true,"updated":1744815823058}]`) {
@@ -99,7 +99,7 @@ func TestListRun(t *testing.T) {
 	// activity: "other"'s is the test clock's time, "demo"'s 6 ms; a cutoff
 	// after both keeps none, one between them "demo" alone.
 	out.Reset()
-	if err := listRun(ctx, &listOptions{f: f, counter: counter}); err != nil {
+	if err := listRun(ctx, &listOptions{f: f, key: counter.Name(), counter: counter}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(out.String(), "CONVERSATION  RECORDS  TOKENS  LAST ACTIVITY\nother         1        2       2025-04-16T15:03:43Z\ndemo          6        ") ||
@@ -107,14 +107,14 @@ func TestListRun(t *testing.T) {
 		t.Errorf("table:\n%s", out)
 	}
 	out.Reset()
-	if err := listRun(ctx, &listOptions{f: f, counter: counter, from: 1744815823059}); err != nil {
+	if err := listRun(ctx, &listOptions{f: f, key: counter.Name(), counter: counter, from: 1744815823059}); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != "CONVERSATION  RECORDS  TOKENS  LAST ACTIVITY\n" {
 		t.Errorf("--since after the last activity:\n%s", out)
 	}
 	out.Reset()
-	if err := listRun(ctx, &listOptions{f: f, json: true, counter: counter, before: 1744815823058}); err != nil {
+	if err := listRun(ctx, &listOptions{f: f, json: true, key: counter.Name(), counter: counter, before: 1744815823058}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Count(out.String(), "\n") != 1 || !strings.Contains(out.String(), `"conversation":"demo"`) {
