@@ -23,7 +23,7 @@ type listOptions struct {
 	since, olderThan string
 	key              string          // the tokenizer's name, checked
 	counter          *tokens.Counter // loaded when a figure must be counted
-	from, before     int64 // the cutoffs --since and --older-than name, in ms
+	from, before     int64           // the cutoffs --since and --older-than name, in ms
 }
 
 // newCmdList builds `convo list`. runF replaces listRun in tests that
