@@ -147,6 +147,11 @@ func (x suite) TestFiguresOrder(t *testing.T) {
 	if want := "late@3000 middle@2000 early@1000"; strings.Join(got, " ") != want {
 		t.Fatalf("Figures order %v, want %s", got, want)
 	}
+	// An import keeps them in its own transaction as an append does.
+	cur := store.ImportCursor{Source: "/s.jsonl", Conversation: "imported", Tool: "codex", Size: 10, MTime: 5, Entries: 2, LastEntry: "2", Head: "h"}
+	_, err := s.ImportAppend(ctx, cur, ids, feed(at("user", "imported question", 2500), at("assistant", "imported answer", 2600)))
+	lcMust(t, err)
+	figKept(t, s, "imported", "an import")
 	// prune --older-than compares the same time.
 	res, err := s.Prune(ctx, store.PruneOptions{Before: 1500})
 	lcMust(t, err)
