@@ -119,8 +119,22 @@ func (s *Store) keepFigures(ctx context.Context, tx conn, conv string, newest in
 	if f == nil {
 		return nil
 	}
-	cur, old, haveOld, err := s.figureIn(ctx, tx, conv, f.key, f.count)
+	var countErr error
+	count := func(role string, body []byte) (int, error) {
+		n, err := f.count(role, body)
+		if err != nil {
+			countErr = err
+		}
+		return n, err
+	}
+	cur, old, haveOld, err := s.figureIn(ctx, tx, conv, f.key, count)
 	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil && countErr != nil {
+		// A record the tokenizer cannot count fails no write: the figure
+		// stays behind, and list counts it (ViewTokens) and says why.
+		s.log().Warn("view tokens not kept", "conversation", conv, "error", err.Error())
 		return nil
 	}
 	if err != nil {
