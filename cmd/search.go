@@ -67,6 +67,10 @@ or put -- before it. See docs/search.md.`,
 			if o.limit < 0 {
 				return usageErrorf("--limit %d: want 0 (every match) or more", o.limit)
 			}
+			if d := o.query.Dropped; len(d) > 0 {
+				// The query may not be what the user meant: -q or not.
+				f.alertf("search: %s dropped from the query: no word in it (a word is letters, digits and marks)", quotedList(d))
+			}
 			if o.role != "" && !transcript.Role(o.role).Valid() {
 				return usageErrorf("--role %q: want one of %v", o.role, transcript.Roles)
 			}
@@ -252,4 +256,13 @@ func (p searchPrinter) marked(sn search.Snippet) string {
 	}
 	b.WriteString(escapeForTerminal(sn.Text[at:]))
 	return b.String()
+}
+
+// quotedList is each of s Go-quoted, joined by ", ".
+func quotedList(s []string) string {
+	q := make([]string, len(s))
+	for i, v := range s {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	return strings.Join(q, ", ")
 }

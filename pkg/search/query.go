@@ -13,6 +13,9 @@ import (
 // or c)); a leading - excludes.
 type Query struct {
 	Clauses []Clause
+	// Dropped are the query's tokens that hold no word (punctuation,
+	// symbols, emoji), as written: they find and exclude nothing.
+	Dropped []string
 }
 
 // Clause is one or more items joined by OR, or one item negated.
@@ -153,6 +156,7 @@ func Parse(s string) (*Query, error) {
 	for _, c := range q.Clauses {
 		positive = positive || !c.Not
 	}
+	q.Dropped = dropped
 	switch {
 	case positive:
 	case len(dropped) > 0:
