@@ -55,10 +55,14 @@ func TestReadmeTour(t *testing.T) {
 	// After the tour, show of its conversation is for people: it fits
 	// 80 columns (stdout is no terminal), with no JSON, epoch
 	// milliseconds or ids in it.
+	// The tour writes its files next to its store, in the directory it
+	// makes, never into the clone it runs from: after it, the working
+	// directory holds only what the test put there.
 	ar := &txtar.Archive{Comment: []byte("exec bash tour.sh\n" +
-		"! grep '.{81,}' show.txt\n! grep '\\{\"' show.txt\n! grep '[0-9]{13}' show.txt\n! grep '[0-9A-Z]{26}' show.txt\ngrep '\\^  summary' show.txt\n")}
+		"! grep '.{81,}' show.txt\n! grep '\\{\"' show.txt\n! grep '[0-9]{13}' show.txt\n! grep '[0-9A-Z]{26}' show.txt\ngrep '\\^  summary' show.txt\n" +
+		"exec bash -c 'ls | tr \"\\n\" \" \"'\nstdout '^examples show.txt tour.sh $'\n")}
 	ar.Files = append(ar.Files, txtar.File{Name: "tour.sh", Data: []byte(
-		"set -euo pipefail\ntrap 'echo \"README tour: this line failed: $BASH_COMMAND\" >&2' ERR\nset -x\n" + tour +
+		"set -euo pipefail\ntrap 'echo \"README tour: this line failed: $BASH_COMMAND\" >&2' ERR\nset -x\n" + visibleRewinds(tour) +
 			"convo show -c demo > show.txt\n")})
 	examples, err := filepath.Glob("examples/*")
 	if err != nil || len(examples) == 0 {
@@ -78,6 +82,22 @@ func TestReadmeTour(t *testing.T) {
 	params := scriptParams(false, func(env *testscript.Env) (string, error) { return env.WorkDir + "/convo.db", nil })
 	params.Dir = dir
 	testscript.Run(t, params)
+}
+
+// visibleRewinds makes each `convo rewind` line of the tour fail unless it
+// removes something (it prints what it removed): a rewind that does nothing
+// shows a newcomer nothing.
+func visibleRewinds(tour string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(tour, "\n") {
+		cmd, _, _ := strings.Cut(line, "#")
+		if cmd = strings.TrimSpace(cmd); strings.HasPrefix(cmd, "convo rewind ") {
+			fmt.Fprintf(&b, "out=$(%s); test -n \"$out\" || { echo 'README tour: %s removed nothing' >&2; false; }; printf '%%s\\n' \"$out\"\n", cmd, cmd)
+			continue
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 // The README says what make test installs and where: dynalite, with npm,

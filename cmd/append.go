@@ -257,7 +257,9 @@ func (o *appendOptions) noteFileText() {
 	if o.conversation != "" {
 		cmd += " -c " + shellWord(o.conversation)
 	}
-	o.f.warnf("stored as text; to read the file: `%s < %s`", cmd, shellWord(o.texts[0]))
+	// A warning that what was stored may not be what was meant: -q,
+	// which silences echoes and progress, does not silence it.
+	o.f.alertf("%s names a file, but its name was stored as text; to read the file: `%s < %s`", shellWord(o.texts[0]), cmd, shellWord(o.texts[0]))
 }
 
 // shellWord is s as one word a POSIX shell reads back as s, escaped for a

@@ -18,6 +18,7 @@ type copyOptions struct {
 	to           string // the target store, as --db takes it
 	conversation string
 	all, force   bool
+	yes          bool // consent, accepted on every destructive command; --force replaces
 }
 
 // newCmdCopy builds `convo copy`. runF replaces copyRun in tests that check
@@ -67,6 +68,7 @@ refusal is said on stderr, and the exit status is 1 at the end.`,
 	fl.StringVar(&o.to, "to", "", "the store to copy into: "+storeSchemes)
 	fl.BoolVar(&o.all, "all", false, "copy every conversation")
 	fl.BoolVar(&o.force, "force", false, "replace conversations that exist in the target")
+	fl.BoolVar(&o.yes, "yes", false, "accepted as on every destructive command (--force is what replaces)")
 	return cmd
 }
 

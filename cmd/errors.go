@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -123,7 +124,9 @@ func exitCode(err error) int {
 		return 128 + int(sig.sig)
 	case errors.As(err, &ue),
 		// --db or --to naming what is no convo store, or no location at all
-		errors.Is(err, store.ErrNotAStore), errors.Is(err, store.ErrBadLocation):
+		errors.Is(err, store.ErrNotAStore), errors.Is(err, store.ErrBadLocation),
+		// a request the history it sends rules out
+		errors.Is(err, format.ErrIncompatible):
 		return ExitUsage
 	case errors.As(err, &ie):
 		return ExitInput

@@ -113,3 +113,10 @@ func (a *Factory) warnf(format string, args ...any) {
 		fmt.Fprintf(a.IO.ErrOut, "convo: "+format+"\n", args...)
 	}
 }
+
+// alertf tells the person, --quiet or not, what they must know: that what
+// was stored or printed may not be what they meant, or what it needs to
+// work (-q silences echoes and progress, never these).
+func (a *Factory) alertf(format string, args ...any) {
+	fmt.Fprintf(a.IO.ErrOut, "convo: "+format+"\n", args...)
+}

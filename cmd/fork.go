@@ -15,6 +15,7 @@ type forkOptions struct {
 	src, dst string
 	at       string
 	force    bool
+	yes      bool           // consent, accepted on every destructive command; --force replaces
 	ref      transcript.Ref // what --at names; empty: everything
 }
 
@@ -65,6 +66,7 @@ RECORD is ` + transcript.RefHelp + `.`,
 	fl.StringVar(&o.dst, "to", "", "the new conversation")
 	fl.StringVar(&o.at, "at", "", "the last record copied: "+transcript.RefHelp)
 	fl.BoolVar(&o.force, "force", false, "replace DST when it exists")
+	fl.BoolVar(&o.yes, "yes", false, "accepted as on every destructive command (--force is what replaces)")
 	return cmd
 }
 

@@ -68,3 +68,47 @@ func completionCmd(root *cobra.Command) {
 		}
 	}
 }
+
+// helpCommand is `convo help [COMMAND|TOPIC]`, cobra's own but for a name
+// it does not know: a usage error (exit 2) listing the topics and the
+// commands, where cobra prints the root's help and exits 0.
+func helpCommand(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command|topic]",
+		Short: "Help about any command or topic",
+		Long:  "Help provides help for any command or topic: convo help COMMAND, convo help TOPIC.",
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			var names []string
+			for _, sub := range root.Commands() {
+				if sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() {
+					if strings.HasPrefix(sub.Name(), toComplete) {
+						names = append(names, sub.Name())
+					}
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			target, rest, err := root.Find(args)
+			if len(args) > 0 && (err != nil || target == nil || len(rest) > 0 || target == root) {
+				var topics, cmds []string
+				for _, sub := range root.Commands() {
+					switch {
+					case sub.IsAdditionalHelpTopicCommand():
+						topics = append(topics, sub.Name())
+					case sub.IsAvailableCommand():
+						cmds = append(cmds, sub.Name())
+					}
+				}
+				return usageErrorf("unknown help topic %q: the topics are %s; the commands are %s",
+					strings.Join(args, " "), strings.Join(topics, ", "), strings.Join(cmds, ", "))
+			}
+			if target == nil {
+				target = root
+			}
+			target.InitDefaultHelpFlag()
+			target.InitDefaultVersionFlag()
+			return target.Help()
+		},
+	}
+}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,8 +21,9 @@ type listOptions struct {
 	json             bool
 	tokenizer        string
 	since, olderThan string
-	counter          *tokens.Counter
-	from, before     int64 // the cutoffs --since and --older-than name, in ms
+	key              string          // the tokenizer's name, checked
+	counter          *tokens.Counter // loaded when a figure must be counted
+	from, before     int64           // the cutoffs --since and --older-than name, in ms
 }
 
 // newCmdList builds `convo list`. runF replaces listRun in tests that
@@ -31,6 +33,13 @@ func newCmdList(f *Factory, runF func(context.Context, *listOptions) error) *cob
 	cmd := &cobra.Command{
 		Use:   "list [--since TIME] [--older-than TIME] [--json]",
 		Short: "List the stored conversations: records, tokens in the LLM view, last activity",
+		Long: `List the stored conversations, the most recently active first: each one's
+records, the tokens of its LLM view (--tokenizer) and its last activity, the
+creation time of its newest record (an import keeps the source's times, so a
+session imported today and last used a month ago shows a month ago).
+--since and --older-than compare the last activity, as prune --older-than
+does. Every write keeps these figures in its own transaction: list reads
+them and no record.`,
 		Example: `  convo list
   convo list --since 7d
   convo list --older-than 2026-01-01 --json
@@ -38,7 +47,7 @@ func newCmdList(f *Factory, runF func(context.Context, *listOptions) error) *cob
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var err error
-			if o.counter, err = tokens.New(o.tokenizer); err != nil {
+			if o.key, err = tokens.Canonical(o.tokenizer); err != nil {
 				return usageErrorf("--tokenizer: %v", err)
 			}
 			if o.since != "" {
@@ -66,12 +75,14 @@ func newCmdList(f *Factory, runF func(context.Context, *listOptions) error) *cob
 }
 
 // keep reports whether a conversation passes --since and --older-than.
-func (o *listOptions) keep(c store.ConversationInfo) bool {
-	return (o.from == 0 || c.Updated >= o.from) && (o.before == 0 || c.Updated < o.before)
+// keep reports whether c is within --since and --older-than: both compare
+// the last activity, the newest record's creation time.
+func (o *listOptions) keep(c store.ConversationFigures) bool {
+	return (o.from == 0 || c.LastActivity >= o.from) && (o.before == 0 || c.LastActivity < o.before)
 }
 
 func listRun(ctx context.Context, o *listOptions) error {
-	var infos []store.ConversationInfo
+	var infos []store.ConversationFigures
 	s, err := o.f.ReadStore(ctx)
 	if errors.Is(err, errNoStore) {
 		s, err = nil, nil // a store never written to lists nothing
@@ -79,7 +90,9 @@ func listRun(ctx context.Context, o *listOptions) error {
 		return err
 	}
 	if s != nil {
-		err = s.Conversations(ctx, func(c store.ConversationInfo) error {
+		// One read of the figures every write keeps, newest activity
+		// first: no record is read unless a figure is not up to date.
+		err = s.Figures(ctx, o.key, func(c store.ConversationFigures) error {
 			if o.keep(c) {
 				infos = append(infos, c)
 			}
@@ -89,14 +102,22 @@ func listRun(ctx context.Context, o *listOptions) error {
 	if err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(o.f.IO.Out, 0, 8, 2, ' ', 0)
+	out := bufio.NewWriterSize(o.f.IO.Out, 64<<10) // a write per line costs more than the list
+	tw := tabwriter.NewWriter(out, 0, 8, 2, ' ', 0)
 	if !o.json {
 		fmt.Fprintln(tw, "CONVERSATION\tRECORDS\tTOKENS\tLAST ACTIVITY")
 	}
 	for _, c := range infos {
-		n, err := s.ViewTokens(ctx, c.ID, o.counter.Name(), o.counter.Stored)
-		if err != nil {
-			return err
+		n := int(c.Tokens)
+		if !c.TokensKnown {
+			if o.counter == nil {
+				if o.counter, err = tokens.New(o.key); err != nil {
+					return err
+				}
+			}
+			if n, err = s.ViewTokens(ctx, c.ID, o.key, o.counter.Stored); err != nil {
+				return err
+			}
 		}
 		if o.json {
 			line, err := listJSON(ctx, s, c, n)
@@ -108,9 +129,9 @@ func listRun(ctx context.Context, o *listOptions) error {
 		}
 		// An id is printed for people: what a terminal would obey in it
 		// (an escape sequence, a carriage return) is shown escaped.
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", escapeID(c.ID), c.Records, n, time.UnixMilli(c.Updated).UTC().Format(time.RFC3339))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", escapeID(c.ID), c.Records, n, time.UnixMilli(c.LastActivity).UTC().Format(time.RFC3339))
 	}
-	return tw.Flush()
+	return errors.Join(tw.Flush(), out.Flush())
 }
 
 // listEntry is one line of list --json. Consumers ignore fields they do not
@@ -121,6 +142,7 @@ type listEntry struct {
 	Tokens       int    `json:"tokens"`
 	Created      int64  `json:"created"`
 	Updated      int64  `json:"updated"`
+	LastActivity int64  `json:"lastActivity"`
 	Summaries    int64  `json:"summaries"`
 	// LatestSummary is the id of the latest summary, absent when none.
 	LatestSummary        string `json:"latestSummary,omitempty"`
@@ -142,13 +164,13 @@ type listExport struct {
 }
 
 // listJSON is list --json's line for one conversation.
-func listJSON(ctx context.Context, s store.Store, c store.ConversationInfo, tokens int) ([]byte, error) {
+func listJSON(ctx context.Context, s store.Store, c store.ConversationFigures, tokens int) ([]byte, error) {
 	st, err := s.Status(ctx, c.ID)
 	if err != nil {
 		return nil, err
 	}
 	e := listEntry{
-		Conversation: c.ID, Records: c.Records, Tokens: tokens, Created: c.Created, Updated: c.Updated,
+		Conversation: c.ID, Records: c.Records, Tokens: tokens, Created: c.Created, Updated: c.Updated, LastActivity: c.LastActivity,
 		Summaries: st.Summaries, LatestSummary: st.LatestSummary, LatestSummaryCreated: st.LatestSummaryCreated,
 		AfterSummary: st.AfterSummary, Exports: []listExport{},
 	}

@@ -38,7 +38,7 @@ func TestListFlags(t *testing.T) {
 				}
 				return
 			}
-			if got == nil || got.counter == nil || got.from != tt.from || got.before != tt.before {
+			if got == nil || got.key == "" || got.from != tt.from || got.before != tt.before {
 				t.Fatalf("options %+v, want from %d before %d", got, tt.from, tt.before)
 			}
 		})
@@ -61,23 +61,26 @@ func TestListRun(t *testing.T) {
 	view := counter.Count("Paris is sunny.") + counter.Count("And Lisbon?") + counter.Count("Rainy.")
 	ctx := context.Background()
 
-	if err := listRun(ctx, &listOptions{f: f, json: true, counter: counter}); err != nil {
+	if err := listRun(ctx, &listOptions{f: f, json: true, key: counter.Name(), counter: counter}); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 2 {
 		t.Fatalf("list --json:\n%s", out)
 	}
+	// The most recently active first: "other" was appended now, "demo"'s
+	// newest record was made at 6 ms, whenever it was written (its last
+	// activity is that, not the write: updated).
 	var e listEntry
-	if err := json.Unmarshal([]byte(lines[0]), &e); err != nil {
+	if err := json.Unmarshal([]byte(lines[1]), &e); err != nil {
 		t.Fatal(err)
 	}
-	if e.Conversation != "demo" || e.Records != 6 || e.Tokens != view || e.Summaries != 1 ||
+	if e.Conversation != "demo" || e.Records != 6 || e.Tokens != view || e.Summaries != 1 || e.LastActivity != 6 || e.Updated != 1744815823058 ||
 		e.LatestSummary != "01JRZJ166J2WRMF990535EVSQ4" || e.LatestSummaryCreated != 4 || e.AfterSummary != 2 || e.Exports == nil {
-		t.Errorf("entry %+v, want %d tokens", e, view)
+		t.Errorf("entry %+v, want %d tokens, last activity 6", e, view)
 	}
-	if !strings.Contains(lines[1], `"conversation":"other","records":1,"tokens":2,`) || !strings.Contains(lines[1], `"exports":[]`) {
-		t.Errorf("second entry %s", lines[1])
+	if !strings.Contains(lines[0], `"conversation":"other","records":1,"tokens":2,`) || !strings.Contains(lines[0], `"lastActivity":1744815823058,`) || !strings.Contains(lines[0], `"exports":[]`) {
+		t.Errorf("first entry %s", lines[0])
 	}
 
 	// A sink exported to is listed with what it would send now.
@@ -85,35 +88,36 @@ func TestListRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	out.Reset()
-	if err := listRun(ctx, &listOptions{f: f, json: true, counter: counter}); err != nil {
+	if err := listRun(ctx, &listOptions{f: f, json: true, key: counter.Name(), counter: counter}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), `"exports":[{"sink":"s3","seq":6,"pending":1,"held":true,"updated":1744815823058}]`) {
 		t.Errorf("exports:\n%s", out)
 	}
 
-	// The table, and the filters: "other" was appended at the test clock's
-	// time, "demo" too; a cutoff after it keeps none.
+	// The table, most recently active first, and the filters on the last
+	// activity: "other"'s is the test clock's time, "demo"'s 6 ms; a cutoff
+	// after both keeps none, one between them "demo" alone.
 	out.Reset()
-	if err := listRun(ctx, &listOptions{f: f, counter: counter}); err != nil {
+	if err := listRun(ctx, &listOptions{f: f, key: counter.Name(), counter: counter}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out.String(), "CONVERSATION  RECORDS  TOKENS  LAST ACTIVITY\ndemo          6        ") ||
-		!strings.Contains(out.String(), "other         1        2       2025-04-16T15:03:43Z") {
+	if !strings.HasPrefix(out.String(), "CONVERSATION  RECORDS  TOKENS  LAST ACTIVITY\nother         1        2       2025-04-16T15:03:43Z\ndemo          6        ") ||
+		!strings.Contains(out.String(), "1970-01-01T00:00:00Z") {
 		t.Errorf("table:\n%s", out)
 	}
 	out.Reset()
-	if err := listRun(ctx, &listOptions{f: f, counter: counter, from: 1744815823059}); err != nil {
+	if err := listRun(ctx, &listOptions{f: f, key: counter.Name(), counter: counter, from: 1744815823059}); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != "CONVERSATION  RECORDS  TOKENS  LAST ACTIVITY\n" {
 		t.Errorf("--since after the last activity:\n%s", out)
 	}
 	out.Reset()
-	if err := listRun(ctx, &listOptions{f: f, json: true, counter: counter, before: 1744815823058}); err != nil {
+	if err := listRun(ctx, &listOptions{f: f, json: true, key: counter.Name(), counter: counter, before: 1744815823058}); err != nil {
 		t.Fatal(err)
 	}
-	if out.Len() != 0 {
+	if strings.Count(out.String(), "\n") != 1 || !strings.Contains(out.String(), `"conversation":"demo"`) {
 		t.Errorf("--older-than the last activity:\n%s", out)
 	}
 }
@@ -137,7 +141,7 @@ func TestListJSONMatchesSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 2 || !strings.Contains(lines[0], `"latestSummary"`) || !strings.Contains(lines[0], `"sink":"s3"`) {
+	if len(lines) != 2 || !strings.Contains(lines[1], `"latestSummary"`) || !strings.Contains(lines[1], `"sink":"s3"`) {
 		t.Fatalf("list --json does not cover summaries and sinks:\n%s", out)
 	}
 	for _, line := range lines {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -16,6 +17,7 @@ type pruneOptions struct {
 	f                     *Factory
 	olderThan, glob       string
 	keepSummaries, dryRun bool
+	yes                   bool  // consent, as clear and rewind take it; prune needs none
 	before                int64 // the cutoff --older-than names, in ms; 0: none
 }
 
@@ -45,6 +47,9 @@ was made). PATTERN is a glob
 			if o.olderThan == "" && !o.keepSummaries {
 				return usageErrorf("prune deletes conversations older than --older-than TIME, or trims them with --keep-summaries; give one")
 			}
+			if err := checkGlob("--conversation-glob", o.glob); err != nil {
+				return err
+			}
 			if o.olderThan != "" {
 				var err error
 				if o.before, err = parseCutoff("--older-than", o.olderThan, f.Now()); err != nil {
@@ -62,6 +67,7 @@ was made). PATTERN is a glob
 	fl.BoolVar(&o.keepSummaries, "keep-summaries", false, "trim to the latest summary and what follows it instead of deleting")
 	fl.StringVar(&o.glob, "conversation-glob", "", "only conversations whose id matches this glob")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "print the tally of what would go; change nothing")
+	fl.BoolVar(&o.yes, "yes", false, "really delete (accepted as clear and rewind take it; prune deletes without it)")
 	return cmd
 }
 
@@ -99,9 +105,13 @@ func printPrune(f *Factory, res store.PruneResult, dryRun bool) error {
 		verb = map[bool]string{true: "would delete", false: "would trim"}
 	}
 	for _, p := range res.Conversations {
-		fmt.Fprintf(w, "%s\t%s\t%d record(s)\n", verb[p.Deleted], p.Conversation, p.Records)
+		fmt.Fprintf(w, "%s\t%s\t%s\n", verb[p.Deleted], p.Conversation, plural(int(p.Records), "record"))
 	}
-	fmt.Fprintf(w, "prune: %d conversation(s) %s, %d %s, %d record(s) removed", res.Deleted, verb[true], res.Trimmed, verb[false], res.Records)
+	if dryRun {
+		fmt.Fprintf(w, "prune: %s would be deleted, %d trimmed, %s removed", plural(res.Deleted, "conversation"), res.Trimmed, plural(int(res.Records), "record"))
+	} else {
+		fmt.Fprintf(w, "prune: %s deleted, %d trimmed, %s removed", plural(res.Deleted, "conversation"), res.Trimmed, plural(int(res.Records), "record"))
+	}
 	switch {
 	case dryRun:
 		fmt.Fprint(w, " (dry run: nothing changed)")
@@ -114,4 +124,28 @@ func printPrune(f *Factory, res store.PruneResult, dryRun bool) error {
 	}
 	fmt.Fprintln(w)
 	return w.Flush()
+}
+
+// checkGlob refuses a malformed glob, naming flag: a [ that no ] closes
+// (a set's first ], or the one after ^, is a member). Such a glob would
+// match nothing on SQLite and itself on PostgreSQL: neither is meant.
+func checkGlob(flag, glob string) error {
+	for i := 0; i < len(glob); i++ {
+		if glob[i] != '[' {
+			continue
+		}
+		j := i + 1
+		if j < len(glob) && glob[j] == '^' {
+			j++
+		}
+		if j < len(glob) && glob[j] == ']' {
+			j++
+		}
+		end := strings.IndexByte(glob[j:], ']')
+		if end < 0 {
+			return usageErrorf("%s %q: malformed glob: the [ at byte %d is never closed by ] (a set: [abc], [^abc])", flag, glob, i+1)
+		}
+		i = j + end
+	}
+	return nil
 }

@@ -54,7 +54,7 @@ func TestPruneRun(t *testing.T) {
 	if err := pruneRun(ctx, &pruneOptions{f: f, keepSummaries: true, dryRun: true}); err != nil {
 		t.Fatal(err)
 	}
-	want := "would trim demo 2 record(s)\nprune: 0 conversation(s) would delete, 1 would trim, 2 record(s) removed (dry run: nothing changed)\n"
+	want := "would trim demo 2 records\nprune: 0 conversations would be deleted, 1 trimmed, 2 records removed (dry run: nothing changed)\n"
 	if out.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", out, want)
 	}
@@ -62,7 +62,7 @@ func TestPruneRun(t *testing.T) {
 	if err := pruneRun(ctx, &pruneOptions{f: f, keepSummaries: true}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out.String(), "trimmed demo 2 record(s)\nprune: 0 conversation(s) deleted, 1 trimmed, 2 record(s) removed") {
+	if !strings.HasPrefix(out.String(), "trimmed demo 2 records\nprune: 0 conversations deleted, 1 trimmed, 2 records removed") {
 		t.Errorf("trim:\n%s", out)
 	}
 

@@ -93,13 +93,22 @@ the header anthropic-version: ` + defaultAnthropicVersion() + `. --anthropic-ver
 CONVO_ANTHROPIC_VERSION) writes it for another:
   ` + anthropicVersions() + `
 A version whose request has no temperature refuses --temperature (exit 2).
+Whenever the payload needs a header beyond those (a history that opens with
+an Anthropic compaction block needs anthropic-beta, as does
+--context-management), stderr says so in one line per header, --quiet or
+not: "convo: send with the header anthropic-beta: VALUES"
+(sed -n 's/^convo: send with the header //p' gives the curl -H value).
 
 --context-management (with --body; anthropic and openai-responses) asks the
 provider to manage the context on its side: "compact" (threshold compaction,
 compact:TOKENS its trigger), "clear-tool-uses" and "clear-thinking"
 (Anthropic's context editing), "summarize" (Anthropic's on-demand
 compaction), or the body's value as JSON (or @FILE). stderr names the
-anthropic-beta header the body needs. What comes back, a compaction block or
+anthropic-beta header the body needs. A history opening with an on-demand
+Anthropic compaction block (one that came alone) and a compact edit are exit
+2: Anthropic takes no such block with a compaction edit (add
+pause_after_compaction to the edit when the block came from a paused
+threshold compaction). What comes back, a compaction block or
 item, append --from keeps as a summary record, and render then sends it first
 in place of what it covers.`,
 		Example: `  convo render -c demo --provider openai
@@ -143,6 +152,13 @@ in place of what it covers.`,
 	return cmd
 }
 
+// headerLine starts the one stderr line render writes per HTTP header the
+// payload needs (its history's compaction block, its context management),
+// whenever there is one: "convo: send with the header anthropic-beta:
+// V1,V2". A script takes the header with
+// sed -n 's/^convo: send with the header //p'.
+const headerLine = "send with the header "
+
 // temperatureHelp is the help of --temperature, which goes to the
 // provider as given.
 const temperatureHelp = "sampling temperature (sent as given: some Anthropic models take only 1, e.g. with extended thinking, and answer any other with HTTP 400)"
@@ -163,7 +179,8 @@ func defaultLimits() string {
 // against the registry: the providers it names, where the model goes.
 func (o *renderOptions) check() error {
 	o.req = format.Request{Provider: o.provider, NoSummary: o.noSummary, Lenient: o.lenient, Warn: o.f.warnf,
-		Body: o.body, Model: o.model, MaxTokens: o.maxTokens, APIVersion: apiVersion(o.provider, o.anthropicVersion)}
+		Body: o.body, Model: o.model, MaxTokens: o.maxTokens, APIVersion: apiVersion(o.provider, o.anthropicVersion),
+		Header: func(name, value string) { o.f.alertf("%s%s: %s", headerLine, name, value) }}
 	prov, ok := format.Lookup(o.provider)
 	switch {
 	case o.provider == "":
@@ -196,9 +213,6 @@ func (o *renderOptions) check() error {
 		}
 		if o.req.ContextManagement, err = format.ParseContextManagement(o.provider, v); err != nil {
 			return usageErrorf("--context-management: %v", err)
-		}
-		if b := o.req.ContextManagement.Betas; len(b) > 0 {
-			o.f.warnf("--context-management: send the body with the header anthropic-beta: %s", strings.Join(b, ","))
 		}
 	}
 	if err := o.req.Check(); err != nil {

@@ -150,6 +150,7 @@ variables convo reads: convo help environment.`,
 		newCmdIndex(a, nil),
 	)
 	root.AddCommand(newHelpTopics()...)
+	root.SetHelpCommand(helpCommand(root))
 	completionCmd(root)
 	completeFlagValues(a, root)
 	helpTemplates(root)

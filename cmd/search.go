@@ -38,7 +38,10 @@ func newCmdSearch(f *Factory, runF func(context.Context, *searchOptions) error) 
 		Short: "Find the records that say something, in every conversation, newest first",
 		Long: `Find the records whose text (contents, tool calls' names and arguments, tool
 results, summaries) matches QUERY: words (all of them), "a phrase", -word to
-exclude, a OR b, prefix*. An identifier is found whole (ORD-55821,
+exclude, a OR b (OR binds tighter than the space), a AND b (the same as a b),
+prefix*. OR and AND are operators in capitals only; quote them to find the
+words ("AND"). A token that holds no word (punctuation, symbols, emoji) is
+dropped, and stderr says so when nothing is left. An identifier is found whole (ORD-55821,
 ann@example.com, /usr/local/bin) and by its parts (55821, example.com).
 An argument starting with - is a flag: quote the query ('deploy -staging')
 or put -- before it. See docs/search.md.`,
@@ -64,6 +67,10 @@ or put -- before it. See docs/search.md.`,
 			if o.limit < 0 {
 				return usageErrorf("--limit %d: want 0 (every match) or more", o.limit)
 			}
+			if d := o.query.Dropped; len(d) > 0 {
+				// The query may not be what the user meant: -q or not.
+				f.alertf("search: %s dropped from the query: no word in it (a word is letters, digits and marks)", quotedList(d))
+			}
 			if o.role != "" && !transcript.Role(o.role).Valid() {
 				return usageErrorf("--role %q: want one of %v", o.role, transcript.Roles)
 			}
@@ -85,6 +92,9 @@ or put -- before it. See docs/search.md.`,
 					return err
 				}
 				o.before = max(o.before, 1) // 0 would mean no bound
+			}
+			if o.since != "" && o.until != "" && o.from >= o.before {
+				return usageErrorf("--since %s is not before --until %s: no record can be created at or after the one and before the other", o.since, o.until)
 			}
 			if runF != nil {
 				return runF(cmd.Context(), o)
@@ -119,7 +129,10 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 	s, err := o.f.ReadStore(ctx)
 	switch {
 	case errors.Is(err, errNoStore) && o.conversation == "":
-		return nil // a store never written to holds nothing to find
+		// A store never written to holds nothing to find (exit 0), but a
+		// script must tell that from no match: a mistyped --db.
+		o.f.alertf("search: no store at %s: nothing to find", o.f.storeSpec())
+		return nil
 	case errors.Is(err, store.ErrOutdated):
 		return fmt.Errorf("%w; search needs the index it adds: run `convo migrate` (or any command that writes)", err)
 	case err != nil:
@@ -127,7 +140,7 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 	}
 	if o.conversation != "" {
 		if err := s.Read(ctx, o.conversation, store.ReadOptions{Limit: 1}, func(store.Row) error { return nil }); err != nil {
-			return notFoundIn(err, s)
+			return err // Main names the store
 		}
 	}
 	progress, indexed := indexProgress(ctx, o.f)
@@ -253,4 +266,13 @@ func (p searchPrinter) marked(sn search.Snippet) string {
 	}
 	b.WriteString(escapeForTerminal(sn.Text[at:]))
 	return b.String()
+}
+
+// quotedList is each of s Go-quoted, joined by ", ".
+func quotedList(s []string) string {
+	q := make([]string, len(s))
+	for i, v := range s {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	return strings.Join(q, ", ")
 }

@@ -128,3 +128,15 @@ func notFoundIn(err error, s store.Store) error {
 	}
 	return fmt.Errorf("%w (in %s)", err, s.Describe())
 }
+
+// storeSpec is the store --db names, for a message: its passwords masked.
+func (a *Factory) storeSpec() string {
+	spec := a.db
+	if spec == "" {
+		spec = defaultDBPath()
+	}
+	if isPostgres(spec) {
+		return postgres.Redact(spec)
+	}
+	return spec
+}

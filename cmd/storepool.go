@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/postgres"
 	"github.com/convo-cli/convo/pkg/store/sqlstore"
+	"github.com/convo-cli/convo/pkg/tokens"
 )
 
 // atLeast is an int flag that refuses values under min as it is set:
@@ -66,5 +68,21 @@ func (a *Factory) openPooled(ctx context.Context, flag, spec string, m storeMode
 	if isPostgres(spec) {
 		postgres.SetMaxConns(s, a.dbMaxConns)
 	}
+	// Every write keeps the token figures list shows by the default
+	// tokenizer, in its own transaction: no list counts records.
+	s.SetFigures(tokens.Default, figureCount())
 	return s, nil
 }
+
+// figureCount counts a stored record's tokens by the default tokenizer,
+// made on first use: a write that changes no view loads no tokenizer.
+var figureCount = sync.OnceValue(func() func(role string, body []byte) (int, error) {
+	counter := sync.OnceValues(func() (*tokens.Counter, error) { return tokens.New(tokens.Default) })
+	return func(role string, body []byte) (int, error) {
+		c, err := counter()
+		if err != nil {
+			return 0, err
+		}
+		return c.Stored(role, body)
+	}
+})

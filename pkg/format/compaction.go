@@ -15,8 +15,9 @@ package format
 //     "encrypted_content","created_by"?} output item under context_management
 //     compaction, and the output of POST /responses/compact
 //     ({"object":"response.compaction","output":[user messages...,
-//     compaction item]}), sent back as given (openai 7.57
-//     ResponseCompactionItem, CompactedResponse).
+//     compaction item]}), sent back as given but for the output-only
+//     created_by: a compaction item with only what its input type takes
+//     (openai 7.60 ResponseCompactionItemParam; responsesInput).
 // convo stores it as a summary record (transcript/compaction.go): its text
 // the readable summary or transcript.CompactionMarker, its items as
 // provider data; the Renderer sends the items, in order, as the first

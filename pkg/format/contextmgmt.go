@@ -18,6 +18,7 @@ package format
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -147,4 +148,41 @@ func contextJSON(provider string, raw []byte) (*ContextManagement, error) {
 		}
 	}
 	return &ContextManagement{Field: "context_management", Value: value, Betas: betas}, nil
+}
+
+// ErrIncompatible is a request that asks for what the history it sends
+// rules out: the provider would refuse it whole (a usage error).
+var ErrIncompatible = errors.New("incompatible request")
+
+// refuses reports why c cannot go with rec, the provider's own compaction
+// sent first, or nil. Anthropic does not accept an on-demand compaction
+// block together with a compact_20260112 edit (@anthropic-ai/sdk 1.17
+// BetaToolRunner, rejectCompactionEdit: "the API doesn't accept a
+// compaction block together with one"; the SDK refuses the pair before
+// sending it). A block does not say how it was made: convo takes as on
+// demand a block that came alone (stop reason compaction: its summary
+// carries the usage, aux.usage, having no answer record to carry it),
+// unless the edit itself pauses after compaction (pause_after_compaction:
+// a paused threshold compaction comes alone too, and its loop asks for the
+// pause every time).
+func (c *ContextManagement) refuses(rec *transcript.Record) error {
+	if c == nil || c.Field != "context_management" || !slices.Contains(c.Betas, betaCompact) || rec.CompactionProvider() != "anthropic" {
+		return nil
+	}
+	if _, alone := rec.Metadata.Aux["usage"]; !alone || rec.Failed() {
+		return nil
+	}
+	var v struct {
+		Edits []struct {
+			Type  string `json:"type"`
+			Pause bool   `json:"pause_after_compaction"`
+		} `json:"edits"`
+	}
+	_ = json.Unmarshal(c.Value, &v)
+	for _, e := range v.Edits {
+		if strings.HasPrefix(e.Type, "compact_") && !e.Pause {
+			return fmt.Errorf("%w: --context-management asks for a %s edit, but the history opens with record %s, an on-demand compaction block (it came alone, stop reason compaction), and Anthropic does not accept a compaction block from on-demand compaction together with a compaction edit: render without the compact edit (\"summarize\" compacts on demand again), or ask for pause_after_compaction if the block came from a paused threshold compaction", ErrIncompatible, e.Type, rec.ID)
+		}
+	}
+	return nil
 }

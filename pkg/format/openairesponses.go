@@ -191,7 +191,7 @@ func (w *responsesWire) turn(j *jsonWriter, t *Turn) {
 					stub = s
 					return
 				}
-				j.elem(p.item)
+				j.elem(responsesInput(p.item))
 			case p.text >= 0:
 				texts = append(texts, t.Texts[p.text])
 			default:

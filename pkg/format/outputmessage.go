@@ -1,7 +1,9 @@
 package format
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -62,4 +64,47 @@ func messageStub(item json.RawMessage) *responsesStub {
 		return nil
 	}
 	return &s.responsesStub
+}
+
+// responsesInputKeys are the keys an input item of a type takes where the
+// output item of that type holds more (openai 7.60 ResponseCompactionItemParam:
+// type, id, encrypted_content; the output item's created_by is output-only).
+var responsesInputKeys = map[string][]string{
+	"compaction": {"type", "id", "encrypted_content"},
+}
+
+// responsesInput is item, an output item kept as provider data, as the input
+// item that goes back: only the keys its input type takes (the rest stays in
+// the provider data), and never the output-only created_by, as the SDK's
+// own replay helper (toResponseInputItems) sends it. Key order is kept.
+func responsesInput(item json.RawMessage) json.RawMessage {
+	if !strings.Contains(string(item), `"created_by"`) && !strings.Contains(string(item), `"compaction"`) {
+		return item
+	}
+	keep := responsesInputKeys[itemType(item)]
+	dec := json.NewDecoder(bytes.NewReader(item))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return item
+	}
+	out := []byte{'{'}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return item
+		}
+		key, _ := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return item
+		}
+		if key == "created_by" || (keep != nil && !slices.Contains(keep, key)) {
+			continue
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		k, _ := json.Marshal(key)
+		out = append(append(append(out, k...), ':'), v...)
+	}
+	return append(out, '}')
 }

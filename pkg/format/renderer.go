@@ -78,6 +78,9 @@ func (r *Renderer) Add(rec *transcript.Record) error {
 		if rec.CompactionProvider() == r.req.Provider {
 			// The provider's own compaction: its items stand for the
 			// history, first; no summary text.
+			if err := r.req.ContextManagement.refuses(rec); err != nil {
+				return err
+			}
 			r.req.Summary = ""
 			r.setLead(rec)
 			return nil
@@ -279,5 +282,11 @@ func (r *Renderer) Close() error {
 	r.start()
 	r.wire.close(r.j)
 	r.j.raw("\n")
-	return r.j.flush()
+	if err := r.j.flush(); err != nil {
+		return err
+	}
+	if b := r.Betas(); len(b) > 0 && r.req.Header != nil {
+		r.req.Header("anthropic-beta", strings.Join(b, ","))
+	}
+	return nil
 }

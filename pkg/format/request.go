@@ -63,6 +63,10 @@ type Request struct {
 	// repair: it is sent with the result NoResult.
 	Lenient bool
 	Warn    func(format string, args ...any)
+	// Header, when set, is told each HTTP header the payload needs beyond
+	// the provider's usual ones (anthropic-beta, Renderer.Betas), once the
+	// payload is written: render names them for the caller who sends it.
+	Header func(name, value string)
 }
 
 // Check reports what no rendering of req could send: an unknown provider, a

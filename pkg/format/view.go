@@ -183,7 +183,12 @@ func RenderTranscript(w io.Writer, req Request, in io.Reader, ids *transcript.ID
 // compaction with no readable summary, is rendered as the records it
 // covers.
 func WarnUnreadable(req Request, rec *transcript.Record) {
-	if req.Warn != nil {
+	switch {
+	case req.Warn == nil:
+	case rec.Failed():
+		req.Warn("record %s: the %s compaction failed (its content is null, a no-op): %s is sent the %d records it covers instead",
+			rec.ID, rec.CompactionProvider(), req.Provider, len(rec.Metadata.SummaryIDs))
+	default:
 		req.Warn("record %s: the %s compaction has no readable summary: %s is sent the %d records it covers instead",
 			rec.ID, rec.CompactionProvider(), req.Provider, len(rec.Metadata.SummaryIDs))
 	}

@@ -8,10 +8,14 @@ import (
 )
 
 // Query is a parsed search: every clause must hold. Words side by side
-// must all be found; OR between two items finds either (it binds tighter
-// than the space: `a b OR c` is a and (b or c)); a leading - excludes.
+// must all be found, AND between them or not; OR between two items finds
+// either (it binds tighter than the space and AND: `a b OR c` is a and (b
+// or c)); a leading - excludes.
 type Query struct {
 	Clauses []Clause
+	// Dropped are the query's tokens that hold no word (punctuation,
+	// symbols, emoji), as written: they find and exclude nothing.
+	Dropped []string
 }
 
 // Clause is one or more items joined by OR, or one item negated.
@@ -39,7 +43,8 @@ func (e *QueryError) Error() string { return "query: " + e.Msg }
 const MaxQueryBytes = 4096
 
 // Parse reads a query: words, "phrases", a leading - to exclude a word or
-// phrase, OR between two items, and a * after a word for a prefix. Words
+// phrase, OR between two items, AND between two (what the space means
+// already), and a * after a word for a prefix. Words
 // are read by the tokenizer, so a query word finds the terms a record's word
 // would be indexed by (a word the tokenizer splits, `a,b`, is a phrase).
 func Parse(s string) (*Query, error) {
@@ -50,6 +55,8 @@ func Parse(s string) (*Query, error) {
 		text        string
 		quoted, neg bool
 		prefix, or  bool
+		and         bool
+		raw         string // as the query wrote it
 	}
 	var toks []tok
 	for i := 0; i < len(s); {
@@ -60,6 +67,7 @@ func Parse(s string) (*Query, error) {
 			continue
 		}
 		var t tok
+		start := i
 		if next, _ := utf8.DecodeRuneInString(s[min(i+1, len(s)):]); s[i] == '-' && i+1 < len(s) && !unicode.IsSpace(next) {
 			t.neg = true
 			i++
@@ -88,15 +96,29 @@ func Parse(s string) (*Query, error) {
 				t.text, t.prefix = strings.TrimRight(t.text, "*"), true
 			}
 			t.or = t.text == "OR" && !t.neg && !t.prefix
+			t.and = t.text == "AND" && !t.neg && !t.prefix
 		}
+		t.raw = s[start:i]
 		toks = append(toks, t)
 	}
 	q := &Query{}
 	joinNext := false
-	skipped := false // the token before made no clause
+	skipped := false     // the token before made no clause
+	var dropped []string // tokens that hold no word
+	op := func(t tok) bool { return t.or || t.and }
 	for i, t := range toks {
+		if t.and {
+			// What the space between two items means already.
+			if i == 0 || i == len(toks)-1 || op(toks[i-1]) || op(toks[i+1]) {
+				return nil, &QueryError{"AND needs a word or phrase on each side"}
+			}
+			continue
+		}
 		if t.or {
 			if i == 0 || i == len(toks)-1 || toks[i-1].or || toks[i+1].or {
+				return nil, &QueryError{"OR needs a word or phrase on each side"}
+			}
+			if toks[i+1].and {
 				return nil, &QueryError{"OR needs a word or phrase on each side"}
 			}
 			if toks[i-1].neg || toks[i+1].neg {
@@ -115,6 +137,7 @@ func Parse(s string) (*Query, error) {
 			if joinNext {
 				return nil, &QueryError{fmt.Sprintf("%q holds no word to find, so OR has nothing on one side", t.text)}
 			}
+			dropped = append(dropped, t.raw)
 			continue // punctuation alone finds nothing and excludes nothing
 		}
 		it.Prefix = t.prefix
@@ -133,7 +156,21 @@ func Parse(s string) (*Query, error) {
 	for _, c := range q.Clauses {
 		positive = positive || !c.Not
 	}
-	if !positive {
+	q.Dropped = dropped
+	switch {
+	case positive:
+	case len(dropped) > 0:
+		// Say what was dropped and why, and whether anything was excluded.
+		quoted := make([]string, len(dropped))
+		for i, d := range dropped {
+			quoted[i] = fmt.Sprintf("%q", d)
+		}
+		msg := fmt.Sprintf("no word to find: %s dropped, holding no word (a word is letters, digits and marks; punctuation, symbols and emoji are not indexed)", strings.Join(quoted, ", "))
+		if len(q.Clauses) > 0 {
+			msg += ", and what is left only excludes"
+		}
+		return nil, &QueryError{msg}
+	default:
 		return nil, &QueryError{"no word to find (a query of excluded words alone finds nothing)"}
 	}
 	return q, nil

@@ -126,6 +126,10 @@ func TestParse(t *testing.T) {
 		{`"unclosed phrase`, `"unclosed phrase"`},
 		{"x or y", `"x" "or" "y"`},
 		{`"pre fix"*`, `"pre fix"*`},
+		{"a AND b", `"a" "b"`},
+		{"x a OR b AND c", `"x" "a" OR "b" "c"`},
+		{"a AND -b", `"a" -"b"`},
+		{`"AND" and`, `"and" "and"`},
 	} {
 		q, err := Parse(tt.in)
 		if err != nil {
@@ -136,9 +140,27 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) = %s, want %s", tt.in, got, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "   ", "-x", "OR a", "a OR", "a OR OR b", "a OR -b", "! OR a", "a OR !", "\u00a0", "-\u00a0", "!!!", strings.Repeat("a ", MaxQueryBytes)} {
+	for _, bad := range []string{"AND a", "a AND", "a AND AND b", "a OR AND b", "a AND OR b", "", "   ", "-x", "OR a", "a OR", "a OR OR b", "a OR -b", "! OR a", "a OR !", "\u00a0", "-\u00a0", "!!!", strings.Repeat("a ", MaxQueryBytes)} {
 		if q, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q) = %s, want an error", bad, q)
+		}
+	}
+}
+
+// TestParseDropped: a query whose every token holds no word says what was
+// dropped and why, not that it excluded anything it did not.
+func TestParseDropped(t *testing.T) {
+	for _, tt := range []struct{ in, want, not string }{
+		{"🚀", `"🚀" dropped, holding no word`, "excluded"},
+		{`"`, `"\"" dropped`, "excluded"},
+		{"*", `"*" dropped`, "excluded"},
+		{"(", `"(" dropped`, "excluded"},
+		{"( -x", `"(" dropped`, "excluded words alone"},
+		{"-x", "excluded words alone", "dropped"},
+	} {
+		_, err := Parse(tt.in)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), tt.not) {
+			t.Errorf("Parse(%q): %v, want %q and not %q", tt.in, err, tt.want, tt.not)
 		}
 	}
 }

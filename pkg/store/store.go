@@ -37,6 +37,10 @@ type Store interface {
 	LatestSystem(ctx context.Context, conv string) ([]byte, error)
 	// Conversations calls fn for every conversation, ordered by id.
 	Conversations(ctx context.Context, fn func(ConversationInfo) error) error
+	// Figures calls fn for every conversation, newest activity first, with
+	// the figures list shows, token figures by the tokenizer key, in one
+	// read: no record is read.
+	Figures(ctx context.Context, key string, fn func(ConversationFigures) error) error
 	// ViewTokens returns the tokens of conv's LLM view (its latest summary
 	// and the records after it), count giving each record's, from a figure
 	// kept per key (the tokenizer's name): only the records changed since it
@@ -249,6 +253,17 @@ type ConversationInfo struct {
 	ID               string
 	Created, Updated int64 // ms since the epoch
 	Records          int64
+}
+
+// ConversationFigures is what list shows of a conversation: its last
+// activity (the newest record's creation time, ms since the epoch; its own
+// creation time when it holds none) and its LLM view's tokens, when the
+// store holds them up to date (TokensKnown).
+type ConversationFigures struct {
+	ConversationInfo
+	LastActivity int64
+	Tokens       int64
+	TokensKnown  bool
 }
 
 // SummaryWrite is a summary to store and what it was planned on.

@@ -214,7 +214,7 @@ func (a *allRun) count(ctx context.Context, res Result, err error) {
 		a.tally.Failures = append(a.tally.Failures, Failure{Conversation: res.Conversation, Err: err})
 	case res.Skip.NothingToCover():
 		a.tally.Nothing++
-	case res.Skip == SkipTrigger:
+	case res.Skip.TriggerNotMet():
 		a.tally.NotDue++
 	case res.Summary != nil:
 		a.tally.Summarized++

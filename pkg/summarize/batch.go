@@ -198,7 +198,7 @@ func BatchOut(ctx context.Context, s BatchStore, opt Options, out BatchOutOption
 			tally.Failed++
 		case skip.NothingToCover():
 			tally.Nothing++
-		case skip == SkipTrigger:
+		case skip.TriggerNotMet():
 			tally.NotDue++
 		default:
 			if err := enc.Encode(line); err != nil {

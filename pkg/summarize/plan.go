@@ -132,17 +132,17 @@ func plan(t spanOf, opt Options) (*Plan, Skip) {
 		before += t.count(i)
 	}
 	if opt.IfOver > 0 && before <= opt.IfOver {
-		return nil, SkipTrigger
+		return nil, skipf(SkipTrigger, "the LLM view holds %s, not over --if-over %d", plural(before, "token"), opt.IfOver)
 	}
-	if opt.Every > 0 && t.n-t.latest-1 < opt.Every {
-		return nil, SkipTrigger
+	if n := t.n - t.latest - 1; opt.Every > 0 && n < opt.Every {
+		return nil, skipf(SkipTrigger, "%s since the latest summary, fewer than --every %d", plural(n, "record"), opt.Every)
 	}
 	span := t.span(opt.KeepLast, opt.KeepLastTokens)
 	if span.Empty() {
 		if n := countTurnsOf(t); opt.KeepLast > 0 && n > 0 {
 			return nil, skipKeptLast(opt.KeepLast, n)
 		}
-		return nil, SkipNothing
+		return nil, skipf(SkipNothing, "%s since the latest summary, no complete turn to fold (an unanswered last user record is never covered)", plural(t.n-t.latest-1, "record"))
 	}
 	p := &Plan{Span: span, TokensBefore: before}
 	for _, i := range span.Covered {

@@ -79,9 +79,28 @@ const (
 // whatever the reason it gives.
 func (s Skip) NothingToCover() bool { return strings.HasPrefix(string(s), string(SkipNothing)) }
 
-// skipKeptLast says that --keep-last keeps every turn there is.
+// TriggerNotMet reports whether s says a trigger (--if-over, --every) did
+// not fire, whatever figures it gives.
+func (s Skip) TriggerNotMet() bool { return strings.HasPrefix(string(s), string(SkipTrigger)) }
+
+// skipf is kind with the figures that make it: "trigger not met: the LLM
+// view holds 40 tokens, not over --if-over 1000".
+func skipf(kind Skip, format string, args ...any) Skip {
+	return Skip(string(kind) + ": " + fmt.Sprintf(format, args...))
+}
+
+// skipKeptLast says that --keep-last keeps every turn there is: the
+// conversation's turns against the window.
 func skipKeptLast(keepLast, turns int) Skip {
-	return Skip(fmt.Sprintf("%s: --keep-last %d keeps all %d turns since the latest summary", SkipNothing, keepLast, turns))
+	return skipf(SkipNothing, "the conversation has %s since the latest summary, within --keep-last %d", plural(turns, "turn"), keepLast)
+}
+
+// plural is n and noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // refusal spots answers that are an error or a refusal rather than a summary.

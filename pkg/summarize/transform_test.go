@@ -103,7 +103,7 @@ func TestTransformPassesThrough(t *testing.T) {
 	r.Options.IfOver = 100000
 	var out strings.Builder
 	res, err := Transform(context.Background(), r, strings.NewReader(messages(5)), &out)
-	if err != nil || res.Skip != SkipTrigger || res.Summary != nil {
+	if err != nil || !res.Skip.TriggerNotMet() || res.Summary != nil {
 		t.Fatalf("%+v, %v", res, err)
 	}
 	if recs := readAll(t, out.String()); len(recs) != 5 {

@@ -27,15 +27,23 @@ type Counter struct {
 	cache *pieceCache // tokens of the pieces seen
 }
 
+// Canonical is the name of the named encoding ("" is Default), or an
+// error for one convo does not have; nothing is loaded.
+func Canonical(name string) (string, error) {
+	switch name {
+	case "":
+		return Default, nil
+	case Default, string(tokenizer.Cl100kBase):
+		return name, nil
+	}
+	return "", fmt.Errorf("unknown tokenizer %q (want o200k_base or cl100k_base)", name)
+}
+
 // New returns a Counter for the named encoding.
 func New(name string) (*Counter, error) {
-	switch name {
-	case "", Default, string(tokenizer.Cl100kBase):
-	default:
-		return nil, fmt.Errorf("unknown tokenizer %q (want o200k_base or cl100k_base)", name)
-	}
-	if name == "" {
-		name = Default
+	name, err := Canonical(name)
+	if err != nil {
+		return nil, err
 	}
 	c, err := tokenizer.Get(tokenizer.Encoding(name))
 	if err != nil {

@@ -1,5 +1,7 @@
 package transcript
 
+import "encoding/json"
+
 // A provider compaction (Anthropic's compaction block, OpenAI's compaction
 // item) is stored as a summary record: its text the readable summary the
 // provider gave, or CompactionMarker when it gave none; its provider data
@@ -37,10 +39,32 @@ func (r *Record) Readable() bool {
 }
 
 // Unreadable reports whether r is a compaction with no readable summary
-// made by another provider than provider: rendered for provider, the
-// records it covers stand in its place.
+// made by another provider than provider, or one that failed (Failed):
+// rendered for provider, the records it covers stand in its place.
 func (r *Record) Unreadable(provider string) bool {
-	return r.IsCompaction() && r.CompactionProvider() != provider && !r.Readable()
+	return r.IsCompaction() && !r.Readable() && (r.CompactionProvider() != provider || r.Failed())
+}
+
+// Failed reports whether r is a compaction that failed: an Anthropic
+// compaction block whose content is null (@anthropic-ai/sdk 1.17
+// BetaCompactionBlockParam: "When content is None, the block represents a
+// failed compaction. The server treats these as no-ops."). It stands for
+// nothing: the records it covers stay the view, for its own provider too,
+// as the SDK's own tool runner keeps the conversation as it is.
+func (r *Record) Failed() bool {
+	if r.CompactionProvider() != "anthropic" || r.Readable() {
+		return false
+	}
+	for _, d := range r.Message.ProviderData {
+		var it struct {
+			Type    string          `json:"type"`
+			Content json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(d.Item, &it) == nil && it.Type == "compaction" && string(it.Content) == "null" {
+			return true
+		}
+	}
+	return false
 }
 
 // CompactionCovers reports whether a provider compaction answering a

@@ -55,6 +55,11 @@ func TestCompactionRecord(t *testing.T) {
 	if r := compactionSummary("anthropic", "Rome asked."); !r.Readable() || r.Unreadable("openai") {
 		t.Error("a readable compaction read as unreadable")
 	}
+	// An Anthropic block whose content is null failed (a no-op): the
+	// records it covers are sent to anthropic too.
+	if r := compactionSummary("anthropic", CompactionMarker); !r.Failed() || !r.Unreadable("anthropic") {
+		t.Error("a failed anthropic compaction read as standing for its records")
+	}
 	for name, change := range map[string]func(r *Record){
 		"at":       func(r *Record) { r.Message.ProviderData[0].At = 1 },
 		"replaces": func(r *Record) { r.Message.ProviderData[0].Replaces = true },

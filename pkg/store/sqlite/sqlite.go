@@ -111,6 +111,30 @@ func checkPath(path string) error {
 	if strings.ContainsRune(path, '?') {
 		return fmt.Errorf("store path %q: '?' is not allowed in a path", path)
 	}
+	// SQLite's in-memory database (":memory:", file::memory:, which reach
+	// here as ":memory:"): what is stored there is gone when convo exits,
+	// and the driver would leave a file of that name behind.
+	if strings.HasPrefix(path, ":memory:") {
+		return fmt.Errorf("sqlite %s: SQLite's in-memory database is gone when convo exits, so it is no store path: %w", path, store.ErrNotAStore)
+	}
+	// Only a regular file can be a store: a device (/dev/null), a FIFO or
+	// a directory is none, whatever the command.
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		kind := "not a regular file"
+		switch {
+		case fi.IsDir():
+			kind = "a directory"
+		case fi.Mode()&fs.ModeCharDevice != 0:
+			kind = "a character device"
+		case fi.Mode()&fs.ModeDevice != 0:
+			kind = "a device"
+		case fi.Mode()&fs.ModeNamedPipe != 0:
+			kind = "a FIFO"
+		case fi.Mode()&fs.ModeSocket != 0:
+			kind = "a socket"
+		}
+		return fmt.Errorf("sqlite %s: %s: %w", path, kind, store.ErrNotAStore)
+	}
 	return nil
 }
 

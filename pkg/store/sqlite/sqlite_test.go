@@ -202,7 +202,7 @@ func TestMigrationFillsRecordCounts(t *testing.T) {
 	}
 	// Back to version 5, as a store of the release before would be.
 	for _, q := range []string{`DROP TABLE search_cursor`, `DROP TABLE search_pending`, `DROP TABLE records_fts`, `DROP TABLE import_cursors`, `DROP TRIGGER batch_pending_clear`, `DROP TABLE batch_pending`, `DROP TABLE export_files`, `DROP TRIGGER view_tokens_clear`, `DROP TABLE view_tokens`,
-		`ALTER TABLE conversations DROP COLUMN record_count`, `ALTER TABLE conversations DROP COLUMN shape`,
+		`ALTER TABLE conversations DROP COLUMN record_count`, `ALTER TABLE conversations DROP COLUMN shape`, `ALTER TABLE conversations DROP COLUMN last_created`,
 		`PRAGMA user_version = 5`} {
 		if _, err := s.DB().ExecContext(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
@@ -220,6 +220,19 @@ func TestMigrationFillsRecordCounts(t *testing.T) {
 	}
 	if got["a"] != 3 || got["b"] != 40 {
 		t.Fatalf("records after the migration: %v, want a:3 b:40", got)
+	}
+	// The last activity is filled from the records: the newest's creation.
+	var newest int64
+	if err := s.DB().QueryRowContext(ctx, `SELECT max(created) FROM records WHERE conversation = 'b'`).Scan(&newest); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Figures(ctx, "o200k_base", func(c store.ConversationFigures) error {
+		if c.ID == "b" && c.LastActivity != newest {
+			t.Errorf("last activity of b after the migration: %d, want %d", c.LastActivity, newest)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 	// The search migration indexed what the older store held.
 	q, _ := search.Parse("x")

@@ -140,7 +140,7 @@ func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumpe
 				if _, err := tx.ExecContext(ctx, `UPDATE conversations SET record_count = ? WHERE id = ?`, records, c.ID); err != nil {
 					return fmt.Errorf("load %q: %w", c.ID, err)
 				}
-				return nil
+				return s.keepFigures(ctx, tx, c.ID, 0, true)
 			}
 			if err != nil {
 				return err

@@ -174,6 +174,9 @@ func (s *Store) Annotate(ctx context.Context, conv, ref string, an *transcript.A
 			seq+1, s.nowMillis(), conv); err != nil {
 			return fmt.Errorf("update conversation: %w", err)
 		}
+		if err := s.keepFigures(ctx, tx, conv, 0, rec.Metadata.Timing.Creation != was); err != nil {
+			return err
+		}
 		s.log().Info("annotated record", "conversation", conv, "id", st.ID, "role", st.Role, "seq", seq,
 			"timing", len(an.Timing), "aux", len(an.Aux), "unset_aux", len(an.UnsetAux))
 		return nil

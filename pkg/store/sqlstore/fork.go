@@ -99,6 +99,9 @@ func (s *Store) Fork(ctx context.Context, src, dst string, opt store.ForkOptions
 			VALUES (?, ?, ?, ?, ?, ?)`, dst, now, now, maxPos+1, seq+1, seq); err != nil {
 			return fmt.Errorf("create conversation %q: %w", dst, err)
 		}
+		if err := s.keepFigures(ctx, tx, dst, 0, true); err != nil {
+			return err
+		}
 		s.log().Info("forked conversation", "from", src, "to", dst, "at", opt.At, "records", res.Records, "replaced", res.Replaced)
 		return nil
 	})

@@ -24,7 +24,7 @@ func (s *Store) Prune(ctx context.Context, opt store.PruneOptions) (store.PruneR
 			globArg = tx.d.GlobArg(opt.Glob)
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT id FROM conversations
-			WHERE (CAST(?1 AS BIGINT) = 0 OR updated < ?1) AND (?2 = '' OR `+tx.d.Glob("id", "?2")+`) ORDER BY id`+tx.forUpdate(),
+			WHERE (CAST(?1 AS BIGINT) = 0 OR last_created < ?1) AND (?2 = '' OR `+tx.d.Glob("id", "?2")+`) ORDER BY id`+tx.forUpdate(),
 			opt.Before, globArg)
 		if err != nil {
 			return fmt.Errorf("list conversations: %w", err)
@@ -46,6 +46,9 @@ func (s *Store) Prune(ctx context.Context, opt store.PruneOptions) (store.PruneR
 			p := store.Pruned{Conversation: conv, Deleted: !opt.KeepSummaries}
 			if opt.KeepSummaries {
 				p.Records, err = trimToSummary(ctx, tx, conv)
+				if err == nil && p.Records > 0 {
+					err = s.keepFigures(ctx, tx, conv, 0, true)
+				}
 			} else {
 				p.Records, err = deleteConversation(ctx, tx, conv)
 			}

@@ -88,6 +88,9 @@ func (s *Store) Rewind(ctx context.Context, conv, to string, opt store.RewindOpt
 			WHERE id = ?`, s.nowMillis(), res.Records, conv); err != nil {
 			return fmt.Errorf("update conversation: %w", err)
 		}
+		if err := s.keepFigures(ctx, tx, conv, 0, true); err != nil {
+			return err
+		}
 		s.log().Info("rewound conversation", "conversation", conv, "to", st.ID, "removed", res.Records, "summaries", res.Summaries)
 		return nil
 	})

@@ -80,6 +80,9 @@ type Store struct {
 	cache *sql.DB
 	// readOnly: see SetReadOnly.
 	readOnly bool
+	// figures, when set, is the token count every write keeps up to date
+	// in its own transaction (SetFigures).
+	figures *figureCounter
 }
 
 // DefaultClaimTimeout is the ClaimTimeout of a Store that sets none.

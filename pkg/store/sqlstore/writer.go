@@ -38,6 +38,10 @@ type writer struct {
 	// unindexed are the docids of records sent that the index cursor does
 	// not cover (searchcursor.go), marked pending at each flush.
 	unindexed []int64
+
+	// newest is the newest creation time of the records inserted, for the
+	// conversation's last activity (keepFigures).
+	newest int64
 }
 
 // pendingRow is a record inserted but not yet sent, with its index entry
@@ -182,6 +186,7 @@ func (w *writer) insert(ctx context.Context, r *transcript.Record) error {
 		w.unindexed = append(w.unindexed, docid)
 	}
 	w.pending = append(w.pending, p)
+	w.newest = max(w.newest, p.created)
 	w.pos++
 	w.seq++
 	w.added++
@@ -273,5 +278,5 @@ func (w *writer) finish(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("update conversation: %w", err)
 	}
-	return nil
+	return w.s.keepFigures(ctx, w.tx, w.conv, w.newest, w.reshaped)
 }

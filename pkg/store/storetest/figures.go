@@ -71,6 +71,93 @@ func figCheck(t testing.TB, s store.Store, conv, after string) {
 	if !found {
 		t.Fatalf("after %s: %s not listed", after, conv)
 	}
+	figKept(t, s, conv, after)
+}
+
+// figureKeeper is a store whose writes keep the token figures of a
+// tokenizer in their own transactions (sqlstore.Store.SetFigures).
+type figureKeeper interface {
+	SetFigures(key string, count func(role string, body []byte) (int, error))
+}
+
+// figKeep makes s's writes keep the figures of the tokenizer "kept".
+func figKeep(t testing.TB, s store.Store) {
+	k, ok := s.(figureKeeper)
+	if !ok {
+		t.Fatalf("%T keeps no figures", s)
+	}
+	k.SetFigures("kept", (&figCounter{}).count)
+}
+
+// figKept checks what list reads of conv, under figKeep, with no record
+// read: the tokens the writes kept, up to date, and the last activity, the
+// newest record's creation time (the conversation's own when it has none).
+func figKept(t testing.TB, s store.Store, conv, after string) {
+	t.Helper()
+	if _, ok := s.(figureKeeper); !ok {
+		return
+	}
+	recs := readAll(t, s, conv, store.ReadOptions{})
+	var newest int64 = -1
+	for _, r := range recs {
+		newest = max(newest, r.Metadata.Timing.Creation)
+	}
+	found := false
+	lcMust(t, s.Figures(context.Background(), "kept", func(c store.ConversationFigures) error {
+		if c.ID != conv {
+			return nil
+		}
+		found = true
+		if !c.TokensKnown {
+			return fmt.Errorf("after %s: %s's figure not kept by the write", after, conv)
+		}
+		if want := figWant(t, s, conv); int(c.Tokens) != want {
+			return fmt.Errorf("after %s: kept tokens %d, counted from scratch %d", after, c.Tokens, want)
+		}
+		if newest >= 0 && c.LastActivity != newest || newest < 0 && c.LastActivity != c.Created {
+			return fmt.Errorf("after %s: last activity %d, newest record made at %d", after, c.LastActivity, newest)
+		}
+		return nil
+	}))
+	if !found {
+		t.Fatalf("after %s: %s not in Figures", after, conv)
+	}
+}
+
+// TestFiguresOrder: Figures lists the most recently active first, by the
+// newest record's creation time, not by when it was written.
+func (x suite) TestFiguresOrder(t *testing.T) {
+	s := x.open(t)
+	figKeep(t, s)
+	ctx := context.Background()
+	ids := transcript.NewIDs()
+	at := func(role transcript.Role, text string, ms int64) transcript.Record {
+		r := msg(role, text)
+		r.Metadata.Timing.Creation = ms
+		return r
+	}
+	lcAppend(t, s, ids, "late", at("user", "new", 3000))
+	lcAppend(t, s, ids, "early", at("user", "old", 1000), at("assistant", "older still", 500))
+	lcAppend(t, s, ids, "middle", at("user", "mid", 2000))
+	var got []string
+	lcMust(t, s.Figures(ctx, "kept", func(c store.ConversationFigures) error {
+		got = append(got, fmt.Sprintf("%s@%d", c.ID, c.LastActivity))
+		return nil
+	}))
+	if want := "late@3000 middle@2000 early@1000"; strings.Join(got, " ") != want {
+		t.Fatalf("Figures order %v, want %s", got, want)
+	}
+	// An import keeps them in its own transaction as an append does.
+	cur := store.ImportCursor{Source: "/s.jsonl", Conversation: "imported", Tool: "codex", Size: 10, MTime: 5, Entries: 2, LastEntry: "2", Head: "h"}
+	_, err := s.ImportAppend(ctx, cur, ids, feed(at("user", "imported question", 2500), at("assistant", "imported answer", 2600)))
+	lcMust(t, err)
+	figKept(t, s, "imported", "an import")
+	// prune --older-than compares the same time.
+	res, err := s.Prune(ctx, store.PruneOptions{Before: 1500})
+	lcMust(t, err)
+	if res.Deleted != 1 || res.Conversations[0].Conversation != "early" {
+		t.Fatalf("prune before 1500: %+v, want early alone", res)
+	}
 }
 
 // TestFiguresIncremental: a figure brought up to date counts only what
@@ -126,6 +213,7 @@ func (x suite) TestFiguresProperty(t *testing.T) {
 	for seed := range uint64(seeds) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			s := x.open(t)
+			figKeep(t, s)
 			ctx := context.Background()
 			ids := transcript.NewIDs()
 			rng := rand.New(rand.NewPCG(seed, 13))
@@ -169,6 +257,7 @@ func (x suite) TestFiguresProperty(t *testing.T) {
 				figCheck(t, s, "p", what)
 			}
 			copied := x.open(t)
+			figKeep(t, copied)
 			_, err := store.Copy(ctx, s, copied, "p", false)
 			lcMust(t, err)
 			figCheck(t, copied, "p", "a copy")
