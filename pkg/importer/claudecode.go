@@ -180,13 +180,19 @@ func (ix *ccIndexer) line(l line) error {
 	if h.Parent != nil && *h.Parent != "" {
 		parent = *h.Parent
 	}
-	off := uint64(l.off) << 2
+	off := uint64(l.off) << 4
 	if h.IsSidechain {
 		off |= 2
 		ix.sides++
 	}
-	if h.Type == "user" || h.Type == "assistant" {
+	switch h.Type {
+	case "assistant":
+		off |= 4 | 1
+	case "user":
 		off |= 1
+		if firstBlockType(h.raw) == "tool_result" {
+			off |= 8
+		}
 	}
 	ix.x.add(ccNode{id: idHash(h.UUID), parent: idHash(parent), off: off, n: int32(len(l.text)), line: int32(l.n)})
 	return nil
@@ -243,17 +249,20 @@ func (c claudeCode) Decode(src *Source, emit func(*Session) error) error {
 			}
 		}
 	}
+	folded, hold := x.fold(rd, path, sub)
 	if !src.Branches && (sub || ix.sides == 0) {
 		// One conversation of the file: the next import may go on from
 		// where this one read to.
-		s.Walk = ix.walk(src, x.steps(path), true, &resume{Offset: ix.end, Line: ix.endLine, Session: s.ID, Sub: sub})
-		path, hasChild, ix.x = nil, nil, ccIndex{} // all that is walked is in the steps
+		s.Walk = ix.walk(src, x.steps(folded), hold, true, &resume{Offset: ix.end, Line: ix.endLine, Session: s.ID, Sub: sub})
+		path, folded, hasChild, ix.x = nil, nil, nil, ccIndex{} // all that is walked is in the steps
 	} else {
-		s.Walk = ix.walk(src, x.steps(path), true, nil)
+		s.Walk = ix.walk(src, x.steps(folded), hold, true, nil)
 	}
 	if src.Branches {
+		// A leaf the graph gathered into the path (a result of a call of
+		// one answer) is no branch.
 		on := newBits(x.n)
-		on.setAll(path)
+		on.setAll(folded)
 		for i := 0; i < x.n; i++ {
 			if n := x.at(i); n.side() != sub || hasChild.has(i) || i == leaf || !n.msg() {
 				continue
@@ -262,7 +271,8 @@ func (c claudeCode) Decode(src *Source, emit func(*Session) error) error {
 			for _, j := range bp {
 				if !on.has(int(j)) {
 					key, _ := rd.node(x.at(int(j)))
-					s.Branches = append(s.Branches, Branch{Key: key, Walk: ix.walk(src, x.steps(bp), false, nil)})
+					bf, bh := x.fold(rd, bp, sub)
+					s.Branches = append(s.Branches, Branch{Key: key, Walk: ix.walk(src, x.steps(bf), bh, false, nil)})
 					break
 				}
 			}
@@ -316,7 +326,8 @@ func (ix *ccIndexer) sidechains(src *Source, session string, meta Meta, emit fun
 		key, _ := rd.node(x.at(int(root)))
 		sc := &Session{ID: session + "-sidechain-" + shortKey(key), Meta: meta}
 		sc.Meta.Parent, sc.Meta.Title = session, ""
-		sc.Walk = ix.walk(src, x.steps(x.sidePath(x.path(byRoot[root].leaf))), false, nil)
+		p, hold := x.fold(rd, x.sidePath(x.path(byRoot[root].leaf)), true)
+		sc.Walk = ix.walk(src, x.steps(p), hold, false, nil)
 		if err := emit(sc); err != nil {
 			return err
 		}
@@ -343,8 +354,10 @@ func (x *ccIndex) steps(path []int32) []ccStep {
 
 // walk goes over path; the main session's walk also notes the lines off
 // the graph (once per import, only those past the cursor). end, when set,
-// is where a read may resume after the path's last entry.
-func (ix *ccIndexer) walk(src *Source, path []ccStep, main bool, end *resume) func(int, func(*Entry) error) error {
+// is where a read may resume after the path's last entry. The entries
+// from hold on are held (fold says why): stored, but the cursor stops
+// before them.
+func (ix *ccIndexer) walk(src *Source, path []ccStep, hold int, main bool, end *resume) func(int, func(*Entry) error) error {
 	return func(skip int, fn func(*Entry) error) error {
 		if src.from != nil {
 			skip = 0 // the path is of the entries past the cursor
@@ -372,7 +385,7 @@ func (ix *ccIndexer) walk(src *Source, path []ccStep, main bool, end *resume) fu
 				if err != nil {
 					return err
 				}
-				e.ID, e.Records, e.Held = d.uuid, recs, d.held
+				e.ID, e.Records, e.Held = d.uuid, recs, d.held || k >= hold
 				if d.ms > 0 {
 					e.Time = timeMS(d.ms)
 				}

@@ -17,14 +17,18 @@ type ccNode struct {
 	// parent: idHash of its parent's uuid while indexing, then (link) the
 	// parent's number + 1; 0 is none.
 	parent uint64
-	off    uint64 // where its line starts, <<2 | sidechain<<1 | user or assistant
-	n      int32  // its line's length
-	line   int32
+	// off: where its line starts <<4 | a user entry of tool results (its
+	// first block one)<<3 | assistant<<2 | sidechain<<1 | user or assistant
+	off  uint64
+	n    int32 // its line's length
+	line int32
 }
 
-func (n *ccNode) at() int64  { return int64(n.off >> 2) }
-func (n *ccNode) side() bool { return n.off&2 != 0 }
-func (n *ccNode) msg() bool  { return n.off&1 != 0 }
+func (n *ccNode) at() int64    { return int64(n.off >> 4) }
+func (n *ccNode) side() bool   { return n.off&2 != 0 }
+func (n *ccNode) msg() bool    { return n.off&1 != 0 }
+func (n *ccNode) asst() bool   { return n.off&4 != 0 }
+func (n *ccNode) result() bool { return n.off&8 != 0 }
 
 // ccIndex is the nodes in file order.
 type ccIndex struct{ blockList[ccNode] }
