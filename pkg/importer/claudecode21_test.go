@@ -340,3 +340,46 @@ func TestClaudeCodeFixturesEveryCallHasItsResult(t *testing.T) {
 		}
 	}
 }
+
+// TestIDsSameInTwoStores imports every fixture of every format into two
+// stores and compares every id stored, placeholders' included (rule 2:
+// a session whose first item is no user's, a compaction followed by an
+// answer).
+func TestIDsSameInTwoStores(t *testing.T) {
+	for _, name := range Names() {
+		dir := filepath.Join("testdata", name)
+		if _, err := os.Stat(dir); err != nil {
+			continue
+		}
+		var got [2]string
+		fakes := 0
+		for k := range got {
+			s := openStore(t)
+			if _, _, err := run(t, s, name, Options{Branches: true}, dir); err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			err := s.Conversations(t.Context(), func(c store.ConversationInfo) error {
+				return s.Read(t.Context(), c.ID, store.ReadOptions{}, func(r store.Row) error {
+					var rec transcript.Record
+					if err := transcript.DecodeStored(r.Body, &rec); err != nil {
+						return err
+					}
+					if rec.IsFake() && k == 0 {
+						fakes++
+					}
+					fmt.Fprintf(&b, "%s %s %s\n", c.ID, rec.ID, rec.Message.Role)
+					return nil
+				})
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[k] = b.String()
+		}
+		if got[0] != got[1] {
+			t.Errorf("%s: ids differ between two stores:\n%s", name, diffLines(got[0], got[1]))
+		}
+		t.Logf("%s: %d placeholders", name, fakes)
+	}
+}
