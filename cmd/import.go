@@ -167,9 +167,20 @@ func importRun(ctx context.Context, o *importOptions) error {
 	if err != nil {
 		return err
 	}
+	// A file that is not the format's (an *InputError) is named and the
+	// import goes on with the next; anything else (the store, the disk,
+	// a signal) stops it at once.
+	bad := 0
 	run := func() error {
 		for _, p := range files {
-			if err := im.ImportFile(ctx, p); err != nil {
+			err := im.ImportFile(ctx, p)
+			var ie *transcript.InputError
+			if errors.As(err, &ie) && ctx.Err() == nil {
+				bad++
+				opt.Warn(err.Error())
+				continue
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -197,6 +208,9 @@ func importRun(ctx context.Context, o *importOptions) error {
 	}
 	if t.Inserted+t.Merged > 0 {
 		noteStored(ctx, "importing %d records", t.Inserted+t.Merged)
+	}
+	if bad > 0 {
+		return &transcript.InputError{Err: fmt.Errorf("%d of %d files could not be imported (named above); the rest is stored", bad, t.Files)}
 	}
 	if o.strict && t.NotImported+t.Cut > 0 {
 		return &transcript.InputError{Err: fmt.Errorf("--strict: %d things were not imported and %d entries were cut (named above); the rest is stored", t.NotImported, t.Cut)}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -256,6 +257,10 @@ func (b *builder) entry(e *Entry) ([]transcript.Record, error) {
 			}
 			r.Metadata.Aux["import"] = imp
 		}
+		if noNUL(&r.Message) {
+			// Binary output in a tool result: kept, each NUL as U+FFFD.
+			b.src.Note("NUL character replaced by U+FFFD")
+		}
 		if transcript.CheckSize(&r) != nil {
 			cut(&r)
 			b.im.Tally.Cut++
@@ -266,12 +271,38 @@ func (b *builder) entry(e *Entry) ([]transcript.Record, error) {
 			if errors.As(err, &ie) && ie.Line == 0 {
 				ie.Line = e.Line
 			}
+			if skippable(err) {
+				b.src.Skip(err) // this record, named; the rest goes on
+				continue
+			}
 			return nil, err
 		}
 		b.observe(&r)
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// noNUL replaces each NUL character of m's texts (which a record may not
+// hold) by U+FFFD, and reports whether there was one.
+func noNUL(m *transcript.Message) bool {
+	found := false
+	fix := func(s *string) {
+		if strings.IndexByte(*s, 0) >= 0 {
+			*s, found = strings.ReplaceAll(*s, "\x00", "\uFFFD"), true
+		}
+	}
+	for i := range m.Contents {
+		fix(&m.Contents[i])
+	}
+	for i := range m.ToolCalls {
+		c := &m.ToolCalls[i]
+		fix(&c.ID)
+		fix(&c.Name)
+		fix(&c.Arguments)
+	}
+	fix(&m.ToolCallID)
+	return found
 }
 
 // mustULID is a stored record's id, a ULID (transcript.Validate holds to

@@ -116,13 +116,21 @@ type ccAside struct {
 	kind int32 // in ccIndexer.kinds
 }
 
+// ccSkip is a line that is no entry, named when past the cursor.
+type ccSkip struct {
+	line int32
+	err  error
+}
+
 // ccIndexer is the first pass: every entry's node, what the session says
 // of itself, and the lines off the graph.
 type ccIndexer struct {
+	src            *Source
 	x              ccIndex
 	meta           Meta
 	session, agent string
 	asides         []ccAside
+	skips          []ccSkip
 	kinds          []string
 	summaries      map[uint64]string
 	sides          int // sidechain entries
@@ -135,7 +143,10 @@ func (ix *ccIndexer) line(l line) error {
 	ix.end, ix.endLine = l.end, l.n
 	var h ccHead
 	if err := h.scan(l.text); err != nil {
-		return inputErr(l.n, "", "not a Claude Code entry: %v", err)
+		// A torn line amid the file: skipped, named by the walk (once:
+		// past the cursor).
+		ix.skips = append(ix.skips, ccSkip{int32(l.n), inputErr(l.n, "", "skipped: not a Claude Code entry: %v", err)})
+		return nil
 	}
 	if ix.session == "" {
 		ix.session = h.SessionID
@@ -202,12 +213,15 @@ func (c claudeCode) Decode(src *Source, emit func(*Session) error) error {
 	if src.from != nil {
 		return c.decodeFrom(src, emit)
 	}
-	ix := &ccIndexer{}
+	ix := &ccIndexer{src: src}
 	if err := eachLine(src, src.Reader(), 0, 0, ix.line); err != nil {
 		return err
 	}
 	x := &ix.x
 	if x.n == 0 {
+		for _, a := range ix.skips {
+			src.Skip(a.err)
+		}
 		return nil
 	}
 	x.link()
@@ -371,6 +385,11 @@ func (ix *ccIndexer) walk(src *Source, path []ccStep, hold int, main bool, end *
 				src.Note(ix.kinds[a.kind])
 			}
 		}
+		for _, a := range ix.skips {
+			if main && a.line > after {
+				src.Skip(a.err)
+			}
+		}
 		d := ccDecoder{src: src}
 		rd := newCCReader(src)
 		for k, n := range path {
@@ -382,6 +401,10 @@ func (ix *ccIndexer) walk(src *Source, path []ccStep, hold int, main bool, end *
 					return err
 				}
 				recs, err := d.entry(text, int(n.line))
+				if skippable(err) {
+					src.Skip(err) // named, and the walk goes on
+					recs, err = nil, nil
+				}
 				if err != nil {
 					return err
 				}

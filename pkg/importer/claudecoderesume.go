@@ -11,7 +11,7 @@ func (claudeCode) decodeFrom(src *Source, emit func(*Session) error) error {
 	if f.Session == "" || f.last == "" {
 		return errRestart
 	}
-	ix := &ccIndexer{}
+	ix := &ccIndexer{src: src}
 	start, startLine := src.startAt()
 	if err := eachLine(src, src.rest(), startLine, start, ix.line); err != nil {
 		return err

@@ -134,11 +134,22 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 			e := &Entry{ID: strconv.Itoa(l.n) + "-" + hex.EncodeToString(h[:6]), Line: l.n}
 			var cl codexLine
 			if err := cl.scan(l.text); err != nil {
-				return inputErr(l.n, "", "not a Codex rollout line: %v", err)
+				// A torn line amid the file: named (once: past the
+				// cursor), skipped.
+				if k >= skip {
+					src.Skip(inputErr(l.n, "", "skipped: not a Codex rollout line: %v", err))
+				}
+				k++
+				e.next = resume{Offset: l.end, Line: l.n, Model: d.model, Prompts: d.prompts}
+				return fn(e)
 			}
 			e.Time = parseTime(cl.Timestamp)
 			if k >= skip {
 				recs, err := d.line(&cl, l.text, l.n)
+				if skippable(err) {
+					src.Skip(err)
+					recs, err = nil, nil
+				}
 				if err != nil {
 					return err
 				}

@@ -7,6 +7,7 @@
 package importer
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -138,8 +139,37 @@ type Entry struct {
 	next resume
 }
 
-// Notes counts what was not imported, by kind.
-type Notes struct{ n map[string]int }
+// Notes counts what was not imported, by kind, and names the entries
+// skipped (a line that is no JSON, a field that is not the format's).
+type Notes struct {
+	n       map[string]int
+	skipped []string // the first maxNamed, as "line N: field: why"
+}
+
+// maxNamed bounds the skipped entries a file names (the rest counted).
+const maxNamed = 20
+
+// skipKind is the kind an entry skipped is counted as.
+const skipKind = "entry skipped (named)"
+
+// Skip counts an entry skipped for err, and names it.
+func (s *Source) Skip(err error) {
+	if s.notes == nil || slices.Contains(s.notes.skipped, err.Error()) {
+		return // named already (a walk made again)
+	}
+	s.notes.Add(skipKind)
+	if len(s.notes.skipped) < maxNamed {
+		s.notes.skipped = append(s.notes.skipped, err.Error())
+	}
+}
+
+// skippable reports whether err is about one entry of the input (an
+// *InputError), which the import skips and names, rather than the
+// store's or the file's.
+func skippable(err error) bool {
+	var ie *transcript.InputError
+	return errors.As(err, &ie)
+}
 
 // Add counts one more of what.
 func (n *Notes) Add(what string) {

@@ -243,6 +243,9 @@ func (im *Importer) importSource(ctx context.Context, src *Source, st fileState)
 		*notes, src.from = Notes{}, nil
 		err = decode()
 	}
+	for _, s := range notes.skipped {
+		im.opt.Warn(fmt.Sprintf("%s: %s", src.Path, s))
+	}
 	if n := notes.Len(); n > 0 {
 		im.Tally.NotImported += n
 		im.opt.Warn(fmt.Sprintf("%s: not imported: %s", src.Path, notes))

@@ -6,10 +6,13 @@ package importer
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -58,11 +61,21 @@ func (im *Importer) name(s *Session) (string, error) {
 			return "", err
 		}
 	}
+	if len(conv) > transcript.MaxConversationBytes && strings.IndexByte(conv, 0) < 0 {
+		// A session id longer than a name may be: the name is cut, with
+		// a hash of the whole, so that it stays one per session.
+		h := sha256.Sum256([]byte(conv))
+		short := conv[:transcript.MaxConversationBytes-56]
+		for len(short) > 0 && !utf8.ValidString(short) {
+			short = short[:len(short)-1]
+		}
+		short += "~" + hex.EncodeToString(h[:8])
+		im.opt.Warn(fmt.Sprintf("session id of %d bytes: named %s (a conversation name holds at most %d)", len(s.ID), short, transcript.MaxConversationBytes))
+		conv = short
+	}
 	switch {
 	case conv == "":
 		return "", inputErr(0, "session", "a session without an id")
-	case len(conv) > transcript.MaxConversationBytes:
-		return "", inputErr(0, "session", "conversation name %.40q... longer than %d bytes", conv, transcript.MaxConversationBytes)
 	case strings.IndexByte(conv, 0) >= 0:
 		return "", inputErr(0, "session", "a session id holding a NUL character")
 	}
