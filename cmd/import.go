@@ -78,7 +78,7 @@ each format's fields to records.`,
 	fl.StringVar(&o.prefix, "prefix", "", "put this before each session's id to name its conversation")
 	fl.StringVar(&o.name, "name", "", "name conversations with this Go template over .Tool, .Session, .Title, .Project")
 	fl.BoolVar(&o.branches, "branches", false, "also import each branch off the active one, as a conversation of its own")
-	fl.BoolVar(&o.strict, "strict", false, "exit 3 when anything was not imported (after storing the rest)")
+	fl.BoolVar(&o.strict, "strict", false, "exit 3 when anything was lost (after storing the rest): not what is of no use to a provider")
 	fl.BoolVar(&o.jsonO, "json", false, "print one JSON object per conversation changed")
 	return cmd
 }
@@ -200,8 +200,8 @@ func importRun(ctx context.Context, o *importOptions) error {
 	}
 	t := im.Tally
 	if !f.quiet {
-		fmt.Fprintf(f.IO.ErrOut, "convo: import: %d files (%d unchanged, %d rewritten), %d sessions, %d conversations changed (%d new branches), %d records added, %d merged, %d already there, %d cut to fit, %d things not imported\n",
-			t.Files, t.Unchanged, t.Rewritten, t.Sessions, t.Conversations, t.Forks, t.Inserted, t.Merged, t.Skipped, t.Cut, t.NotImported)
+		fmt.Fprintf(f.IO.ErrOut, "convo: import: %d files (%d unchanged, %d rewritten), %d sessions, %d conversations changed (%d new branches), %d records added, %d merged, %d already there, %d cut to fit, %d things not imported (%d lost)\n",
+			t.Files, t.Unchanged, t.Rewritten, t.Sessions, t.Conversations, t.Forks, t.Inserted, t.Merged, t.Skipped, t.Cut, t.NotImported, t.Lost)
 	}
 	if err != nil {
 		return err
@@ -212,8 +212,10 @@ func importRun(ctx context.Context, o *importOptions) error {
 	if bad > 0 {
 		return &transcript.InputError{Err: fmt.Errorf("%d of %d files could not be imported (named above); the rest is stored", bad, t.Files)}
 	}
-	if o.strict && t.NotImported+t.Cut > 0 {
-		return &transcript.InputError{Err: fmt.Errorf("--strict: %d things were not imported and %d entries were cut (named above); the rest is stored", t.NotImported, t.Cut)}
+	if o.strict && t.Lost+t.Cut+t.Rewritten > 0 {
+		// Loss only: what is known and kept elsewhere, or of no use to a
+		// provider (progress, snapshots, token counts), is none.
+		return &transcript.InputError{Err: fmt.Errorf("--strict: %d things were lost, %d entries cut, %d files rewritten in place not read (named above); the rest is stored", t.Lost, t.Cut, t.Rewritten)}
 	}
 	return afterCommit(printErr)
 }

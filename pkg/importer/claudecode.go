@@ -219,8 +219,13 @@ func (c claudeCode) Decode(src *Source, emit func(*Session) error) error {
 	}
 	x := &ix.x
 	if x.n == 0 {
+		// No entry of the graph (the wrong --from?): what the lines were
+		// is said.
 		for _, a := range ix.skips {
 			src.Skip(a.err)
+		}
+		for _, a := range ix.asides {
+			src.Note(ix.kinds[a.kind])
 		}
 		return nil
 	}
@@ -251,10 +256,20 @@ func (c claudeCode) Decode(src *Source, emit func(*Session) error) error {
 			}
 		}
 	}
+	lost := x.unreached(sub)
 	if leaf < 0 {
+		for range lost {
+			src.Note("entry in a cycle of parentUuid")
+		}
 		return nil
 	}
 	path := x.path(leaf)
+	if x.cycle {
+		src.Note("parentUuid going round (the path stops there)")
+	}
+	for range lost {
+		src.Note("entry in a cycle of parentUuid")
+	}
 	if s.Meta.Title == "" && ix.summaries != nil {
 		// only a summary of a leaf this file holds
 		for _, i := range path {

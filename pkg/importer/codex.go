@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -145,6 +146,9 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 			}
 			e.Time = parseTime(cl.Timestamp)
 			if k >= skip {
+				if !utf8.Valid(l.text) {
+					src.Note("invalid UTF-8 (replaced by U+FFFD)")
+				}
 				recs, err := d.line(&cl, l.text, l.n)
 				if skippable(err) {
 					src.Skip(err)

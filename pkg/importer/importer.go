@@ -179,6 +179,78 @@ func (n *Notes) Add(what string) {
 	n.n[what]++
 }
 
+// known are the kinds left out that are known and carried elsewhere, or
+// of no use to a provider: not lost (--strict passes them).
+var known = map[string]bool{
+	// read next time
+	"unfinished last line (read next time)": true,
+	// Claude Code: the tool's structured copy of the result text kept,
+	// the UI's and the harness's own entries
+	"toolUseResult (the tool's structured output)": true,
+	"file-history-snapshot":                        true,
+	"progress":                                     true,
+	"queue-operation":                              true,
+	"system/turn_duration":                         true,
+	"system/stop_hook_summary":                     true,
+	"system/api_error":                             true,
+	"attachment/hook_success":                      true,
+	// Codex: token counts, the UI's copies of items imported, snapshots
+	"event_msg/token_count":                   true,
+	"event_msg/exec_command_begin":            true,
+	"event_msg/exec_command_end":              true,
+	"event_msg/exec_command_output_delta":     true,
+	"event_msg/patch_apply_begin":             true,
+	"event_msg/patch_apply_end":               true,
+	"event_msg/turn_diff":                     true,
+	"event_msg/mcp_tool_call_begin":           true,
+	"event_msg/mcp_tool_call_end":             true,
+	"event_msg/web_search_begin":              true,
+	"event_msg/web_search_end":                true,
+	"event_msg/context_compacted":             true,
+	"event_msg/agent_reasoning_section_break": true,
+	"ghost_snapshot":                          true,
+	// reasoning summaries without a signature: nothing to send back
+	"exec item reasoning": true,
+	"thought part":        true,
+	"thoughts":            true,
+	"reasoning_recap":     true,
+	// Gemini CLI's own messages to the user
+	"info message":    true,
+	"warning message": true,
+	"error message":   true,
+}
+
+// Lost is how many of those counted are lost: all but the known kinds.
+func (n *Notes) Lost() int {
+	t := 0
+	for k, v := range n.n {
+		if !known[k] {
+			t += v
+		}
+	}
+	return t
+}
+
+// split is the kinds lost and the kinds known, each as String says.
+func (n *Notes) split() (lost, knownKinds string) {
+	var l, k Notes
+	for kind, v := range n.n {
+		if known[kind] {
+			k.add(kind, v)
+		} else {
+			l.add(kind, v)
+		}
+	}
+	return l.String(), k.String()
+}
+
+func (n *Notes) add(what string, v int) {
+	if n.n == nil {
+		n.n = map[string]int{}
+	}
+	n.n[what] += v
+}
+
 // Len is how many were counted.
 func (n *Notes) Len() int {
 	t := 0

@@ -63,6 +63,8 @@ type Tally struct {
 	Sessions, Conversations, Forks int
 	Inserted, Merged, Skipped, Cut int
 	NotImported                    int
+	// Lost: of NotImported, what a provider would need (--strict).
+	Lost int
 	changed                        map[string]int
 }
 
@@ -248,7 +250,16 @@ func (im *Importer) importSource(ctx context.Context, src *Source, st fileState)
 	}
 	if n := notes.Len(); n > 0 {
 		im.Tally.NotImported += n
-		im.opt.Warn(fmt.Sprintf("%s: not imported: %s", src.Path, notes))
+		im.Tally.Lost += notes.Lost()
+		lost, kn := notes.split()
+		switch {
+		case kn == "":
+			im.opt.Warn(fmt.Sprintf("%s: not imported: %s", src.Path, lost))
+		case lost == "":
+			im.opt.Warn(fmt.Sprintf("%s: not imported, of no use to a provider or kept elsewhere: %s", src.Path, kn))
+		default:
+			im.opt.Warn(fmt.Sprintf("%s: not imported: %s; of no use to a provider or kept elsewhere: %s", src.Path, lost, kn))
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", src.Path, err)

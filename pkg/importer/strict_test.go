@@ -1,0 +1,47 @@
+package importer
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestLostOrKnown: what an import leaves out is split into what is known
+// and carried elsewhere or of no use to a provider (progress, snapshots,
+// token counts, a tool's structured output beside its result text) and
+// what is lost (anything a provider would need, unknown kinds, entries
+// dropped, cycles, bytes replaced): only the second is Lost (--strict).
+func TestLostOrKnown(t *testing.T) {
+	write := func(name, text string) string {
+		p := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const u1 = `{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"hi"}}` + "\n"
+	for _, c := range []struct {
+		name, format, path string
+		lost               bool
+	}{
+		{"claude code 2.1 noise", "claude-code", "testdata/claude-code/proj21", false},
+		{"codex 0.128 noise", "codex", codexDesktop, false},
+		{"claude code 2.0 image", "claude-code", "testdata/claude-code/proj", true},
+		{"cycle in parentUuid", "claude-code", write("cyc.jsonl", u1+
+			`{"type":"assistant","uuid":"a1","parentUuid":"a2","sessionId":"s","timestamp":"2026-01-01T00:00:01Z","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"x"}]}}`+"\n"+
+			`{"type":"assistant","uuid":"a2","parentUuid":"a1","sessionId":"s","timestamp":"2026-01-01T00:00:02Z","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"y"}]}}`+"\n"), true},
+		{"an entry without a uuid", "claude-code", write("nouuid.jsonl", u1+
+			`{"type":"assistant","parentUuid":"u1","sessionId":"s","timestamp":"2026-01-01T00:00:01Z","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"lost"}]}}`+"\n"), true},
+		{"invalid UTF-8", "claude-code", write("utf8.jsonl", u1+
+			"{\"type\":\"assistant\",\"uuid\":\"a1\",\"parentUuid\":\"u1\",\"sessionId\":\"s\",\"timestamp\":\"2026-01-01T00:00:01Z\",\"message\":{\"id\":\"m\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"caf\xe9\"}]}}\n"), true},
+		{"the wrong --from", "claude-code", codexDesktop, true},
+	} {
+		im, warned, err := run(t, openStore(t), c.format, Options{}, c.path)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := im.Tally.Lost > 0; got != c.lost {
+			t.Errorf("%s: lost %d of %d not imported, want lost %v (warned %q)", c.name, im.Tally.Lost, im.Tally.NotImported, c.lost, warned)
+		}
+	}
+}
