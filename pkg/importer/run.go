@@ -64,8 +64,8 @@ type Tally struct {
 	Inserted, Merged, Skipped, Cut int
 	NotImported                    int
 	// Lost: of NotImported, what a provider would need (--strict).
-	Lost int
-	changed                        map[string]int
+	Lost    int
+	changed map[string]int
 }
 
 // Importer imports files of one format into one store.
