@@ -25,6 +25,7 @@ type importOptions struct {
 	from, prefix, name      string
 	branches, strict, jsonO bool
 	paths                   []string
+	again                   []string
 	format                  importer.Format
 	tmpl                    *template.Template
 }
@@ -80,6 +81,7 @@ each format's fields to records.`,
 	fl.BoolVar(&o.branches, "branches", false, "also import each branch off the active one, as a conversation of its own")
 	fl.BoolVar(&o.strict, "strict", false, "exit 3 when anything was lost (after storing the rest): not what is of no use to a provider")
 	fl.BoolVar(&o.jsonO, "json", false, "print one JSON object per conversation changed")
+	fl.StringSliceVar(&o.again, "again", nil, "import this conversation again, what convo deleted of it (rewind, prune, clear, summarize --delete-originals) included (repeatable)")
 	return cmd
 }
 
@@ -163,6 +165,15 @@ func importRun(ctx context.Context, o *importOptions) error {
 			return b.String(), nil
 		}
 	}
+	for _, conv := range o.again {
+		n, err := s.ImportAgain(ctx, conv)
+		if err != nil {
+			return err
+		}
+		if !f.quiet {
+			fmt.Fprintf(f.IO.ErrOut, "convo: import --again %s: %d deleted records forgotten, its sources read again\n", f.redact(conv), n)
+		}
+	}
 	im, err := importer.New(ctx, s, opt)
 	if err != nil {
 		return err
@@ -200,8 +211,8 @@ func importRun(ctx context.Context, o *importOptions) error {
 	}
 	t := im.Tally
 	if !f.quiet {
-		fmt.Fprintf(f.IO.ErrOut, "convo: import: %d files (%d unchanged, %d rewritten), %d sessions, %d conversations changed (%d new branches), %d records added, %d merged, %d already there, %d cut to fit, %d things not imported (%d lost)\n",
-			t.Files, t.Unchanged, t.Rewritten, t.Sessions, t.Conversations, t.Forks, t.Inserted, t.Merged, t.Skipped, t.Cut, t.NotImported, t.Lost)
+		fmt.Fprintf(f.IO.ErrOut, "convo: import: %d files (%d unchanged, %d rewritten), %d sessions, %d conversations changed (%d new branches), %d records added, %d merged, %d already there, %d cut to fit, %d things not imported (%d lost), %d deleted before\n",
+			t.Files, t.Unchanged, t.Rewritten, t.Sessions, t.Conversations, t.Forks, t.Inserted, t.Merged, t.Skipped, t.Cut, t.NotImported, t.Lost, t.Deleted)
 	}
 	if err != nil {
 		return err

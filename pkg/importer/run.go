@@ -64,7 +64,9 @@ type Tally struct {
 	Inserted, Merged, Skipped, Cut int
 	NotImported                    int
 	// Lost: of NotImported, what a provider would need (--strict).
-	Lost    int
+	Lost int
+	// Deleted: records left out because convo deleted them before.
+	Deleted int
 	changed map[string]int
 }
 
@@ -288,6 +290,7 @@ func (t *Tally) add(conv string, res store.AppendResult) {
 	t.Inserted += res.Inserted
 	t.Merged += res.Merged
 	t.Skipped += res.Skipped
+	t.Deleted += res.Deleted
 	if res.Inserted+res.Merged > 0 {
 		if t.changed == nil {
 			t.changed = map[string]int{}

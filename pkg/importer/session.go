@@ -140,8 +140,12 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 	}
 	var pending chan written
 	// One line per conversation, however many chunks it took.
-	added, changed := 0, false
+	added, changed, deleted := 0, false, 0
 	defer func() {
+		if deleted > 0 {
+			im.opt.Warn(fmt.Sprintf("%s: %d records of %s that convo deleted (rewind, prune, clear, summarize --delete-originals) were not imported again (import --again %s brings them back)",
+				src.Path, deleted, conv, conv))
+		}
 		if changed && im.opt.Changed != nil {
 			im.opt.Changed(conv, added)
 		}
@@ -157,6 +161,7 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		}
 		im.Tally.add(conv, w.res)
 		added += w.res.Inserted
+		deleted += w.res.Deleted
 		changed = changed || w.res.Inserted+w.res.Merged > 0
 		im.cursors[[2]string{src.Path, conv}] = w.c
 		im.byConv[conv] = w.c

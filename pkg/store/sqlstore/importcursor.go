@@ -24,10 +24,16 @@ func (s *Store) ImportAppend(ctx context.Context, cur store.ImportCursor, ids *t
 		if err != nil {
 			return err
 		}
-		err = s.appendTx(ctx, tx, conv, nil, ids, next, &res)
+		deleted := 0
+		kept, err := deletedFilter(ctx, tx, next, &deleted)
+		if err != nil {
+			return err
+		}
+		err = s.appendTx(ctx, tx, conv, nil, ids, kept, &res)
+		res.Deleted = deleted
 		switch {
 		case errors.Is(err, errNothing):
-			res = store.AppendResult{Skipped: res.Skipped}
+			res = store.AppendResult{Skipped: res.Skipped, Deleted: deleted}
 			if !existed {
 				// Nothing to keep: the append made the conversation's row only.
 				if _, err := tx.ExecContext(ctx, `DELETE FROM conversations WHERE id = ? AND next_pos = 1`, conv); err != nil {
