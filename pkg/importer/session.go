@@ -139,6 +139,10 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		err error
 	}
 	var pending chan written
+	// after: the conversation as this import's last chunk left it; a
+	// later chunk finding it otherwise (cleared, pruned, rewound since)
+	// is refused.
+	var after *store.ImportState
 	// One line per conversation, however many chunks it took.
 	added, changed, deleted := 0, false, 0
 	defer func() {
@@ -160,6 +164,8 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 			return w.err
 		}
 		im.Tally.add(conv, w.res)
+		st := w.res.State
+		after = &st
 		added += w.res.Inserted
 		deleted += w.res.Deleted
 		changed = changed || w.res.Inserted+w.res.Merged > 0
@@ -184,6 +190,7 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		if err := wait(); err != nil {
 			return err
 		}
+		c.After = after
 		if len(chunk) == 0 && have && final && i == skip && cur.Size == c.Size && cur.MTime == c.MTime {
 			return nil
 		}
@@ -247,18 +254,53 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		if werr := wait(); werr != nil && !errors.Is(err, context.Canceled) {
 			im.opt.Warn(werr.Error())
 		}
-		return err
+		return im.interleaved(ctx, src, s, conv, walk, skip, forkKey, chunk, err)
 	}
 	if i < skip {
 		return errMoved // rewound behind the cursor
 	}
 	if err := flush(true); err != nil {
-		return err
+		return im.interleaved(ctx, src, s, conv, walk, skip, forkKey, chunk, err)
 	}
 	if have && i > skip {
 		return im.updateMeta(ctx, conv, s.Meta)
 	}
 	return nil
+}
+
+// interleaved handles err, when a deletion came between two chunks of
+// this import (store.ErrInterleaved): what the import had not stored (the
+// chunk held, the entries not read yet) is remembered as deleted, so that
+// the conversation is never a headless part (gone, or rewound, and
+// remembered: import --again brings it back whole). Other errors pass.
+func (im *Importer) interleaved(ctx context.Context, src *Source, s *Session, conv string,
+	walk func(int, func(*Entry) error) error, skip int, forkKey string, held []transcript.Record, err error) error {
+	if !errors.Is(err, store.ErrInterleaved) {
+		return err
+	}
+	var ids []string
+	for _, r := range held {
+		ids = append(ids, r.ID)
+	}
+	b := builder{im: im, src: src, s: s, conv: conv, forkKey: forkKey, quiet: true}
+	werr := walk(skip, func(e *Entry) error {
+		if e.Time.IsZero() {
+			e.Time = b.last
+		} else {
+			b.last = e.Time
+		}
+		for j := range e.Records {
+			ids = append(ids, b.id(e, j))
+		}
+		return nil
+	})
+	if werr == nil {
+		werr = im.st.RememberDeleted(ctx, conv, ids)
+	}
+	if werr != nil {
+		return fmt.Errorf("%w (and what was not stored could not be remembered as deleted: %v)", err, werr)
+	}
+	return fmt.Errorf("%w: the rest of the session was not imported, and what was not stored is remembered as deleted (import --again %s brings it back whole)", err, conv)
 }
 
 // moved handles an active branch that no longer holds the last entry

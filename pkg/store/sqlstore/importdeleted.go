@@ -23,6 +23,10 @@ import (
 // are deleted, in the same transaction.
 func rememberDeleted(ctx context.Context, tx conn, now int64, where string, args ...any) error {
 	t := strconv.FormatInt(now, 10)
+	if _, err := tx.ExecContext(ctx, `UPDATE conversations SET deletions = deletions + 1
+		WHERE id IN (SELECT conversation FROM records WHERE `+where+`)`, args...); err != nil {
+		return fmt.Errorf("count deletions: %w", err)
+	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO import_deleted (id, conversation, deleted)
 		SELECT id, conversation, `+t+` FROM records WHERE (`+where+`)
 			AND conversation IN (SELECT conversation FROM import_cursors)
@@ -66,6 +70,22 @@ func deletedFilter(ctx context.Context, tx conn, next func() (transcript.Record,
 			*n++
 		}
 	}, nil
+}
+
+// rememberIDs remembers ids as deleted records of conv.
+func rememberIDs(ctx context.Context, tx conn, now int64, conv string, ids []string) error {
+	for _, id := range ids {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO import_deleted (id, conversation, deleted) VALUES (?, ?, ?)
+			ON CONFLICT (id) DO NOTHING`, strings.ToUpper(id), conv, now); err != nil {
+			return fmt.Errorf("remember deleted records: %w", err)
+		}
+	}
+	return nil
+}
+
+// RememberDeleted remembers ids as deleted records of conv.
+func (s *Store) RememberDeleted(ctx context.Context, conv string, ids []string) error {
+	return s.inTx(ctx, func(tx conn) error { return rememberIDs(ctx, tx, s.nowMillis(), conv, ids) })
 }
 
 // ImportAgain forgets what convo deleted of conv and its import cursors,

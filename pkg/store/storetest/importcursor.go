@@ -5,8 +5,10 @@ package storetest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -253,5 +255,78 @@ func (x suite) TestImportDeletedRemembered(t *testing.T) {
 	}
 	if res := imp(s, "plain", "/e/p.jsonl", plain); res.Inserted != 2 {
 		t.Fatalf("import after clearing a conversation never imported: %+v, want both in", res)
+	}
+}
+
+// TestImportInterleaved: an append continuing one import (After) is
+// refused when the conversation was cleared or rewound since the one
+// before (nothing stored, the conversation not made again, its records
+// remembered as deleted); an annotation or another import's append
+// between them is no deletion.
+func (x suite) TestImportInterleaved(t *testing.T) {
+	s := x.open(t)
+	ctx := context.Background()
+	ids := transcript.NewIDs()
+	session := ""
+	rec := func(i int) transcript.Record {
+		role := transcript.RoleUser
+		if i%2 == 1 {
+			role = transcript.RoleAssistant
+		}
+		r := msg(role, fmt.Sprintf("entry %d", i))
+		r.ID = transcript.SourceID(time.UnixMilli(int64(1_700_000_000_000+i)), "codex", session, fmt.Sprint(i))
+		return r
+	}
+	cur := func(conv string, n int, after *store.ImportState) store.ImportCursor {
+		return store.ImportCursor{Source: "/il/" + conv, Conversation: conv, Tool: "codex", Size: 1, MTime: -1, Entries: int64(n), LastEntry: "e", Head: "h", After: after}
+	}
+	for _, c := range []struct {
+		name, what string
+		between    func(conv string)
+	}{
+		{"clear", "cleared or pruned", func(conv string) {
+			if _, err := s.Clear(ctx, conv); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"rewind", "rewound", func(conv string) {
+			if _, err := s.Rewind(ctx, conv, rec(0).ID, store.RewindOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"annotate", "", func(conv string) {
+			if _, err := s.Annotate(ctx, conv, rec(1).ID, &transcript.Annotation{Aux: map[string]json.RawMessage{"k": json.RawMessage(`1`)}}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"another import", "", func(conv string) {
+			if _, err := s.ImportAppend(ctx, cur(conv, 3, nil), ids, feed(rec(0), rec(1), rec(2))); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		conv := "il-" + c.name
+		session = conv
+		res, err := s.ImportAppend(ctx, cur(conv, 2, nil), ids, feed(rec(0), rec(1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.between(conv)
+		_, err = s.ImportAppend(ctx, cur(conv, 4, &res.State), ids, feed(rec(2), rec(3)))
+		if c.what == "" {
+			if err != nil {
+				t.Fatalf("%s between two chunks: %v, want no refusal", c.name, err)
+			}
+			continue
+		}
+		var ie *store.InterleavedError
+		if !errors.Is(err, store.ErrInterleaved) || !errors.As(err, &ie) || !strings.Contains(ie.What, c.what) {
+			t.Fatalf("%s between two chunks: err = %v, want ErrInterleaved saying %q", c.name, err, c.what)
+		}
+		// The refused records are remembered: the same records later stay out.
+		again, err := s.ImportAppend(ctx, cur(conv, 4, nil), ids, feed(rec(2), rec(3)))
+		if err != nil || again.Inserted != 0 || again.Deleted != 2 {
+			t.Fatalf("%s: the refused records imported later: %+v, %v; want both left out", c.name, again, err)
+		}
 	}
 }

@@ -6,3 +6,6 @@ CREATE TABLE import_deleted (
     deleted      BIGINT NOT NULL
 );
 CREATE INDEX import_deleted_conversation ON import_deleted (conversation);
+
+-- See the SQLite migration 0014.
+ALTER TABLE conversations ADD COLUMN deletions BIGINT NOT NULL DEFAULT 0;

@@ -9,3 +9,8 @@ CREATE TABLE import_deleted (
     deleted      INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX import_deleted_conversation ON import_deleted (conversation);
+
+-- How many times records of the conversation were deleted (rewind, trim,
+-- summarize --delete-originals): an import whose next chunk finds it
+-- moved since its last one stops (a deletion came between them).
+ALTER TABLE conversations ADD COLUMN deletions INTEGER NOT NULL DEFAULT 0;
