@@ -45,8 +45,9 @@ it again over the same directory imports only what is new, and skips an
 unchanged file without reading it. What convo has no place for (images,
 attachments, hook output, snapshots) is counted and named on stderr.
 
-FORMAT is one of: ` + strings.Join(importer.Names(), ", ") + `. docs/import.md maps
-each format's fields to records.`,
+FORMAT is one of: ` + strings.Join(importer.Names(), ", ") + `. This page is the
+man page convo-import(1); how each format's fields map to records is in
+docs/import.md of convo's source.`,
 		Example: `  convo import --from claude-code ~/.claude/projects
   convo import --from codex ~/.codex/sessions --prefix codex-
   convo import --from chatgpt ~/Downloads/chatgpt-export.zip --branches`,
@@ -83,6 +84,14 @@ each format's fields to records.`,
 	fl.BoolVar(&o.jsonO, "json", false, "print one JSON object per conversation changed")
 	fl.StringSliceVar(&o.again, "again", nil, "import this conversation again, what convo deleted of it (rewind, prune, clear, summarize --delete-originals) included (repeatable)")
 	return cmd
+}
+
+// pluralES is plural for a noun whose plural ends in -es: "2 new branches".
+func pluralES(n int, noun string) string {
+	if n == 1 {
+		return plural(n, noun)
+	}
+	return plural(n, noun+"e")
 }
 
 func importRun(ctx context.Context, o *importOptions) error {
@@ -130,7 +139,8 @@ func importRun(ctx context.Context, o *importOptions) error {
 		Format: o.format, Prefix: o.prefix, Branches: o.branches, Guard: f.guard, LongRead: longReadMemory,
 		Warn: func(msg string) {
 			if !f.quiet {
-				fmt.Fprintf(people, "convo: %s\n", f.redact(msg))
+				// file names and session ids reach the terminal escaped
+				fmt.Fprintf(people, "convo: %s\n", escapeID(f.redact(msg)))
 			}
 		},
 		Changed: func(conv string, n int) {
@@ -143,7 +153,7 @@ func importRun(ctx context.Context, o *importOptions) error {
 				b, _ := json.Marshal(map[string]any{"conversation": conv, "records": n})
 				_, printErr = fmt.Fprintf(out, "%s\n", b)
 			} else {
-				_, printErr = fmt.Fprintf(out, "%s\t+%d records\n", conv, n)
+				_, printErr = fmt.Fprintf(out, "%s\t+%d records\n", escapeID(conv), n)
 			}
 			if printErr == nil {
 				printErr = out.Flush()
@@ -211,8 +221,9 @@ func importRun(ctx context.Context, o *importOptions) error {
 	}
 	t := im.Tally
 	if !f.quiet {
-		fmt.Fprintf(f.IO.ErrOut, "convo: import: %d files (%d unchanged, %d rewritten), %d sessions, %d conversations changed (%d new branches), %d records added, %d merged, %d already there, %d cut to fit, %d things not imported (%d lost), %d deleted before\n",
-			t.Files, t.Unchanged, t.Rewritten, t.Sessions, t.Conversations, t.Forks, t.Inserted, t.Merged, t.Skipped, t.Cut, t.NotImported, t.Lost, t.Deleted)
+		fmt.Fprintf(f.IO.ErrOut, "convo: import: %s (%d unchanged, %d rewritten), %s, %s changed (%s), %s added, %d merged, %d already there, %d cut to fit, %s not imported (%d lost), %d deleted before\n",
+			plural(t.Files, "file"), t.Unchanged, t.Rewritten, plural(t.Sessions, "session"), plural(t.Conversations, "conversation"),
+			pluralES(t.Forks, "new branch"), plural(t.Inserted, "record"), t.Merged, t.Skipped, t.Cut, plural(t.NotImported, "thing"), t.Lost, t.Deleted)
 	}
 	if err != nil {
 		return err

@@ -41,7 +41,12 @@ func (im *Importer) session(ctx context.Context, src *Source, st fileState, s *S
 	}
 	for _, b := range s.Branches {
 		fork := forkName(conv, b.Key)
+		_, had := im.cursors[[2]string{src.Path, fork}]
+		before := im.Tally.Inserted
 		err := im.path(ctx, src, st, s, fork, b.Walk, conv, b.Key)
+		if err == nil && !had && im.Tally.Inserted > before {
+			im.Tally.Forks++ // a branch imported for the first time
+		}
 		if errors.Is(err, errMoved) {
 			im.opt.Warn(fmt.Sprintf("%s: branch %s of %s no longer holds what %s holds: left as it was", src.Path, b.Key, s.ID, fork))
 			continue
@@ -59,6 +64,15 @@ func (im *Importer) name(s *Session) (string, error) {
 		var err error
 		if conv, err = im.opt.Name(NameData{Tool: im.opt.Format.Name(), Session: s.ID, Title: s.Meta.Title, Project: s.Meta.Project}); err != nil {
 			return "", err
+		}
+		// What --name made is --name's to answer for, not the session's.
+		switch {
+		case strings.TrimSpace(conv) == "":
+			return "", inputErr(0, "--name", "the template gives session %.80q an empty name", s.ID)
+		case len(conv) > transcript.MaxConversationBytes:
+			return "", inputErr(0, "--name", "the template gives session %.80q a name of %d bytes, over %d", s.ID, len(conv), transcript.MaxConversationBytes)
+		case strings.IndexByte(conv, 0) >= 0:
+			return "", inputErr(0, "--name", "the template gives session %.80q a name holding a NUL character", s.ID)
 		}
 	}
 	if len(conv) > transcript.MaxConversationBytes && strings.IndexByte(conv, 0) < 0 {

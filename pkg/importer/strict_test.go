@@ -3,6 +3,7 @@ package importer
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -43,5 +44,24 @@ func TestLostOrKnown(t *testing.T) {
 		if got := im.Tally.Lost > 0; got != c.lost {
 			t.Errorf("%s: lost %d of %d not imported, want lost %v (warned %q)", c.name, im.Tally.Lost, im.Tally.NotImported, c.lost, warned)
 		}
+	}
+}
+
+// TestImportDocRenders: docs/import.md's tables are whole (a row after a
+// paragraph line does not render as one) and it names the fields it maps
+// (Claude Code's ai-title entry by its aiTitle).
+func TestImportDocRenders(t *testing.T) {
+	b, err := os.ReadFile("../../docs/import.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	for i, l := range lines {
+		if i > 0 && strings.HasPrefix(l, "|") && lines[i-1] != "" && !strings.HasPrefix(lines[i-1], "|") {
+			t.Errorf("docs/import.md:%d: a table row after a paragraph line (it renders as text): %.60s", i+1, l)
+		}
+	}
+	if !strings.Contains(string(b), "`aiTitle`") {
+		t.Error("docs/import.md does not name ai-title's field aiTitle")
 	}
 }
