@@ -8,6 +8,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -305,6 +307,21 @@ func noNUL(m *transcript.Message) bool {
 	return found
 }
 
+// sourceName is how aux.import names a source: "-" for stdin, a path
+// under the home directory relative to it ("~/.claude/projects/..."), so
+// that an export of the records does not carry the user's home; another
+// path as it is (absolute). Cursors keep the absolute path.
+func sourceName(p string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" || p == "-" {
+		return p
+	}
+	if rel, err := filepath.Rel(home, p); err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
+		return "~" + string(filepath.Separator) + rel
+	}
+	return p
+}
+
 // mustULID is a stored record's id, a ULID (transcript.Validate holds to
 // that for every record stored).
 func mustULID(id string) ulid.ULID {
@@ -316,7 +333,7 @@ func mustULID(id string) ulid.ULID {
 func (b *builder) meta(imp map[string]any) {
 	m := b.s.Meta
 	imp["tool"] = b.im.opt.Format.Name()
-	imp["source"] = b.src.Path
+	imp["source"] = sourceName(b.src.Path)
 	imp["session"] = b.s.ID
 	for k, v := range map[string]string{"version": m.Version, "cwd": m.Cwd, "gitBranch": m.GitBranch,
 		"model": m.Model, "title": m.Title, "parent": m.Parent, "project": m.Project, "forkOf": b.forkOf} {

@@ -216,7 +216,11 @@ func (im *Importer) ImportStream(ctx context.Context, r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
+	// Unlinked at once where the system allows it (the open file stays
+	// readable): a process killed meanwhile leaves no copy behind.
+	if os.Remove(tmp.Name()) != nil {
+		defer os.Remove(tmp.Name())
+	}
 	defer tmp.Close()
 	n, err := io.Copy(tmp, r)
 	if err != nil {

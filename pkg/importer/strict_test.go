@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,3 +66,68 @@ func TestImportDocRenders(t *testing.T) {
 		t.Error("docs/import.md does not name ai-title's field aiTitle")
 	}
 }
+
+// TestSourceRelativeToHome: aux.import.source names a file under the
+// home directory relative to it, so that exports do not carry the home.
+func TestSourceRelativeToHome(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	p := filepath.Join(home, ".codex", "sessions", "rollout-2026-05-03T08-00-00-019a0128-0000-7000-8000-0000000d0128.jsonl")
+	b, err := os.ReadFile(codexDesktop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := openStore(t)
+	if _, _, err := run(t, s, "codex", Options{}, p); err != nil {
+		t.Fatal(err)
+	}
+	got := records(t, s, "019a0128-0000-7000-8000-0000000d0128")
+	if !strings.Contains(got, `"source":"~/.codex/sessions/rollout-`) || strings.Contains(got, home) {
+		t.Fatalf("aux.import.source: %.400s", got)
+	}
+}
+
+// TestStdinCopyUnlinked: the copy of stdin an import reads is unlinked
+// while it is read, so a process killed then leaves nothing behind.
+func TestStdinCopyUnlinked(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	b, err := os.ReadFile(codexDesktop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := Lookup("codex")
+	im, err := New(t.Context(), openStore(t), Options{Format: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := -1
+	r := readFunc(func(p []byte) (int, error) {
+		if left < 0 {
+			es, _ := os.ReadDir(tmp)
+			left = len(es)
+		}
+		if len(b) == 0 {
+			return 0, io.EOF
+		}
+		n := copy(p, b)
+		b = b[n:]
+		return n, nil
+	})
+	if err := im.ImportStream(t.Context(), r); err != nil {
+		t.Fatal(err)
+	}
+	if left != 0 {
+		t.Fatalf("%d files in TMPDIR while stdin was copied, want none (the copy unlinked)", left)
+	}
+}
+
+type readFunc func([]byte) (int, error)
+
+func (f readFunc) Read(p []byte) (int, error) { return f(p) }
