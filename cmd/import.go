@@ -134,7 +134,7 @@ func importRun(ctx context.Context, o *importOptions) error {
 	}
 	out := newLineWriter(f.IO.Out)
 	var printErr error
-	added := 0
+	stored := 0
 	opt := importer.Options{
 		Format: o.format, Prefix: o.prefix, Branches: o.branches, Guard: f.guard, LongRead: longReadMemory,
 		Warn: func(msg string) {
@@ -143,9 +143,12 @@ func importRun(ctx context.Context, o *importOptions) error {
 				fmt.Fprintf(people, "convo: %s\n", escapeID(f.redact(msg)))
 			}
 		},
+		Stored: func(n int) {
+			// each chunk commits with its cursor: an interrupt says so
+			stored += n
+			notePartial(ctx, "%d records were stored before that, each chunk with its cursor", stored)
+		},
 		Changed: func(conv string, n int) {
-			added += n
-			notePartial(ctx, "%d records were stored before that, each conversation's with its cursor", added)
 			if f.quiet || printErr != nil {
 				return
 			}

@@ -101,3 +101,21 @@ func idsOrNone(t *testing.T, s store.Store, conv string) string {
 	}
 	return ids(t, s, conv)
 }
+
+// TestStoredPerChunk: an import says what it stored chunk by chunk (an
+// interrupt in the middle of a large file reports the chunks committed,
+// not "nothing was written").
+func TestStoredPerChunk(t *testing.T) {
+	var got []int
+	im, _, err := run(t, openStore(t), "codex", Options{Chunk: 2, Stored: func(n int) { got = append(got, n) }}, growingCases["codex"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0
+	for _, n := range got {
+		sum += n
+	}
+	if len(got) < 3 || sum != im.Tally.Inserted+im.Tally.Merged {
+		t.Fatalf("Stored told %v (sum %d), want one call per chunk adding to %d", got, sum, im.Tally.Inserted+im.Tally.Merged)
+	}
+}

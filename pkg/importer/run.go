@@ -38,6 +38,9 @@ type Options struct {
 	// Changed is called once per conversation that got new records (or
 	// merges), with how many were added, once its source is done.
 	Changed func(conv string, added int)
+	// Stored is told of each chunk committed: how many records it added
+	// or merged (an interrupted import says what it stored).
+	Stored func(n int)
 	// Progress is told the bytes of each source done.
 	Progress func(n int64)
 	// Guard, when set, readies each record for the store or refuses it

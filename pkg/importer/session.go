@@ -178,6 +178,9 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 			return w.err
 		}
 		im.Tally.add(conv, w.res)
+		if im.opt.Stored != nil && w.res.Inserted+w.res.Merged > 0 {
+			im.opt.Stored(w.res.Inserted + w.res.Merged)
+		}
 		st := w.res.State
 		after = &st
 		added += w.res.Inserted
