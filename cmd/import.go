@@ -86,6 +86,14 @@ docs/import.md of convo's source.`,
 	return cmd
 }
 
+// entries is "1 entry", "2 entries".
+func entries(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", n)
+}
+
 // pluralES is plural for a noun whose plural ends in -es: "2 new branches".
 func pluralES(n int, noun string) string {
 	if n == 1 {
@@ -235,12 +243,13 @@ func importRun(ctx context.Context, o *importOptions) error {
 		noteStored(ctx, "importing %d records", t.Inserted+t.Merged)
 	}
 	if bad > 0 {
-		return &transcript.InputError{Err: fmt.Errorf("%d of %d files could not be imported (named above); the rest is stored", bad, t.Files)}
+		return &transcript.InputError{Err: fmt.Errorf("%d of %s could not be imported (named above); the rest is stored", bad, plural(t.Files, "file"))}
 	}
 	if o.strict && t.Lost+t.Cut+t.Rewritten > 0 {
 		// Loss only: what is known and kept elsewhere, or of no use to a
 		// provider (progress, snapshots, token counts), is none.
-		return &transcript.InputError{Err: fmt.Errorf("--strict: %d things were lost, %d entries cut, %d files rewritten in place not read (named above); the rest is stored", t.Lost, t.Cut, t.Rewritten)}
+		return &transcript.InputError{Err: fmt.Errorf("--strict: %s lost, %s cut, %s rewritten in place not read (named above); the rest is stored",
+			plural(t.Lost, "thing"), entries(t.Cut), plural(t.Rewritten, "file"))}
 	}
 	return afterCommit(printErr)
 }
