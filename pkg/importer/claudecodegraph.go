@@ -171,6 +171,7 @@ func (x *ccIndex) fold(rd *ccReader, path []int32, side bool) (out []int32, hold
 	out = make([]int32, 0, len(path)+len(extras))
 	hold = -1
 	done := newBits(x.n)
+	holders := map[int32]bool{} // the run's assistant entries (reused)
 	for k := 0; k < len(path); k++ {
 		i := path[k]
 		if done.has(int(i)) {
@@ -191,7 +192,7 @@ func (x *ccIndex) fold(rd *ccReader, path []int32, side bool) (out []int32, hold
 			j++
 		}
 		var asst, results []int32
-		holders := map[int32]bool{}
+		clear(holders)
 		for _, a := range path[k : j+1] {
 			asst = append(asst, a)
 			for _, e := range byAnchor[a] {
