@@ -17,7 +17,7 @@ func TestSearchOnOutdatedStore(t *testing.T) {
 		t.Fatalf("append: exit %d: %s", code, errOut)
 	}
 	// Back to schema 9, as the release before search left stores.
-	sqliteExec(t, db, `DROP TABLE search_cursor`, `DROP TABLE search_pending`, `DROP TABLE records_fts`, `ALTER TABLE import_cursors DROP COLUMN resume`, `PRAGMA user_version = 9`)
+	sqliteExec(t, db, `DROP TABLE import_deleted`, `ALTER TABLE conversations DROP COLUMN deletions`, `ALTER TABLE conversations DROP COLUMN last_created`, `DROP TABLE search_cursor`, `DROP TABLE search_pending`, `DROP TABLE records_fts`, `ALTER TABLE import_cursors DROP COLUMN resume`, `PRAGMA user_version = 9`)
 	before := files(t, dir)
 	_, errOut, code := run(t, "", "--db", db, "search", "55821")
 	if code != 1 || !strings.Contains(errOut, "convo migrate") {

@@ -25,6 +25,7 @@ type importOptions struct {
 	from, prefix, name      string
 	branches, strict, jsonO bool
 	paths                   []string
+	again                   []string
 	format                  importer.Format
 	tmpl                    *template.Template
 }
@@ -44,8 +45,9 @@ it again over the same directory imports only what is new, and skips an
 unchanged file without reading it. What convo has no place for (images,
 attachments, hook output, snapshots) is counted and named on stderr.
 
-FORMAT is one of: ` + strings.Join(importer.Names(), ", ") + `. docs/import.md maps
-each format's fields to records.`,
+FORMAT is one of: ` + strings.Join(importer.Names(), ", ") + `. This page is the
+man page convo-import(1); how each format's fields map to records is in
+docs/import.md of convo's source.`,
 		Example: `  convo import --from claude-code ~/.claude/projects
   convo import --from codex ~/.codex/sessions --prefix codex-
   convo import --from chatgpt ~/Downloads/chatgpt-export.zip --branches`,
@@ -78,9 +80,26 @@ each format's fields to records.`,
 	fl.StringVar(&o.prefix, "prefix", "", "put this before each session's id to name its conversation")
 	fl.StringVar(&o.name, "name", "", "name conversations with this Go template over .Tool, .Session, .Title, .Project")
 	fl.BoolVar(&o.branches, "branches", false, "also import each branch off the active one, as a conversation of its own")
-	fl.BoolVar(&o.strict, "strict", false, "exit 3 when anything was not imported (after storing the rest)")
+	fl.BoolVar(&o.strict, "strict", false, "exit 3 when anything was lost (after storing the rest): not what is of no use to a provider")
 	fl.BoolVar(&o.jsonO, "json", false, "print one JSON object per conversation changed")
+	fl.StringSliceVar(&o.again, "again", nil, "import this conversation again, what convo deleted of it (rewind, prune, clear, summarize --delete-originals) included (repeatable)")
 	return cmd
+}
+
+// entries is "1 entry", "2 entries".
+func entries(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", n)
+}
+
+// pluralES is plural for a noun whose plural ends in -es: "2 new branches".
+func pluralES(n int, noun string) string {
+	if n == 1 {
+		return plural(n, noun)
+	}
+	return plural(n, noun+"e")
 }
 
 func importRun(ctx context.Context, o *importOptions) error {
@@ -123,17 +142,21 @@ func importRun(ctx context.Context, o *importOptions) error {
 	}
 	out := newLineWriter(f.IO.Out)
 	var printErr error
-	added := 0
+	stored := 0
 	opt := importer.Options{
 		Format: o.format, Prefix: o.prefix, Branches: o.branches, Guard: f.guard, LongRead: longReadMemory,
 		Warn: func(msg string) {
 			if !f.quiet {
-				fmt.Fprintf(people, "convo: %s\n", f.redact(msg))
+				// file names and session ids reach the terminal escaped
+				fmt.Fprintf(people, "convo: %s\n", escapeID(f.redact(msg)))
 			}
 		},
+		Stored: func(n int) {
+			// each chunk commits with its cursor: an interrupt says so
+			stored += n
+			notePartial(ctx, "%d records were stored before that, each chunk with its cursor", stored)
+		},
 		Changed: func(conv string, n int) {
-			added += n
-			notePartial(ctx, "%d records were stored before that, each conversation's with its cursor", added)
 			if f.quiet || printErr != nil {
 				return
 			}
@@ -141,7 +164,7 @@ func importRun(ctx context.Context, o *importOptions) error {
 				b, _ := json.Marshal(map[string]any{"conversation": conv, "records": n})
 				_, printErr = fmt.Fprintf(out, "%s\n", b)
 			} else {
-				_, printErr = fmt.Fprintf(out, "%s\t+%d records\n", conv, n)
+				_, printErr = fmt.Fprintf(out, "%s\t+%d records\n", escapeID(conv), n)
 			}
 			if printErr == nil {
 				printErr = out.Flush()
@@ -163,13 +186,33 @@ func importRun(ctx context.Context, o *importOptions) error {
 			return b.String(), nil
 		}
 	}
+	for _, conv := range o.again {
+		n, err := s.ImportAgain(ctx, conv)
+		if err != nil {
+			return err
+		}
+		if !f.quiet {
+			fmt.Fprintf(f.IO.ErrOut, "convo: import --again %s: %d deleted records forgotten, its sources read again\n", f.redact(conv), n)
+		}
+	}
 	im, err := importer.New(ctx, s, opt)
 	if err != nil {
 		return err
 	}
+	// A file that is not the format's (an *InputError) is named and the
+	// import goes on with the next; anything else (the store, the disk,
+	// a signal) stops it at once.
+	bad := 0
 	run := func() error {
 		for _, p := range files {
-			if err := im.ImportFile(ctx, p); err != nil {
+			err := im.ImportFile(ctx, p)
+			var ie *transcript.InputError
+			if errors.As(err, &ie) && ctx.Err() == nil {
+				bad++
+				opt.Warn(err.Error())
+				continue
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -189,8 +232,9 @@ func importRun(ctx context.Context, o *importOptions) error {
 	}
 	t := im.Tally
 	if !f.quiet {
-		fmt.Fprintf(f.IO.ErrOut, "convo: import: %d files (%d unchanged, %d rewritten), %d sessions, %d conversations changed (%d new branches), %d records added, %d merged, %d already there, %d cut to fit, %d things not imported\n",
-			t.Files, t.Unchanged, t.Rewritten, t.Sessions, t.Conversations, t.Forks, t.Inserted, t.Merged, t.Skipped, t.Cut, t.NotImported)
+		fmt.Fprintf(f.IO.ErrOut, "convo: import: %s (%d unchanged, %d rewritten), %s, %s changed (%s), %s added, %d merged, %d already there, %d cut to fit, %s not imported (%d lost), %d deleted before\n",
+			plural(t.Files, "file"), t.Unchanged, t.Rewritten, plural(t.Sessions, "session"), plural(t.Conversations, "conversation"),
+			pluralES(t.Forks, "new branch"), plural(t.Inserted, "record"), t.Merged, t.Skipped, t.Cut, plural(t.NotImported, "thing"), t.Lost, t.Deleted)
 	}
 	if err != nil {
 		return err
@@ -198,8 +242,14 @@ func importRun(ctx context.Context, o *importOptions) error {
 	if t.Inserted+t.Merged > 0 {
 		noteStored(ctx, "importing %d records", t.Inserted+t.Merged)
 	}
-	if o.strict && t.NotImported+t.Cut > 0 {
-		return &transcript.InputError{Err: fmt.Errorf("--strict: %d things were not imported and %d entries were cut (named above); the rest is stored", t.NotImported, t.Cut)}
+	if bad > 0 {
+		return &transcript.InputError{Err: fmt.Errorf("%d of %s could not be imported (named above); the rest is stored", bad, plural(t.Files, "file"))}
+	}
+	if o.strict && t.Lost+t.Cut+t.Rewritten > 0 {
+		// Loss only: what is known and kept elsewhere, or of no use to a
+		// provider (progress, snapshots, token counts), is none.
+		return &transcript.InputError{Err: fmt.Errorf("--strict: %s lost, %s cut, %s rewritten in place not read (named above); the rest is stored",
+			plural(t.Lost, "thing"), entries(t.Cut), plural(t.Rewritten, "file"))}
 	}
 	return afterCommit(printErr)
 }

@@ -8,7 +8,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -256,6 +259,10 @@ func (b *builder) entry(e *Entry) ([]transcript.Record, error) {
 			}
 			r.Metadata.Aux["import"] = imp
 		}
+		if noNUL(&r.Message) {
+			// Binary output in a tool result: kept, each NUL as U+FFFD.
+			b.src.Note("NUL character replaced by U+FFFD")
+		}
 		if transcript.CheckSize(&r) != nil {
 			cut(&r)
 			b.im.Tally.Cut++
@@ -266,12 +273,53 @@ func (b *builder) entry(e *Entry) ([]transcript.Record, error) {
 			if errors.As(err, &ie) && ie.Line == 0 {
 				ie.Line = e.Line
 			}
+			if skippable(err) {
+				b.src.Skip(err) // this record, named; the rest goes on
+				continue
+			}
 			return nil, err
 		}
 		b.observe(&r)
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// noNUL replaces each NUL character of m's texts (which a record may not
+// hold) by U+FFFD, and reports whether there was one.
+func noNUL(m *transcript.Message) bool {
+	found := false
+	fix := func(s *string) {
+		if strings.IndexByte(*s, 0) >= 0 {
+			*s, found = strings.ReplaceAll(*s, "\x00", "\uFFFD"), true
+		}
+	}
+	for i := range m.Contents {
+		fix(&m.Contents[i])
+	}
+	for i := range m.ToolCalls {
+		c := &m.ToolCalls[i]
+		fix(&c.ID)
+		fix(&c.Name)
+		fix(&c.Arguments)
+	}
+	fix(&m.ToolCallID)
+	return found
+}
+
+// sourceName is how aux.import names a source: "-" for stdin, a path
+// under the home directory relative to it ("~/.claude/projects/..."), so
+// that an export of the records does not carry the user's home; another
+// path as it is (absolute). Cursors keep the absolute path.
+func sourceName(p string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" || p == "-" {
+		return p
+	}
+	if rel, err := filepath.Rel(home, p); err == nil && rel != "." && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
+		return "~" + string(filepath.Separator) + rel
+	}
+	return p
 }
 
 // mustULID is a stored record's id, a ULID (transcript.Validate holds to
@@ -285,7 +333,7 @@ func mustULID(id string) ulid.ULID {
 func (b *builder) meta(imp map[string]any) {
 	m := b.s.Meta
 	imp["tool"] = b.im.opt.Format.Name()
-	imp["source"] = b.src.Path
+	imp["source"] = sourceName(b.src.Path)
 	imp["session"] = b.s.ID
 	for k, v := range map[string]string{"version": m.Version, "cwd": m.Cwd, "gitBranch": m.GitBranch,
 		"model": m.Model, "title": m.Title, "parent": m.Parent, "project": m.Project, "forkOf": b.forkOf} {

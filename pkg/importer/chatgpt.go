@@ -138,6 +138,9 @@ func gptText(src *Source, m *gptMessage) string {
 			ContentType string `json:"content_type"`
 		}
 		_ = json.Unmarshal(p, &o)
+		if o.ContentType == "" {
+			o.ContentType = "part of no content_type" // not an empty name
+		}
 		src.Note(o.ContentType)
 	}
 	return strings.Join(out, "\n\n")

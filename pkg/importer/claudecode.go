@@ -116,13 +116,21 @@ type ccAside struct {
 	kind int32 // in ccIndexer.kinds
 }
 
+// ccSkip is a line that is no entry, named when past the cursor.
+type ccSkip struct {
+	line int32
+	err  error
+}
+
 // ccIndexer is the first pass: every entry's node, what the session says
 // of itself, and the lines off the graph.
 type ccIndexer struct {
+	src            *Source
 	x              ccIndex
 	meta           Meta
 	session, agent string
 	asides         []ccAside
+	skips          []ccSkip
 	kinds          []string
 	summaries      map[uint64]string
 	sides          int // sidechain entries
@@ -135,7 +143,10 @@ func (ix *ccIndexer) line(l line) error {
 	ix.end, ix.endLine = l.end, l.n
 	var h ccHead
 	if err := h.scan(l.text); err != nil {
-		return inputErr(l.n, "", "not a Claude Code entry: %v", err)
+		// A torn line amid the file: skipped, named by the walk (once:
+		// past the cursor).
+		ix.skips = append(ix.skips, ccSkip{int32(l.n), inputErr(l.n, "", "skipped: not a Claude Code entry: %v", err)})
+		return nil
 	}
 	if ix.session == "" {
 		ix.session = h.SessionID
@@ -180,13 +191,19 @@ func (ix *ccIndexer) line(l line) error {
 	if h.Parent != nil && *h.Parent != "" {
 		parent = *h.Parent
 	}
-	off := uint64(l.off) << 2
+	off := uint64(l.off) << 4
 	if h.IsSidechain {
 		off |= 2
 		ix.sides++
 	}
-	if h.Type == "user" || h.Type == "assistant" {
+	switch h.Type {
+	case "assistant":
+		off |= 4 | 1
+	case "user":
 		off |= 1
+		if firstBlockType(h.raw) == "tool_result" {
+			off |= 8
+		}
 	}
 	ix.x.add(ccNode{id: idHash(h.UUID), parent: idHash(parent), off: off, n: int32(len(l.text)), line: int32(l.n)})
 	return nil
@@ -196,12 +213,20 @@ func (c claudeCode) Decode(src *Source, emit func(*Session) error) error {
 	if src.from != nil {
 		return c.decodeFrom(src, emit)
 	}
-	ix := &ccIndexer{}
+	ix := &ccIndexer{src: src}
 	if err := eachLine(src, src.Reader(), 0, 0, ix.line); err != nil {
 		return err
 	}
 	x := &ix.x
 	if x.n == 0 {
+		// No entry of the graph (the wrong --from?): what the lines were
+		// is said.
+		for _, a := range ix.skips {
+			src.Skip(a.err)
+		}
+		for _, a := range ix.asides {
+			src.Note(ix.kinds[a.kind])
+		}
 		return nil
 	}
 	x.link()
@@ -231,10 +256,20 @@ func (c claudeCode) Decode(src *Source, emit func(*Session) error) error {
 			}
 		}
 	}
+	lost := x.unreached(sub)
 	if leaf < 0 {
+		for range lost {
+			src.Note("entry in a cycle of parentUuid")
+		}
 		return nil
 	}
 	path := x.path(leaf)
+	if x.cycle {
+		src.Note("parentUuid going round (the path stops there)")
+	}
+	for range lost {
+		src.Note("entry in a cycle of parentUuid")
+	}
 	if s.Meta.Title == "" && ix.summaries != nil {
 		// only a summary of a leaf this file holds
 		for _, i := range path {
@@ -243,17 +278,20 @@ func (c claudeCode) Decode(src *Source, emit func(*Session) error) error {
 			}
 		}
 	}
+	folded, hold := x.fold(rd, path, sub)
 	if !src.Branches && (sub || ix.sides == 0) {
 		// One conversation of the file: the next import may go on from
 		// where this one read to.
-		s.Walk = ix.walk(src, x.steps(path), true, &resume{Offset: ix.end, Line: ix.endLine, Session: s.ID, Sub: sub})
-		path, hasChild, ix.x = nil, nil, ccIndex{} // all that is walked is in the steps
+		s.Walk = ix.walk(src, x.steps(folded), hold, true, &resume{Offset: ix.end, Line: ix.endLine, Session: s.ID, Sub: sub})
+		path, folded, hasChild, ix.x = nil, nil, nil, ccIndex{} // all that is walked is in the steps
 	} else {
-		s.Walk = ix.walk(src, x.steps(path), true, nil)
+		s.Walk = ix.walk(src, x.steps(folded), hold, true, nil)
 	}
 	if src.Branches {
+		// A leaf the graph gathered into the path (a result of a call of
+		// one answer) is no branch.
 		on := newBits(x.n)
-		on.setAll(path)
+		on.setAll(folded)
 		for i := 0; i < x.n; i++ {
 			if n := x.at(i); n.side() != sub || hasChild.has(i) || i == leaf || !n.msg() {
 				continue
@@ -262,7 +300,8 @@ func (c claudeCode) Decode(src *Source, emit func(*Session) error) error {
 			for _, j := range bp {
 				if !on.has(int(j)) {
 					key, _ := rd.node(x.at(int(j)))
-					s.Branches = append(s.Branches, Branch{Key: key, Walk: ix.walk(src, x.steps(bp), false, nil)})
+					bf, bh := x.fold(rd, bp, sub)
+					s.Branches = append(s.Branches, Branch{Key: key, Walk: ix.walk(src, x.steps(bf), bh, false, nil)})
 					break
 				}
 			}
@@ -316,7 +355,8 @@ func (ix *ccIndexer) sidechains(src *Source, session string, meta Meta, emit fun
 		key, _ := rd.node(x.at(int(root)))
 		sc := &Session{ID: session + "-sidechain-" + shortKey(key), Meta: meta}
 		sc.Meta.Parent, sc.Meta.Title = session, ""
-		sc.Walk = ix.walk(src, x.steps(x.sidePath(x.path(byRoot[root].leaf))), false, nil)
+		p, hold := x.fold(rd, x.sidePath(x.path(byRoot[root].leaf)), true)
+		sc.Walk = ix.walk(src, x.steps(p), hold, false, nil)
 		if err := emit(sc); err != nil {
 			return err
 		}
@@ -343,8 +383,10 @@ func (x *ccIndex) steps(path []int32) []ccStep {
 
 // walk goes over path; the main session's walk also notes the lines off
 // the graph (once per import, only those past the cursor). end, when set,
-// is where a read may resume after the path's last entry.
-func (ix *ccIndexer) walk(src *Source, path []ccStep, main bool, end *resume) func(int, func(*Entry) error) error {
+// is where a read may resume after the path's last entry. The entries
+// from hold on are held (fold says why): stored, but the cursor stops
+// before them.
+func (ix *ccIndexer) walk(src *Source, path []ccStep, hold int, main bool, end *resume) func(int, func(*Entry) error) error {
 	return func(skip int, fn func(*Entry) error) error {
 		if src.from != nil {
 			skip = 0 // the path is of the entries past the cursor
@@ -358,6 +400,11 @@ func (ix *ccIndexer) walk(src *Source, path []ccStep, main bool, end *resume) fu
 				src.Note(ix.kinds[a.kind])
 			}
 		}
+		for _, a := range ix.skips {
+			if main && a.line > after {
+				src.Skip(a.err)
+			}
+		}
 		d := ccDecoder{src: src}
 		rd := newCCReader(src)
 		for k, n := range path {
@@ -369,10 +416,14 @@ func (ix *ccIndexer) walk(src *Source, path []ccStep, main bool, end *resume) fu
 					return err
 				}
 				recs, err := d.entry(text, int(n.line))
+				if skippable(err) {
+					src.Skip(err) // named, and the walk goes on
+					recs, err = nil, nil
+				}
 				if err != nil {
 					return err
 				}
-				e.ID, e.Records, e.Held = d.uuid, recs, d.held
+				e.ID, e.Records, e.Held = d.uuid, recs, d.held || k >= hold
 				if d.ms > 0 {
 					e.Time = timeMS(d.ms)
 				}

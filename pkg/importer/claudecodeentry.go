@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+	"unicode/utf8"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -104,6 +105,9 @@ func (d *ccDecoder) entry(text []byte, n int) ([]transcript.Record, error) {
 		return nil, inputErr(n, "", "not a Claude Code entry: %v", err)
 	}
 	d.uuid, d.ms = e.UUID, entryMS(e.Timestamp)
+	if !utf8.Valid(text) {
+		d.src.Note("invalid UTF-8 (replaced by U+FFFD)")
+	}
 	switch e.Type {
 	case "user", "assistant":
 	case "system":

@@ -17,17 +17,24 @@ type ccNode struct {
 	// parent: idHash of its parent's uuid while indexing, then (link) the
 	// parent's number + 1; 0 is none.
 	parent uint64
-	off    uint64 // where its line starts, <<2 | sidechain<<1 | user or assistant
-	n      int32  // its line's length
-	line   int32
+	// off: where its line starts <<4 | a user entry of tool results (its
+	// first block one)<<3 | assistant<<2 | sidechain<<1 | user or assistant
+	off  uint64
+	n    int32 // its line's length
+	line int32
 }
 
-func (n *ccNode) at() int64  { return int64(n.off >> 2) }
-func (n *ccNode) side() bool { return n.off&2 != 0 }
-func (n *ccNode) msg() bool  { return n.off&1 != 0 }
+func (n *ccNode) at() int64    { return int64(n.off >> 4) }
+func (n *ccNode) side() bool   { return n.off&2 != 0 }
+func (n *ccNode) msg() bool    { return n.off&1 != 0 }
+func (n *ccNode) asst() bool   { return n.off&4 != 0 }
+func (n *ccNode) result() bool { return n.off&8 != 0 }
 
 // ccIndex is the nodes in file order.
-type ccIndex struct{ blockList[ccNode] }
+type ccIndex struct {
+	blockList[ccNode]
+	cycle bool // a path met an entry twice: parentUuid goes round
+}
 
 // parentOf is node i's parent in the index.
 func (x *ccIndex) parentOf(i int) (int, bool) {
@@ -63,11 +70,45 @@ func (x *ccIndex) link() {
 // path is the path from the root to leaf, following parents.
 func (x *ccIndex) path(leaf int) []int32 {
 	var path []int32
-	for i, ok := leaf, true; ok && len(path) <= x.n; i, ok = x.parentOf(i) {
+	seen := newBits(x.n)
+	for i, ok := leaf, true; ok; i, ok = x.parentOf(i) {
+		if seen.has(i) {
+			x.cycle = true // the path stops where it would go round
+			break
+		}
+		seen.set(i)
 		path = append(path, int32(i))
 	}
 	slices.Reverse(path)
 	return path
+}
+
+// unreached counts the user and assistant entries (of the sidechain or
+// not, as side says) under which no leaf is: entries of a cycle of
+// parentUuid, which no path holds.
+func (x *ccIndex) unreached(side bool) int {
+	child := newBits(x.n)
+	for i := 0; i < x.n; i++ {
+		if p, ok := x.parentOf(i); ok {
+			child.set(p)
+		}
+	}
+	reach := newBits(x.n)
+	for i := 0; i < x.n; i++ {
+		if child.has(i) {
+			continue
+		}
+		for j, ok := i, true; ok && !reach.has(j); j, ok = x.parentOf(j) {
+			reach.set(j)
+		}
+	}
+	n := 0
+	for i := 0; i < x.n; i++ {
+		if nd := x.at(i); !reach.has(i) && nd.msg() && nd.side() == side {
+			n++
+		}
+	}
+	return n
 }
 
 // sidePath keeps the sidechain entries of path.

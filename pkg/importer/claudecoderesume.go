@@ -11,7 +11,7 @@ func (claudeCode) decodeFrom(src *Source, emit func(*Session) error) error {
 	if f.Session == "" || f.last == "" {
 		return errRestart
 	}
-	ix := &ccIndexer{}
+	ix := &ccIndexer{src: src}
 	start, startLine := src.startAt()
 	if err := eachLine(src, src.rest(), startLine, start, ix.line); err != nil {
 		return err
@@ -27,7 +27,7 @@ func (claudeCode) decodeFrom(src *Source, emit func(*Session) error) error {
 		if ix.end == 0 {
 			end = f // nothing read: the cursor stays where it was
 		}
-		s.Walk = ix.walk(src, nil, true, end)
+		s.Walk = ix.walk(src, nil, 0, true, end)
 		return emit(s)
 	}
 	x.link()
@@ -38,6 +38,23 @@ func (claudeCode) decodeFrom(src *Source, emit func(*Session) error) error {
 		}
 	}
 	rd := newCCReader(src)
+	// Entries past the offset go on from the last one imported, by one
+	// entry: one under an entry before it other than that (a result of a
+	// call imported before, a rewind), or a second one under it (a result
+	// of its call beside the next call), is in the graph around what was
+	// imported: read from the start.
+	under := 0
+	for i := 0; i < x.n; i++ {
+		if _, ok := x.parentOf(i); !ok {
+			p := ccParent(rd, x.at(i))
+			if p != "" {
+				under++
+			}
+			if p != "" && p != f.last || under > 1 {
+				return errRestart
+			}
+		}
+	}
 	leaf, leafMS := -1, int64(0)
 	for i := 0; i < x.n; i++ {
 		if n := x.at(i); n.side() == f.Sub && !hasChild.has(i) {
@@ -53,7 +70,8 @@ func (claudeCode) decodeFrom(src *Source, emit func(*Session) error) error {
 	if ccParent(rd, x.at(int(path[0]))) != f.last {
 		return errRestart
 	}
-	s.Walk = ix.walk(src, x.steps(path), true, end)
+	folded, hold := x.fold(rd, path, f.Sub)
+	s.Walk = ix.walk(src, x.steps(folded), hold, true, end)
 	ix.x = ccIndex{}
 	return emit(s)
 }

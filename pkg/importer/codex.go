@@ -14,9 +14,11 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -53,6 +55,8 @@ type codexItem struct {
 	CallID    string          `json:"call_id"`
 	Output    json.RawMessage `json:"output"`
 	Message   string          `json:"message"`
+	// compacted
+	ReplacementHistory []json.RawMessage `json:"replacement_history"`
 	// session_meta
 	ID           string          `json:"id"`
 	SessionID    string          `json:"session_id"`
@@ -122,27 +126,51 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 		start, startLine := src.startAt()
 		if src.from != nil {
 			// past the cursor: every line is new, the model as it was there
-			k, d.model = skip, src.from.Model
+			k, d.model, d.prompts = skip, src.from.Model, src.from.Prompts
 		}
+		quiet := *src
+		quiet.notes = nil
 		err := eachLine(src, src.rest(), startLine, start, func(l line) error {
 			h := sha256.Sum256(l.text)
 			e := &Entry{ID: strconv.Itoa(l.n) + "-" + hex.EncodeToString(h[:6]), Line: l.n}
 			var cl codexLine
 			if err := cl.scan(l.text); err != nil {
-				return inputErr(l.n, "", "not a Codex rollout line: %v", err)
+				// A torn line amid the file: named (once: past the
+				// cursor), skipped.
+				if k >= skip {
+					src.Skip(inputErr(l.n, "", "skipped: not a Codex rollout line: %v", err))
+				}
+				k++
+				e.next = resume{Offset: l.end, Line: l.n, Model: d.model, Prompts: d.prompts}
+				return fn(e)
 			}
 			e.Time = parseTime(cl.Timestamp)
 			if k >= skip {
+				if !utf8.Valid(l.text) {
+					src.Note("invalid UTF-8 (replaced by U+FFFD)")
+				}
 				recs, err := d.line(&cl, l.text, l.n)
+				if skippable(err) {
+					src.Skip(err)
+					recs, err = nil, nil
+				}
 				if err != nil {
 					return err
 				}
 				e.Records, e.Held = recs, len(d.pending) > 0
-			} else if cl.Type == "turn_context" {
-				_, _ = d.line(&cl, l.text, l.n) // the model in force
+			} else {
+				switch cl.Type {
+				case "turn_context", "response_item", "event_msg", "compacted":
+					// The model in force and the prompts of the open turn
+					// (an event_msg copy of one before the cursor is no
+					// new prompt); nothing noted, nothing held.
+					d.src = &quiet
+					_, _ = d.line(&cl, l.text, l.n)
+					d.src, d.pending = src, nil
+				}
 			}
 			k++
-			e.next = resume{Offset: l.end, Line: l.n, Model: d.model}
+			e.next = resume{Offset: l.end, Line: l.n, Model: d.model, Prompts: d.prompts}
 			return fn(e)
 		})
 		if err == nil {
@@ -189,6 +217,54 @@ type codexDecoder struct {
 	src     *Source
 	model   string
 	pending []transcript.ProviderItem
+	// prompts: the user's texts since the last answer, hashed, as the
+	// response items and the event_msg copies gave them; a prompt found
+	// both ways is imported once (the first found). Never changed in
+	// place: a resume point keeps it.
+	prompts []codexPrompt
+	ms      int64 // the line's time (0: none)
+}
+
+// codexPrompt is a user text of the open turn.
+type codexPrompt struct {
+	Hash  string `json:"h"`
+	MS    int64  `json:"t,omitempty"`
+	Event bool   `json:"e,omitempty"` // given by an event_msg/user_message
+}
+
+// promptHash hashes a prompt's text, spaces around it left out.
+func promptHash(text string) string {
+	h := sha256.Sum256([]byte(strings.TrimSpace(text)))
+	return hex.EncodeToString(h[:8])
+}
+
+// maxPrompts bounds the user texts an open turn remembers.
+const maxPrompts = 8
+
+// seen finds, among the open turn's prompts given the other way
+// (event or not), one of hashes written within a minute of ms, and
+// forgets it: the text is a copy of it.
+func (d *codexDecoder) seen(event bool, ms int64, hashes ...string) bool {
+	for i, p := range d.prompts {
+		near := p.MS == 0 || ms == 0 || max(p.MS-ms, ms-p.MS) <= 60_000
+		if p.Event != event && near && slices.Contains(hashes, p.Hash) {
+			d.prompts = slices.Delete(slices.Clone(d.prompts), i, i+1)
+			return true
+		}
+	}
+	return false
+}
+
+// prompt remembers a user text of the open turn.
+func (d *codexDecoder) prompt(event bool, ms int64, hashes ...string) {
+	ps := slices.Clone(d.prompts)
+	for _, h := range hashes {
+		ps = append(ps, codexPrompt{Hash: h, MS: ms, Event: event})
+	}
+	if len(ps) > maxPrompts {
+		ps = ps[len(ps)-maxPrompts:]
+	}
+	d.prompts = ps
 }
 
 func (d *codexDecoder) done() {
@@ -200,6 +276,7 @@ func (d *codexDecoder) done() {
 
 func (d *codexDecoder) line(cl *codexLine, raw json.RawMessage, n int) ([]transcript.Record, error) {
 	payload := cl.Payload
+	d.ms = entryMS(cl.Timestamp)
 	switch cl.Type {
 	case "response_item":
 	case "session_meta":
@@ -222,7 +299,20 @@ func (d *codexDecoder) line(cl *codexLine, raw json.RawMessage, n int) ([]transc
 		var it codexItem
 		_ = json.Unmarshal(payload, &it)
 		switch it.Type {
-		case "user_message", "agent_message", "agent_reasoning", "task_started", "task_complete", "turn_aborted":
+		case "user_message":
+			// The UI's copy of the user's response item, or (Codex
+			// Desktop 0.128) the prompt's only record.
+			if strings.TrimSpace(it.Message) == "" {
+				return nil, nil
+			}
+			ms, h := d.ms, promptHash(it.Message)
+			if d.seen(true, ms, h) {
+				return nil, nil
+			}
+			d.prompt(true, ms, h)
+			d.done()
+			return []transcript.Record{{Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{it.Message}}}}, nil
+		case "agent_message", "agent_reasoning", "task_started", "task_complete", "turn_aborted":
 			// the UI's copy of what the response items hold, or turn marks
 		default:
 			d.src.Note("event_msg/" + it.Type)
@@ -230,7 +320,32 @@ func (d *codexDecoder) line(cl *codexLine, raw json.RawMessage, n int) ([]transc
 		return nil, nil
 	case "compacted":
 		var it codexItem
-		if json.Unmarshal(payload, &it) != nil || strings.TrimSpace(it.Message) == "" {
+		if json.Unmarshal(payload, &it) == nil && slices.ContainsFunc(it.ReplacementHistory, func(raw json.RawMessage) bool {
+			var t struct {
+				Type string `json:"type"`
+			}
+			return json.Unmarshal(raw, &t) == nil && t.Type == "compaction"
+		}) {
+			// A remote compaction (0.10x): the history Codex sends from
+			// here on, ending in the encrypted compaction item, is the
+			// summary's provider compaction, sent back as given (as a
+			// /responses/compact output is).
+			text := it.Message
+			if strings.TrimSpace(text) == "" {
+				text = transcript.CompactionMarker
+			}
+			m := transcript.Message{Role: transcript.RoleSummary, Contents: []string{text}}
+			for _, raw := range it.ReplacementHistory {
+				item, err := transcript.CompactJSON(raw)
+				if err != nil {
+					return nil, inputErr(n, "payload.replacement_history", "%v", err)
+				}
+				m.ProviderData = append(m.ProviderData, transcript.ProviderItem{Provider: codexProvider, Item: item})
+			}
+			d.prompts = nil
+			return []transcript.Record{{Message: m}}, nil
+		}
+		if strings.TrimSpace(it.Message) == "" {
 			d.src.Note("compacted without a summary text")
 			return nil, nil
 		}

@@ -42,7 +42,7 @@ func (d *codexDecoder) assistant(m transcript.Message) []transcript.Record {
 		m.Contents = []string{}
 	}
 	m.ProviderData = append(m.ProviderData[:0:0], d.pending...)
-	d.pending = nil
+	d.pending, d.prompts = nil, nil // the turn is answered
 	r := transcript.Record{Message: m}
 	r.Metadata.Aux = map[string]json.RawMessage{"provider": auxJSON(codexProvider)}
 	if d.model != "" {
@@ -82,6 +82,14 @@ func (d *codexDecoder) item(raw json.RawMessage, n int) ([]transcript.Record, er
 		case "assistant":
 			return d.assistant(transcript.Message{Contents: texts}), nil
 		case "user":
+			hashes := []string{promptHash(strings.Join(texts, "\n"))}
+			for _, t := range texts {
+				hashes = append(hashes, promptHash(t))
+			}
+			if d.seen(false, d.ms, hashes...) {
+				return nil, nil // its event_msg copy came first
+			}
+			d.prompt(false, d.ms, hashes...)
 			d.done()
 			return []transcript.Record{{Message: transcript.Message{Role: transcript.RoleUser, Contents: texts}}}, nil
 		case "system", "developer":
@@ -124,6 +132,7 @@ func (d *codexDecoder) item(raw json.RawMessage, n int) ([]transcript.Record, er
 			transcript.ProviderItem{Provider: codexProvider, At: 0, Item: item, Replaces: true})
 		return recs, nil
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
+		d.prompts = nil
 		out, isErr := outputText(it.Output)
 		return []transcript.Record{{Message: transcript.Message{Role: transcript.RoleTool, ToolCallID: it.CallID,
 			Contents: []string{out}, IsError: isErr}}}, nil

@@ -71,7 +71,7 @@ func TestChangedOncePerConversation(t *testing.T) {
 	s := openStore(t)
 	calls := map[string][]int{}
 	opt := Options{Chunk: 2, Changed: func(conv string, n int) { calls[conv] = append(calls[conv], n) }}
-	p := filepath.Join("testdata", "codex", "2026")
+	p := filepath.Join("testdata", "codex", "2026", "03")
 	im, _, err := run(t, s, "codex", opt, p)
 	if err != nil {
 		t.Fatal(err)

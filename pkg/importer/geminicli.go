@@ -101,7 +101,8 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 				legacy = true
 				return errStop
 			}
-			return inputErr(l.n, "", "not a Gemini CLI session line: %v", err)
+			src.Skip(inputErr(l.n, "", "skipped: not a Gemini CLI session line: %v", err))
+			return nil
 		}
 		switch {
 		case h.RewindTo != nil:

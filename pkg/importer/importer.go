@@ -7,6 +7,7 @@
 package importer
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -138,8 +139,37 @@ type Entry struct {
 	next resume
 }
 
-// Notes counts what was not imported, by kind.
-type Notes struct{ n map[string]int }
+// Notes counts what was not imported, by kind, and names the entries
+// skipped (a line that is no JSON, a field that is not the format's).
+type Notes struct {
+	n       map[string]int
+	skipped []string // the first maxNamed, as "line N: field: why"
+}
+
+// maxNamed bounds the skipped entries a file names (the rest counted).
+const maxNamed = 20
+
+// skipKind is the kind an entry skipped is counted as.
+const skipKind = "entry skipped (named)"
+
+// Skip counts an entry skipped for err, and names it.
+func (s *Source) Skip(err error) {
+	if s.notes == nil || slices.Contains(s.notes.skipped, err.Error()) {
+		return // named already (a walk made again)
+	}
+	s.notes.Add(skipKind)
+	if len(s.notes.skipped) < maxNamed {
+		s.notes.skipped = append(s.notes.skipped, err.Error())
+	}
+}
+
+// skippable reports whether err is about one entry of the input (an
+// *InputError), which the import skips and names, rather than the
+// store's or the file's.
+func skippable(err error) bool {
+	var ie *transcript.InputError
+	return errors.As(err, &ie)
+}
 
 // Add counts one more of what.
 func (n *Notes) Add(what string) {
@@ -147,6 +177,78 @@ func (n *Notes) Add(what string) {
 		n.n = map[string]int{}
 	}
 	n.n[what]++
+}
+
+// known are the kinds left out that are known and carried elsewhere, or
+// of no use to a provider: not lost (--strict passes them).
+var known = map[string]bool{
+	// read next time
+	"unfinished last line (read next time)": true,
+	// Claude Code: the tool's structured copy of the result text kept,
+	// the UI's and the harness's own entries
+	"toolUseResult (the tool's structured output)": true,
+	"file-history-snapshot":                        true,
+	"progress":                                     true,
+	"queue-operation":                              true,
+	"system/turn_duration":                         true,
+	"system/stop_hook_summary":                     true,
+	"system/api_error":                             true,
+	"attachment/hook_success":                      true,
+	// Codex: token counts, the UI's copies of items imported, snapshots
+	"event_msg/token_count":                   true,
+	"event_msg/exec_command_begin":            true,
+	"event_msg/exec_command_end":              true,
+	"event_msg/exec_command_output_delta":     true,
+	"event_msg/patch_apply_begin":             true,
+	"event_msg/patch_apply_end":               true,
+	"event_msg/turn_diff":                     true,
+	"event_msg/mcp_tool_call_begin":           true,
+	"event_msg/mcp_tool_call_end":             true,
+	"event_msg/web_search_begin":              true,
+	"event_msg/web_search_end":                true,
+	"event_msg/context_compacted":             true,
+	"event_msg/agent_reasoning_section_break": true,
+	"ghost_snapshot":                          true,
+	// reasoning summaries without a signature: nothing to send back
+	"exec item reasoning": true,
+	"thought part":        true,
+	"thoughts":            true,
+	"reasoning_recap":     true,
+	// Gemini CLI's own messages to the user
+	"info message":    true,
+	"warning message": true,
+	"error message":   true,
+}
+
+// Lost is how many of those counted are lost: all but the known kinds.
+func (n *Notes) Lost() int {
+	t := 0
+	for k, v := range n.n {
+		if !known[k] {
+			t += v
+		}
+	}
+	return t
+}
+
+// split is the kinds lost and the kinds known, each as String says.
+func (n *Notes) split() (lost, knownKinds string) {
+	var l, k Notes
+	for kind, v := range n.n {
+		if known[kind] {
+			k.add(kind, v)
+		} else {
+			l.add(kind, v)
+		}
+	}
+	return l.String(), k.String()
+}
+
+func (n *Notes) add(what string, v int) {
+	if n.n == nil {
+		n.n = map[string]int{}
+	}
+	n.n[what] += v
 }
 
 // Len is how many were counted.

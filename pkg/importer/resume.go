@@ -26,6 +26,9 @@ type resume struct {
 	Session string `json:"session,omitempty"`
 	Sub     bool   `json:"sub,omitempty"`
 	Model   string `json:"model,omitempty"`
+	// Codex: the user's texts of the open turn (an event_msg copy of one
+	// of them past the offset is no new prompt).
+	Prompts []codexPrompt `json:"prompts,omitempty"`
 	// last is the cursor's last entry (not stored: the cursor has it).
 	last string
 }

@@ -38,6 +38,9 @@ type Options struct {
 	// Changed is called once per conversation that got new records (or
 	// merges), with how many were added, once its source is done.
 	Changed func(conv string, added int)
+	// Stored is told of each chunk committed: how many records it added
+	// or merged (an interrupted import says what it stored).
+	Stored func(n int)
 	// Progress is told the bytes of each source done.
 	Progress func(n int64)
 	// Guard, when set, readies each record for the store or refuses it
@@ -63,7 +66,11 @@ type Tally struct {
 	Sessions, Conversations, Forks int
 	Inserted, Merged, Skipped, Cut int
 	NotImported                    int
-	changed                        map[string]int
+	// Lost: of NotImported, what a provider would need (--strict).
+	Lost int
+	// Deleted: records left out because convo deleted them before.
+	Deleted int
+	changed map[string]int
 }
 
 // Importer imports files of one format into one store.
@@ -212,7 +219,11 @@ func (im *Importer) ImportStream(ctx context.Context, r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
+	// Unlinked at once where the system allows it (the open file stays
+	// readable): a process killed meanwhile leaves no copy behind.
+	if os.Remove(tmp.Name()) != nil {
+		defer os.Remove(tmp.Name())
+	}
 	defer tmp.Close()
 	n, err := io.Copy(tmp, r)
 	if err != nil {
@@ -243,9 +254,21 @@ func (im *Importer) importSource(ctx context.Context, src *Source, st fileState)
 		*notes, src.from = Notes{}, nil
 		err = decode()
 	}
+	for _, s := range notes.skipped {
+		im.opt.Warn(fmt.Sprintf("%s: %s", src.Path, s))
+	}
 	if n := notes.Len(); n > 0 {
 		im.Tally.NotImported += n
-		im.opt.Warn(fmt.Sprintf("%s: not imported: %s", src.Path, notes))
+		im.Tally.Lost += notes.Lost()
+		lost, kn := notes.split()
+		switch {
+		case kn == "":
+			im.opt.Warn(fmt.Sprintf("%s: not imported: %s", src.Path, lost))
+		case lost == "":
+			im.opt.Warn(fmt.Sprintf("%s: not imported, of no use to a provider or kept elsewhere: %s", src.Path, kn))
+		default:
+			im.opt.Warn(fmt.Sprintf("%s: not imported: %s; of no use to a provider or kept elsewhere: %s", src.Path, lost, kn))
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", src.Path, err)
@@ -274,6 +297,7 @@ func (t *Tally) add(conv string, res store.AppendResult) {
 	t.Inserted += res.Inserted
 	t.Merged += res.Merged
 	t.Skipped += res.Skipped
+	t.Deleted += res.Deleted
 	if res.Inserted+res.Merged > 0 {
 		if t.changed == nil {
 			t.changed = map[string]int{}

@@ -6,10 +6,13 @@ package importer
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -38,7 +41,12 @@ func (im *Importer) session(ctx context.Context, src *Source, st fileState, s *S
 	}
 	for _, b := range s.Branches {
 		fork := forkName(conv, b.Key)
+		_, had := im.cursors[[2]string{src.Path, fork}]
+		before := im.Tally.Inserted
 		err := im.path(ctx, src, st, s, fork, b.Walk, conv, b.Key)
+		if err == nil && !had && im.Tally.Inserted > before {
+			im.Tally.Forks++ // a branch imported for the first time
+		}
 		if errors.Is(err, errMoved) {
 			im.opt.Warn(fmt.Sprintf("%s: branch %s of %s no longer holds what %s holds: left as it was", src.Path, b.Key, s.ID, fork))
 			continue
@@ -57,12 +65,31 @@ func (im *Importer) name(s *Session) (string, error) {
 		if conv, err = im.opt.Name(NameData{Tool: im.opt.Format.Name(), Session: s.ID, Title: s.Meta.Title, Project: s.Meta.Project}); err != nil {
 			return "", err
 		}
+		// What --name made is --name's to answer for, not the session's.
+		switch {
+		case strings.TrimSpace(conv) == "":
+			return "", inputErr(0, "--name", "the template gives session %.80q an empty name", s.ID)
+		case len(conv) > transcript.MaxConversationBytes:
+			return "", inputErr(0, "--name", "the template gives session %.80q a name of %d bytes, over %d", s.ID, len(conv), transcript.MaxConversationBytes)
+		case strings.IndexByte(conv, 0) >= 0:
+			return "", inputErr(0, "--name", "the template gives session %.80q a name holding a NUL character", s.ID)
+		}
+	}
+	if len(conv) > transcript.MaxConversationBytes && strings.IndexByte(conv, 0) < 0 {
+		// A session id longer than a name may be: the name is cut, with
+		// a hash of the whole, so that it stays one per session.
+		h := sha256.Sum256([]byte(conv))
+		short := conv[:transcript.MaxConversationBytes-56]
+		for len(short) > 0 && !utf8.ValidString(short) {
+			short = short[:len(short)-1]
+		}
+		short += "~" + hex.EncodeToString(h[:8])
+		im.opt.Warn(fmt.Sprintf("session id of %d bytes: named %s (a conversation name holds at most %d)", len(s.ID), short, transcript.MaxConversationBytes))
+		conv = short
 	}
 	switch {
 	case conv == "":
 		return "", inputErr(0, "session", "a session without an id")
-	case len(conv) > transcript.MaxConversationBytes:
-		return "", inputErr(0, "session", "conversation name %.40q... longer than %d bytes", conv, transcript.MaxConversationBytes)
 	case strings.IndexByte(conv, 0) >= 0:
 		return "", inputErr(0, "session", "a session id holding a NUL character")
 	}
@@ -126,9 +153,17 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		err error
 	}
 	var pending chan written
+	// after: the conversation as this import's last chunk left it; a
+	// later chunk finding it otherwise (cleared, pruned, rewound since)
+	// is refused.
+	var after *store.ImportState
 	// One line per conversation, however many chunks it took.
-	added, changed := 0, false
+	added, changed, deleted := 0, false, 0
 	defer func() {
+		if deleted > 0 {
+			im.opt.Warn(fmt.Sprintf("%s: %d records of %s that convo deleted (rewind, prune, clear, summarize --delete-originals) were not imported again (import --again %s brings them back)",
+				src.Path, deleted, conv, conv))
+		}
 		if changed && im.opt.Changed != nil {
 			im.opt.Changed(conv, added)
 		}
@@ -143,7 +178,13 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 			return w.err
 		}
 		im.Tally.add(conv, w.res)
+		if im.opt.Stored != nil && w.res.Inserted+w.res.Merged > 0 {
+			im.opt.Stored(w.res.Inserted + w.res.Merged)
+		}
+		st := w.res.State
+		after = &st
 		added += w.res.Inserted
+		deleted += w.res.Deleted
 		changed = changed || w.res.Inserted+w.res.Merged > 0
 		im.cursors[[2]string{src.Path, conv}] = w.c
 		im.byConv[conv] = w.c
@@ -166,6 +207,7 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		if err := wait(); err != nil {
 			return err
 		}
+		c.After = after
 		if len(chunk) == 0 && have && final && i == skip && cur.Size == c.Size && cur.MTime == c.MTime {
 			return nil
 		}
@@ -229,18 +271,53 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		if werr := wait(); werr != nil && !errors.Is(err, context.Canceled) {
 			im.opt.Warn(werr.Error())
 		}
-		return err
+		return im.interleaved(ctx, src, s, conv, walk, skip, forkKey, chunk, err)
 	}
 	if i < skip {
 		return errMoved // rewound behind the cursor
 	}
 	if err := flush(true); err != nil {
-		return err
+		return im.interleaved(ctx, src, s, conv, walk, skip, forkKey, chunk, err)
 	}
 	if have && i > skip {
 		return im.updateMeta(ctx, conv, s.Meta)
 	}
 	return nil
+}
+
+// interleaved handles err, when a deletion came between two chunks of
+// this import (store.ErrInterleaved): what the import had not stored (the
+// chunk held, the entries not read yet) is remembered as deleted, so that
+// the conversation is never a headless part (gone, or rewound, and
+// remembered: import --again brings it back whole). Other errors pass.
+func (im *Importer) interleaved(ctx context.Context, src *Source, s *Session, conv string,
+	walk func(int, func(*Entry) error) error, skip int, forkKey string, held []transcript.Record, err error) error {
+	if !errors.Is(err, store.ErrInterleaved) {
+		return err
+	}
+	var ids []string
+	for _, r := range held {
+		ids = append(ids, r.ID)
+	}
+	b := builder{im: im, src: src, s: s, conv: conv, forkKey: forkKey, quiet: true}
+	werr := walk(skip, func(e *Entry) error {
+		if e.Time.IsZero() {
+			e.Time = b.last
+		} else {
+			b.last = e.Time
+		}
+		for j := range e.Records {
+			ids = append(ids, b.id(e, j))
+		}
+		return nil
+	})
+	if werr == nil {
+		werr = im.st.RememberDeleted(ctx, conv, ids)
+	}
+	if werr != nil {
+		return fmt.Errorf("%w (and what was not stored could not be remembered as deleted: %v)", err, werr)
+	}
+	return fmt.Errorf("%w: the rest of the session was not imported, and what was not stored is remembered as deleted (import --again %s brings it back whole)", err, conv)
 }
 
 // moved handles an active branch that no longer holds the last entry

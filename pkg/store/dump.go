@@ -13,6 +13,15 @@ type Dumped struct {
 	Schema       *ConversationSchema
 	Batch        *BatchRequest
 	Import       *DumpedImportCursor
+	// Deleted is a record of the conversation convo deleted, remembered
+	// so that import does not bring it back (import_deleted).
+	Deleted *DumpedDeleted
+}
+
+// DumpedDeleted is the id of a deleted imported record, and when it went.
+type DumpedDeleted struct {
+	ID      string
+	Deleted int64
 }
 
 // DumpedConversation is a conversation's own row: its counters and times.

@@ -1,5 +1,10 @@
 package store
 
+import (
+	"errors"
+	"fmt"
+)
+
 // ImportCursor is how far convo import read one source (a file, by its
 // absolute path) into one conversation: the file as it was then (Size,
 // MTime in nanoseconds: a file unchanged since is skipped unread), how many
@@ -21,7 +26,32 @@ type ImportCursor struct {
 	Head                 string
 	Resume               string
 	Updated              int64 // ms since the epoch; set by the store
+	// After, when set (not stored), says this append continues one of
+	// the same import: the conversation must still be as that one left
+	// it (ImportAppend's result's State), else ErrInterleaved.
+	After *ImportState
 }
+
+// ImportState is what an import append left of its conversation: when it
+// was made and how many deletions of its records there were since.
+type ImportState struct{ Created, Deletions int64 }
+
+// InterleavedError: a conversation cleared, pruned or rewound between two
+// appends of one import. The refused records (and Remembered, what the
+// importer adds with RememberDeleted) are remembered as deleted.
+type InterleavedError struct {
+	Conversation string
+	What         string // "cleared or pruned", "rewound, trimmed or summarized with --delete-originals"
+}
+
+func (e *InterleavedError) Error() string {
+	return fmt.Sprintf("conversation %q was %s while this import was storing it", e.Conversation, e.What)
+}
+
+func (e *InterleavedError) Unwrap() error { return ErrInterleaved }
+
+// ErrInterleaved is what every InterleavedError is.
+var ErrInterleaved = errors.New("a deletion came between two appends of one import")
 
 // DumpedImportCursor is an import cursor as Dump gives it (copy).
 type DumpedImportCursor = ImportCursor

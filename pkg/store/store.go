@@ -147,6 +147,13 @@ type Store interface {
 	// cursor already past cur (another import went further meanwhile)
 	// stays: cursors never move back.
 	ImportAppend(ctx context.Context, cur ImportCursor, ids *transcript.IDs, next func() (transcript.Record, error)) (AppendResult, error)
+	// ImportAgain forgets what convo deleted of conv's imported records,
+	// and conv's import cursors, so that the next import brings them back;
+	// it returns how many records were remembered.
+	ImportAgain(ctx context.Context, conv string) (int64, error)
+	// RememberDeleted remembers ids as deleted records of conv (an import
+	// that a deletion interrupted: what it had not stored yet).
+	RememberDeleted(ctx context.Context, conv string, ids []string) error
 	// ImportCursors calls fn for the cursors of source ("" every cursor),
 	// ordered by source and conversation.
 	ImportCursors(ctx context.Context, source string, fn func(ImportCursor) error) error
@@ -213,6 +220,12 @@ const (
 type AppendResult struct {
 	FromSeq, ToSeq            int64
 	Inserted, Merged, Skipped int
+	// Deleted (ImportAppend): records left out because convo deleted
+	// them before (import_deleted).
+	Deleted int
+	// State (ImportAppend): the conversation as the append left it, for
+	// the next append of the same import (ImportCursor.After).
+	State ImportState
 }
 
 // Last is a conversation's last record as a read found it: its id and

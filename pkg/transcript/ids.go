@@ -69,3 +69,24 @@ func SourceID(t time.Time, parts ...string) string {
 func SameSource(a, b string) bool {
 	return len(a) == ulid.EncodedSize && len(b) == ulid.EncodedSize && strings.EqualFold(a[10:], b[10:])
 }
+
+// PlaceholderID is the id of the placeholder (rule 2) inserted before the
+// record whose id is before: derived from it, so that every store and
+// every append of the same records gives the placeholder the same id.
+// It has before's time part and before's random part less one, so it
+// sorts right before it; "" when before is no ULID (or its random part
+// is zero), and the placeholder takes a fresh id.
+func PlaceholderID(before string) string {
+	id, err := ulid.ParseStrict(before)
+	if err != nil {
+		return ""
+	}
+	for i := len(id) - 1; i >= 6; i-- {
+		if id[i] > 0 {
+			id[i]--
+			return id.String()
+		}
+		id[i] = 0xff
+	}
+	return ""
+}

@@ -130,8 +130,17 @@ func (a *Appender) add(r Record, check bool) ([]Change, error) {
 	compacted := a.compacted
 	a.compacted = false
 	if a.open == nil && r.Message.Role != RoleUser && !compacted {
-		// The fake's id is made first so ids sort in transcript order.
-		fake := Placeholder(a.IDs.New(now), r.Metadata.Timing.Creation)
+		// The fake's id: derived from the record it stands before when
+		// that carries one (the same in every store), else made first so
+		// that ids sort in transcript order.
+		id := ""
+		if r.ID != "" {
+			id = PlaceholderID(r.ID)
+		}
+		if id == "" {
+			id = a.IDs.New(now)
+		}
+		fake := Placeholder(id, r.Metadata.Timing.Creation)
 		fake.Conversation = a.Conversation
 		out = append(out, Change{Kind: Inserted, Record: &fake})
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fixedClock returns a clock that ticks 1 ms per call, from t0.
@@ -311,5 +312,42 @@ func TestAppendStream(t *testing.T) {
 	var ie *InputError
 	if !errors.As(err, &ie) || ie.Line != 1 {
 		t.Errorf("bad line: %v", err)
+	}
+}
+
+// TestPlaceholderIDDerived: a placeholder before a record that carries
+// its id takes an id derived from it, the same in every store and on
+// every append, sorting right before it; before a record without one,
+// a fresh id.
+func TestPlaceholderIDDerived(t *testing.T) {
+	r := Record{ID: SourceID(time.UnixMilli(1_700_000_000_000), "codex", "s", "7"),
+		Message: Message{Role: RoleAssistant, Contents: []string{"hi"}}}
+	var got []string
+	for range 2 {
+		a := NewAppender("c", nil, NewIDs(), func() int64 { return time.Now().UnixMilli() })
+		ch := a.Append(r)
+		if len(ch) != 2 || !ch[0].Record.IsFake() {
+			t.Fatalf("changes %+v: want a placeholder then the record", ch)
+		}
+		got = append(got, ch[0].Record.ID)
+		if ch[0].Record.ID >= ch[1].Record.ID {
+			t.Fatalf("placeholder %s does not sort before %s", ch[0].Record.ID, ch[1].Record.ID)
+		}
+		if err := Validate(ch[0].Record); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got[0] != got[1] {
+		t.Fatalf("placeholder ids %s and %s: want the same", got[0], got[1])
+	}
+	if got[0][:10] != r.ID[:10] {
+		t.Fatalf("placeholder %s: want the time part of %s", got[0], r.ID)
+	}
+	// Another record, another placeholder id.
+	r2 := r
+	r2.ID = SourceID(time.UnixMilli(1_700_000_000_000), "codex", "s", "8")
+	ch := NewAppender("c", nil, NewIDs(), func() int64 { return 0 }).Append(r2)
+	if ch[0].Record.ID == got[0] {
+		t.Fatal("two records, one placeholder id")
 	}
 }

@@ -34,7 +34,7 @@ func TestSearchMigrationIndexesStoredRecords(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`DROP INDEX records_terms`, `DROP INDEX records_docid_order`, `ALTER TABLE records DROP COLUMN terms`,
+	for _, q := range []string{`DROP TABLE import_deleted`, `ALTER TABLE conversations DROP COLUMN deletions`, `DROP INDEX records_terms`, `DROP INDEX records_docid_order`, `ALTER TABLE records DROP COLUMN terms`,
 		`ALTER TABLE records DROP COLUMN docid`, `DROP SEQUENCE records_docid`, `ALTER TABLE import_cursors DROP COLUMN resume`,
 		`ALTER TABLE conversations DROP COLUMN last_created`, `DELETE FROM convo_migrations WHERE version >= 7`} {
 		if _, err := s.DB().ExecContext(ctx, q); err != nil {

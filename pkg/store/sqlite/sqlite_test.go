@@ -201,8 +201,8 @@ func TestMigrationFillsRecordCounts(t *testing.T) {
 		}
 	}
 	// Back to version 5, as a store of the release before would be.
-	for _, q := range []string{`DROP TABLE search_cursor`, `DROP TABLE search_pending`, `DROP TABLE records_fts`, `DROP TABLE import_cursors`, `DROP TRIGGER batch_pending_clear`, `DROP TABLE batch_pending`, `DROP TABLE export_files`, `DROP TRIGGER view_tokens_clear`, `DROP TABLE view_tokens`,
-		`ALTER TABLE conversations DROP COLUMN record_count`, `ALTER TABLE conversations DROP COLUMN shape`, `ALTER TABLE conversations DROP COLUMN last_created`,
+	for _, q := range []string{`DROP TABLE import_deleted`, `DROP TABLE search_cursor`, `DROP TABLE search_pending`, `DROP TABLE records_fts`, `DROP TABLE import_cursors`, `DROP TRIGGER batch_pending_clear`, `DROP TABLE batch_pending`, `DROP TABLE export_files`, `DROP TRIGGER view_tokens_clear`, `DROP TABLE view_tokens`,
+		`ALTER TABLE conversations DROP COLUMN deletions`, `ALTER TABLE conversations DROP COLUMN record_count`, `ALTER TABLE conversations DROP COLUMN shape`, `ALTER TABLE conversations DROP COLUMN last_created`,
 		`PRAGMA user_version = 5`} {
 		if _, err := s.DB().ExecContext(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)

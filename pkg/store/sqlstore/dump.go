@@ -54,6 +54,11 @@ func (s *Store) Dump(ctx context.Context, conv string, fn func(store.Dumped) err
 			func() error { ic.Conversation = conv; return fn(store.Dumped{Import: &ic}) }); err != nil {
 			return err
 		}
+		var del store.DumpedDeleted
+		if err := each(ctx, tx, `SELECT id, deleted FROM import_deleted WHERE conversation = ? ORDER BY id`, conv,
+			[]any{&del.ID, &del.Deleted}, func() error { return fn(store.Dumped{Deleted: &del}) }); err != nil {
+			return err
+		}
 		var sc store.ConversationSchema
 		if err := each(ctx, tx, `SELECT name, body, updated FROM conversation_schemas WHERE conversation = ?`, conv,
 			[]any{&sc.Name, &sc.Body, &sc.Updated}, func() error { return fn(store.Dumped{Schema: &sc}) }); err != nil {
@@ -185,6 +190,13 @@ func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumpe
 					break
 				}
 				err = insertImportCursor(ctx, tx, c.ID, d.Import)
+			case d.Deleted != nil:
+				if err = flush(); err != nil {
+					break
+				}
+				_, err = tx.ExecContext(ctx, `INSERT INTO import_deleted (id, conversation, deleted) VALUES (?, ?, ?)
+					ON CONFLICT (id) DO UPDATE SET conversation = excluded.conversation, deleted = excluded.deleted`,
+					d.Deleted.ID, c.ID, d.Deleted.Deleted)
 			default:
 				err = errors.New("a piece with nothing in it")
 			}

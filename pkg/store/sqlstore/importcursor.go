@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -19,15 +20,54 @@ func (s *Store) ImportAppend(ctx context.Context, cur store.ImportCursor, ids *t
 	next func() (transcript.Record, error)) (store.AppendResult, error) {
 	var res store.AppendResult
 	conv := cur.Conversation
+	var interleaved string
 	err := s.inTxOnce(ctx, func(tx conn) error {
+		interleaved = ""
+		if cur.After != nil {
+			// A later chunk of one import: the conversation must be as the
+			// chunk before left it. If a clear, prune or rewind came
+			// between, these records are remembered as deleted, not stored.
+			var st store.ImportState
+			err := tx.QueryRowContext(ctx, `SELECT created, deletions FROM conversations WHERE id = ?`+tx.forUpdate(), conv).Scan(&st.Created, &st.Deletions)
+			switch {
+			case errors.Is(err, sql.ErrNoRows):
+				interleaved = "cleared or pruned"
+			case err != nil:
+				return err
+			case st != *cur.After:
+				interleaved = "rewound, trimmed or summarized with --delete-originals"
+			}
+			if interleaved != "" {
+				var ids []string
+				for {
+					r, err := next()
+					if errors.Is(err, io.EOF) {
+						break
+					}
+					if err != nil {
+						return err
+					}
+					if r.ID != "" {
+						ids = append(ids, r.ID)
+					}
+				}
+				return rememberIDs(ctx, tx, s.nowMillis(), conv, ids)
+			}
+		}
 		existed, err := exists(ctx, tx, conv, "")
 		if err != nil {
 			return err
 		}
-		err = s.appendTx(ctx, tx, conv, nil, ids, next, &res)
+		deleted := 0
+		kept, err := deletedFilter(ctx, tx, next, &deleted)
+		if err != nil {
+			return err
+		}
+		err = s.appendTx(ctx, tx, conv, nil, ids, kept, &res)
+		res.Deleted = deleted
 		switch {
 		case errors.Is(err, errNothing):
-			res = store.AppendResult{Skipped: res.Skipped}
+			res = store.AppendResult{Skipped: res.Skipped, Deleted: deleted}
 			if !existed {
 				// Nothing to keep: the append made the conversation's row only.
 				if _, err := tx.ExecContext(ctx, `DELETE FROM conversations WHERE id = ? AND next_pos = 1`, conv); err != nil {
@@ -37,8 +77,15 @@ func (s *Store) ImportAppend(ctx context.Context, cur store.ImportCursor, ids *t
 		case err != nil:
 			return err
 		}
+		if err := tx.QueryRowContext(ctx, `SELECT created, deletions FROM conversations WHERE id = ?`, conv).
+			Scan(&res.State.Created, &res.State.Deletions); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
 		return s.putImportCursor(ctx, tx, cur)
 	})
+	if err == nil && interleaved != "" {
+		return store.AppendResult{}, &store.InterleavedError{Conversation: conv, What: interleaved}
+	}
 	if err != nil {
 		return res, notStored(err)
 	}

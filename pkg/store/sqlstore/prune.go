@@ -45,11 +45,11 @@ func (s *Store) Prune(ctx context.Context, opt store.PruneOptions) (store.PruneR
 		for _, conv := range convs {
 			p := store.Pruned{Conversation: conv, Deleted: !opt.KeepSummaries}
 			if opt.KeepSummaries {
-				p.Records, err = trimToSummary(ctx, tx, conv)
+				p.Records, err = trimToSummary(ctx, tx, s.nowMillis(), conv)
 				if err == nil && p.Records > 0 {
 					err = s.keepFigures(ctx, tx, conv, 0, true)
 				}
-			} else {
+			} else if err = rememberDeleted(ctx, tx, s.nowMillis(), `conversation = ?`, conv); err == nil {
 				p.Records, err = deleteConversation(ctx, tx, conv)
 			}
 			if err != nil {
@@ -98,7 +98,7 @@ func (s *Store) Prune(ctx context.Context, opt store.PruneOptions) (store.PruneR
 
 // trimToSummary deletes the records of conv before its latest summary but
 // its latest system record, returning how many went.
-func trimToSummary(ctx context.Context, tx conn, conv string) (int64, error) {
+func trimToSummary(ctx context.Context, tx conn, now int64, conv string) (int64, error) {
 	var sum store.Place
 	err := tx.QueryRowContext(ctx, `SELECT pos, sub FROM records WHERE conversation = ? AND role = 'summary'
 		AND role IN ('system', 'summary') ORDER BY pos DESC, sub DESC LIMIT 1`, conv).Scan(&sum.Pos, &sum.Sub)
@@ -108,9 +108,13 @@ func trimToSummary(ctx context.Context, tx conn, conv string) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("find the latest summary of %q: %w", conv, err)
 	}
-	n, err := deleteRecords(ctx, tx, `conversation = ?1 AND (pos, sub) < (?2, ?3)
+	where := `conversation = ?1 AND (pos, sub) < (?2, ?3)
 		AND id IS DISTINCT FROM (SELECT id FROM records WHERE conversation = ?1 AND role = 'system'
-			AND role IN ('system', 'summary') ORDER BY pos DESC, sub DESC LIMIT 1)`, conv, sum.Pos, sum.Sub)
+			AND role IN ('system', 'summary') ORDER BY pos DESC, sub DESC LIMIT 1)`
+	if err := rememberDeleted(ctx, tx, now, where, conv, sum.Pos, sum.Sub); err != nil {
+		return 0, err
+	}
+	n, err := deleteRecords(ctx, tx, where, conv, sum.Pos, sum.Sub)
 	if err != nil {
 		return 0, fmt.Errorf("trim %q: %w", conv, err)
 	}

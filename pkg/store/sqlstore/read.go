@@ -179,6 +179,9 @@ func (s *Store) Clear(ctx context.Context, conv string) (int64, error) {
 		if k, _ := res.RowsAffected(); k == 0 {
 			return fmt.Errorf("conversation %q: %w", conv, store.ErrNotFound)
 		}
+		if err := rememberDeleted(ctx, tx, s.nowMillis(), `conversation = ?`, conv); err != nil {
+			return err
+		}
 		n, err = deleteRecords(ctx, tx, `conversation = ?`, conv)
 		if err != nil {
 			return err

@@ -75,6 +75,9 @@ func (s *Store) Rewind(ctx context.Context, conv, to string, opt store.RewindOpt
 			return nil
 		}
 		for _, p := range parts {
+			if err := rememberDeleted(ctx, tx, s.nowMillis(), p.where, p.args...); err != nil {
+				return err
+			}
 			if _, err := deleteRecords(ctx, tx, p.where, p.args...); err != nil {
 				return fmt.Errorf("delete records of %q: %w", conv, err)
 			}

@@ -101,6 +101,9 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 		s.log().Info("stored summary", "conversation", conv, "id", sum.ID, "anchor", anchorID,
 			"covers", len(sum.Metadata.SummaryIDs), "delete_covered", deleteCovered)
 		if deleteCovered {
+			if err := rememberDeleted(ctx, tx, s.nowMillis(), `conversation = ?1 AND id IN `+tx.d.IDsIn("?2"), conv, idList(sum.Metadata.SummaryIDs)); err != nil {
+				return err
+			}
 			n, err := deleteRecords(ctx, tx, `conversation = ?1 AND id IN `+tx.d.IDsIn("?2"), conv, idList(sum.Metadata.SummaryIDs))
 			if err != nil {
 				return fmt.Errorf("delete summarized records: %w", err)

@@ -59,6 +59,11 @@ func dumpPieces(t testing.TB, s store.Store, conv string) []store.Dumped {
 			d.Import = &icc
 			n++
 		}
+		if dd := d.Deleted; dd != nil {
+			ddc := *dd
+			d.Deleted = &ddc
+			n++
+		}
 		if n != 1 {
 			t.Errorf("a dumped piece holds %d things, want 1: %+v", n, d)
 		}

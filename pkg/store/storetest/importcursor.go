@@ -5,7 +5,10 @@ package storetest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -157,5 +160,173 @@ func (x suite) TestImportCursorCopyClearPrune(t *testing.T) {
 	}
 	if got := importCursors(t, src, ""); len(got) != 0 {
 		t.Fatalf("cursor left by prune: %+v", got)
+	}
+}
+
+// TestImportDeletedRemembered: the records of an imported conversation
+// that rewind, clear or prune delete are remembered by id, and an import
+// of the same records (from another source) leaves them out; a
+// conversation never imported leaves nothing; copy carries the memory,
+// fork does not; ImportAgain forgets it.
+func (x suite) TestImportDeletedRemembered(t *testing.T) {
+	s, dst := x.open(t), x.open(t)
+	ctx := context.Background()
+	ids := transcript.NewIDs()
+	recs := func(n int) []transcript.Record {
+		var out []transcript.Record
+		for i := range n {
+			role := transcript.RoleUser
+			if i%2 == 1 {
+				role = transcript.RoleAssistant
+			}
+			r := msg(role, fmt.Sprintf("entry %d", i))
+			r.ID = transcript.SourceID(time.UnixMilli(int64(1_700_000_000_000+i)), "claude-code", "s", fmt.Sprint(i))
+			out = append(out, r)
+		}
+		return out
+	}
+	imp := func(st store.Store, conv, source string, rs []transcript.Record) store.AppendResult {
+		t.Helper()
+		cur := store.ImportCursor{Source: source, Conversation: conv, Tool: "claude-code", Size: 1, MTime: 1, Entries: int64(len(rs)), LastEntry: "e", Head: "h"}
+		res, err := st.ImportAppend(ctx, cur, ids, feed(rs...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	all := recs(6)
+	imp(s, "imp", "/a/s.jsonl", all[:4])
+	if _, err := s.Rewind(ctx, "imp", all[1].ID, store.RewindOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// The same entries from another path (or stdin): the rewound two stay out.
+	if res := imp(s, "imp", "-", all[:5]); res.Inserted != 1 || res.Deleted != 2 {
+		t.Fatalf("import after rewind: %+v, want 1 inserted (the new entry), 2 left out as deleted", res)
+	}
+	if got := len(readAll(t, s, "imp", store.ReadOptions{})); got != 3 {
+		t.Fatalf("imp holds %d records, want 3", got)
+	}
+	// Copy carries the memory; fork does not.
+	if err := dst.Load(ctx, false, dumpFeed(dumpPieces(t, s, "imp"))); err != nil {
+		t.Fatal(err)
+	}
+	if res := imp(dst, "imp", "/b/s.jsonl", all[:5]); res.Deleted != 2 || res.Inserted != 0 {
+		t.Fatalf("import into the copy: %+v, want the 2 deleted left out", res)
+	}
+	if _, err := s.Fork(ctx, "imp", "imp2", store.ForkOptions{}, ids); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dumpPieces(t, s, "imp2") {
+		if d.Deleted != nil {
+			t.Fatalf("fork copied a deleted record's memory: %+v", d.Deleted)
+		}
+	}
+	// Clear: every record of the conversation is remembered.
+	if _, err := s.Clear(ctx, "imp"); err != nil {
+		t.Fatal(err)
+	}
+	if res := imp(s, "imp", "/c/s.jsonl", all[:6]); res.Inserted != 2 || res.Deleted != 5 {
+		t.Fatalf("import after clear: %+v, want only the entry never stored (an answer, after a placeholder: 2), 5 left out", res)
+	}
+	// Prune --older-than deletes it again: remembered too.
+	if _, err := s.Prune(ctx, store.PruneOptions{Glob: "imp"}); err != nil {
+		t.Fatal(err)
+	}
+	if res := imp(s, "imp", "/d/s.jsonl", all[:6]); res.Inserted != 0 || res.Deleted != 6 {
+		t.Fatalf("import after prune: %+v, want all 6 left out", res)
+	}
+	// ImportAgain forgets: the next import brings them back.
+	if n, err := s.ImportAgain(ctx, "imp"); err != nil || n != 7 {
+		t.Fatalf("ImportAgain = %d, %v; want 7 (6 and a placeholder)", n, err)
+	}
+	if res := imp(s, "imp", "/d/s.jsonl", all[:6]); res.Inserted != 6 || res.Deleted != 0 {
+		t.Fatalf("import after ImportAgain: %+v, want all 6 back", res)
+	}
+	// A conversation never imported: a clear leaves nothing to remember.
+	plain := recs(2)
+	for i := range plain {
+		plain[i].ID = transcript.SourceID(time.UnixMilli(1_700_000_100_000), "x", fmt.Sprint(i))
+	}
+	if _, err := s.Append(ctx, "plain", ids, feed(plain...)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Clear(ctx, "plain"); err != nil {
+		t.Fatal(err)
+	}
+	if res := imp(s, "plain", "/e/p.jsonl", plain); res.Inserted != 2 {
+		t.Fatalf("import after clearing a conversation never imported: %+v, want both in", res)
+	}
+}
+
+// TestImportInterleaved: an append continuing one import (After) is
+// refused when the conversation was cleared or rewound since the one
+// before (nothing stored, the conversation not made again, its records
+// remembered as deleted); an annotation or another import's append
+// between them is no deletion.
+func (x suite) TestImportInterleaved(t *testing.T) {
+	s := x.open(t)
+	ctx := context.Background()
+	ids := transcript.NewIDs()
+	session := ""
+	rec := func(i int) transcript.Record {
+		role := transcript.RoleUser
+		if i%2 == 1 {
+			role = transcript.RoleAssistant
+		}
+		r := msg(role, fmt.Sprintf("entry %d", i))
+		r.ID = transcript.SourceID(time.UnixMilli(int64(1_700_000_000_000+i)), "codex", session, fmt.Sprint(i))
+		return r
+	}
+	cur := func(conv string, n int, after *store.ImportState) store.ImportCursor {
+		return store.ImportCursor{Source: "/il/" + conv, Conversation: conv, Tool: "codex", Size: 1, MTime: -1, Entries: int64(n), LastEntry: "e", Head: "h", After: after}
+	}
+	for _, c := range []struct {
+		name, what string
+		between    func(conv string)
+	}{
+		{"clear", "cleared or pruned", func(conv string) {
+			if _, err := s.Clear(ctx, conv); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"rewind", "rewound", func(conv string) {
+			if _, err := s.Rewind(ctx, conv, rec(0).ID, store.RewindOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"annotate", "", func(conv string) {
+			if _, err := s.Annotate(ctx, conv, rec(1).ID, &transcript.Annotation{Aux: map[string]json.RawMessage{"k": json.RawMessage(`1`)}}); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"another import", "", func(conv string) {
+			if _, err := s.ImportAppend(ctx, cur(conv, 3, nil), ids, feed(rec(0), rec(1), rec(2))); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		conv := "il-" + c.name
+		session = conv
+		res, err := s.ImportAppend(ctx, cur(conv, 2, nil), ids, feed(rec(0), rec(1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.between(conv)
+		_, err = s.ImportAppend(ctx, cur(conv, 4, &res.State), ids, feed(rec(2), rec(3)))
+		if c.what == "" {
+			if err != nil {
+				t.Fatalf("%s between two chunks: %v, want no refusal", c.name, err)
+			}
+			continue
+		}
+		var ie *store.InterleavedError
+		if !errors.Is(err, store.ErrInterleaved) || !errors.As(err, &ie) || !strings.Contains(ie.What, c.what) {
+			t.Fatalf("%s between two chunks: err = %v, want ErrInterleaved saying %q", c.name, err, c.what)
+		}
+		// The refused records are remembered: the same records later stay out.
+		again, err := s.ImportAppend(ctx, cur(conv, 4, nil), ids, feed(rec(2), rec(3)))
+		if err != nil || again.Inserted != 0 || again.Deleted != 2 {
+			t.Fatalf("%s: the refused records imported later: %+v, %v; want both left out", c.name, again, err)
+		}
 	}
 }
