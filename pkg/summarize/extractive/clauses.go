@@ -36,12 +36,14 @@ func splitClauses(text string) []clause {
 		}
 		// A speaker's label opening a line ("Caroline: …", as chat
 		// exports write them) says who speaks, not what: no clause.
-		if m := speakerRE().FindStringIndex(line); m != nil {
-			line = line[m[1]:]
+		if i := strings.Index(line, ": "); i > 0 && i < 64 {
+			if m := speakerRE().FindStringIndex(line); m != nil {
+				line = line[m[1]:]
+			}
 		}
 		for _, sentence := range sentences(line) {
 			for _, c := range sentenceClauses(sentence) {
-				if hasContent(wordsOf(c)) {
+				if contentIn(c) {
 					out = append(out, clause{text: c})
 				}
 			}
@@ -117,7 +119,7 @@ func sentenceClauses(s string) []string {
 			cut(i + 1)
 		case strings.HasSuffix(f, ";") || strings.HasSuffix(f, ":") && i+1 < len(fields) && !strings.HasSuffix(f, "::"):
 			cut(i + 1)
-		case i > start && coordinators[foldWord(f)] && joinsClauses(fields, i):
+		case i > start && isCoordinator(f) && joinsClauses(fields, i):
 			cut(i)
 		}
 	}
@@ -186,6 +188,17 @@ func dash(f string) bool { return f == "-" || f == "–" || f == "—" || f == "
 
 var coordinators = wordSet(`and but or so yet`)
 
+// isCoordinator reports whether a field is a coordinating conjunction,
+// any case, without folding every field of a text.
+func isCoordinator(f string) bool {
+	switch len(f) {
+	case 2, 3:
+		return strings.EqualFold(f, "and") || strings.EqualFold(f, "but") || strings.EqualFold(f, "or") ||
+			strings.EqualFold(f, "so") || strings.EqualFold(f, "yet")
+	}
+	return false
+}
+
 // subordinators open a condition or time clause, which governs every
 // clause of its sentence when it opens it.
 var subordinators = wordSet(`if unless until when whenever because although though while since after before once whereas`)
@@ -206,7 +219,7 @@ func joinsClauses(fields []string, i int) bool {
 	}
 	var rest []string
 	for _, f := range fields[i+1:] {
-		if dash(f) || coordinators[foldWord(f)] {
+		if dash(f) || isCoordinator(f) {
 			break
 		}
 		rest = append(rest, f)
@@ -290,6 +303,17 @@ func negatedFrame(words []string) bool {
 var negatedFrames = []string{"i don't think", "i do not think", "i don't believe", "i do not believe",
 	"i'm not sure", "i am not sure", "it's not that", "it is not that", "it's not true", "it is not true",
 	"i doubt", "i don't know", "i do not know", "i never said", "i didn't say", "i did not say"}
+
+// contentIn reports whether a clause holds a content word, reading its
+// words only up to the first.
+func contentIn(text string) bool {
+	for w := range noteWords(text) {
+		if isContent(w) {
+			return true
+		}
+	}
+	return false
+}
 
 // wordsOf are the words of a clause as notes count them.
 func wordsOf(text string) []string {

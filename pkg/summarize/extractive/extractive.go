@@ -173,12 +173,19 @@ func recordClauses(r transcript.Record) []clause {
 // its content words are fillers ("That's amazing!") or a name it
 // addresses ("Hey Mel!", "Thanks, Caroline!", "Aww, Deb").
 func smallTalk(text string) bool {
-	words := wordsOf(text)
-	if len(words) > smallTalkWords {
-		return false
+	if strings.Count(text, " ") >= 2*smallTalkWords {
+		return false // cheaper than its words: too long to be small talk
 	}
 	greeted := false
-	for i, w := range words {
+	n := 0
+	for f := range strings.FieldsSeq(text) {
+		w := strings.Trim(f, `,.!?;:"'()*_…“”‘’`)
+		if w == "" {
+			continue
+		}
+		if n++; n > smallTalkWords {
+			return false
+		}
 		lw := foldWord(w)
 		if greetings[lw] {
 			greeted = true
@@ -186,7 +193,7 @@ func smallTalk(text string) bool {
 		if !isContent(w) || fillers[lw] || greetings[lw] {
 			continue
 		}
-		if r, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(r) && (greeted || i > 0 && strings.Contains(text, ", "+w)) {
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(r) && (greeted || n > 1 && strings.Contains(text, ", "+w)) {
 			continue // the person spoken to
 		}
 		return false
@@ -236,6 +243,9 @@ const userGistWords = 12
 func sanitizeNote(s string) string {
 	if strings.ContainsAny(s, ";→\n") {
 		s = strings.NewReplacer(";", ",", "→", "->", "\n", " ").Replace(s)
+	}
+	if i := strings.Index(s, ": "); i < 0 || i > 4*40+4 {
+		return s // labelRE needs ": " after at most 40 runes
 	}
 	if m := labelRE().FindStringIndex(s); m != nil {
 		s = s[:m[1]-1] + "\u00a0" + s[m[1]:]
