@@ -38,9 +38,18 @@ const maxErrorLine = 240
 // A result that reports an error (isError) with no such line gives its
 // first non-blank line.
 func ErrorLines(text string, isError bool) []string {
-	var out []string
+	// Lines that say what failed (a diagnostic, a panic, an assertion)
+	// go before the runner's marks ("--- FAIL: TestX", "FAIL"), which only
+	// name the test: of a log with four failing tests, the three kept are
+	// their messages, not three headers.
+	type found struct {
+		line string
+		mark bool
+	}
+	var cands []found
+	says := 0
 	first := ""
-	for at := 0; at < len(text) && len(out) < ErrorsPerResult; {
+	for at := 0; at < len(text) && says < ErrorsPerResult; {
 		end := strings.IndexByte(text[at:], '\n')
 		if end < 0 {
 			end = len(text)
@@ -62,20 +71,45 @@ func ErrorLines(text string, isError bool) []string {
 		// A Go panic is printed again with " [recovered]" by the test
 		// runner: the same error.
 		dup := false
-		for _, o := range out {
-			if strings.TrimSuffix(o, " [recovered]") == strings.TrimSuffix(line, " [recovered]") {
+		for _, o := range cands {
+			if strings.TrimSuffix(o.line, " [recovered]") == strings.TrimSuffix(line, " [recovered]") {
 				dup = true
 				break
 			}
 		}
-		if !dup {
-			out = append(out, line)
+		if dup {
+			continue
+		}
+		mark := failMark(line)
+		if !mark {
+			says++
+		}
+		if mark && len(cands)-says >= ErrorsPerResult {
+			continue // marks enough to fill in
+		}
+		cands = append(cands, found{line, mark})
+	}
+	var out []string
+	room := ErrorsPerResult - min(says, ErrorsPerResult)
+	for _, c := range cands {
+		if !c.mark || room > 0 {
+			if c.mark {
+				room--
+			}
+			out = append(out, c.line)
 		}
 	}
 	if len(out) == 0 && isError && first != "" {
 		out = append(out, clipBytes(first, maxErrorLine))
 	}
 	return out
+}
+
+// failMark reports whether an error line is a test runner's mark, which
+// names a failing test or package but not what failed.
+func failMark(line string) bool {
+	return strings.HasPrefix(line, "--- FAIL") || strings.HasPrefix(line, "FAIL\t") || strings.HasPrefix(line, "FAIL ") ||
+		line == "FAIL" || strings.HasPrefix(line, "FAILED")
 }
 
 // errorLine reports whether a trimmed line reports an error. A cheap look

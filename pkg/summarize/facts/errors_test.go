@@ -16,6 +16,8 @@ func TestErrorLines(t *testing.T) {
 	}{
 		{"go test", "=== RUN   TestParse\n=== RUN   TestParse/empty\n    parse_test.go:41: got error \"EOF\", want nil\n--- FAIL: TestParse (0.00s)\n    --- FAIL: TestParse/empty (0.00s)\nFAIL\nFAIL\tgithub.com/a/b\t0.01s\nFAIL",
 			false, []string{`parse_test.go:41: got error "EOF", want nil`, "--- FAIL: TestParse (0.00s)", "--- FAIL: TestParse/empty (0.00s)"}},
+		{"four failing tests", "--- FAIL: TestA (0.00s)\n    a_test.go:10: got 1, want 2\n--- FAIL: TestB (0.00s)\n    b_test.go:20: unexpected error: decodeB returned a zero value\n--- FAIL: TestC (0.00s)\n    c_test.go:30: got <nil> error, want errSyntax\n--- FAIL: TestD (0.00s)\n    d_test.go:40: got 3, want 4\nFAIL",
+			false, []string{"a_test.go:10: got 1, want 2", "b_test.go:20: unexpected error: decodeB returned a zero value", "c_test.go:30: got <nil> error, want errSyntax"}},
 		{"compiler", "# github.com/a/b\n./main.go:12:5: undefined: parseA\n./main.go:12:5: undefined: parseA\n./util.go:3:2: \"os\" imported and not used",
 			false, []string{"./main.go:12:5: undefined: parseA", `./util.go:3:2: "os" imported and not used`}},
 		{"recovered", "--- FAIL: TestX (0.00s)\npanic: assignment to entry in nil map [recovered]\n\tpanic: assignment to entry in nil map\n", false,
