@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -505,8 +506,8 @@ func (s Sections) Fit(budget int, c *tokens.Counter) (Sections, string) {
 	text := s.text()
 	// Past the sections' share the oldest commands go first (the most
 	// numerous, and the Errors say what failed), then the oldest files,
-	// then the requests but the first and the latest, then the oldest
-	// errors down to ErrorsFloor.
+	// then the requests but the first and the latest, then the errors
+	// down to ErrorsFloor, the runner's marks first, then the oldest.
 	for limit := budget / SectionsShare; c.Count(text) > limit; text = s.text() {
 		switch {
 		case len(s.Commands) > 0:
@@ -516,7 +517,10 @@ func (s Sections) Fit(budget int, c *tokens.Counter) (Sections, string) {
 		case len(s.Requests) > 1:
 			s.Requests, s.RequestsDropped = s.Requests[1:], s.RequestsDropped+1
 		case len(s.Errors) > ErrorsFloor:
-			s.Errors, s.ErrorsDropped = s.Errors[1:], s.ErrorsDropped+1
+			// A runner's mark (--- FAIL) goes before a line that says
+			// what failed; among equals the oldest.
+			i := slices.IndexFunc(s.Errors, func(e Error) bool { return failMark(e.Line) })
+			s.Errors, s.ErrorsDropped = slices.Delete(s.Errors, max(i, 0), max(i, 0)+1), s.ErrorsDropped+1
 		default:
 			return s, text
 		}

@@ -2,6 +2,7 @@ package facts
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -157,5 +158,35 @@ func TestSectionsFirstBeforeTools(t *testing.T) {
 	s, shown = b.Sections()
 	if !shown || s.First != "Make the parser safe for concurrent use." || !s.Tools {
 		t.Fatalf("after the calls: shown %v, %+v", shown, s)
+	}
+}
+
+// TestSectionsDropMarksFirst: past the sections' share a runner's mark
+// (--- FAIL) goes before a line that says what failed.
+func TestSectionsDropMarksFirst(t *testing.T) {
+	c, err := tokens.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Sections{First: "Fix the tests.", Requests: []string{"Fix the tests."}}
+	for i := range 6 {
+		s.Errors = append(s.Errors, Error{From: "go test ./...", Line: fmt.Sprintf("--- FAIL: TestCase%d (0.00s)", i)},
+			Error{From: "go test ./...", Line: fmt.Sprintf("case%d_test.go:%d: got %d, want %d", i, 10+i, i, i+1)})
+	}
+	fit, text := s.Fit(300, c)
+	if fit.ErrorsDropped == 0 {
+		t.Fatalf("nothing dropped within 300 tokens:\n%s", text)
+	}
+	for _, e := range fit.Errors {
+		if strings.HasPrefix(e.Line, "--- FAIL") && len(fit.Errors) > ErrorsFloor && slices.ContainsFunc(fit.Errors, func(o Error) bool { return !strings.HasPrefix(o.Line, "--- FAIL") }) {
+			for _, o := range s.Errors {
+				if !strings.HasPrefix(o.Line, "--- FAIL") && !slices.Contains(fit.Errors, o) {
+					t.Fatalf("a message went while a mark stayed:\n%s", text)
+				}
+			}
+		}
+	}
+	if !slices.ContainsFunc(fit.Errors, func(e Error) bool { return e.Line == "case5_test.go:15: got 5, want 6" }) {
+		t.Errorf("the newest message went:\n%s", text)
 	}
 }
