@@ -112,15 +112,23 @@ func sentenceClauses(s string) []string {
 		}
 		start = end
 	}
+	// dependent: a subordinate or relative clause opened since start, whose
+	// conjunction may join two parts of it ("the point where anyone else
+	// would quit and you're not going to stop"): no cut at it.
+	dependent := false
 	for i := 0; i < len(fields); i++ {
 		f := fields[i]
 		switch {
 		case dash(f):
 			cut(i + 1)
+			dependent = false
 		case strings.HasSuffix(f, ";") || strings.HasSuffix(f, ":") && i+1 < len(fields) && !strings.HasSuffix(f, "::"):
 			cut(i + 1)
-		case i > start && isCoordinator(f) && joinsClauses(fields, i):
+			dependent = false
+		case i > start && !dependent && isCoordinator(f) && joinsClauses(fields, i):
 			cut(i)
+		case len(f) <= 9 && (subordinators[foldWord(strings.Trim(f, `,"'“”‘’*_(`))] || relatives[foldWord(strings.Trim(f, `,"'“”‘’*_(`))]):
+			dependent = true
 		}
 	}
 	cut(len(fields))
@@ -202,6 +210,9 @@ func isCoordinator(f string) bool {
 // subordinators open a condition or time clause, which governs every
 // clause of its sentence when it opens it.
 var subordinators = wordSet(`if unless until when whenever because although though while since after before once whereas`)
+
+// relatives open a relative clause.
+var relatives = wordSet(`where which who whom whose`)
 
 // joinsClauses reports whether the coordinator at fields[i] joins two
 // clauses: a subject pronoun follows it, or a comma precedes it and what

@@ -29,6 +29,7 @@ func TestSplitClauses(t *testing.T) {
 		{"I bought salt and pepper.", []string{"I bought salt and pepper"}},
 		{"I fixed the fence, and we painted the barn.", []string{"I fixed the fence", "and we painted the barn"}},
 		{"I tried the patch but it failed again.", []string{"I tried the patch", "but it failed again"}},
+		{"Get to the point where anyone would quit and you're not going to stop.", []string{"Get to the point where anyone would quit and you're not going to stop"}},
 		{"I fixed the old fence behind the barn, and the gate.", []string{"I fixed the old fence behind the barn, and the gate"}},
 		// A negated frame governs all under it.
 		{"I don't think the migration is safe, and we should wait.", []string{"I don't think the migration is safe, and we should wait"}},

@@ -54,7 +54,11 @@
 //     clauses: when a subject pronoun (I, we, you, he, she, it, they,
 //     there) follows it, or after a comma when what follows has a verb of
 //     its own (a subject pronoun, an auxiliary or modal, a contraction).
-//     "salt and pepper" and "the fence, and the gate" are one clause.
+//     "salt and pepper" and "the fence, and the gate" are one clause. A
+//     conjunction inside a subordinate or relative clause (after "if",
+//     "because", "when", "where", "which", "who" …, up to the next
+//     boundary) parts nothing: it may join two parts of that clause ("the
+//     point where anyone else would quit and you're not going to stop").
 //
 // A tool's output is lines, not prose: each line of a short result is one
 // note, whole.
