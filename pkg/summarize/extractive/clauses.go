@@ -177,11 +177,11 @@ func clauseText(words []string) string {
 	}
 	t := strings.Join(words, " ")
 	for {
-		u := strings.TrimRight(t, ",;:")
+		u := strings.TrimRight(t, ",;: ")
 		if strings.HasSuffix(u, ".") && !strings.HasSuffix(u, "..") {
 			last := u[strings.LastIndexByte(u, ' ')+1:]
 			if !abbreviation(last) {
-				u = strings.TrimSuffix(u, ".")
+				u = strings.TrimRight(strings.TrimSuffix(u, "."), " ")
 			}
 		}
 		if u == t {

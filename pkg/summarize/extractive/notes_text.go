@@ -127,7 +127,8 @@ func previousNotes(prev string) [][2][]noteClause {
 					by, p = m[1], strings.TrimSpace(p[len(m[0]):])
 				}
 				if p != "" {
-					line[side] = append(line[side], noteClause{text: p, by: by})
+					// A note read back holds no separator of its own.
+					line[side] = append(line[side], noteClause{text: strings.ReplaceAll(p, "→", "->"), by: by})
 				}
 			}
 		}
