@@ -14,7 +14,7 @@
 //   - for a span with tool calls (an agent session), its sections:
 //     Requests (the user's messages verbatim, the first and the latest
 //     always), Files, Commands with their outcomes, and Errors (the error
-//     lines of the tool results), each bounded (package facts, sections.go);
+//     lines of the tool results), each bounded (package facts, sections*.go);
 //   - the summarizer's text: for the extractive engine, notes, a line per
 //     exchange of clauses taken verbatim (extractive/doc.go says how they
 //     are chosen);
