@@ -41,8 +41,9 @@ func splitClauses(text string) []clause {
 				line = line[m[1]:]
 			}
 		}
-		for _, sentence := range sentences(line) {
-			for _, c := range sentenceClauses(sentence) {
+		fields := strings.Fields(line)
+		for _, sp := range sentenceSpans(fields) {
+			for _, c := range sentenceClauses(fields[sp[0]:sp[1]]) {
 				if contentIn(c) {
 					out = append(out, clause{text: c})
 				}
@@ -52,21 +53,21 @@ func splitClauses(text string) []clause {
 	return out
 }
 
-// sentences cuts a line at ".", "!", "?" and "…" before a space or the
-// line's end; a stop inside a word ("v1.2", "main.go") ends nothing, nor
-// does one after an abbreviation ("e.g.", "Dr.") or a lone initial.
-func sentences(line string) []string {
-	var out []string
-	fields := strings.Fields(line)
+// sentenceSpans cuts a line's fields into sentences, as ranges: a
+// sentence ends at ".", "!", "?" and "…" before a space or the line's end;
+// a stop inside a word ("v1.2", "main.go") ends nothing, nor does one after
+// an abbreviation ("e.g.", "Dr.") or a lone initial.
+func sentenceSpans(fields []string) [][2]int {
+	var out [][2]int
 	start := 0
 	for i, f := range fields {
 		if endsSentence(f) && !abbreviation(f) {
-			out = append(out, strings.Join(fields[start:i+1], " "))
+			out = append(out, [2]int{start, i + 1})
 			start = i + 1
 		}
 	}
 	if start < len(fields) {
-		out = append(out, strings.Join(fields[start:], " "))
+		out = append(out, [2]int{start, len(fields)})
 	}
 	return out
 }
@@ -96,8 +97,7 @@ var abbreviations = wordSet(`mr mrs ms dr prof st jr sr vs etc approx incl esp f
 
 // sentenceClauses cuts one sentence at the boundaries of doc.go and joins
 // back what a negation governs.
-func sentenceClauses(s string) []string {
-	fields := strings.Fields(s)
+func sentenceClauses(fields []string) []string {
 	if len(fields) == 0 {
 		return nil
 	}
@@ -127,7 +127,7 @@ func sentenceClauses(s string) []string {
 			dependent = false
 		case i > start && !dependent && isCoordinator(f) && joinsClauses(fields, i):
 			cut(i)
-		case len(f) <= 9 && (subordinators[foldWord(strings.Trim(f, `,"'“”‘’*_(`))] || relatives[foldWord(strings.Trim(f, `,"'“”‘’*_(`))]):
+		case len(f) <= 9 && opensDependent(f):
 			dependent = true
 		}
 	}
@@ -137,16 +137,16 @@ func sentenceClauses(s string) []string {
 	// not arrived, reply and we will open a trace"), takes the whole
 	// sentence; "nor", "neither", "not" go with the clause before; so does
 	// a part with no verb of its own after a negated clause.
-	if len(parts) > 1 && (negatedFrame(fields[parts[0][0]:parts[0][1]]) || subordinators[foldWord(strings.Trim(fields[0], `,"'“”‘’*_(`))]) {
+	if len(parts) > 1 && (negatedFrame(fields[parts[0][0]:parts[0][1]]) || inFolded(subordinators, trimOpening(fields[0]))) {
 		parts = [][2]int{{0, len(fields)}}
 	}
 	var out [][2]int
 	for _, p := range parts {
 		if n := len(out); n > 0 {
 			words := fields[p[0]:p[1]]
-			first := foldWord(strings.Trim(words[0], `,"'“”‘’*_(`))
+			first := foldWord(trimOpening(words[0]))
 			if (first == "and" || first == "or" || first == "but") && len(words) > 1 {
-				first = foldWord(strings.Trim(words[1], `,"'“”‘’*_(`))
+				first = foldWord(trimOpening(words[1]))
 			}
 			if first == "nor" || first == "neither" || first == "not" || negated(fields[out[n-1][0]:out[n-1][1]]) && !hasVerb(words) {
 				out[n-1][1] = p[1]
@@ -222,7 +222,7 @@ func joinsClauses(fields []string, i int) bool {
 	if i+1 >= len(fields) {
 		return false
 	}
-	if subjects[stemOf(fields[i+1])] {
+	if inStem(subjects, fields[i+1]) {
 		return true
 	}
 	if !strings.HasSuffix(fields[i-1], ",") {
@@ -249,8 +249,7 @@ var subjects = wordSet(`i we you he she it they there`)
 // contraction of one ("it's", "we'll").
 func hasVerb(words []string) bool {
 	for _, w := range words {
-		lw := foldWord(strings.Trim(w, `,.;:!?"'“”‘’*_()`))
-		if subjects[stemOf(w)] || auxiliaries[lw] || auxiliaries[stemOf(w)] {
+		if inStem(subjects, w) || inFolded(auxiliaries, trimMarks(w)) || inStem(auxiliaries, w) {
 			return true
 		}
 		if i := strings.IndexAny(w, "'’"); i > 0 && i < len(w)-1 {
@@ -263,12 +262,66 @@ func hasVerb(words []string) bool {
 var auxiliaries = wordSet(`am is are was were be been being have has had do does did will would can could should shall
 	might must may cannot dont doesnt didnt isnt arent wasnt werent wont cant couldnt shouldnt wouldnt hasnt havent hadnt`)
 
-// stemOf is a word's part before an apostrophe, lower-cased and less the
-// marks around it: "It's" is "it".
-func stemOf(w string) string {
-	w = strings.Trim(w, `,.;:!?"'“”‘’*_()`)
+// inStem reports whether a word's part before an apostrophe, lower-cased
+// and less the marks around it, is in set: "It's" is "it". Like inFolded,
+// it looks up without allocating: the cutter reads every word of a span.
+func inStem(set map[string]bool, w string) bool {
 	var buf [32]byte
-	return string(stemAppend(buf[:0], w))
+	return set[string(stemAppend(buf[:0], trimMarks(w)))]
+}
+
+// inFolded reports whether foldWord(w) is in set.
+func inFolded(set map[string]bool, w string) bool {
+	var buf [32]byte
+	return set[string(foldAppend(buf[:0], w))]
+}
+
+// opensDependent reports whether a word opens a subordinate or relative
+// clause.
+func opensDependent(f string) bool {
+	// Most words open nothing, and their first letter says so: the
+	// cutter reads every word of a span.
+	if f == "" || f[0] < utf8.RuneSelf && isLetter(f[0]) && !dependentInitial[f[0]] {
+		return false
+	}
+	w := trimOpening(f)
+	return inFolded(subordinators, w) || inFolded(relatives, w)
+}
+
+// dependentInitial holds the first letters of subordinators and relatives.
+var dependentInitial = func() (t [256]bool) {
+	for w := range subordinators {
+		t[w[0]], t[w[0]-'a'+'A'] = true, true
+	}
+	for w := range relatives {
+		t[w[0]], t[w[0]-'a'+'A'] = true, true
+	}
+	return t
+}()
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// trimMarks is a word less the punctuation and quotes around it.
+func trimMarks(w string) string {
+	return strings.TrimFunc(w, func(r rune) bool {
+		switch r {
+		case ',', '.', ';', ':', '!', '?', '"', '\'', '“', '”', '‘', '’', '*', '_', '(', ')':
+			return true
+		}
+		return false
+	})
+}
+
+// trimOpening is a word less the commas, quotes, emphasis and opening
+// parenthesis around it; a closing stop stays ("if." ends a sentence).
+func trimOpening(w string) string {
+	return strings.TrimFunc(w, func(r rune) bool {
+		switch r {
+		case ',', '"', '\'', '“', '”', '‘', '’', '*', '_', '(':
+			return true
+		}
+		return false
+	})
 }
 
 // negationCues are the words that negate their clause (English); a word
@@ -277,7 +330,7 @@ var negationCues = wordSet(`not no never none nobody nothing nowhere neither nor
 
 // isNegation reports whether a word is a negation cue.
 func isNegation(w string) bool {
-	w = strings.Trim(w, `,.;:!?"'“”‘’*_()`)
+	w = trimMarks(w)
 	lw := strings.ToLower(w)
 	return negationCues[lw] || strings.HasSuffix(lw, "n't") || strings.HasSuffix(lw, "n’t")
 }

@@ -179,7 +179,7 @@ func smallTalk(text string) bool {
 	greeted := false
 	n := 0
 	for f := range strings.FieldsSeq(text) {
-		w := strings.Trim(f, `,.!?;:"'()*_…“”‘’`)
+		w := strings.TrimFunc(f, isNoteMark)
 		if w == "" {
 			continue
 		}
@@ -199,6 +199,15 @@ func smallTalk(text string) bool {
 		return false
 	}
 	return true
+}
+
+// isNoteMark reports the punctuation and quotes around a word of a note.
+func isNoteMark(r rune) bool {
+	switch r {
+	case ',', '.', '!', '?', ';', ':', '"', '\'', '(', ')', '*', '_', '…', '“', '”', '‘', '’':
+		return true
+	}
+	return false
 }
 
 // smallTalkWords: a clause of more words is never small talk.

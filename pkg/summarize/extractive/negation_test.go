@@ -104,7 +104,9 @@ func summaryNotes(text string) []string {
 func sourceSentence(texts []string, note string) (string, bool) {
 	for _, t := range texts {
 		for line := range strings.SplitSeq(t, "\n") {
-			for _, s := range sentences(line) {
+			fields := strings.Fields(line)
+			for _, sp := range sentenceSpans(fields) {
+				s := strings.Join(fields[sp[0]:sp[1]], " ")
 				if strings.Contains(sanitizeNote(s), note) {
 					return s, true
 				}
@@ -141,7 +143,7 @@ func startsClause(before, note string) bool {
 	if !coordinators[strings.ToLower(w[0])] {
 		return false
 	}
-	return strings.HasSuffix(b, ",") || len(w) > 1 && subjects[stemOf(w[1])]
+	return strings.HasSuffix(b, ",") || len(w) > 1 && inStem(subjects, w[1])
 }
 
 // lostCue is a negation cue of the part of sentence s the note depends on

@@ -1,6 +1,7 @@
 package facts
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 	"sync"
@@ -101,14 +102,25 @@ func mayInstruct(s string) bool {
 		}
 		lower = append(lower, c)
 	}
-	ls := string(lower)
-	for _, c := range cues {
-		if strings.Contains(ls, c) {
-			return true
+	// One pass, trying only the cues that start with each byte: the test
+	// runs on every user sentence of a span.
+	for i, c := range lower {
+		for _, cue := range cuesByFirst[c] {
+			if bytes.HasPrefix(lower[i:], cue) {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// cuesByFirst are the cues by their first byte.
+var cuesByFirst = func() (t [256][][]byte) {
+	for _, c := range cues {
+		t[c[0]] = append(t[c[0]], []byte(c))
+	}
+	return t
+}()
 
 var (
 	// speakerRE is a speaker's label before what they say ("Anna: ").

@@ -108,7 +108,8 @@ func Missing(text string, ledger []Fact) []Fact {
 }
 
 // separators part a text into the places a label must share with its
-// fact: lines, ledger entries, a note's phrases and sides.
+// fact: lines (first: holds looks for the others inside the line), ledger
+// entries, a note's phrases and sides.
 var separators = []string{"\n", factSep, "; ", "→"}
 
 func holds(text string, f Fact) bool {
@@ -122,13 +123,19 @@ func holds(text string, f Fact) bool {
 			return false
 		}
 		i += from
-		start, end := 0, len(text)
-		for _, sep := range separators {
-			if k := strings.LastIndex(text[:i], sep); k >= 0 {
-				start = max(start, k+len(sep))
+		// The line is found first, and the other separators only in it: a
+		// summary is many lines, and every fact is looked for in it.
+		start := strings.LastIndexByte(text[:i], '\n') + 1
+		end := len(text)
+		if k := strings.IndexByte(text[i+len(f.Text):], '\n'); k >= 0 {
+			end = i + len(f.Text) + k
+		}
+		for _, sep := range separators[1:] {
+			if k := strings.LastIndex(text[start:i], sep); k >= 0 {
+				start += k + len(sep)
 			}
-			if k := strings.Index(text[i+len(f.Text):], sep); k >= 0 {
-				end = min(end, i+len(f.Text)+k)
+			if k := strings.Index(text[i+len(f.Text):end], sep); k >= 0 {
+				end = i + len(f.Text) + k
 			}
 		}
 		// The label's words are looked for beside the fact, not in it:
