@@ -28,7 +28,8 @@ var speakerLabel = regexp.MustCompile(`^([\p{L}\p{N}_.-][\p{L}\p{N}_. -]{0,39}):
 var sizeMark = regexp.MustCompile(`\s*\[\d[\d,]* (?:lines?|bytes?|chars?|characters|tokens?|words?)\]$`)
 
 // SummaryNotes are the notes of a summary's text: the lines after its
-// notes heading (a line that opens with "Earlier" and ends with ":") up to
+// notes heading (a line that opens with "Earlier", or "Decisions" under an
+// agent session's sections, and ends with ":") up to
 // the first blank line; on a line, the user's side before " → " (a line
 // may open with "→ "), the replies after it; items parted by "; ".
 func SummaryNotes(summary string) []Note {
@@ -36,7 +37,7 @@ func SummaryNotes(summary string) []Note {
 	in := false
 	for _, line := range strings.Split(summary, "\n") {
 		if !in {
-			in = strings.HasPrefix(line, "Earlier") && strings.HasSuffix(strings.TrimSpace(line), ":")
+			in = (strings.HasPrefix(line, "Earlier") || strings.HasPrefix(line, "Decisions")) && strings.HasSuffix(strings.TrimSpace(line), ":")
 			continue
 		}
 		if strings.TrimSpace(line) == "" {

@@ -212,6 +212,7 @@ func (p *Plan) finish(opt Options, withText bool) error {
 	p.Input = Input{Instruction: prompt, Text: text, PreviousSummary: p.Previous,
 		Previous: p.previousText(), Records: p.Covered,
 		MaxTokens: max(p.Budget-factsTokens-sectionsTokens, p.Budget/notesShare, 1), Facts: inLedger, FactsDropped: p.LedgerDropped, FactsTokens: factsTokens,
+		Tools: p.sectionsText != "",
 	}
 	if p.Covered == nil {
 		p.Input.Each = p.each

@@ -116,8 +116,17 @@ func sentenceClauses(fields []string) []string {
 	// conjunction may join two parts of it ("the point where anyone else
 	// would quit and you're not going to stop"): no cut at it.
 	dependent := false
+	// code: a code span (`…`) is open; nothing inside one is a boundary,
+	// as it quotes a command or a message verbatim.
+	code := false
 	for i := 0; i < len(fields); i++ {
 		f := fields[i]
+		if strings.Count(f, "`")%2 == 1 {
+			code = !code
+		}
+		if code { // a word that opens a span or stands inside one
+			continue
+		}
 		switch {
 		case dash(f):
 			cut(i + 1)

@@ -41,6 +41,10 @@ func TestSplitClauses(t *testing.T) {
 		{"Update: the courier picked it up.", []string{"the courier picked it up"}},
 		{"Caroline: I went to the support group; it helped.", []string{"I went to the support group", "it helped"}},
 		{"the fix: revert the cache key", []string{"the fix", "revert the cache key"}},
+		// Nothing inside a code span parts a clause: it is quoted verbatim.
+		{"The panic message is `runtime error: index out of range [20] with length 20`; the trace points into decode.go.", []string{"The panic message is `runtime error: index out of range [20] with length 20`", "the trace points into decode.go"}},
+		{"The error is `undefined: loadCacheLine` - so something uses the old name.", []string{"The error is `undefined: loadCacheLine`", "so something uses the old name"}},
+		{"Run `make a; make b` and `x - y`.", []string{"Run `make a; make b` and `x - y`"}},
 		// Sentences end at stops before a space; versions, paths, URLs and
 		// abbreviations do not end one.
 		{"Bump to v2.3.1 in main.go, e.g. now. Then see https://x.y/a.b?q=1 today!",
@@ -71,7 +75,7 @@ func TestNotesRoundTrip(t *testing.T) {
 		{clause: clause{text: "moved to Sweden"}, turn: 4, by: "Caroline"}, {clause: clause{text: "4 years ago"}, turn: 4, by: "Caroline"},
 		{clause: clause{text: "looked it up"}, turn: 4, reply: true}, {clause: clause{text: "Umea"}, turn: 4, reply: true, by: "maps"},
 	}
-	text := renderNotes(notes)
+	text := renderNotes(notes, false)
 	want := notesHeading + "\njoined a nearby church; Sunday → choir practice\n→ called get_weather({\"city\":\"Paris\"})\nthree times a week" +
 		"\nCaroline: moved to Sweden; 4 years ago → looked it up; maps: Umea"
 	if text != want {
@@ -88,7 +92,7 @@ func TestNotesRoundTrip(t *testing.T) {
 		t.Fatalf("parsed %q, want %q", got, wantLines)
 	}
 	// Notes that name no speaker have the shorter heading, read back alike.
-	unnamed := renderNotes(notes[:5])
+	unnamed := renderNotes(notes[:5], false)
 	if want := unnamedNotesHeading + strings.TrimPrefix(strings.Split(want, "\nCaroline")[0], notesHeading); unnamed != want {
 		t.Fatalf("rendered\n%s\nwant\n%s", unnamed, want)
 	}
@@ -147,7 +151,7 @@ func FuzzPreviousNotes(f *testing.F) {
 			}
 		}
 		// Reading back what was written gives the same lines.
-		if again := previousNotes(renderNotes(notes)); len(notes) > 0 && fmt.Sprint(again) != fmt.Sprint(dropEmpty(lines)) {
+		if again := previousNotes(renderNotes(notes, false)); len(notes) > 0 && fmt.Sprint(again) != fmt.Sprint(dropEmpty(lines)) {
 			t.Fatalf("round trip of %q:\n got %q\nwant %q", prev, again, dropEmpty(lines))
 		}
 	})
@@ -203,7 +207,7 @@ func TestReplyWeighedWithUserSide(t *testing.T) {
 	}
 	ex := &Engine{Counter: c}
 	budget := c.Count(unnamedNotesHeading) + 1 + cands[0].cost + cands[1].cost + 2 // room for the pair or the note, not both
-	got := renderNotes(ex.fit(cands, budget))
+	got := renderNotes(ex.fit(cands, budget), false)
 	if !strings.Contains(got, "noodle bar") {
 		t.Errorf("the reply and its vague user note won over a better note:\n%s", got)
 	}

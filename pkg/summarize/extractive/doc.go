@@ -34,7 +34,10 @@
 //     outcome; Errors, the lines of a tool result that report an error,
 //     wherever they sit in it, with the call they came from. A tool
 //     result's body feeds none of them but through its error lines: code
-//     names read from a file are not facts.
+//     names read from a file are not facts. Under the sections the notes
+//     are the Decisions: a line per exchange of the user's and the
+//     assistant's own words, as clauses; a tool call or result makes no
+//     note there, since the sections hold it.
 //
 // # The clause rule: a note never says the opposite of what was said
 //
@@ -49,7 +52,9 @@
 // address, "e.g.") does not end one. Inside a sentence a clause ends at
 // exactly these boundaries (clauses.go):
 //
-//   - ";"; ":" before a space; a dash between spaces (" - ", " – ", " — ");
+//   - ";"; ":" before a space; a dash between spaces (" - ", " – ", " — "),
+//     none of them inside a code span ("`runtime error: index out of
+//     range`" is quoted whole);
 //   - a coordinating conjunction (and, but, or, so, yet) that joins two
 //     clauses: when a subject pronoun (I, we, you, he, she, it, they,
 //     there) follows it, or after a comma when what follows has a verb of

@@ -68,7 +68,7 @@ func (e *Engine) Summarize(in span.Input) (string, error) {
 	if budget <= 0 {
 		budget = defaultMaxTokens
 	}
-	s := &noteSet{e: e, each: in.Stream()}
+	s := &noteSet{e: e, each: in.Stream(), tools: in.Tools}
 	if in.Each == nil {
 		s.recs = in.Records
 	}
@@ -83,7 +83,7 @@ func (e *Engine) Summarize(in span.Input) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	text := renderNotes(notes)
+	text := renderNotes(notes, in.Tools)
 	// Facts of the ledger the notes already hold are not repeated after
 	// them: their room goes to more notes, if the facts that then remain
 	// missing still fit.
@@ -93,7 +93,7 @@ func (e *Engine) Summarize(in span.Input) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			more := renderNotes(notes)
+			more := renderNotes(notes, in.Tools)
 			if e.Counter.Count(more)+facts.Cost(facts.Missing(more, in.Facts), in.FactsDropped, e.Counter) <= budget+all {
 				text = more
 			}
@@ -118,8 +118,13 @@ func (e *Engine) Summarize(in span.Input) (string, error) {
 }
 
 // recordClauses are the clauses of one record; a tool call is one clause,
-// its arguments clipped, and a tool error says so.
-func recordClauses(r transcript.Record) []clause {
+// its arguments clipped, and a tool error says so. Under an agent
+// session's sections (tools) a tool's result and call make no clause: the
+// sections hold them, and the notes are the decisions (doc.go).
+func recordClauses(r transcript.Record, tools bool) []clause {
+	if tools && r.Message.Role == transcript.RoleTool {
+		return nil
+	}
 	var out []clause
 	if r.Message.Role == transcript.RoleTool && r.Message.IsError {
 		out = append(out, clause{text: "error from " + cmp.Or(r.Message.Name, "tool")})
@@ -161,7 +166,9 @@ func recordClauses(r transcript.Record) []clause {
 		}
 	}
 	for _, tc := range r.Message.ToolCalls {
-		out = append(out, clause{text: "called " + tc.Name + "(" + clipWords(tc.Arguments, 12) + ")"})
+		if !tools {
+			out = append(out, clause{text: "called " + tc.Name + "(" + clipWords(tc.Arguments, 12) + ")"})
+		}
 	}
 	for i := range out {
 		out[i].text = sanitizeNote(out[i].text)

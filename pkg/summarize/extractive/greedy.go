@@ -10,7 +10,7 @@ import (
 // and Summarize drops the heading and notes until the text fits.
 func (s *noteSet) fit(budget int) ([]note, error) {
 	e := s.e
-	room := budget - e.Counter.Count(headingFor(s.named)) - 1
+	room := budget - e.Counter.Count(headingFor(s.named, s.tools)) - 1
 	kept := map[int]note{}
 	// A reply is kept with what the user said in its turn: the user's best
 	// note (its pair) comes with it, so no line is an answer to nothing.
@@ -138,7 +138,7 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 	// The estimate counts a separator a note; check the real text and drop
 	// the weakest notes while it is over. The user's only note of a turn
 	// goes after its replies, so no line is an answer to nothing.
-	for len(out) > 1 && e.Counter.Count(renderNotes(out)) > budget {
+	for len(out) > 1 && e.Counter.Count(renderNotes(out, s.tools)) > budget {
 		weakest := weakestNote(out, func(note) bool { return true })
 		if w := out[weakest]; !w.reply {
 			users, replies := 0, 0

@@ -59,9 +59,9 @@ func TestFitInPassesMatchesWhole(t *testing.T) {
 		r := rand.New(rand.NewPCG(uint64(seed), 16))
 		cands := randomNotes(r, c, false)
 		budget := c.Count(unnamedNotesHeading) + 1 + 5 + r.IntN(120)
-		want := renderNotes(ex.fit(cands, budget))
-		if _, notes := fitInPasses(t, r, ex, cands, budget); renderNotes(notes) != want {
-			t.Fatalf("seed %d, budget %d: in passes\n%s\nall at once\n%s", seed, budget, renderNotes(notes), want)
+		want := renderNotes(ex.fit(cands, budget), false)
+		if _, notes := fitInPasses(t, r, ex, cands, budget); renderNotes(notes, false) != want {
+			t.Fatalf("seed %d, budget %d: in passes\n%s\nall at once\n%s", seed, budget, renderNotes(notes, false), want)
 		}
 	}
 }
@@ -81,7 +81,7 @@ func TestFitInPassesIsBounded(t *testing.T) {
 		if len(notes) == 0 {
 			t.Fatalf("seed %d: no notes", seed)
 		}
-		if text := renderNotes(notes); len(notes) > 1 && c.Count(text) > budget {
+		if text := renderNotes(notes, false); len(notes) > 1 && c.Count(text) > budget {
 			t.Fatalf("seed %d: %d tokens over a budget of %d:\n%s", seed, c.Count(text), budget, text)
 		}
 		if s.passes > s.taken+2 {

@@ -19,6 +19,8 @@ import (
 type noteSet struct {
 	e    *Engine
 	each RecordStream
+	// tools: the notes are an agent session's decisions (Input.Tools).
+	tools bool
 	// recs are the records each streams when they are held, and clauses
 	// their clauses, cut once.
 	recs    []transcript.Record
@@ -140,14 +142,14 @@ func (s *noteSet) scan(previous string) error {
 // its turn (a user record and what follows it).
 func (s *noteSet) fresh(fn func(note) error) error {
 	turn := s.turns - 1
-	each, clauses := s.each, recordClauses
+	each, clauses := s.each, func(r transcript.Record) []clause { return recordClauses(r, s.tools) }
 	if s.recs != nil {
 		// Held records are cut into clauses on every processor at once.
 		if s.clauses == nil {
 			s.clauses = make([][]clause, len(s.recs))
 			work.ForEach(len(s.recs), func(i int) {
 				if !s.recs[i].IsFake() {
-					s.clauses[i] = recordClauses(s.recs[i])
+					s.clauses[i] = recordClauses(s.recs[i], s.tools)
 				}
 			})
 		}

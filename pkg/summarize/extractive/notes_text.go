@@ -17,18 +17,28 @@ import (
 const (
 	notesHeading        = `Earlier, a line per exchange (user → assistant; "Name:" names a speaker):`
 	unnamedNotesHeading = `Earlier, a line per exchange (user → assistant):`
+	// decisionsHeading opens the notes under an agent session's sections:
+	// the exchanges' own words, the tool output being in the sections.
+	decisionsHeading        = `Decisions, a line per exchange (user → assistant; "Name:" names a speaker):`
+	unnamedDecisionsHeading = `Decisions, a line per exchange (user → assistant):`
 )
 
 // legacyNotesHeadings opened the summaries of earlier versions, which are
 // still read as notes.
 var (
 	legacyNotesHeadings = []string{`Earlier, key phrases (a line per exchange: user → assistant; "Name:" marks a named speaker):`}
-	allNotesHeadings    = append([]string{notesHeading, unnamedNotesHeading}, legacyNotesHeadings...)
+	allNotesHeadings    = append([]string{notesHeading, unnamedNotesHeading, decisionsHeading, unnamedDecisionsHeading}, legacyNotesHeadings...)
 )
 
-// headingFor is the heading of notes that name a speaker (named) or none.
-func headingFor(named bool) string {
-	if named {
+// headingFor is the heading of notes that name a speaker (named) or none,
+// an agent session's decisions (tools) or a chat's exchanges.
+func headingFor(named, tools bool) string {
+	switch {
+	case tools && named:
+		return decisionsHeading
+	case tools:
+		return unnamedDecisionsHeading
+	case named:
 		return notesHeading
 	}
 	return unnamedNotesHeading
@@ -52,9 +62,9 @@ const (
 
 // renderNotes writes the notes: the heading, then one line per turn, the
 // user's clauses, an arrow, the replies' clauses.
-func renderNotes(notes []note) string {
+func renderNotes(notes []note, tools bool) string {
 	var b strings.Builder
-	b.WriteString(headingFor(slices.ContainsFunc(notes, func(n note) bool { return n.by != "" })))
+	b.WriteString(headingFor(slices.ContainsFunc(notes, func(n note) bool { return n.by != "" }), tools))
 	for i := 0; i < len(notes); {
 		j := i
 		for j < len(notes) && notes[j].turn == notes[i].turn {

@@ -44,6 +44,11 @@ type Input struct {
 	Facts        []facts.Fact
 	FactsDropped int
 	FactsTokens  int
+	// Tools: the span or one before it had tool calls, and the summary
+	// opens with an agent session's sections, which hold the tool calls,
+	// their outcomes and error lines: the notes are then the decisions,
+	// the user's and the assistant's own words, and no tool output.
+	Tools bool
 }
 
 // Compose is the exact text a text-in, text-out summarizer receives.
