@@ -42,6 +42,7 @@ type codexLine struct {
 	ThreadID   string          `json:"thread_id"`
 	Item       json.RawMessage `json:"item"`
 	RecordType string          `json:"record_type"` // early files' state lines
+	Usage      json.RawMessage `json:"usage"`       // an exec stream's turn.completed
 }
 
 // codexItem is a response item, an event, a turn context or a meta line.
@@ -72,6 +73,14 @@ type codexItem struct {
 	Command          string `json:"command"`
 	AggregatedOutput string `json:"aggregated_output"`
 	ExitCode         *int   `json:"exit_code"`
+	// event_msg exec_command_end
+	Stdout string `json:"stdout"`
+	Stderr string `json:"stderr"`
+	// event_msg token_count
+	Info *struct {
+		Last  json.RawMessage `json:"last_token_usage"`
+		Total json.RawMessage `json:"total_token_usage"`
+	} `json:"info"`
 }
 
 var codexIDInName = sync.OnceValue(func() *regexp.Regexp {
@@ -126,7 +135,7 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 		start, startLine := src.startAt()
 		if src.from != nil {
 			// past the cursor: every line is new, the model as it was there
-			k, d.model, d.prompts = skip, src.from.Model, src.from.Prompts
+			k, d.model, d.prompts, d.answered = skip, src.from.Model, src.from.Prompts, src.from.Answered
 		}
 		quiet := *src
 		quiet.notes = nil
@@ -141,7 +150,7 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 					src.Skip(inputErr(l.n, "", "skipped: not a Codex rollout line: %v", err))
 				}
 				k++
-				e.next = resume{Offset: l.end, Line: l.n, Model: d.model, Prompts: d.prompts}
+				e.next = resume{Offset: l.end, Line: l.n, Model: d.model, Prompts: d.prompts, Answered: d.lastAnswered()}
 				return fn(e)
 			}
 			e.Time = parseTime(cl.Timestamp)
@@ -157,7 +166,13 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 				if err != nil {
 					return err
 				}
-				e.Records, e.Held = recs, len(d.pending) > 0
+				if len(d.execs) > 0 && len(recs) > 0 && recs[0].Message.Role != transcript.RoleTool {
+					// The turn goes on without the outputs of these
+					// commands: their events are the results.
+					recs = append(d.execResults(), recs...)
+				}
+				e.Records, e.Held, e.TurnAux = recs, len(d.pending) > 0 || len(d.execs) > 0, d.usage
+				d.usage = nil
 			} else {
 				switch cl.Type {
 				case "turn_context", "response_item", "event_msg", "compacted":
@@ -166,15 +181,15 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 					// new prompt); nothing noted, nothing held.
 					d.src = &quiet
 					_, _ = d.line(&cl, l.text, l.n)
-					d.src, d.pending = src, nil
+					d.src, d.pending, d.execs, d.usage = src, nil, nil, nil
 				}
 			}
 			k++
-			e.next = resume{Offset: l.end, Line: l.n, Model: d.model, Prompts: d.prompts}
+			e.next = resume{Offset: l.end, Line: l.n, Model: d.model, Prompts: d.prompts, Answered: d.lastAnswered()}
 			return fn(e)
 		})
 		if err == nil {
-			d.pending = nil // held: read again next time
+			d.pending, d.execs = nil, nil // held: read again next time
 		}
 		d.done()
 		return err
@@ -200,6 +215,8 @@ func (cl *codexLine) scan(b []byte) error {
 			cl.Item = v
 		case "record_type":
 			cl.RecordType = str(v)
+		case "usage":
+			cl.Usage = v
 		}
 		return true
 	})
@@ -223,6 +240,56 @@ type codexDecoder struct {
 	// place: a resume point keeps it.
 	prompts []codexPrompt
 	ms      int64 // the line's time (0: none)
+	// execs: exec_command_end events whose function_call_output has not
+	// come yet (it comes after them): dropped as copies when it comes, the
+	// call's result if the turn goes on without it.
+	execs []codexExec
+	// answered: the call ids of the latest outputs imported (an event
+	// after its output is a copy).
+	answered []string
+	// usage: what a token_count line gave, for the entry's TurnAux.
+	usage map[string]json.RawMessage
+}
+
+// codexExec is an exec_command_end event waiting for its output item.
+type codexExec struct {
+	callID, out string
+	isErr       bool
+}
+
+// maxAnswered bounds the call ids answered remembered.
+const maxAnswered = 64
+
+// execResults makes the waiting exec events the results of their calls
+// (the builder pairs each with its call, or notes one that answers none).
+func (d *codexDecoder) execResults() []transcript.Record {
+	var out []transcript.Record
+	for _, x := range d.execs {
+		out = append(out, transcript.Record{Message: transcript.Message{Role: transcript.RoleTool, ToolCallID: x.callID,
+			Contents: []string{x.out}, IsError: x.isErr}})
+	}
+	d.execs = nil
+	return out
+}
+
+// lastAnswered is what a cursor keeps of answered: the latest few.
+func (d *codexDecoder) lastAnswered() []string {
+	return d.answered[max(len(d.answered)-8, 0):]
+}
+
+// output notes a call's output item: an exec event of it before is a copy.
+func (d *codexDecoder) output(callID string) {
+	for i, x := range d.execs {
+		if x.callID == callID {
+			d.execs = slices.Delete(slices.Clone(d.execs), i, i+1)
+			d.src.Note("event_msg/exec_command_end")
+			break
+		}
+	}
+	d.answered = append(d.answered, callID)
+	if len(d.answered) > maxAnswered {
+		d.answered = d.answered[len(d.answered)-maxAnswered:]
+	}
 }
 
 // codexPrompt is a user text of the open turn.
@@ -312,6 +379,36 @@ func (d *codexDecoder) line(cl *codexLine, raw json.RawMessage, n int) ([]transc
 			d.prompt(true, ms, h)
 			d.done()
 			return []transcript.Record{{Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{it.Message}}}}, nil
+		case "token_count":
+			// The usage of the answer just written (last_token_usage) and
+			// of the session so far: on that answer's aux.
+			if it.Info == nil || len(it.Info.Last) == 0 && len(it.Info.Total) == 0 {
+				d.src.Note("event_msg/token_count") // rate limits only
+				return nil, nil
+			}
+			d.usage = map[string]json.RawMessage{}
+			if len(it.Info.Last) > 0 && string(it.Info.Last) != "null" {
+				d.usage["usage"] = compactRaw(it.Info.Last)
+			}
+			if len(it.Info.Total) > 0 && string(it.Info.Total) != "null" {
+				d.usage["usage_total"] = compactRaw(it.Info.Total)
+			}
+		case "exec_command_end":
+			// The UI's copy of the function_call_output that follows it;
+			// the call's result if none does.
+			if it.CallID == "" || slices.Contains(d.answered, it.CallID) {
+				d.src.Note("event_msg/exec_command_end")
+				return nil, nil
+			}
+			out := it.AggregatedOutput
+			if out == "" {
+				out = it.Stdout
+				if it.Stderr != "" {
+					out = strings.TrimSuffix(out+"\n"+it.Stderr, "\n")
+					out = strings.TrimPrefix(out, "\n")
+				}
+			}
+			d.execs = append(slices.Clone(d.execs), codexExec{callID: it.CallID, out: out, isErr: it.ExitCode != nil && *it.ExitCode != 0})
 		case "agent_message", "agent_reasoning", "task_started", "task_complete", "turn_aborted":
 			// the UI's copy of what the response items hold, or turn marks
 		default:
@@ -350,7 +447,12 @@ func (d *codexDecoder) line(cl *codexLine, raw json.RawMessage, n int) ([]transc
 			return nil, nil
 		}
 		return []transcript.Record{{Message: transcript.Message{Role: transcript.RoleSummary, Contents: []string{it.Message}}}}, nil
-	case "thread.started", "turn.started", "turn.completed", "item.started", "item.updated":
+	case "turn.completed":
+		if len(cl.Usage) > 0 && string(cl.Usage) != "null" {
+			d.usage = map[string]json.RawMessage{"usage": compactRaw(cl.Usage)}
+		}
+		return nil, nil
+	case "thread.started", "turn.started", "item.started", "item.updated":
 		return nil, nil
 	case "item.completed":
 		return d.execItem(cl.Item, n)
