@@ -217,10 +217,11 @@ var known = map[string]bool{
 	"event_msg/agent_reasoning_section_break": true,
 	"ghost_snapshot":                          true,
 	// reasoning summaries without a signature: nothing to send back
-	"exec item reasoning": true,
-	"thought part":        true,
-	"thoughts":            true,
-	"reasoning_recap":     true,
+	"exec item reasoning":          true,
+	"thought part":                 true,
+	"thoughts":                     true,
+	"thinking without a signature": true,
+	"reasoning_recap":              true,
 	// Gemini CLI's own messages to the user
 	"info message":    true,
 	"warning message": true,
