@@ -84,7 +84,8 @@ func TestProgressReachesSize(t *testing.T) {
 	// A grown file read from its cursor's offset.
 	dir := t.TempDir()
 	p := filepath.Join(dir, "rollout-2026-06-01T08-00-00-019a0129-0000-7000-8000-0000000e0129.jsonl")
-	lines := strings.SplitAfter(codexExecLog, "\n")
+	log := codexExecLog(t)
+	lines := strings.SplitAfter(log, "\n")
 	if err := os.WriteFile(p, []byte(strings.Join(lines[:8], "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -92,14 +93,14 @@ func TestProgressReachesSize(t *testing.T) {
 	if _, _, err := run(t, s, "codex", Options{}, p); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(p, []byte(codexExecLog), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(log), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var sum int64
 	if _, _, err := run(t, s, "codex", Options{Progress: func(n int64) { sum += n }}, p); err != nil {
 		t.Fatal(err)
 	}
-	if sum != int64(len(codexExecLog)) {
-		t.Fatalf("grown file: progress told of %d bytes of %d", sum, len(codexExecLog))
+	if sum != int64(len(log)) {
+		t.Fatalf("grown file: progress told of %d bytes of %d", sum, len(log))
 	}
 }
