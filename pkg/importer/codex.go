@@ -76,6 +76,7 @@ type codexItem struct {
 	// event_msg exec_command_end
 	Stdout string `json:"stdout"`
 	Stderr string `json:"stderr"`
+	Source string `json:"source"` // agent, user_shell, ...
 	// event_msg token_count
 	Info *struct {
 		Last  json.RawMessage `json:"last_token_usage"`
@@ -398,6 +399,12 @@ func (d *codexDecoder) line(cl *codexLine, raw json.RawMessage, n int) ([]transc
 			// the call's result if none does.
 			if it.CallID == "" || slices.Contains(d.answered, it.CallID) {
 				d.src.Note("event_msg/exec_command_end")
+				return nil, nil
+			}
+			if it.Source == "user_shell" {
+				// A command the user ran (!cmd): Codex writes it and its
+				// output into the history as a user message.
+				d.src.Note("event_msg/exec_command_end (user shell)")
 				return nil, nil
 			}
 			out := it.AggregatedOutput

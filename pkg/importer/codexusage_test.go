@@ -57,13 +57,15 @@ func TestCodexUsageAndExecEvents(t *testing.T) {
 	if got, want := strings.Join(usages, " | "), `{"input_tokens":500,"output_tokens":20} {"input_tokens":500,"output_tokens":20} |   |   | {"input_tokens":1200,"output_tokens":30} {"input_tokens":1700,"output_tokens":50}`; got != want {
 		t.Fatalf("usage %q, want %q", got, want)
 	}
-	// call_1's and call_3's events are copies; the token_count of rate
-	// limits alone is of no use; call_user's result answers no call: lost.
-	if im.Tally.Lost != 1 || im.Tally.NotImported != 4 {
+	// call_1's and call_3's events are copies, and call_u2's (a user
+	// shell command, in the history as a user message); the token_count
+	// of rate limits alone is of no use; call_user's result answers no
+	// call: lost.
+	if im.Tally.Lost != 1 || im.Tally.NotImported != 5 {
 		t.Fatalf("tally %+v, warned %q", im.Tally, warned)
 	}
 	w := strings.Join(warned, "\n")
-	if !strings.Contains(w, "not imported: 1 tool result answering no call; of no use to a provider or kept elsewhere: 2 event_msg/exec_command_end, 1 event_msg/token_count") {
+	if !strings.Contains(w, "not imported: 1 tool result answering no call; of no use to a provider or kept elsewhere: 2 event_msg/exec_command_end, 1 event_msg/exec_command_end (user shell), 1 event_msg/token_count") {
 		t.Fatalf("warned %q", w)
 	}
 	base := ids(t, s, conv)

@@ -205,6 +205,7 @@ var known = map[string]bool{
 	"usage of an answer stored before":        true,
 	"event_msg/exec_command_begin":            true,
 	"event_msg/exec_command_end":              true,
+	"event_msg/exec_command_end (user shell)": true,
 	"event_msg/exec_command_output_delta":     true,
 	"event_msg/patch_apply_begin":             true,
 	"event_msg/patch_apply_end":               true,
