@@ -29,7 +29,8 @@ func TestHelpTopics(t *testing.T) {
 		topic string
 		want  []string
 	}{
-		{"exit-codes", []string{"  0 ", "  2 ", "  4 ", "129, 130, 143", "  141 ", "usage error"}},
+		// (import among the commands that say what they stored: issue 38)
+		{"exit-codes", []string{"  0 ", "  2 ", "  4 ", "129, 130, 143", "  141 ", "usage error", "import: the chunks committed"}},
 		{"environment", []string{"CONVO_DB", "CONVO_CONFIG", "OPENAI_API_KEY", "NO_COLOR", "PGPASSWORD", "XDG_DATA_HOME"}},
 	} {
 		code, out, errOut := runConvo(t, "help", tt.topic)

@@ -81,7 +81,7 @@ docs/import.md of convo's source.`,
 	fl.StringVar(&o.name, "name", "", "name conversations with this Go template over .Tool, .Session, .Title, .Project")
 	fl.BoolVar(&o.branches, "branches", false, "also import each branch off the active one, as a conversation of its own")
 	fl.BoolVar(&o.strict, "strict", false, "exit 3 when anything was lost (after storing the rest): not what is of no use to a provider")
-	fl.BoolVar(&o.jsonO, "json", false, "print one JSON object per conversation changed")
+	fl.BoolVar(&o.jsonO, "json", false, "print one JSON object per conversation changed, then the tally (lost and known counted apart)")
 	fl.StringSliceVar(&o.again, "again", nil, "import this conversation again, what convo deleted of it (rewind, prune, clear, summarize --delete-originals) included (repeatable)")
 	return cmd
 }
@@ -236,6 +236,9 @@ func importRun(ctx context.Context, o *importOptions) error {
 			plural(t.Files, "file"), t.Unchanged, t.Rewritten, plural(t.Sessions, "session"), plural(t.Conversations, "conversation"),
 			pluralES(t.Forks, "new branch"), plural(t.Inserted, "record"), t.Merged, t.Skipped, t.Cut, plural(t.NotImported, "thing"), t.Lost, t.Deleted)
 	}
+	if o.jsonO && !f.quiet && printErr == nil {
+		printErr = printImportTally(out, &t)
+	}
 	if err != nil {
 		return err
 	}
@@ -252,4 +255,29 @@ func importRun(ctx context.Context, o *importOptions) error {
 			plural(t.Lost, "thing"), entries(t.Cut), plural(t.Rewritten, "file"))}
 	}
 	return afterCommit(printErr)
+}
+
+// printImportTally prints --json's last line: the tally, what was not
+// imported split into lost and known (kept elsewhere or of no use to a
+// provider), each by kind.
+func printImportTally(out lineWriter, t *importer.Tally) error {
+	lost, known := map[string]int{}, map[string]int{}
+	for k, v := range t.Kinds {
+		if importer.Known(k) {
+			known[k] = v
+		} else {
+			lost[k] = v
+		}
+	}
+	b, _ := json.Marshal(map[string]any{"tally": map[string]any{
+		"files": t.Files, "unchanged": t.Unchanged, "rewritten": t.Rewritten,
+		"sessions": t.Sessions, "conversations": t.Conversations, "newBranches": t.Forks,
+		"added": t.Inserted, "merged": t.Merged, "alreadyThere": t.Skipped, "cut": t.Cut,
+		"notImported": t.NotImported, "lost": t.Lost, "known": t.NotImported - t.Lost,
+		"lostKinds": lost, "knownKinds": known, "deletedBefore": t.Deleted,
+	}})
+	if _, err := fmt.Fprintf(out, "%s\n", b); err != nil {
+		return err
+	}
+	return out.Flush()
 }

@@ -135,7 +135,18 @@ func (t *turn) add(raw json.RawMessage, b *block) {
 // keep adds raw as provider data at the place it came in.
 func (t *turn) keep(raw json.RawMessage) {
 	if t.provider == "" {
-		t.src.Note("thinking")
+		// No provider to send it back to (a chat app's export): a
+		// thinking block without its signature is of no use to one.
+		var b struct {
+			Type      string `json:"type"`
+			Signature string `json:"signature"`
+		}
+		_ = json.Unmarshal(raw, &b)
+		if b.Type == "thinking" && b.Signature == "" {
+			t.src.Note("thinking without a signature")
+		} else {
+			t.src.Note(b.Type)
+		}
 		return
 	}
 	var b bytes.Buffer

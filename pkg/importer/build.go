@@ -342,3 +342,26 @@ func (b *builder) meta(imp map[string]any) {
 		}
 	}
 }
+
+// setTurnAux sets aux on the latest assistant record of the turn recs end
+// with (none past a user record or a summary); false when recs hold none.
+func setTurnAux(recs []transcript.Record, aux map[string]json.RawMessage) bool {
+	for j := len(recs) - 1; j >= 0; j-- {
+		r := &recs[j]
+		switch r.Message.Role {
+		case transcript.RoleAssistant:
+			m := make(map[string]json.RawMessage, len(r.Metadata.Aux)+len(aux))
+			for k, v := range r.Metadata.Aux {
+				m[k] = v
+			}
+			for k, v := range aux {
+				m[k] = v
+			}
+			r.Metadata.Aux = m
+			return true
+		case transcript.RoleUser, transcript.RoleSummary:
+			return false
+		}
+	}
+	return false
+}

@@ -42,6 +42,7 @@ type codexLine struct {
 	ThreadID   string          `json:"thread_id"`
 	Item       json.RawMessage `json:"item"`
 	RecordType string          `json:"record_type"` // early files' state lines
+	Usage      json.RawMessage `json:"usage"`       // an exec stream's turn.completed
 }
 
 // codexItem is a response item, an event, a turn context or a meta line.
@@ -72,6 +73,15 @@ type codexItem struct {
 	Command          string `json:"command"`
 	AggregatedOutput string `json:"aggregated_output"`
 	ExitCode         *int   `json:"exit_code"`
+	// event_msg exec_command_end
+	Stdout string `json:"stdout"`
+	Stderr string `json:"stderr"`
+	Source string `json:"source"` // agent, user_shell, ...
+	// event_msg token_count
+	Info *struct {
+		Last  json.RawMessage `json:"last_token_usage"`
+		Total json.RawMessage `json:"total_token_usage"`
+	} `json:"info"`
 }
 
 var codexIDInName = sync.OnceValue(func() *regexp.Regexp {
@@ -126,7 +136,7 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 		start, startLine := src.startAt()
 		if src.from != nil {
 			// past the cursor: every line is new, the model as it was there
-			k, d.model, d.prompts = skip, src.from.Model, src.from.Prompts
+			k, d.model, d.prompts, d.answered = skip, src.from.Model, src.from.Prompts, src.from.Answered
 		}
 		quiet := *src
 		quiet.notes = nil
@@ -141,7 +151,7 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 					src.Skip(inputErr(l.n, "", "skipped: not a Codex rollout line: %v", err))
 				}
 				k++
-				e.next = resume{Offset: l.end, Line: l.n, Model: d.model, Prompts: d.prompts}
+				e.next = resume{Offset: l.end, Line: l.n, Model: d.model, Prompts: d.prompts, Answered: d.lastAnswered()}
 				return fn(e)
 			}
 			e.Time = parseTime(cl.Timestamp)
@@ -157,7 +167,13 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 				if err != nil {
 					return err
 				}
-				e.Records, e.Held = recs, len(d.pending) > 0
+				if len(d.execs) > 0 && len(recs) > 0 && recs[0].Message.Role != transcript.RoleTool {
+					// The turn goes on without the outputs of these
+					// commands: their events are the results.
+					recs = append(d.execResults(), recs...)
+				}
+				e.Records, e.Held, e.TurnAux = recs, len(d.pending) > 0 || len(d.execs) > 0, d.usage
+				d.usage = nil
 			} else {
 				switch cl.Type {
 				case "turn_context", "response_item", "event_msg", "compacted":
@@ -166,15 +182,15 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 					// new prompt); nothing noted, nothing held.
 					d.src = &quiet
 					_, _ = d.line(&cl, l.text, l.n)
-					d.src, d.pending = src, nil
+					d.src, d.pending, d.execs, d.usage = src, nil, nil, nil
 				}
 			}
 			k++
-			e.next = resume{Offset: l.end, Line: l.n, Model: d.model, Prompts: d.prompts}
+			e.next = resume{Offset: l.end, Line: l.n, Model: d.model, Prompts: d.prompts, Answered: d.lastAnswered()}
 			return fn(e)
 		})
 		if err == nil {
-			d.pending = nil // held: read again next time
+			d.pending, d.execs = nil, nil // held: read again next time
 		}
 		d.done()
 		return err
@@ -200,6 +216,8 @@ func (cl *codexLine) scan(b []byte) error {
 			cl.Item = v
 		case "record_type":
 			cl.RecordType = str(v)
+		case "usage":
+			cl.Usage = v
 		}
 		return true
 	})
@@ -223,48 +241,15 @@ type codexDecoder struct {
 	// place: a resume point keeps it.
 	prompts []codexPrompt
 	ms      int64 // the line's time (0: none)
-}
-
-// codexPrompt is a user text of the open turn.
-type codexPrompt struct {
-	Hash  string `json:"h"`
-	MS    int64  `json:"t,omitempty"`
-	Event bool   `json:"e,omitempty"` // given by an event_msg/user_message
-}
-
-// promptHash hashes a prompt's text, spaces around it left out.
-func promptHash(text string) string {
-	h := sha256.Sum256([]byte(strings.TrimSpace(text)))
-	return hex.EncodeToString(h[:8])
-}
-
-// maxPrompts bounds the user texts an open turn remembers.
-const maxPrompts = 8
-
-// seen finds, among the open turn's prompts given the other way
-// (event or not), one of hashes written within a minute of ms, and
-// forgets it: the text is a copy of it.
-func (d *codexDecoder) seen(event bool, ms int64, hashes ...string) bool {
-	for i, p := range d.prompts {
-		near := p.MS == 0 || ms == 0 || max(p.MS-ms, ms-p.MS) <= 60_000
-		if p.Event != event && near && slices.Contains(hashes, p.Hash) {
-			d.prompts = slices.Delete(slices.Clone(d.prompts), i, i+1)
-			return true
-		}
-	}
-	return false
-}
-
-// prompt remembers a user text of the open turn.
-func (d *codexDecoder) prompt(event bool, ms int64, hashes ...string) {
-	ps := slices.Clone(d.prompts)
-	for _, h := range hashes {
-		ps = append(ps, codexPrompt{Hash: h, MS: ms, Event: event})
-	}
-	if len(ps) > maxPrompts {
-		ps = ps[len(ps)-maxPrompts:]
-	}
-	d.prompts = ps
+	// execs: exec_command_end events whose function_call_output has not
+	// come yet (it comes after them): dropped as copies when it comes, the
+	// call's result if the turn goes on without it.
+	execs []codexExec
+	// answered: the call ids of the latest outputs imported (an event
+	// after its output is a copy).
+	answered []string
+	// usage: what a token_count line gave, for the entry's TurnAux.
+	usage map[string]json.RawMessage
 }
 
 func (d *codexDecoder) done() {
@@ -296,28 +281,7 @@ func (d *codexDecoder) line(cl *codexLine, raw json.RawMessage, n int) ([]transc
 		}
 		return nil, nil
 	case "event_msg":
-		var it codexItem
-		_ = json.Unmarshal(payload, &it)
-		switch it.Type {
-		case "user_message":
-			// The UI's copy of the user's response item, or (Codex
-			// Desktop 0.128) the prompt's only record.
-			if strings.TrimSpace(it.Message) == "" {
-				return nil, nil
-			}
-			ms, h := d.ms, promptHash(it.Message)
-			if d.seen(true, ms, h) {
-				return nil, nil
-			}
-			d.prompt(true, ms, h)
-			d.done()
-			return []transcript.Record{{Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{it.Message}}}}, nil
-		case "agent_message", "agent_reasoning", "task_started", "task_complete", "turn_aborted":
-			// the UI's copy of what the response items hold, or turn marks
-		default:
-			d.src.Note("event_msg/" + it.Type)
-		}
-		return nil, nil
+		return d.event(payload)
 	case "compacted":
 		var it codexItem
 		if json.Unmarshal(payload, &it) == nil && slices.ContainsFunc(it.ReplacementHistory, func(raw json.RawMessage) bool {
@@ -350,7 +314,12 @@ func (d *codexDecoder) line(cl *codexLine, raw json.RawMessage, n int) ([]transc
 			return nil, nil
 		}
 		return []transcript.Record{{Message: transcript.Message{Role: transcript.RoleSummary, Contents: []string{it.Message}}}}, nil
-	case "thread.started", "turn.started", "turn.completed", "item.started", "item.updated":
+	case "turn.completed":
+		if len(cl.Usage) > 0 && string(cl.Usage) != "null" {
+			d.usage = map[string]json.RawMessage{"usage": compactRaw(cl.Usage)}
+		}
+		return nil, nil
+	case "thread.started", "turn.started", "item.started", "item.updated":
 		return nil, nil
 	case "item.completed":
 		return d.execItem(cl.Item, n)

@@ -133,6 +133,7 @@ func (d *codexDecoder) item(raw json.RawMessage, n int) ([]transcript.Record, er
 		return recs, nil
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
 		d.prompts = nil
+		d.output(it.CallID)
 		out, isErr := outputText(it.Output)
 		return []transcript.Record{{Message: transcript.Message{Role: transcript.RoleTool, ToolCallID: it.CallID,
 			Contents: []string{out}, IsError: isErr}}}, nil

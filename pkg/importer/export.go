@@ -33,7 +33,7 @@ const maxZipRatio = 200
 // reads of a zip entry return), one element in memory at a time: one
 // larger than maxConversationBytes is refused by name and skipped.
 func eachConversation(src *Source, fn func(raw json.RawMessage) error) error {
-	r := src.Reader()
+	var r io.Reader = &counted{r: src.Reader(), src: src}
 	if strings.HasSuffix(src.Path, ".zip") || isZip(src) {
 		zr, err := zip.NewReader(src.R, src.Size)
 		if err != nil {
@@ -57,7 +57,7 @@ func eachConversation(src *Source, fn func(raw json.RawMessage) error) error {
 			return inputErr(0, found.Name, "%v", err)
 		}
 		defer rc.Close()
-		r = &declared{r: rc, left: int64(found.UncompressedSize64), name: found.Name}
+		r = &declared{r: rc, left: int64(found.UncompressedSize64), name: found.Name, src: src}
 	}
 	a := jsonArray{br: bufio.NewReaderSize(r, 256<<10)}
 	c, err := a.skipWS()
@@ -94,10 +94,13 @@ func eachConversation(src *Source, fn func(raw json.RawMessage) error) error {
 }
 
 // declared reads a zip entry, refusing more bytes than its header says.
+// The progress it reports is the share of the entry read, of the zip's
+// size.
 type declared struct {
-	r    io.Reader
-	left int64
-	name string
+	r          io.Reader
+	left, read int64
+	name       string
+	src        *Source
 }
 
 func (d *declared) Read(p []byte) (int, error) {
@@ -106,6 +109,25 @@ func (d *declared) Read(p []byte) (int, error) {
 	if d.left < 0 {
 		return 0, inputErr(0, d.name, "larger than the zip declares: refused")
 	}
+	d.read += int64(n)
+	if total := d.read + d.left; d.src != nil && total > 0 {
+		d.src.reached(int64(float64(d.src.Size) * float64(d.read) / float64(total)))
+	}
+	return n, err
+}
+
+// counted reads src from its start, telling src how far it got (the
+// progress bar moves as a file read whole is read).
+type counted struct {
+	r   io.Reader
+	src *Source
+	off int64
+}
+
+func (c *counted) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.off += int64(n)
+	c.src.reached(c.off)
 	return n, err
 }
 

@@ -212,7 +212,7 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 // in the file, one message decoded at a time.
 func gemLegacy(src *Source, s *Session) ([]gemRef, error) {
 	var refs []gemRef
-	dec := json.NewDecoder(src.Reader())
+	dec := json.NewDecoder(&counted{r: src.Reader(), src: src})
 	bad := func(err error) error { return inputErr(0, "", "not a Gemini CLI session: %v", err) }
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil, bad(fmt.Errorf("no JSON object (%v)", err))

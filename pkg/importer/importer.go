@@ -7,6 +7,7 @@
 package importer
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -133,6 +134,11 @@ type Entry struct {
 	// before the text it goes with); a cursor stops before it, so that
 	// the next import reads it again.
 	Held bool
+	// TurnAux, when set, goes on the aux of the latest assistant record
+	// of the turn (the source's usage of the answer, written after it:
+	// Codex's token_count, an exec stream's turn.completed); if that
+	// record was stored before (an earlier chunk or import), it is noted.
+	TurnAux map[string]json.RawMessage
 	// next is where a read could resume past this entry; none (Offset
 	// 0) if it cannot (a format, or a place, that does not allow it).
 	// A value: a pointer would add an allocation per entry.
@@ -196,8 +202,10 @@ var known = map[string]bool{
 	"attachment/hook_success":                      true,
 	// Codex: token counts, the UI's copies of items imported, snapshots
 	"event_msg/token_count":                   true,
+	"usage of an answer stored before":        true,
 	"event_msg/exec_command_begin":            true,
 	"event_msg/exec_command_end":              true,
+	"event_msg/exec_command_end (user shell)": true,
 	"event_msg/exec_command_output_delta":     true,
 	"event_msg/patch_apply_begin":             true,
 	"event_msg/patch_apply_end":               true,
@@ -210,10 +218,11 @@ var known = map[string]bool{
 	"event_msg/agent_reasoning_section_break": true,
 	"ghost_snapshot":                          true,
 	// reasoning summaries without a signature: nothing to send back
-	"exec item reasoning": true,
-	"thought part":        true,
-	"thoughts":            true,
-	"reasoning_recap":     true,
+	"exec item reasoning":          true,
+	"thought part":                 true,
+	"thoughts":                     true,
+	"thinking without a signature": true,
+	"reasoning_recap":              true,
 	// Gemini CLI's own messages to the user
 	"info message":    true,
 	"warning message": true,

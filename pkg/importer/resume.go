@@ -29,6 +29,9 @@ type resume struct {
 	// Codex: the user's texts of the open turn (an event_msg copy of one
 	// of them past the offset is no new prompt).
 	Prompts []codexPrompt `json:"prompts,omitempty"`
+	// Codex: the call ids of the latest outputs (an exec_command_end of
+	// one of them past the offset is a copy).
+	Answered []string `json:"answered,omitempty"`
 	// last is the cursor's last entry (not stored: the cursor has it).
 	last string
 }

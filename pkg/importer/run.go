@@ -70,8 +70,14 @@ type Tally struct {
 	Lost int
 	// Deleted: records left out because convo deleted them before.
 	Deleted int
+	// Kinds counts NotImported by kind (Known says which are no loss).
+	Kinds   map[string]int
 	changed map[string]int
 }
+
+// Known reports whether a kind of what was not imported is known and kept
+// elsewhere, or of no use to a provider: no loss.
+func Known(kind string) bool { return known[kind] }
 
 // Importer imports files of one format into one store.
 type Importer struct {
@@ -260,6 +266,12 @@ func (im *Importer) importSource(ctx context.Context, src *Source, st fileState)
 	if n := notes.Len(); n > 0 {
 		im.Tally.NotImported += n
 		im.Tally.Lost += notes.Lost()
+		if im.Tally.Kinds == nil {
+			im.Tally.Kinds = map[string]int{}
+		}
+		for k, v := range notes.n {
+			im.Tally.Kinds[k] += v
+		}
 		lost, kn := notes.split()
 		switch {
 		case kn == "":

@@ -254,6 +254,9 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		for j := range recs {
 			chunkBytes += transcript.RecordSize(&recs[j])
 		}
+		if len(e.TurnAux) > 0 && !setTurnAux(chunk, e.TurnAux) {
+			src.Note("usage of an answer stored before")
+		}
 		if e.Held {
 			held++
 		} else {
