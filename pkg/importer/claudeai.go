@@ -83,9 +83,7 @@ func caiActive(c *caiConversation) []*caiMessage {
 // itself, so one assistant message holds calls, results and the text
 // after them.
 func caiRecords(src *Source, m *caiMessage) []transcript.Record {
-	for range m.Attachments {
-		src.Note("attachment")
-	}
+	attached := caiAttached(src, m.Attachments)
 	for range m.Files {
 		src.Note("file")
 	}
@@ -94,11 +92,50 @@ func caiRecords(src *Source, m *caiMessage) []transcript.Record {
 		role = transcript.RoleAssistant
 	}
 	if len(m.Content) == 0 {
-		if m.Text == "" {
+		if m.Text == "" && len(attached) == 0 {
 			return nil
 		}
-		return []transcript.Record{{Message: transcript.Message{Role: role, Contents: []string{m.Text}}}}
+		var parts []string
+		if m.Text != "" {
+			parts = append(parts, m.Text)
+		}
+		return []transcript.Record{{Message: transcript.Message{Role: role, Contents: append(parts, attached...)}}}
 	}
+	out := caiContent(src, m, role)
+	if len(attached) > 0 {
+		// The text of an attached file was sent with the message: it goes
+		// with the message's first record of its sender's role.
+		for i := range out {
+			if out[i].Message.Role == role {
+				out[i].Message.Contents = append(out[i].Message.Contents, attached...)
+				return out
+			}
+		}
+		out = append(out, transcript.Record{Message: transcript.Message{Role: role, Contents: attached}})
+	}
+	return out
+}
+
+// caiAttached is the text Claude.ai extracted of each attachment (a pasted
+// text or a document), which the model was sent; an attachment without it
+// is noted as not imported.
+func caiAttached(src *Source, atts []json.RawMessage) []string {
+	var out []string
+	for _, raw := range atts {
+		var a struct {
+			Extracted string `json:"extracted_content"`
+		}
+		if json.Unmarshal(raw, &a) != nil || a.Extracted == "" {
+			src.Note("attachment")
+			continue
+		}
+		out = append(out, a.Extracted)
+	}
+	return out
+}
+
+// caiContent is the records of a message's content blocks.
+func caiContent(src *Source, m *caiMessage, role transcript.Role) []transcript.Record {
 	var out []transcript.Record
 	t := turn{src: src}
 	for _, raw := range m.Content {

@@ -15,7 +15,7 @@ import (
 func TestStrictOnEveryFixture(t *testing.T) {
 	want := map[string]string{ // fixture: the kinds lost ("" none)
 		"chatgpt/conversations.json":                                                              "1 image_asset_pointer",
-		"claude-ai/data-2026-03-04.zip":                                                           "1 attachment",
+		"claude-ai/data-2026-03-04.zip":                                                           "",
 		"claude-code/old/99999999-0000-4000-8000-000000000001.jsonl":                              "",
 		"claude-code/proj/11111111-2222-3333-4444-555555555555.jsonl":                             "1 image",
 		"claude-code/proj/11111111-2222-3333-4444-555555555555/subagents/agent-a0b1c2.jsonl":      "",
