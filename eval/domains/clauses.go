@@ -193,7 +193,9 @@ func Clauses(text string, s span) []clauseSpan {
 			continue
 		}
 		between := text[ws[k-1].end:w.start]
-		if strings.Contains(between, ",") || subjects[ws[k+1].lower] {
+		// "it's", "we'll": a subject pronoun in a contraction is one too.
+		next, _, _ := strings.Cut(strings.ReplaceAll(ws[k+1].lower, "’", "'"), "'")
+		if strings.Contains(between, ",") || subjects[next] {
 			cuts = append(cuts, span{w.start, w.start}) // the clause starts at the conjunction
 		}
 	}

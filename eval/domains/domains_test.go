@@ -399,6 +399,8 @@ func TestNoteCheck(t *testing.T) {
 		lacks        string
 	}{
 		{"The backup server is not the one we use for exports.", "the one we use for exports", false, "not"},
+		// A subject pronoun in a contraction opens a clause: "and it's …".
+		{"He was part of our family for 10 years and it's so hard to think he's not here.", "He was part of our family for 10 years", true, ""},
 		{"The backup server is not the one we use for exports.", "The backup server is not the one we use for exports", true, ""},
 		{"The backup server is not the one we use for exports.", "The backup server", false, "not"},
 		{"No contractor has access to the audit logs.", "access to the audit logs", false, "No"},
