@@ -6,12 +6,14 @@
 // # What a summary holds, in order
 //
 //  1. Notes, the gist: a heading, then one line per exchange, "what the
-//     user said → what the assistant or a tool answered", each side a few
-//     clauses taken verbatim, casing kept, from that exchange (the clause
-//     rule below). A tool call is its name and the arguments that identify
-//     things (paths, commands, ids); a tool result is its error lines, its
-//     first line and its size, never its body: agent CLIs mask old tool
-//     output the same way.
+//     user said → what the assistant answered", each side a few clauses
+//     taken verbatim, casing kept, from that exchange (the clause rule
+//     below). A span with tool calls has sections (3) that hold its calls
+//     and their outcomes, and its notes are the Decisions, with no tool
+//     output; read without sections, a tool call is its name and the
+//     arguments that identify things (paths, commands, ids), and a tool
+//     result its error lines, its first line and its size, never its body:
+//     agent CLIs mask old tool output the same way.
 //  2. The ledger, what must survive word for word (package facts): every
 //     identifier said in the covered span (ids and codes with digits,
 //     e-mail addresses, URLs, IBANs, phone numbers, versions, dates, times
