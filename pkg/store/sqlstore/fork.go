@@ -226,10 +226,10 @@ func readPage(ctx context.Context, q conn, conv string, after, end store.Place) 
 // deleteConversation deletes conv and everything stored for it within tx,
 
 // forkFigures keeps dst's figures. A fork of all of src holds src's view
-// (the same messages at the same places, and a count reads nothing else),
-// so src's up-to-date token figures are dst's, the last record's id
-// mapped to its copy's: copied in one statement, they spare keepFigures
-// counting every record again.
+// (the same messages at the same places, and a count reads nothing else)
+// and src's newest record, so src's up-to-date token figures are dst's,
+// the last record's id mapped to its copy's, and so is its last activity:
+// copied, they spare keepFigures reading every record again.
 func (s *Store) forkFigures(ctx context.Context, tx conn, src, dst string, end store.Place) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO view_tokens (conversation, tokenizer, created, shape, seq, tokens, last_id, last_tokens)
 		SELECT ?2, v.tokenizer, dc.created, dc.shape, dc.next_seq, v.tokens, coalesce(d.id, ''), v.last_tokens
@@ -245,5 +245,16 @@ func (s *Store) forkFigures(ctx context.Context, tx conn, src, dst string, end s
 		src, dst, end.Pos, end.Sub); err != nil {
 		return fmt.Errorf("keep the view's tokens of %q: %w", dst, err)
 	}
-	return s.keepFigures(ctx, tx, dst, 0, true)
+	// Its last activity too: the newest of the same records.
+	res, err := tx.ExecContext(ctx, `UPDATE conversations SET last_created = (SELECT last_created FROM conversations WHERE id = ?1)
+		WHERE id = ?2 AND record_count > 0 AND NOT EXISTS (SELECT 1 FROM records WHERE conversation = ?1 AND (pos, sub) > (?3, ?4))`,
+		src, dst, end.Pos, end.Sub)
+	if err != nil {
+		return fmt.Errorf("keep the last activity of %q: %w", dst, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("keep the last activity of %q: %w", dst, err)
+	}
+	return s.keepFigures(ctx, tx, dst, 0, n == 0)
 }

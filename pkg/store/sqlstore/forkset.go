@@ -112,14 +112,24 @@ func (s *Store) forkSet(ctx context.Context, tx conn, src, dst string, end store
 	forkRuns.Store(run, f)
 	defer forkRuns.Delete(run)
 
+	// The rows to copy go to a temporary table first, in transcript
+	// order, so that its rowids number them: an INSERT reading the table
+	// it writes copies what it reads aside anyway, and a window function
+	// numbering them would copy them once more.
+	if _, err := tx.ExecContext(ctx, `CREATE TEMP TABLE fork_rows AS SELECT pos, sub, role, created, body
+		FROM records WHERE conversation = ? AND (pos, sub) <= (?, ?) ORDER BY pos, sub`, src, end.Pos, end.Sub); err != nil {
+		return 0, fmt.Errorf("fork %q to %q: %w", src, dst, err)
+	}
+	defer func() {
+		// A rolled-back transaction takes the table with it.
+		_, _ = tx.ExecContext(context.WithoutCancel(ctx), `DROP TABLE IF EXISTS temp.fork_rows`)
+	}()
 	idRun := ids.Run(s.nowMillis())
 	col := tx.d.DocIDColumn()
 	res, err := tx.ExecContext(ctx, `INSERT INTO records (`+col+`, conversation, id, pos, sub, role, created, seq, body)
 		SELECT convo_fork_docid(?1, n, created), ?2, nid, pos, sub, role, created, n, convo_fork_body(body, nid, ?2)
-		FROM (SELECT pos, sub, role, created, body, n, `+idRun.SQL("n")+` AS nid
-			FROM (SELECT pos, sub, role, created, body, row_number() OVER (ORDER BY pos, sub) AS n
-				FROM records WHERE conversation = ?3 AND (pos, sub) <= (?4, ?5)))`,
-		run, dst, src, end.Pos, end.Sub)
+		FROM (SELECT rowid AS n, pos, sub, role, created, body, `+idRun.SQL("rowid")+` AS nid
+			FROM temp.fork_rows ORDER BY rowid)`, run, dst)
 	if f.docs.unprimed {
 		return 0, errForkInGo
 	}
