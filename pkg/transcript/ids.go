@@ -38,7 +38,7 @@ func (g *IDs) New(ms int64) string {
 		t++
 		id = ulid.MustNew(t, g.entropy)
 	}
-	g.last = t + 1
+	g.last = t
 	return id.String()
 }
 
