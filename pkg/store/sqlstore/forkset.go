@@ -33,8 +33,8 @@ func forksInSQL(d Dialect) bool {
 }
 
 // errForkInGo: the set fork met what only the record-by-record one does
-// (a millisecond whose docids spill into the next): the transaction is
-// rolled back and the fork made again that way.
+// (a millisecond whose docids spill into the next, a record it cannot
+// write): the transaction is rolled back and the fork made again that way.
 var errForkInGo = errors.New("fork: docids past what was read before the statement")
 
 // ForkBody is the body of a forked record: body's record with id in conv,
@@ -134,7 +134,10 @@ func (s *Store) forkSet(ctx context.Context, tx conn, src, dst string, end store
 		return 0, errForkInGo
 	}
 	if err != nil {
-		return 0, fmt.Errorf("fork %q to %q: %w", src, dst, err)
+		// A record the fork cannot write (one over the size limit with
+		// its forkedFrom) comes back from SQLite as text: the fork made
+		// again record by record fails with the error's own type.
+		return 0, fmt.Errorf("%w: %w", errForkInGo, err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
@@ -147,7 +150,7 @@ func (s *Store) forkSet(ctx context.Context, tx conn, src, dst string, end store
 				JOIN records d ON d.conversation = ?2 AND d.pos = s.pos AND d.sub = s.sub))
 		WHERE conversation = ?2 AND role IN ('system', 'summary') AND role = 'summary'
 			AND json_array_length(body, '$.metadata.summaryIds') > 0`, src, dst); err != nil {
-		return 0, fmt.Errorf("fork %q to %q: the summaries: %w", src, dst, err)
+		return 0, fmt.Errorf("%w: the summaries: %w", errForkInGo, err)
 	}
 	if separateIndex(tx.d) {
 		q := `INSERT INTO search_pending (docid) SELECT ` + col + ` FROM records WHERE conversation = ?`
