@@ -29,19 +29,7 @@ func NewForker(conversation string, ids *IDs, now func() int64) *Forker {
 // record the fork does not hold, as it did in the source. The caller keeps
 // the mapping, so that a fork of any length need not hold every id.
 func (f *Forker) Fork(r Record, newIDs map[string]string) Record {
-	c := r.Clone()
-	c.ID = f.IDs.New(f.Now())
-	c.Conversation = f.Conversation
-	for i, id := range c.Metadata.SummaryIDs {
-		if n, ok := newIDs[id]; ok {
-			c.Metadata.SummaryIDs[i] = n
-		}
-	}
-	if c.Metadata.Aux == nil {
-		c.Metadata.Aux = map[string]json.RawMessage{}
-	}
-	c.Metadata.Aux[AuxForkedFrom] = json.RawMessage(AppendString(nil, r.ID))
-	return c
+	return ForkAs(r, f.IDs.New(f.Now()), f.Conversation, newIDs)
 }
 
 // Covers reports whether summary lists any of ids in its summaryIds.
@@ -51,3 +39,28 @@ func Covers(summary *Record, ids map[string]bool) bool {
 
 // Annotation is a change to the metadata of a stored record (annotate):
 // timing keys to set, aux keys to set and aux keys to remove. The message
+
+// ForkAs returns the copy of r with id in conversation, its old id under
+// aux.forkedFrom and its summaryIds remapped through newIDs: what Fork
+// does with an id made elsewhere (a fork numbered inside the store).
+func ForkAs(r Record, id, conversation string, newIDs map[string]string) Record {
+	c := r.Clone()
+	c.ID = id
+	c.Conversation = conversation
+	RemapSummaryIDs(&c, newIDs)
+	if c.Metadata.Aux == nil {
+		c.Metadata.Aux = map[string]json.RawMessage{}
+	}
+	c.Metadata.Aux[AuxForkedFrom] = json.RawMessage(AppendString(nil, r.ID))
+	return c
+}
+
+// RemapSummaryIDs maps r's summaryIds through newIDs; an entry it does not
+// hold stays (see Fork).
+func RemapSummaryIDs(r *Record, newIDs map[string]string) {
+	for i, id := range r.Metadata.SummaryIDs {
+		if n, ok := newIDs[id]; ok {
+			r.Metadata.SummaryIDs[i] = n
+		}
+	}
+}

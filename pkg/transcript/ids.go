@@ -3,6 +3,8 @@ package transcript
 import (
 	"crypto/rand"
 	"crypto/sha256"
+	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -89,4 +91,65 @@ func PlaceholderID(before string) string {
 		id[i] = 0xff
 	}
 	return ""
+}
+
+// IDRun is a run of ids made in one go, for a statement that numbers its
+// rows itself (a fork inside the store): the i-th id (from 0) is Prefix,
+// 18 characters (the time and 40 random bits), then Start+i in the last 8
+// characters (40 bits), so the ids rise with i.
+type IDRun struct {
+	Prefix string
+	Start  int64
+}
+
+// runSuffixBits is the counter's width; Start is below half its range, so
+// a run of 2^39 ids never carries into the prefix.
+const runSuffixBits = 40
+
+// Run returns a run of ids whose time part is ms, or the millisecond after
+// the last id made, when ms is not later: the random part of a run is its
+// own, so no id of this generator may share its millisecond. Ids made
+// after it take a later millisecond, so they sort after the whole run.
+func (g *IDs) Run(ms int64) IDRun {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	t := uint64(max(ms, 0))
+	if t <= g.last && g.last > 0 {
+		t = g.last + 1
+	}
+	var id ulid.ULID
+	_ = id.SetTime(t) // below 2^48 for ten thousand years
+	_, _ = rand.Read(id[6:])
+	// The low 40 bits are the counter's: start below 2^39.
+	id[11] &= 0x7f
+	start := int64(id[11])<<32 | int64(id[12])<<24 | int64(id[13])<<16 | int64(id[14])<<8 | int64(id[15])
+	g.last = t + 1
+	return IDRun{Prefix: id.String()[:26-runSuffixBits/5], Start: start}
+}
+
+// crockford is ULID's alphabet, in ascending order.
+const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+// ID returns the run's i-th id.
+func (r IDRun) ID(i int64) string {
+	v := r.Start + i
+	b := []byte(r.Prefix + "00000000")
+	for k := len(b) - 1; k >= len(r.Prefix); k-- {
+		b[k] = crockford[v&31]
+		v >>= 5
+	}
+	return string(b)
+}
+
+// SQL is the SQL expression of the run's id for the row numbered by the
+// expression n (from 1), in SQLite and PostgreSQL alike: the prefix, then
+// Start+n-1 written in ULID's alphabet, 5 bits a character.
+func (r IDRun) SQL(n string) string {
+	v := "(" + strconv.FormatInt(r.Start-1, 10) + " + " + n + ")"
+	var b strings.Builder
+	b.WriteString("'" + r.Prefix + "'")
+	for k := runSuffixBits/5 - 1; k >= 0; k-- {
+		fmt.Fprintf(&b, " || substr('%s', ((%s >> %d) & 31) + 1, 1)", crockford, v, 5*k)
+	}
+	return b.String()
 }

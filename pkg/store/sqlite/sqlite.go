@@ -228,6 +228,9 @@ func openRW(ctx context.Context, path string, create bool) (*sqlstore.Store, err
 	if err := registerIndexText(); err != nil {
 		return nil, err
 	}
+	if err := registerFork(); err != nil {
+		return nil, err
+	}
 	dsn := fmt.Sprintf("%s?_busy_timeout=%d&_journal_mode=WAL&_synchronous=NORMAL&_txlock=immediate",
 		path, BusyTimeout.Milliseconds())
 	db, err := sql.Open("sqlite", dsn)

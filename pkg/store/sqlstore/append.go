@@ -51,6 +51,9 @@ func (s *Store) appendTx(ctx context.Context, tx conn, conv string, last *store.
 			return err
 		}
 		defer w.close()
+		if err := w.startFigure(ctx); err != nil {
+			return err
+		}
 		if last != nil {
 			if err := checkLast(ctx, tx, conv, *last); err != nil {
 				return err

@@ -44,6 +44,61 @@ type docIDs struct {
 	// noCursor: the store has no index cursor yet (a migration's Go step
 	// before it, which indexes what it writes).
 	noCursor bool
+	// primed: every read was made beforehand (prime), and tops holds the
+	// highest docid of each slot to look at; arg reads nothing, and sets
+	// unprimed when it needs a slot tops lacks.
+	primed, unprimed bool
+	tops             map[int64]int64
+}
+
+// prime makes every read arg will need for the records matching where (a
+// condition on records) beforehand, for arg to run inside a statement.
+func (a *docIDs) prime(ctx context.Context, tx conn, where string, args ...any) error {
+	if !tx.d.AllocatesDocIDs() {
+		return nil
+	}
+	if err := a.readOrder(ctx, tx); err != nil {
+		return err
+	}
+	if err := a.readHigh(ctx, tx); err != nil {
+		return err
+	}
+	a.tops = map[int64]int64{}
+	if a.high >= 0 {
+		// Only a slot at or below the highest slot docid stored holds any.
+		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT created FROM records WHERE `+where, args...)
+		if err != nil {
+			return fmt.Errorf("allocate docids: %w", err)
+		}
+		var slots []int64
+		for rows.Next() {
+			var ms int64
+			if err := rows.Scan(&ms); err != nil {
+				rows.Close()
+				return fmt.Errorf("allocate docids: %w", err)
+			}
+			if slot := DocSlot(ms); slot <= a.high {
+				slots = append(slots, slot)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("allocate docids: %w", err)
+		}
+		for _, slot := range slots {
+			n, err := a.slotNext(ctx, tx, slot)
+			if err != nil {
+				return err
+			}
+			a.tops[slot] = n
+		}
+		if a.top != nil {
+			a.top.Close()
+			a.top = nil
+		}
+	}
+	a.primed = true
+	return nil
 }
 
 // arg returns what DocIDValue's placeholder is bound to for a record
@@ -57,28 +112,8 @@ func (a *docIDs) arg(ctx context.Context, tx conn, ms int64) (int64, error) {
 	}
 	base := tx.d.InOrderDocIDs()
 	if base > 0 {
-		if a.orderNext == 0 {
-			var id, created sql.NullInt64
-			col := tx.d.DocIDColumn()
-			err := tx.QueryRowContext(ctx, `SELECT `+col+`, created FROM records WHERE `+col+` >= ? ORDER BY `+col+` DESC LIMIT 1`, base).Scan(&id, &created)
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
-				return 0, fmt.Errorf("allocate docid: %w", err)
-			}
-			a.orderNext, a.orderNewest = base, math.MinInt64
-			if id.Valid {
-				a.orderNext, a.orderNewest = id.Int64+1, created.Int64
-			}
-			if separateIndex(tx.d) && !a.noCursor {
-				// Above the index cursor too: a docid the index held
-				// (its record deleted since) is never given again, so
-				// every docid above the cursor is a record not indexed.
-				cur, err := indexCursor(ctx, tx)
-				if err != nil {
-					return 0, fmt.Errorf("allocate docid: %w", err)
-				}
-				a.orderNext = max(a.orderNext, cur+1)
-			}
-			a.orderLatest = time.Now().UnixMilli() + maxAheadMillis
+		if err := a.readOrder(ctx, tx); err != nil {
+			return 0, err
 		}
 		if ms >= a.orderNewest && ms <= a.orderLatest {
 			a.orderNewest = ms
@@ -89,42 +124,24 @@ func (a *docIDs) arg(ctx context.Context, tx conn, ms int64) (int64, error) {
 	if a.next == nil {
 		a.next = map[int64]int64{}
 	}
-	if !a.highRead {
-		var high sql.NullInt64
-		col := tx.d.DocIDColumn()
-		q, args := `SELECT max(`+col+`) FROM records`, []any(nil)
-		if base > 0 {
-			q, args = q+` WHERE `+col+` < ?`, []any{base}
-		}
-		if err := tx.QueryRowContext(ctx, q, args...).Scan(&high); err != nil {
-			return 0, fmt.Errorf("allocate docid: %w", err)
-		}
-		a.high, a.highRead = high.Int64, true
-		if !high.Valid {
-			a.high = -1
-		}
+	if err := a.readHigh(ctx, tx); err != nil {
+		return 0, err
 	}
 	n, ok := a.next[slot]
 	switch {
 	case ok:
 	case slot > a.high:
 		n = slot
+	case a.primed:
+		var known bool
+		if n, known = a.tops[slot]; !known {
+			a.unprimed = true
+			return 0, errForkInGo
+		}
 	default:
-		if a.top == nil {
-			col := tx.d.DocIDColumn()
-			st, err := tx.PrepareContext(ctx, `SELECT max(`+col+`) FROM records WHERE `+col+` >= ? AND `+col+` <= ?`)
-			if err != nil {
-				return 0, fmt.Errorf("allocate docid: %w", err)
-			}
-			a.top = st
-		}
-		var top sql.NullInt64
-		if err := a.top.QueryRowContext(ctx, slot, slot+1<<docShift-1).Scan(&top); err != nil {
-			return 0, fmt.Errorf("allocate docid: %w", err)
-		}
-		n = slot
-		if top.Valid {
-			n = top.Int64 + 1
+		var err error
+		if n, err = a.slotNext(ctx, tx, slot); err != nil {
+			return 0, err
 		}
 	}
 	// A millisecond with more than 2^20 records spills into the next.
@@ -137,4 +154,76 @@ func (a *docIDs) arg(ctx context.Context, tx conn, ms int64) (int64, error) {
 		return a.arg(ctx, tx, ms+1)
 	}
 	return n, nil
+}
+
+// readOrder reads the in-order range once: its next docid and newest
+// creation time, and the latest creation time it takes.
+func (a *docIDs) readOrder(ctx context.Context, tx conn) error {
+	base := tx.d.InOrderDocIDs()
+	if base <= 0 || a.orderNext != 0 {
+		return nil
+	}
+	var id, created sql.NullInt64
+	col := tx.d.DocIDColumn()
+	err := tx.QueryRowContext(ctx, `SELECT `+col+`, created FROM records WHERE `+col+` >= ? ORDER BY `+col+` DESC LIMIT 1`, base).Scan(&id, &created)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("allocate docid: %w", err)
+	}
+	a.orderNext, a.orderNewest = base, math.MinInt64
+	if id.Valid {
+		a.orderNext, a.orderNewest = id.Int64+1, created.Int64
+	}
+	if separateIndex(tx.d) && !a.noCursor {
+		// Above the index cursor too: a docid the index held (its record
+		// deleted since) is never given again, so every docid above the
+		// cursor is a record not indexed.
+		cur, err := indexCursor(ctx, tx)
+		if err != nil {
+			return fmt.Errorf("allocate docid: %w", err)
+		}
+		a.orderNext = max(a.orderNext, cur+1)
+	}
+	a.orderLatest = time.Now().UnixMilli() + maxAheadMillis
+	return nil
+}
+
+// readHigh reads, once, the highest slot docid stored.
+func (a *docIDs) readHigh(ctx context.Context, tx conn) error {
+	if a.highRead {
+		return nil
+	}
+	var high sql.NullInt64
+	col := tx.d.DocIDColumn()
+	q, args := `SELECT max(`+col+`) FROM records`, []any(nil)
+	if base := tx.d.InOrderDocIDs(); base > 0 {
+		q, args = q+` WHERE `+col+` < ?`, []any{base}
+	}
+	if err := tx.QueryRowContext(ctx, q, args...).Scan(&high); err != nil {
+		return fmt.Errorf("allocate docid: %w", err)
+	}
+	a.high, a.highRead = high.Int64, true
+	if !high.Valid {
+		a.high = -1
+	}
+	return nil
+}
+
+// slotNext reads the next free docid of slot: its highest, plus one.
+func (a *docIDs) slotNext(ctx context.Context, tx conn, slot int64) (int64, error) {
+	if a.top == nil {
+		col := tx.d.DocIDColumn()
+		st, err := tx.PrepareContext(ctx, `SELECT max(`+col+`) FROM records WHERE `+col+` >= ? AND `+col+` <= ?`)
+		if err != nil {
+			return 0, fmt.Errorf("allocate docid: %w", err)
+		}
+		a.top = st
+	}
+	var top sql.NullInt64
+	if err := a.top.QueryRowContext(ctx, slot, slot+1<<docShift-1).Scan(&top); err != nil {
+		return 0, fmt.Errorf("allocate docid: %w", err)
+	}
+	if top.Valid {
+		return top.Int64 + 1, nil
+	}
+	return slot, nil
 }

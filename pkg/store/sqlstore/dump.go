@@ -66,8 +66,16 @@ func (s *Store) Dump(ctx context.Context, conv string, fn func(store.Dumped) err
 		}
 		var b store.BatchRequest
 		var options string
-		return each(ctx, tx, `SELECT `+batchColumns+` FROM batch_pending WHERE conversation = ? ORDER BY created, custom_id`, conv,
-			batchDest(&b, &options), func() error { b.Options = []byte(options); return fn(store.Dumped{Batch: &b}) })
+		if err := each(ctx, tx, `SELECT `+batchColumns+` FROM batch_pending WHERE conversation = ? ORDER BY created, custom_id`, conv,
+			batchDest(&b, &options), func() error { b.Options = []byte(options); return fn(store.Dumped{Batch: &b}) }); err != nil {
+			return err
+		}
+		// Only a figure of the conversation as it is now.
+		var f store.DumpedFigure
+		return each(ctx, tx, `SELECT v.tokenizer, v.tokens, v.last_id, v.last_tokens FROM view_tokens v
+			JOIN conversations c ON c.id = v.conversation AND c.created = v.created AND c.shape = v.shape AND c.next_seq = v.seq
+			WHERE v.conversation = ? ORDER BY v.tokenizer`, conv,
+			[]any{&f.Tokenizer, &f.Tokens, &f.LastID, &f.LastTokens}, func() error { return fn(store.Dumped{Figure: &f}) })
 	})
 }
 
@@ -104,7 +112,9 @@ func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumpe
 		return errors.New("load: the conversation must come first")
 	}
 	var records int
+	var newest int64
 	err = s.inTxOnce(ctx, func(tx conn) error {
+		records, newest = 0, 0
 		exists, err := lockTx(ctx, tx, c.ID)
 		if err != nil {
 			return err
@@ -145,7 +155,8 @@ func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumpe
 				if _, err := tx.ExecContext(ctx, `UPDATE conversations SET record_count = ? WHERE id = ?`, records, c.ID); err != nil {
 					return fmt.Errorf("load %q: %w", c.ID, err)
 				}
-				return s.keepFigures(ctx, tx, c.ID, 0, true)
+				// The newest record came by: no need to read them all again.
+				return s.keepFigures(ctx, tx, c.ID, newest, records == 0 || newest <= 0)
 			}
 			if err != nil {
 				return err
@@ -155,6 +166,7 @@ func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumpe
 				r := d.Record
 				rows = append(rows, placedRow{id: r.ID, pos: r.Pos, sub: r.Sub, role: r.Role, created: r.Created, seq: r.Seq, body: string(r.Body)})
 				records++
+				newest = max(newest, r.Created)
 				if len(rows) >= s.d.InsertBatch() {
 					err = flush()
 				}
@@ -197,6 +209,11 @@ func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumpe
 				_, err = tx.ExecContext(ctx, `INSERT INTO import_deleted (id, conversation, deleted) VALUES (?, ?, ?)
 					ON CONFLICT (id) DO UPDATE SET conversation = excluded.conversation, deleted = excluded.deleted`,
 					d.Deleted.ID, c.ID, d.Deleted.Deleted)
+			case d.Figure != nil:
+				if err = flush(); err != nil {
+					break
+				}
+				err = loadFigure(ctx, tx, c.ID, d.Figure)
 			default:
 				err = errors.New("a piece with nothing in it")
 			}
@@ -208,5 +225,16 @@ func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumpe
 	if err == nil {
 		s.log().Info("loaded conversation", "conversation", c.ID, "records", records, "replaced", replace)
 	}
+	return err
+}
+
+// loadFigure stores a dumped token figure for conv, as of conv's row now
+// (its counters are the dumped ones; its shape starts again).
+func loadFigure(ctx context.Context, tx conn, conv string, f *store.DumpedFigure) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO view_tokens (conversation, tokenizer, created, shape, seq, tokens, last_id, last_tokens)
+		SELECT id, ?2, created, shape, next_seq, ?3, ?4, ?5 FROM conversations WHERE id = ?1
+		ON CONFLICT (conversation, tokenizer) DO UPDATE SET created = excluded.created, shape = excluded.shape,
+			seq = excluded.seq, tokens = excluded.tokens, last_id = excluded.last_id, last_tokens = excluded.last_tokens`,
+		conv, f.Tokenizer, f.Tokens, f.LastID, f.LastTokens)
 	return err
 }

@@ -4,6 +4,7 @@ package sqlstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -21,11 +22,21 @@ const forkPage = 256
 // It returns store.ErrNotFound (wrapped) when src or opt.At does not exist, and
 // ErrExists when dst does and opt.Force is unset.
 func (s *Store) Fork(ctx context.Context, src, dst string, opt store.ForkOptions, ids *transcript.IDs) (store.ForkResult, error) {
+	res, err := s.fork(ctx, src, dst, opt, ids, forksInSQL(s.d))
+	if errors.Is(err, errForkInGo) {
+		res, err = s.fork(ctx, src, dst, opt, ids, false)
+	}
+	return res, err
+}
+
+// fork is Fork, as set operations (inSQL) or record by record.
+func (s *Store) fork(ctx context.Context, src, dst string, opt store.ForkOptions, ids *transcript.IDs, inSQL bool) (store.ForkResult, error) {
 	var res store.ForkResult
 	if src == dst {
 		return res, fmt.Errorf("fork %q onto itself", src)
 	}
 	err := s.inTx(ctx, func(tx conn) error {
+		res = store.ForkResult{}
 		if err := mustLockTx(ctx, tx, src); err != nil {
 			return err
 		}
@@ -50,62 +61,77 @@ func (s *Store) Fork(ctx context.Context, src, dst string, opt store.ForkOptions
 			}
 		}
 		now := s.nowMillis()
-		fk := transcript.NewForker(dst, ids, s.nowMillis)
-		var docs docIDs
 		var seq, maxPos int64
-		var rows []placedRow
-		after := store.Place{Pos: -1}
-		for {
-			page, err := readPage(ctx, tx, src, after, end)
-			if err != nil {
+		if inSQL {
+			if seq, err = s.forkSet(ctx, tx, src, dst, end, ids); err != nil {
 				return err
 			}
-			rows = rows[:0]
-			for _, st := range page {
-				rec, err := parseStored(st.Body)
-				if err != nil {
-					return fmt.Errorf("record %s: %w", st.ID, err)
-				}
-				var newIDs map[string]string
-				if len(rec.Metadata.SummaryIDs) > 0 {
-					// What it covers may be among the rows not yet sent.
-					if err := insertPlaced(ctx, tx, &docs, dst, rows); err != nil {
-						return err
-					}
-					rows = rows[:0]
-					if newIDs, err = forkedIDs(ctx, tx, src, dst, rec.Metadata.SummaryIDs); err != nil {
-						return err
-					}
-				}
-				c := fk.Fork(rec, newIDs)
-				if err := transcript.Validate(&c); err != nil {
-					return fmt.Errorf("fork record %s: %w", st.ID, err)
-				}
-				seq++
-				rows = append(rows, placedRow{id: c.ID, pos: st.Pos, sub: st.Sub, role: st.Role,
-					created: c.Metadata.Timing.Creation, seq: seq, body: string(transcript.AppendJSON(nil, &c))})
-				maxPos = max(maxPos, st.Pos)
-				after = store.Place{Pos: st.Pos, Sub: st.Sub}
+			if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(pos), 0) FROM records WHERE conversation = ?`, dst).Scan(&maxPos); err != nil {
+				return fmt.Errorf("fork %q to %q: %w", src, dst, err)
 			}
-			if err := insertPlaced(ctx, tx, &docs, dst, rows); err != nil {
-				return err
-			}
-			if len(page) < forkPage {
-				break
-			}
+		} else if seq, maxPos, err = s.forkRows(ctx, tx, src, dst, end, ids); err != nil {
+			return err
 		}
 		res.Records = int(seq)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO conversations (id, created, updated, next_pos, next_seq, record_count)
 			VALUES (?, ?, ?, ?, ?, ?)`, dst, now, now, maxPos+1, seq+1, seq); err != nil {
 			return fmt.Errorf("create conversation %q: %w", dst, err)
 		}
-		if err := s.keepFigures(ctx, tx, dst, 0, true); err != nil {
+		if err := s.forkFigures(ctx, tx, src, dst, end); err != nil {
 			return err
 		}
 		s.log().Info("forked conversation", "from", src, "to", dst, "at", opt.At, "records", res.Records, "replaced", res.Replaced)
 		return nil
 	})
 	return res, err
+}
+
+// forkRows is Fork's body record by record, in pages: it returns the
+// records written and the last one's place.
+func (s *Store) forkRows(ctx context.Context, tx conn, src, dst string, end store.Place, ids *transcript.IDs) (seq, maxPos int64, err error) {
+	fk := transcript.NewForker(dst, ids, s.nowMillis)
+	var docs docIDs
+	var rows []placedRow
+	after := store.Place{Pos: -1}
+	for {
+		page, err := readPage(ctx, tx, src, after, end)
+		if err != nil {
+			return 0, 0, err
+		}
+		rows = rows[:0]
+		for _, st := range page {
+			rec, err := parseStored(st.Body)
+			if err != nil {
+				return 0, 0, fmt.Errorf("record %s: %w", st.ID, err)
+			}
+			var newIDs map[string]string
+			if len(rec.Metadata.SummaryIDs) > 0 {
+				// What it covers may be among the rows not yet sent.
+				if err := insertPlaced(ctx, tx, &docs, dst, rows); err != nil {
+					return 0, 0, err
+				}
+				rows = rows[:0]
+				if newIDs, err = forkedIDs(ctx, tx, src, dst, rec.Metadata.SummaryIDs); err != nil {
+					return 0, 0, err
+				}
+			}
+			c := fk.Fork(rec, newIDs)
+			if err := transcript.Validate(&c); err != nil {
+				return 0, 0, fmt.Errorf("fork record %s: %w", st.ID, err)
+			}
+			seq++
+			rows = append(rows, placedRow{id: c.ID, pos: st.Pos, sub: st.Sub, role: st.Role,
+				created: c.Metadata.Timing.Creation, seq: seq, body: string(transcript.AppendJSON(nil, &c))})
+			maxPos = max(maxPos, st.Pos)
+			after = store.Place{Pos: st.Pos, Sub: st.Sub}
+		}
+		if err := insertPlaced(ctx, tx, &docs, dst, rows); err != nil {
+			return 0, 0, err
+		}
+		if len(page) < forkPage {
+			return seq, maxPos, nil
+		}
+	}
 }
 
 // placedRow is a record to insert at a given place.
@@ -198,3 +224,37 @@ func readPage(ctx context.Context, q conn, conv string, after, end store.Place) 
 }
 
 // deleteConversation deletes conv and everything stored for it within tx,
+
+// forkFigures keeps dst's figures. A fork of all of src holds src's view
+// (the same messages at the same places, and a count reads nothing else)
+// and src's newest record, so src's up-to-date token figures are dst's,
+// the last record's id mapped to its copy's, and so is its last activity:
+// copied, they spare keepFigures reading every record again.
+func (s *Store) forkFigures(ctx context.Context, tx conn, src, dst string, end store.Place) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO view_tokens (conversation, tokenizer, created, shape, seq, tokens, last_id, last_tokens)
+		SELECT ?2, v.tokenizer, dc.created, dc.shape, dc.next_seq, v.tokens, coalesce(d.id, ''), v.last_tokens
+		FROM view_tokens v
+		JOIN conversations c ON c.id = v.conversation AND c.created = v.created AND c.shape = v.shape AND c.next_seq = v.seq
+		JOIN conversations dc ON dc.id = ?2
+		LEFT JOIN records r ON r.conversation = ?1 AND r.id = v.last_id
+		LEFT JOIN records d ON d.conversation = ?2 AND d.pos = r.pos AND d.sub = r.sub
+		WHERE v.conversation = ?1 AND (v.last_id = '' OR d.id IS NOT NULL)
+			AND NOT EXISTS (SELECT 1 FROM records WHERE conversation = ?1 AND (pos, sub) > (?3, ?4))
+		ON CONFLICT (conversation, tokenizer) DO UPDATE SET created = excluded.created, shape = excluded.shape,
+			seq = excluded.seq, tokens = excluded.tokens, last_id = excluded.last_id, last_tokens = excluded.last_tokens`,
+		src, dst, end.Pos, end.Sub); err != nil {
+		return fmt.Errorf("keep the view's tokens of %q: %w", dst, err)
+	}
+	// Its last activity too: the newest of the same records.
+	res, err := tx.ExecContext(ctx, `UPDATE conversations SET last_created = (SELECT last_created FROM conversations WHERE id = ?1)
+		WHERE id = ?2 AND record_count > 0 AND NOT EXISTS (SELECT 1 FROM records WHERE conversation = ?1 AND (pos, sub) > (?3, ?4))`,
+		src, dst, end.Pos, end.Sub)
+	if err != nil {
+		return fmt.Errorf("keep the last activity of %q: %w", dst, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("keep the last activity of %q: %w", dst, err)
+	}
+	return s.keepFigures(ctx, tx, dst, 0, n == 0)
+}

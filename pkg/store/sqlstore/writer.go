@@ -42,6 +42,8 @@ type writer struct {
 	// newest is the newest creation time of the records inserted, for the
 	// conversation's last activity (keepFigures).
 	newest int64
+	// fig is the view's token figure, followed by an append (startFigure).
+	fig writerFigure
 }
 
 // pendingRow is a record inserted but not yet sent, with its index entry
@@ -186,6 +188,7 @@ func (w *writer) insert(ctx context.Context, r *transcript.Record) error {
 		w.unindexed = append(w.unindexed, docid)
 	}
 	w.pending = append(w.pending, p)
+	w.figureInsert(r, w.buf)
 	w.newest = max(w.newest, p.created)
 	w.pos++
 	w.seq++
@@ -233,6 +236,7 @@ func (w *writer) flush(ctx context.Context) error {
 
 func (w *writer) update(ctx context.Context, r *transcript.Record) error {
 	w.buf = transcript.AppendJSON(w.buf[:0], r)
+	w.figureUpdate(r, w.buf)
 	if i, ok := w.queued[r.ID]; ok {
 		// Not sent yet: it goes in once, as merged, with the merge's sequence.
 		p := &w.pending[i]
@@ -277,6 +281,9 @@ func (w *writer) finish(ctx context.Context) error {
 		w.pos, w.seq, w.s.nowMillis(), w.added, reshaped, w.conv)
 	if err != nil {
 		return fmt.Errorf("update conversation: %w", err)
+	}
+	if err := w.storeFigure(ctx, w.seq); err != nil {
+		return err
 	}
 	return w.s.keepFigures(ctx, w.tx, w.conv, w.newest, w.reshaped)
 }

@@ -64,6 +64,11 @@ func dumpPieces(t testing.TB, s store.Store, conv string) []store.Dumped {
 			d.Deleted = &ddc
 			n++
 		}
+		if f := d.Figure; f != nil {
+			fc := *f
+			d.Figure = &fc
+			n++
+		}
 		if n != 1 {
 			t.Errorf("a dumped piece holds %d things, want 1: %+v", n, d)
 		}

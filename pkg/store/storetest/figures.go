@@ -243,7 +243,11 @@ func (x suite) TestFiguresProperty(t *testing.T) {
 					lcMust(t, err)
 				case 7:
 					what = "a fork"
-					_, err := s.Fork(ctx, "p", "f", store.ForkOptions{Force: true}, ids)
+					opt := store.ForkOptions{Force: true}
+					if recs := readAll(t, s, "p", store.ReadOptions{}); len(recs) > 0 && rng.IntN(2) == 0 {
+						what, opt.At = "a fork up to a record", recs[rng.IntN(len(recs))].ID
+					}
+					_, err := s.Fork(ctx, "p", "f", opt, ids)
 					lcMust(t, err)
 					figCheck(t, s, "f", what)
 				case 8:
