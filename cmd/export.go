@@ -11,6 +11,7 @@ import (
 
 	"github.com/convo-cli/convo/pkg/dynamo"
 	"github.com/convo-cli/convo/pkg/export"
+	"github.com/convo-cli/convo/pkg/otel"
 	"github.com/convo-cli/convo/pkg/store"
 )
 
@@ -23,8 +24,10 @@ type exportOptions struct {
 	commit                        *ackCommit // --commit-cursor TOKEN, parsed
 	sink, table                   string
 	format                        export.Format
-	dynamoTable, endpointURL      string // --to dynamodb://dynamoTable
-	file                          string // --to file://file
+	dynamoTable, endpointURL      string         // --to dynamodb://dynamoTable
+	file                          string         // --to file://file
+	otlp                          *otel.Endpoint // --to otlp+http://...
+	otelContent                   bool           // --otel-content
 }
 
 // newCmdExport builds `convo export`. runF replaces exportRun in tests that
@@ -99,9 +102,10 @@ Without -c or --all, export is a pure transform of the transcript on stdin.`,
 	fl.StringVar(&o.sink, "sink", DefaultSink, "name of the consumer whose cursor --incremental follows")
 	fl.BoolVar(&o.ack, "ack", false, "with --incremental: move no cursor; print on stderr the --commit-cursor command the consumer runs once it holds the records")
 	fl.StringVar(&commit, "commit-cursor", "", "move the cursors an --ack export left, forward only, once the consumer confirms: TOKEN is what --ack printed")
-	fl.StringVarP(&format, "format", "f", string(export.JSONL), "jsonl, json, markdown, dynamodb or dynamodb-batch")
+	fl.StringVarP(&format, "format", "f", string(export.JSONL), "jsonl, json, markdown, dynamodb, dynamodb-batch or otel (OTLP/JSON spans)")
+	fl.BoolVar(&o.otelContent, "otel-content", false, "with --format otel or --to otlp: put the messages' texts on the spans (without it none leaves the machine)")
 	fl.StringVar(&o.table, "table", "", "table name in dynamodb-batch request bodies")
-	fl.StringVar(&to, "to", "", "write to a file or DynamoDB instead of stdout: file://PATH (appended, synced) or dynamodb://TABLE (region and credentials from the AWS environment)")
+	fl.StringVar(&to, "to", "", "write to a file, DynamoDB or an OTLP receiver instead of stdout: file://PATH (appended, synced), dynamodb://TABLE (region and credentials from the AWS environment), otlp+http://HOST:PORT or otlp (OTEL_EXPORTER_OTLP_ENDPOINT)")
 	fl.StringVar(&o.endpointURL, "endpoint-url", "", "with --to: a DynamoDB-compatible endpoint (default: AWS_ENDPOINT_URL_DYNAMODB, or AWS)")
 	return cmd
 }
@@ -141,6 +145,9 @@ func (o *exportOptions) parse(changed func(string) bool, format, to, commit stri
 	if (o.format == export.DynamoDBBatch) != (o.table != "") {
 		return usageErrorf("--table goes with --format dynamodb-batch, and that format needs it")
 	}
+	if err := o.parseOTel(changed, to); err != nil || o.otlp != nil {
+		return err
+	}
 	if path, ok := strings.CutPrefix(to, "file://"); ok {
 		if path == "" {
 			return usageErrorf("--to %q: want file://PATH", to)
@@ -151,7 +158,7 @@ func (o *exportOptions) parse(changed func(string) bool, format, to, commit stri
 	if to != "" {
 		var ok bool
 		if o.dynamoTable, ok = strings.CutPrefix(to, "dynamodb://"); !ok || !tableName().MatchString(o.dynamoTable) {
-			return usageErrorf("--to %q: want file://PATH or dynamodb://TABLE, TABLE of 3 to 255 letters, digits, '_', '-' or '.'", to)
+			return usageErrorf("--to %q: want file://PATH, dynamodb://TABLE (TABLE of 3 to 255 letters, digits, '_', '-' or '.') or otlp+http://HOST:PORT", to)
 		}
 	}
 	return nil
@@ -160,7 +167,7 @@ func (o *exportOptions) parse(changed func(string) bool, format, to, commit stri
 // parseCommit checks --commit-cursor TOKEN, which stands alone: the token
 // says which sink and cursors.
 func (o *exportOptions) parseCommit(changed func(string) bool, token string) (err error) {
-	for _, name := range []string{"conversation", "all", "incremental", "sink", "ack", "exclude-last", "format", "table", "to", "endpoint-url"} {
+	for _, name := range []string{"conversation", "all", "incremental", "sink", "ack", "exclude-last", "format", "table", "to", "endpoint-url", "otel-content"} {
 		if changed(name) {
 			return usageErrorf("--commit-cursor takes no other export flag (--%s): the token says what to move", name)
 		}
@@ -216,6 +223,9 @@ func exportRun(ctx context.Context, o *exportOptions) error {
 	if err == nil && out.log != nil {
 		err = out.log.completed(ctx)
 	}
+	if err == nil {
+		err = o.rejected(out)
+	}
 	return errors.Join(err, out.close())
 }
 
@@ -225,6 +235,7 @@ func exportRun(ctx context.Context, o *exportOptions) error {
 type exportOutput struct {
 	export.Writer
 	items     *dynamo.Writer
+	otlp      *otel.Client
 	log       *logFile
 	delivered func(context.Context) error
 }
@@ -232,13 +243,19 @@ type exportOutput struct {
 // output opens where the export writes; s is the store it reads (nil: the
 // stdin transform).
 func (o *exportOptions) output(ctx context.Context, s store.Store) (*exportOutput, error) {
+	if o.format == export.OTel && o.file == "" {
+		return o.otelOutput(ctx), nil
+	}
 	switch {
 	case o.file != "":
 		log, err := o.openLog(ctx, s)
 		if err != nil {
 			return nil, err
 		}
-		w, err := export.NewWriter(log, o.format, export.Options{Table: o.table})
+		var w export.Writer = otel.NewWriter(ctx, otel.NewJSONSink(log, otelResource()), o.otelContent)
+		if o.format != export.OTel {
+			w, err = export.NewWriter(log, o.format, export.Options{Table: o.table})
+		}
 		if err != nil {
 			log.Close()
 			return nil, err

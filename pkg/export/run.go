@@ -51,6 +51,8 @@ func Run[M any](ctx context.Context, s Store[M], out Writer, j Job) error {
 			return err
 		}
 	}
+	staged, _ := out.(Staged)
+	confirms := staged != nil && staged.Confirms() && j.Sink != ""
 	marks := make([]M, 0, len(convs))
 	for _, c := range convs {
 		m, err := s.ExportRecords(ctx, c, j.Sink, j.ExcludeLast, out.Write)
@@ -60,9 +62,21 @@ func Run[M any](ctx context.Context, s Store[M], out Writer, j Job) error {
 		if err != nil {
 			return err
 		}
+		if staged != nil {
+			var commit func() error
+			if confirms {
+				commit = func() error { return s.Commit(ctx, m) }
+			}
+			if err := staged.EndConversation(commit); err != nil {
+				return err
+			}
+			if confirms {
+				continue // committed by the writer, batch by batch
+			}
+		}
 		marks = append(marks, m)
 	}
-	if err := out.Close(); err != nil || j.Sink == "" {
+	if err := out.Close(); err != nil || j.Sink == "" || confirms {
 		return err
 	}
 	if j.Delivered != nil {
