@@ -291,7 +291,7 @@ func (o *exportOptions) stored(ctx context.Context, s store.Store, out *exportOu
 	if o.ack {
 		st = ackStore{exportStore{s}, &marks}
 	}
-	err := export.Run(ctx, st, out, j)
+	err := export.Run(ctx, st, out.Writer, j) // the writer itself, so Run sees it Staged
 	if o.incremental && outputLost(err) {
 		return &unsentError{err}
 	}

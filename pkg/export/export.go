@@ -54,14 +54,19 @@ type Writer interface {
 
 // Staged is a Writer that delivers its output in parts, each confirmed on
 // its own (pkg/otel's batches a receiver accepts one by one). Run tells it
-// where each conversation's records end, and, when Confirms, hands it the
-// commit of that conversation's cursor to run once every record written
-// before was delivered, rather than committing everything at the end: an
-// export stopped midway has moved the cursors of what was delivered.
+// where each conversation's records end and, when Confirms, commits
+// cursors as parts are delivered rather than all at the end: an export
+// stopped midway has moved the cursors of what was delivered.
 type Staged interface {
 	Writer
-	EndConversation(commit func() error) error
 	Confirms() bool
+	// EndConversation says a conversation's records end here; done (nil:
+	// none) is called once every record written before was delivered.
+	EndConversation(done func()) error
+	// SetCommit gives the function the writer calls after the dones of a
+	// delivered part: it commits, in one transaction, the cursors of the
+	// conversations done since its last call.
+	SetCommit(commit func() error)
 }
 
 // Options tune a format.

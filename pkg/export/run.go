@@ -54,6 +54,17 @@ func Run[M any](ctx context.Context, s Store[M], out Writer, j Job) error {
 	staged, _ := out.(Staged)
 	confirms := staged != nil && staged.Confirms() && j.Sink != ""
 	marks := make([]M, 0, len(convs))
+	if confirms {
+		// marks holds the conversations delivered and not yet committed.
+		staged.SetCommit(func() error {
+			if len(marks) == 0 {
+				return nil
+			}
+			err := s.Commit(ctx, marks...)
+			marks = marks[:0]
+			return err
+		})
+	}
 	for _, c := range convs {
 		m, err := s.ExportRecords(ctx, c, j.Sink, j.ExcludeLast, out.Write)
 		if err != nil && j.All && gone(ctx, s, c) {
@@ -63,15 +74,15 @@ func Run[M any](ctx context.Context, s Store[M], out Writer, j Job) error {
 			return err
 		}
 		if staged != nil {
-			var commit func() error
+			var done func()
 			if confirms {
-				commit = func() error { return s.Commit(ctx, m) }
+				done = func() { marks = append(marks, m) }
 			}
-			if err := staged.EndConversation(commit); err != nil {
+			if err := staged.EndConversation(done); err != nil {
 				return err
 			}
 			if confirms {
-				continue // committed by the writer, batch by batch
+				continue // committed by the writer, part by part
 			}
 		}
 		marks = append(marks, m)

@@ -33,7 +33,8 @@ type Writer struct {
 	sink    Sink
 	batch   []Span
 	size    int
-	pending []func() error // commits waiting for the next batch to be delivered
+	pending []func()     // conversations waiting for the next batch to be delivered
+	commit  func() error // commits the conversations done (export.Staged)
 	err     error
 }
 
@@ -62,24 +63,21 @@ func (w *Writer) Write(body []byte) error {
 // Confirms says whether the sink confirms delivery batch by batch.
 func (w *Writer) Confirms() bool { return w.sink.Confirms() }
 
-// EndConversation marks the end of a conversation's records; commit (nil:
-// none) runs once every span written so far was delivered.
-func (w *Writer) EndConversation(commit func() error) error {
+// SetCommit sets what runs after the dones of a delivered batch.
+func (w *Writer) SetCommit(commit func() error) { w.commit = commit }
+
+// EndConversation marks the end of a conversation's records; done (nil:
+// none) runs once every span written so far was delivered, then the
+// commit SetCommit gave.
+func (w *Writer) EndConversation(done func()) error {
 	if w.err != nil {
 		return w.err
 	}
-	if commit != nil {
-		if len(w.batch) == 0 {
-			if err := commit(); err != nil {
-				w.err = err
-				return err
-			}
-		} else {
-			w.pending = append(w.pending, commit)
-		}
+	if done != nil {
+		w.pending = append(w.pending, done)
 	}
-	if len(w.batch) >= MinSpans || w.size >= MinBytes {
-		return w.flush()
+	if len(w.batch) == 0 || len(w.batch) >= MinSpans || w.size >= MinBytes {
+		return w.flush() // with nothing to send, it only commits
 	}
 	return nil
 }
@@ -107,14 +105,20 @@ func (w *Writer) flush() error {
 	}
 	clear(w.batch) // drop the strings the spans held
 	w.batch, w.size = w.batch[:0], 0
-	for i, c := range w.pending {
-		if err := c(); err != nil {
+	if len(w.pending) == 0 {
+		return nil
+	}
+	for _, done := range w.pending {
+		done()
+	}
+	clear(w.pending)
+	w.pending = w.pending[:0]
+	if w.commit != nil {
+		if err := w.commit(); err != nil {
 			w.err = err
 			return err
 		}
-		w.pending[i] = nil
 	}
-	w.pending = w.pending[:0]
 	return nil
 }
 

@@ -252,3 +252,5 @@ func TestBatches(t *testing.T) {
 		t.Errorf("%d spans, want 7", n)
 	}
 }
+
+func readTestdata(name string) ([]byte, error) { return os.ReadFile(filepath.Join("testdata", name)) }
