@@ -103,3 +103,23 @@ func FuzzRecord(f *testing.F) {
 		})
 	})
 }
+
+// TestTopInt: a usage count is read at the top level of the object only.
+func TestTopInt(t *testing.T) {
+	cases := []struct {
+		raw  string
+		want int64
+		ok   bool
+	}{
+		{`{"input_tokens":12,"output_tokens":3}`, 12, true},
+		{`{"details":{"input_tokens":99},"input_tokens":7}`, 7, true},
+		{`{"note":"input_tokens\":5","x":1}`, 0, false},
+		{`{"input_tokens":null}`, 0, false},
+		{`{"input_tokens":-4}`, -4, true},
+	}
+	for _, tc := range cases {
+		if got, ok := topInt([]byte(tc.raw), "input_tokens"); got != tc.want || ok != tc.ok {
+			t.Errorf("%s: %d %v, want %d %v", tc.raw, got, ok, tc.want, tc.ok)
+		}
+	}
+}
