@@ -36,7 +36,7 @@ func newCmdExport(f *Factory, runF func(context.Context, *exportOptions) error) 
 	o := &exportOptions{f: f}
 	var format, to, commit string
 	cmd := &cobra.Command{
-		Use:   "export -c ID | --all [--incremental [--sink NAME] [--ack]] [--exclude-last] [--format F] [--to file://PATH | dynamodb://TABLE] | --commit-cursor TOKEN",
+		Use:   "export -c ID | --all [--incremental [--sink NAME] [--ack]] [--exclude-last] [--format F] [--otel-content] [--to file://PATH | dynamodb://TABLE | otlp+http://HOST:PORT] | --commit-cursor TOKEN",
 		Short: "Print records as the log a NoSQL store keeps, or write them to DynamoDB",
 		Long: `Print the records of a conversation (-c) or of every conversation (--all) as
 the log a NoSQL store keeps, or write them to DynamoDB (--to).
@@ -47,7 +47,13 @@ S3 reads it) and dynamodb-batch --table T (BatchWriteItem request bodies of
 at most 25 items, for aws dynamodb batch-write-item --request-items).
 Items have the partition key conversation (S) and the sort key id (S); JSON
 values map to S, N (exact decimal text), BOOL, NULL, L and M. A record over
-DynamoDB's 400 KB item limit is an error that names it.
+DynamoDB's 400 KB item limit is an error that names it. otel prints
+OpenTelemetry spans (GenAI conventions) as OTLP/JSON requests, one a line: a
+trace per conversation, a span per provider turn, tool result and summary,
+the same ids on every export; texts only with --otel-content. --to
+otlp+http://HOST:PORT (or https, or otlp for OTEL_EXPORTER_OTLP_ENDPOINT)
+POSTs them to an OTLP receiver, moving each cursor once the receiver
+accepted the batch (docs/export.md).
 
 --incremental sends only what was written or changed since the last
 incremental export to the same --sink (default "default"): a record merged
@@ -82,7 +88,8 @@ Without -c or --all, export is a pure transform of the transcript on stdin.`,
   convo export --all --incremental --exclude-last --to file:///var/log/convo.jsonl
   convo export --all --incremental --sink up --ack 2>ack | upload &&
     convo export --commit-cursor "$(sed -n 's/.*--commit-cursor //p' ack)"
-  convo export -c demo --incremental --to dynamodb://convo --endpoint-url http://localhost:8000`,
+  convo export -c demo --incremental --to dynamodb://convo --endpoint-url http://localhost:8000
+  convo export --all --incremental --to otlp+http://localhost:4318`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.parse(cmd.Flags().Changed, format, to, commit); err != nil {
