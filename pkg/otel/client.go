@@ -33,6 +33,7 @@ type Client struct {
 	// accepted the batch of but will never take.
 	Rejected int64
 	Reason   string
+	spans    []byte // the batch's spans: protobuf fields, or JSON comma-separated
 	buf      []byte
 }
 
@@ -71,17 +72,30 @@ func (e *ReceiverError) RetryAfter() time.Duration { return e.retryAfter }
 
 func (c *Client) Confirms() bool { return true }
 
-// Send POSTs spans as one request, retrying 429, 502, 503, 504 and a failed
-// connection; a partial success is accepted (it is never retried) and
-// counted in Rejected.
-func (c *Client) Send(ctx context.Context, spans []Span) error {
+// Add encodes s into the batch Send sends.
+func (c *Client) Add(s *Span) {
+	if !c.Endpoint.JSON {
+		c.spans = appendSpanField(c.spans, s)
+		return
+	}
+	if len(c.spans) > 0 {
+		c.spans = append(c.spans, ',')
+	}
+	c.spans = appendSpanJSON(c.spans, s)
+}
+
+// Send POSTs the spans added since the last Send as one request, retrying
+// 429, 502, 503, 504 and a failed connection; a partial success is
+// accepted (it is never retried) and counted in Rejected.
+func (c *Client) Send(ctx context.Context) error {
 	contentType := "application/x-protobuf"
 	if c.Endpoint.JSON {
-		c.buf = AppendJSON(c.buf[:0], c.Resource, spans)
+		c.buf = append(append(appendJSONHead(c.buf[:0], c.Resource), c.spans...), jsonTail...)
 		contentType = "application/json"
 	} else {
-		c.buf = AppendProto(c.buf[:0], c.Resource, spans)
+		c.buf = appendProtoRequest(c.buf[:0], c.Resource, c.spans)
 	}
+	c.spans = c.spans[:0]
 	b := c.Backoff
 	if b.Attempts == 0 {
 		b = DefaultBackoff

@@ -95,7 +95,7 @@ func testSpans(t *testing.T) []Span {
 	var c Converter
 	var spans []Span
 	for _, b := range records(t, "chat.jsonl") {
-		if err := c.Record(b, func(s *Span) error { spans = append(spans, *s); return nil }); err != nil {
+		if err := c.Record(b, func(s *Span) error { spans = append(spans, s.Clone()); return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -139,7 +139,10 @@ func TestClient(t *testing.T) {
 					Sleep: func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }},
 			}
 			spans := testSpans(t)
-			err := c.Send(context.Background(), spans)
+			for i := range spans {
+				c.Add(&spans[i])
+			}
+			err := c.Send(context.Background())
 			switch {
 			case tc.wantErr == "" && err != nil:
 				t.Fatalf("Send: %v", err)
@@ -177,7 +180,9 @@ func TestClientDown(t *testing.T) {
 	calls := 0
 	c := &Client{Endpoint: Endpoint{URL: url}, Backoff: store.Backoff{Attempts: 2,
 		Sleep: func(context.Context, time.Duration) error { calls++; return nil }}}
-	err := c.Send(context.Background(), testSpans(t))
+	spans := testSpans(t)
+	c.Add(&spans[0])
+	err := c.Send(context.Background())
 	var re *ReceiverError
 	if !errors.As(err, &re) || calls != 1 || !strings.Contains(err.Error(), url) {
 		t.Fatalf("Send to a closed port: %v after %d waits, want a ReceiverError naming %s after 1", err, calls, url)

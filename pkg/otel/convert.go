@@ -25,6 +25,8 @@ type Converter struct {
 	start int64           // creation of the first record since the last assistant one (ms), 0: none
 	input []byte          // with Content: the JSON messages since the last assistant record, unclosed
 	calls map[string]call // the last assistant record's calls, by id
+	out   Span            // handed to emit, filled anew for every record
+	names [2]string       // the last model and its chat span's name
 }
 
 // call is a tool call whose result may follow.
@@ -36,18 +38,23 @@ type call struct {
 }
 
 // Record reads one record (canonical JSON) and calls emit with the span it
-// makes, if any. emit must not keep the span past its return but may keep
-// its strings.
+// makes, if any. emit must not keep the span past its return (Clone makes
+// a copy to keep) but may keep its strings.
 func (c *Converter) Record(body []byte, emit func(*Span) error) error {
+	if !c.Content {
+		if conv, created, ok := peekInput(body); ok {
+			c.enter(conv)
+			if c.start == 0 {
+				c.start = created
+			}
+			return nil
+		}
+	}
 	r := &c.rec
 	if err := transcript.DecodeStored(body, r); err != nil {
 		return err
 	}
-	if r.Conversation != c.conv {
-		c.conv, c.trace = r.Conversation, TraceOf(r.Conversation)
-		c.start, c.input = 0, c.input[:0]
-		clear(c.calls)
-	}
+	c.enter(r.Conversation)
 	switch r.Message.Role {
 	case transcript.RoleAssistant:
 		s := c.chat(r)
@@ -66,6 +73,15 @@ func (c *Converter) Record(body []byte, emit func(*Span) error) error {
 	return nil
 }
 
+// enter starts conversation conv's trace, unless its records go on.
+func (c *Converter) enter(conv string) {
+	if conv != c.conv {
+		c.conv, c.trace = conv, TraceOf(conv)
+		c.start, c.input = 0, c.input[:0]
+		clear(c.calls)
+	}
+}
+
 func (c *Converter) began(r *transcript.Record) {
 	if c.start == 0 {
 		c.start = r.Metadata.Timing.Creation
@@ -73,18 +89,19 @@ func (c *Converter) began(r *transcript.Record) {
 }
 
 func (c *Converter) span(r *transcript.Record, name string, kind int) *Span {
-	return &Span{Trace: c.trace, ID: SpanOf(r.Conversation, r.ID), Name: name, Kind: kind,
-		Attrs: []Attr{str("gen_ai.conversation.id", r.Conversation), str("convo.record.id", r.ID)}}
+	attrs := append(c.out.Attrs[:0], str("gen_ai.conversation.id", r.Conversation), str("convo.record.id", r.ID))
+	c.out = Span{Trace: c.trace, ID: SpanOf(r.Conversation, r.ID), Name: name, Kind: kind, Attrs: attrs}
+	return &c.out
 }
 
 // chat is the span of a provider turn.
 func (c *Converter) chat(r *transcript.Record) *Span {
 	aux := r.Metadata.Aux
 	model := auxString(aux, "model")
-	name := "chat"
-	if model != "" {
-		name += " " + model
+	if model != c.names[0] || c.names[1] == "" {
+		c.names = [2]string{model, strings.TrimSpace("chat " + model)}
 	}
+	name := c.names[1]
 	s := c.span(r, name, KindClient)
 	t := r.Metadata.Timing
 	start, end := cmpOr(t.LLMStart, c.start, t.Creation), cmpOr(t.LLMEnd, 0, t.Creation)
@@ -221,9 +238,8 @@ func topInt(raw []byte, key string) (int64, bool) {
 			}
 		case c == '"':
 			// a key at depth 1 that is ours, followed by a colon
-			if depth == 1 && strings.HasPrefix(string(raw[i+1:]), key+`":`) {
-				v, ok := auxInt(numberAt(raw[i+len(key)+3:]))
-				return v, ok
+			if rest := raw[i+1:]; depth == 1 && len(rest) > len(key)+1 && string(rest[:len(key)]) == key && rest[len(key)] == '"' && rest[len(key)+1] == ':' {
+				return auxInt(numberAt(rest[len(key)+2:]))
 			}
 			inStr = true
 		case c == '{' || c == '[':

@@ -13,6 +13,18 @@ import (
 // OTLP/JSON rules: hex ids, enums as integers, lowerCamelCase keys, 64-bit
 // integers as decimal strings) of one resource and one scope.
 func AppendJSON(b []byte, res Resource, spans []Span) []byte {
+	b = appendJSONHead(b, res)
+	for i := range spans {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendSpanJSON(b, &spans[i])
+	}
+	return append(b, jsonTail...)
+}
+
+// appendJSONHead is a request up to its first span; jsonTail follows the last.
+func appendJSONHead(b []byte, res Resource) []byte {
 	b = append(b, `{"resourceSpans":[{"resource":{"attributes":[`...)
 	for i, a := range res.attrs() {
 		if i > 0 {
@@ -22,16 +34,10 @@ func AppendJSON(b []byte, res Resource, spans []Span) []byte {
 	}
 	b = append(b, `]},"scopeSpans":[{"scope":{"name":"convo","version":`...)
 	b = transcript.AppendString(b, res.Version)
-	b = append(b, `},"spans":[`...)
-	for i := range spans {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendSpanJSON(b, &spans[i])
-	}
-	b = append(b, `]}],"schemaUrl":"`+SchemaURL+`"}]}`...)
-	return b
+	return append(b, `},"spans":[`...)
 }
+
+const jsonTail = `]}],"schemaUrl":"` + SchemaURL + `"}]}`
 
 func (res Resource) attrs() []Attr {
 	return []Attr{str("service.name", cmpOrS(res.ServiceName, "convo")),
@@ -130,18 +136,29 @@ const (
 // AppendProto appends spans as one ExportTraceServiceRequest in protobuf,
 // the same request AppendJSON writes.
 func AppendProto(b []byte, res Resource, spans []Span) []byte {
-	var scope, rs, tmp []byte
+	var fields []byte
+	for i := range spans {
+		fields = appendSpanField(fields, &spans[i])
+	}
+	return appendProtoRequest(b, res, fields)
+}
+
+// appendSpanField appends s as a spans field of ScopeSpans.
+func appendSpanField(b []byte, s *Span) []byte {
+	var tmp [1024]byte
+	return appendMessage(b, fSSSpans, appendSpanProto(tmp[:0], s))
+}
+
+// appendProtoRequest wraps the spans fields of one ScopeSpans into a
+// request of one resource.
+func appendProtoRequest(b []byte, res Resource, spanFields []byte) []byte {
+	var scope, ss, resource, rs, tmp []byte
 	scope = protowire.AppendTag(scope, fScopeName, protowire.BytesType)
 	scope = protowire.AppendString(scope, "convo")
 	scope = protowire.AppendTag(scope, fScopeVersion, protowire.BytesType)
 	scope = protowire.AppendString(scope, res.Version)
-	var ss []byte
 	ss = appendMessage(ss, fSSScope, scope)
-	for i := range spans {
-		tmp = appendSpanProto(tmp[:0], &spans[i])
-		ss = appendMessage(ss, fSSSpans, tmp)
-	}
-	var resource []byte
+	ss = append(ss, spanFields...)
 	for _, a := range res.attrs() {
 		tmp = appendAttrProto(tmp[:0], a)
 		resource = appendMessage(resource, fResAttributes, tmp)

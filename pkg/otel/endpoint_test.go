@@ -1,8 +1,11 @@
 package otel
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // TestParseTo: --to and the OTEL_EXPORTER_OTLP_* variables make the
@@ -95,6 +98,15 @@ func FuzzRecord(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
+		// What peekInput reads without decoding, DecodeStored reads alike
+		// (of a valid record: peekInput reads the store's).
+		var r transcript.Record
+		if conv, created, ok := peekInput(body); ok && json.Valid(body) {
+			if err := transcript.DecodeStored(body, &r); err != nil || r.Conversation != conv || r.Metadata.Timing.Creation != created ||
+				r.Message.Role != transcript.RoleUser && r.Message.Role != transcript.RoleSystem {
+				t.Errorf("peekInput read %q %d, DecodeStored %q %d %s (%v)", conv, created, r.Conversation, r.Metadata.Timing.Creation, r.Message.Role, err)
+			}
+		}
 		c := Converter{Content: true}
 		c.Record(body, func(s *Span) error {
 			AppendJSON(nil, testResource, []Span{*s})

@@ -23,17 +23,17 @@ func Live(ctx context.Context, getenv func(string) string, res Resource, records
 		return err
 	}
 	conv := Converter{Content: getenv("CONVO_OTEL_CONTENT") == "1"}
-	var spans []Span
+	c := &Client{Endpoint: ep, Resource: res, HTTP: &http.Client{Timeout: LiveTimeout}, Backoff: store.Backoff{Attempts: 1}}
+	n := 0
 	for _, b := range records {
-		if err := conv.Record(b, func(s *Span) error { spans = append(spans, *s); return nil }); err != nil {
+		if err := conv.Record(b, func(s *Span) error { c.Add(s); n++; return nil }); err != nil {
 			return err
 		}
 	}
-	if len(spans) == 0 {
+	if n == 0 {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, LiveTimeout)
 	defer cancel()
-	c := &Client{Endpoint: ep, Resource: res, HTTP: &http.Client{Timeout: LiveTimeout}, Backoff: store.Backoff{Attempts: 1}}
-	return c.Send(ctx, spans)
+	return c.Send(ctx)
 }

@@ -52,6 +52,14 @@ type Span struct {
 	Error      bool // status ERROR
 }
 
+// Clone is a copy of s that shares nothing the Converter reuses: the
+// Converter hands out one Span, filled anew for every record.
+func (s *Span) Clone() Span {
+	c := *s
+	c.Attrs = append([]Attr(nil), s.Attrs...)
+	return c
+}
+
 // size is about what s takes encoded: a batch closes on it.
 func (s *Span) size() int {
 	n := 120 + len(s.Name)
@@ -93,5 +101,5 @@ type Resource struct {
 	Version     string // the scope's version: convo's
 }
 
-func str(k, v string) Attr      { return Attr{Key: k, Str: v} }
+func str(k, v string) Attr       { return Attr{Key: k, Str: v} }
 func num(k string, v int64) Attr { return Attr{Key: k, Int: v, IsInt: true} }

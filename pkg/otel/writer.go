@@ -17,9 +17,12 @@ var (
 	MaxBytes = 4 << 20
 )
 
-// Sink takes batches of spans. Send must not keep spans.
+// Sink takes spans in batches: Add encodes one into the batch being built,
+// Send delivers that batch and starts the next. Holding encoded bytes, not
+// spans, lets the Converter reuse one Span for every record.
 type Sink interface {
-	Send(ctx context.Context, spans []Span) error
+	Add(s *Span)
+	Send(ctx context.Context) error
 	// Confirms says whether a nil error from Send means the batch was
 	// delivered (a receiver accepted it), so a cursor may move on it.
 	Confirms() bool
@@ -31,7 +34,7 @@ type Writer struct {
 	ctx     context.Context
 	conv    Converter
 	sink    Sink
-	batch   []Span
+	spans   int // in the batch being built
 	size    int
 	pending []func()     // conversations waiting for the next batch to be delivered
 	commit  func() error // commits the conversations done (export.Staged)
@@ -50,9 +53,10 @@ func (w *Writer) Write(body []byte) error {
 		return w.err
 	}
 	err := w.conv.Record(body, func(s *Span) error {
-		w.batch = append(w.batch, *s)
+		w.sink.Add(s)
+		w.spans++
 		w.size += s.size()
-		if len(w.batch) >= MaxSpans || w.size >= MaxBytes {
+		if w.spans >= MaxSpans || w.size >= MaxBytes {
 			return w.flush()
 		}
 		return nil
@@ -76,7 +80,7 @@ func (w *Writer) EndConversation(done func()) error {
 	if done != nil {
 		w.pending = append(w.pending, done)
 	}
-	if len(w.batch) == 0 || len(w.batch) >= MinSpans || w.size >= MinBytes {
+	if w.spans == 0 || w.spans >= MinSpans || w.size >= MinBytes {
 		return w.flush() // with nothing to send, it only commits
 	}
 	return nil
@@ -97,14 +101,13 @@ func (w *Writer) Close() error {
 }
 
 func (w *Writer) flush() error {
-	if len(w.batch) > 0 {
-		if err := w.sink.Send(w.ctx, w.batch); err != nil {
+	if w.spans > 0 {
+		if err := w.sink.Send(w.ctx); err != nil {
 			w.err = err
 			return err
 		}
 	}
-	clear(w.batch) // drop the strings the spans held
-	w.batch, w.size = w.batch[:0], 0
+	w.spans, w.size = 0, 0
 	if len(w.pending) == 0 {
 		return nil
 	}
@@ -125,20 +128,29 @@ func (w *Writer) flush() error {
 // JSONSink writes each batch as one line of OTLP/JSON to a stream; it
 // confirms nothing (whether the reader got it is the caller's to learn).
 type JSONSink struct {
-	w   *bufio.Writer
-	res Resource
-	buf []byte
+	w     *bufio.Writer
+	res   Resource
+	spans []byte // the batch's spans, comma-separated
 }
 
-// NewJSONSink writes to w; Flush (or the Writer's Close through Send)
-// pushes the lines out.
+// NewJSONSink writes to w; the Writer's Close flushes it.
 func NewJSONSink(w io.Writer, res Resource) *JSONSink {
 	return &JSONSink{w: bufio.NewWriterSize(w, 64<<10), res: res}
 }
 
-func (j *JSONSink) Send(_ context.Context, spans []Span) error {
-	j.buf = append(AppendJSON(j.buf[:0], j.res, spans), '\n')
-	_, err := j.w.Write(j.buf)
+func (j *JSONSink) Add(s *Span) {
+	if len(j.spans) > 0 {
+		j.spans = append(j.spans, ',')
+	}
+	j.spans = appendSpanJSON(j.spans, s)
+}
+
+func (j *JSONSink) Send(context.Context) error {
+	var head [512]byte
+	j.w.Write(appendJSONHead(head[:0], j.res))
+	j.w.Write(j.spans)
+	_, err := j.w.WriteString(jsonTail + "\n")
+	j.spans = j.spans[:0]
 	return err
 }
 

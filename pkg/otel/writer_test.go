@@ -207,7 +207,7 @@ func TestProtoIsJSON(t *testing.T) {
 	var spans []Span
 	for _, name := range []string{"chat.jsonl", "agent.jsonl", "summarized.jsonl"} {
 		for _, b := range records(t, name) {
-			if err := conv.Record(b, func(s *Span) error { spans = append(spans, *s); return nil }); err != nil {
+			if err := conv.Record(b, func(s *Span) error { spans = append(spans, s.Clone()); return nil }); err != nil {
 				t.Fatal(err)
 			}
 		}
