@@ -76,9 +76,10 @@ func appendSpanJSON(b []byte, s *Span) []byte {
 }
 
 func appendAttrJSON(b []byte, a Attr) []byte {
-	b = append(b, `{"key":`...)
-	b = transcript.AppendString(b, a.Key)
-	b = append(b, `,"value":`...)
+	// Keys are convo's own names: nothing in them to escape.
+	b = append(b, `{"key":"`...)
+	b = append(b, a.Key...)
+	b = append(b, `","value":`...)
 	switch {
 	case a.IsInt:
 		b = append(b, `{"intValue":"`...)

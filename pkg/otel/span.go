@@ -85,13 +85,11 @@ func TraceOf(conversation string) TraceID {
 
 // SpanOf is the span of a record (a tool result's is its execute_tool span).
 func SpanOf(conversation, record string) SpanID {
-	h := sha256.New()
-	h.Write([]byte("convo/span\x00"))
-	h.Write([]byte(conversation))
-	h.Write([]byte{0})
-	h.Write([]byte(record))
+	var buf [320]byte // most keys fit: no allocation per span
+	key := append(append(append(append(buf[:0], "convo/span\x00"...), conversation...), 0), record...)
+	sum := sha256.Sum256(key)
 	var id SpanID
-	copy(id[:], h.Sum(nil))
+	copy(id[:], sum[:])
 	return id
 }
 
