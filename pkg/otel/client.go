@@ -110,7 +110,7 @@ func (c *Client) Send(ctx context.Context) error {
 func (c *Client) post(ctx context.Context, contentType string) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.Endpoint.URL, bytes.NewReader(c.buf))
 	if err != nil {
-		return &ReceiverError{URL: c.Endpoint.URL, Err: err}
+		return &ReceiverError{URL: redactURL(c.Endpoint.URL), Err: errors.New("not a URL a request can go to")}
 	}
 	for k, v := range c.Endpoint.Header {
 		req.Header[k] = v
@@ -129,14 +129,14 @@ func (c *Client) post(ctx context.Context, contentType string) error {
 		var nerr net.Error
 		// The url.Error names the URL, which holds no secret (no user
 		// information is accepted); headers are never in it.
-		return &ReceiverError{URL: c.Endpoint.URL, Err: errors.Unwrap(err), retryable: errors.As(err, &nerr) || isConnErr(err)}
+		return &ReceiverError{URL: redactURL(c.Endpoint.URL), Err: errors.Unwrap(err), retryable: errors.As(err, &nerr) || isConnErr(err)}
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if resp.StatusCode/100 == 2 {
 		rejected, reason, err := partialSuccess(body, resp.Header.Get("Content-Type"))
 		if err != nil {
-			return &ReceiverError{URL: c.Endpoint.URL, Status: resp.StatusCode, Message: "an answer that is no ExportTraceServiceResponse: " + err.Error()}
+			return &ReceiverError{URL: redactURL(c.Endpoint.URL), Status: resp.StatusCode, Message: "an answer that is no ExportTraceServiceResponse: " + err.Error()}
 		}
 		if rejected > 0 || reason != "" {
 			c.Rejected += rejected
@@ -144,7 +144,7 @@ func (c *Client) post(ctx context.Context, contentType string) error {
 		}
 		return nil
 	}
-	e := &ReceiverError{URL: c.Endpoint.URL, Status: resp.StatusCode, Message: c.redact(statusMessage(body, resp.Header.Get("Content-Type")))}
+	e := &ReceiverError{URL: redactURL(c.Endpoint.URL), Status: resp.StatusCode, Message: c.redact(statusMessage(body, resp.Header.Get("Content-Type")))}
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 		e.retryable = true

@@ -175,7 +175,7 @@ func TestClient(t *testing.T) {
 // error names the URL and what failed.
 func TestClientDown(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
-	url := srv.URL + "/v1/traces"
+	url := strings.Replace(srv.URL, "http://", "http://user:pa55word@", 1) + "/v1/traces"
 	srv.Close()
 	calls := 0
 	c := &Client{Endpoint: Endpoint{URL: url}, Backoff: store.Backoff{Attempts: 2,
@@ -184,8 +184,9 @@ func TestClientDown(t *testing.T) {
 	c.Add(&spans[0])
 	err := c.Send(context.Background())
 	var re *ReceiverError
-	if !errors.As(err, &re) || calls != 1 || !strings.Contains(err.Error(), url) {
-		t.Fatalf("Send to a closed port: %v after %d waits, want a ReceiverError naming %s after 1", err, calls, url)
+	shown := strings.Replace(url, "user:pa55word", "xxxxx", 1)
+	if !errors.As(err, &re) || calls != 1 || !strings.Contains(err.Error(), shown) || strings.Contains(err.Error(), "pa55word") {
+		t.Fatalf("Send to a closed port: %v after %d waits, want a ReceiverError naming %s, no password, after 1", err, calls, shown)
 	}
 }
 
