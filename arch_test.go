@@ -85,6 +85,10 @@ func importViolations(prod, all map[string][]string) []string {
 		"pkg/export":     {"pkg/transcript"},
 		"pkg/store":      {"pkg/transcript", "pkg/search"},
 		"pkg/llm":        {"pkg/transcript", "pkg/format"},
+		// The OTLP exporter reads records, retries with the store's
+		// Backoff and reads Retry-After as pkg/llm does; it knows no
+		// use case, no backend and not pkg/export (it fits its Writer).
+		"pkg/otel": {"pkg/transcript", "pkg/store", "pkg/llm"},
 		// import reads files into the store: the domain and the store's
 		// interface, never a backend or a provider.
 		"pkg/importer": {"pkg/transcript", "pkg/store"},

@@ -263,6 +263,7 @@ func askRun(ctx context.Context, o *askOptions) error {
 	if err := printAnswer(o, &res.Answer, streamed); outErr == nil {
 		outErr = err
 	}
+	f.liveSpans(ctx, res.User, &res.Answer)
 	if res.Invalid != nil {
 		// Exit 3 stands: the answer does not match; the output is second.
 		return errors.Join(fmt.Errorf("%w\nstored anyway (--keep-invalid)", res.Invalid), outErr)

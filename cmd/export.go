@@ -11,6 +11,7 @@ import (
 
 	"github.com/convo-cli/convo/pkg/dynamo"
 	"github.com/convo-cli/convo/pkg/export"
+	"github.com/convo-cli/convo/pkg/otel"
 	"github.com/convo-cli/convo/pkg/store"
 )
 
@@ -23,8 +24,10 @@ type exportOptions struct {
 	commit                        *ackCommit // --commit-cursor TOKEN, parsed
 	sink, table                   string
 	format                        export.Format
-	dynamoTable, endpointURL      string // --to dynamodb://dynamoTable
-	file                          string // --to file://file
+	dynamoTable, endpointURL      string         // --to dynamodb://dynamoTable
+	file                          string         // --to file://file
+	otlp                          *otel.Endpoint // --to otlp+http://...
+	otelContent                   bool           // --otel-content
 }
 
 // newCmdExport builds `convo export`. runF replaces exportRun in tests that
@@ -33,7 +36,7 @@ func newCmdExport(f *Factory, runF func(context.Context, *exportOptions) error) 
 	o := &exportOptions{f: f}
 	var format, to, commit string
 	cmd := &cobra.Command{
-		Use:   "export -c ID | --all [--incremental [--sink NAME] [--ack]] [--exclude-last] [--format F] [--to file://PATH | dynamodb://TABLE] | --commit-cursor TOKEN",
+		Use:   "export -c ID | --all [--incremental [--sink NAME] [--ack]] [--exclude-last] [--format F] [--otel-content] [--to file://PATH | dynamodb://TABLE | otlp+http://HOST:PORT] | --commit-cursor TOKEN",
 		Short: "Print records as the log a NoSQL store keeps, or write them to DynamoDB",
 		Long: `Print the records of a conversation (-c) or of every conversation (--all) as
 the log a NoSQL store keeps, or write them to DynamoDB (--to).
@@ -44,7 +47,13 @@ S3 reads it) and dynamodb-batch --table T (BatchWriteItem request bodies of
 at most 25 items, for aws dynamodb batch-write-item --request-items).
 Items have the partition key conversation (S) and the sort key id (S); JSON
 values map to S, N (exact decimal text), BOOL, NULL, L and M. A record over
-DynamoDB's 400 KB item limit is an error that names it.
+DynamoDB's 400 KB item limit is an error that names it. otel prints
+OpenTelemetry spans (GenAI conventions) as OTLP/JSON requests, one a line: a
+trace per conversation, a span per provider turn, tool result and summary,
+the same ids on every export; texts only with --otel-content. --to
+otlp+http://HOST:PORT (or https, or otlp for OTEL_EXPORTER_OTLP_ENDPOINT)
+POSTs them to an OTLP receiver, moving each cursor once the receiver
+accepted the batch (docs/export.md).
 
 --incremental sends only what was written or changed since the last
 incremental export to the same --sink (default "default"): a record merged
@@ -79,7 +88,8 @@ Without -c or --all, export is a pure transform of the transcript on stdin.`,
   convo export --all --incremental --exclude-last --to file:///var/log/convo.jsonl
   convo export --all --incremental --sink up --ack 2>ack | upload &&
     convo export --commit-cursor "$(sed -n 's/.*--commit-cursor //p' ack)"
-  convo export -c demo --incremental --to dynamodb://convo --endpoint-url http://localhost:8000`,
+  convo export -c demo --incremental --to dynamodb://convo --endpoint-url http://localhost:8000
+  convo export --all --incremental --to otlp+http://localhost:4318`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.parse(cmd.Flags().Changed, format, to, commit); err != nil {
@@ -99,9 +109,10 @@ Without -c or --all, export is a pure transform of the transcript on stdin.`,
 	fl.StringVar(&o.sink, "sink", DefaultSink, "name of the consumer whose cursor --incremental follows")
 	fl.BoolVar(&o.ack, "ack", false, "with --incremental: move no cursor; print on stderr the --commit-cursor command the consumer runs once it holds the records")
 	fl.StringVar(&commit, "commit-cursor", "", "move the cursors an --ack export left, forward only, once the consumer confirms: TOKEN is what --ack printed")
-	fl.StringVarP(&format, "format", "f", string(export.JSONL), "jsonl, json, markdown, dynamodb or dynamodb-batch")
+	fl.StringVarP(&format, "format", "f", string(export.JSONL), "jsonl, json, markdown, dynamodb, dynamodb-batch or otel (OTLP/JSON spans)")
+	fl.BoolVar(&o.otelContent, "otel-content", false, "with --format otel or --to otlp: put the messages' texts on the spans (without it none leaves the machine)")
 	fl.StringVar(&o.table, "table", "", "table name in dynamodb-batch request bodies")
-	fl.StringVar(&to, "to", "", "write to a file or DynamoDB instead of stdout: file://PATH (appended, synced) or dynamodb://TABLE (region and credentials from the AWS environment)")
+	fl.StringVar(&to, "to", "", "write to a file, DynamoDB or an OTLP receiver instead of stdout: file://PATH (appended, synced), dynamodb://TABLE (region and credentials from the AWS environment), otlp+http://HOST:PORT or otlp (OTEL_EXPORTER_OTLP_ENDPOINT)")
 	fl.StringVar(&o.endpointURL, "endpoint-url", "", "with --to: a DynamoDB-compatible endpoint (default: AWS_ENDPOINT_URL_DYNAMODB, or AWS)")
 	return cmd
 }
@@ -141,6 +152,9 @@ func (o *exportOptions) parse(changed func(string) bool, format, to, commit stri
 	if (o.format == export.DynamoDBBatch) != (o.table != "") {
 		return usageErrorf("--table goes with --format dynamodb-batch, and that format needs it")
 	}
+	if err := o.parseOTel(changed, to); err != nil || o.otlp != nil {
+		return err
+	}
 	if path, ok := strings.CutPrefix(to, "file://"); ok {
 		if path == "" {
 			return usageErrorf("--to %q: want file://PATH", to)
@@ -151,7 +165,7 @@ func (o *exportOptions) parse(changed func(string) bool, format, to, commit stri
 	if to != "" {
 		var ok bool
 		if o.dynamoTable, ok = strings.CutPrefix(to, "dynamodb://"); !ok || !tableName().MatchString(o.dynamoTable) {
-			return usageErrorf("--to %q: want file://PATH or dynamodb://TABLE, TABLE of 3 to 255 letters, digits, '_', '-' or '.'", to)
+			return usageErrorf("--to %q: want file://PATH, dynamodb://TABLE (TABLE of 3 to 255 letters, digits, '_', '-' or '.') or otlp+http://HOST:PORT", to)
 		}
 	}
 	return nil
@@ -160,7 +174,7 @@ func (o *exportOptions) parse(changed func(string) bool, format, to, commit stri
 // parseCommit checks --commit-cursor TOKEN, which stands alone: the token
 // says which sink and cursors.
 func (o *exportOptions) parseCommit(changed func(string) bool, token string) (err error) {
-	for _, name := range []string{"conversation", "all", "incremental", "sink", "ack", "exclude-last", "format", "table", "to", "endpoint-url"} {
+	for _, name := range []string{"conversation", "all", "incremental", "sink", "ack", "exclude-last", "format", "table", "to", "endpoint-url", "otel-content"} {
 		if changed(name) {
 			return usageErrorf("--commit-cursor takes no other export flag (--%s): the token says what to move", name)
 		}
@@ -216,6 +230,9 @@ func exportRun(ctx context.Context, o *exportOptions) error {
 	if err == nil && out.log != nil {
 		err = out.log.completed(ctx)
 	}
+	if err == nil {
+		err = o.rejected(out)
+	}
 	return errors.Join(err, out.close())
 }
 
@@ -225,6 +242,7 @@ func exportRun(ctx context.Context, o *exportOptions) error {
 type exportOutput struct {
 	export.Writer
 	items     *dynamo.Writer
+	otlp      *otel.Client
 	log       *logFile
 	delivered func(context.Context) error
 }
@@ -232,13 +250,19 @@ type exportOutput struct {
 // output opens where the export writes; s is the store it reads (nil: the
 // stdin transform).
 func (o *exportOptions) output(ctx context.Context, s store.Store) (*exportOutput, error) {
+	if o.format == export.OTel && o.file == "" {
+		return o.otelOutput(ctx), nil
+	}
 	switch {
 	case o.file != "":
 		log, err := o.openLog(ctx, s)
 		if err != nil {
 			return nil, err
 		}
-		w, err := export.NewWriter(log, o.format, export.Options{Table: o.table})
+		var w export.Writer = otel.NewWriter(ctx, otel.NewJSONSink(log, otelResource()), o.otelContent)
+		if o.format != export.OTel {
+			w, err = export.NewWriter(log, o.format, export.Options{Table: o.table})
+		}
 		if err != nil {
 			log.Close()
 			return nil, err
@@ -274,7 +298,7 @@ func (o *exportOptions) stored(ctx context.Context, s store.Store, out *exportOu
 	if o.ack {
 		st = ackStore{exportStore{s}, &marks}
 	}
-	err := export.Run(ctx, st, out, j)
+	err := export.Run(ctx, st, out.Writer, j) // the writer itself, so Run sees it Staged
 	if o.incremental && outputLost(err) {
 		return &unsentError{err}
 	}

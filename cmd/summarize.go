@@ -283,6 +283,9 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 	}
 	if res.Summary != nil && o.conversation != "" {
 		noteStored(ctx, "storing the summary")
+		if _, llm := res.Summary.Metadata.Aux["model"]; llm {
+			f.liveSpans(ctx, res.Summary)
+		}
 	}
 	err = errors.Join(printResult(o, enc, res), enc.Flush())
 	if res.Summary != nil { // stored

@@ -41,7 +41,7 @@ var exitStatuses = []struct {
 	text  string
 }{
 	{[]int{ExitOK}, "success; also a command whose change committed but whose output could not be delivered (it says so on stderr), so that a retrying script never stores a change twice"},
-	{[]int{ExitFailure}, "a runtime failure (I/O, store, provider, a conflict with another writer); also summarize --batch-in when it skipped a result (changed, errored, expired)"},
+	{[]int{ExitFailure}, "a runtime failure (I/O, store, provider, a conflict with another writer); also summarize --batch-in when it skipped a result (changed, errored, expired), and export --to otlp+http:// when the receiver rejected spans of a batch it accepted (a partial success: the cursor moved past them, since sending them again would be rejected again)"},
 	{[]int{ExitUsage}, "a usage error (unknown flag, missing -c, bad flag value, bad config value, a --db or --to that names no convo store: another program's database, a malformed URL); the message ends by pointing at the command's --help"},
 	{[]int{ExitInput}, "invalid input (bad JSON, unknown role or key, schema violation, a record over the size limit, a merge past it): the message names the line and field"},
 	{[]int{ExitNotFound}, "not found (no such conversation, or no store at all): the message names the store"},
@@ -126,6 +126,14 @@ func environment() []HelpSection {
 			{"PGPASSWORD", "the password, when the URL has none; never shown in a message or log"},
 			{"PGCONNECT_TIMEOUT", "seconds to wait for a connection (default 10; 0 waits for ever), unless the URL says connect_timeout"},
 			{"PGHOST, PGUSER, PGSSLMODE, ...", "libpq's other variables fill what the URL leaves out"},
+		}},
+		{Title: "OpenTelemetry (export --format otel and --to otlp, live spans)", Entries: []HelpEntry{
+			{"OTEL_SERVICE_NAME", "the resource's service.name (default convo)"},
+			{"OTEL_EXPORTER_OTLP_ENDPOINT", "the receiver's root (/v1/traces appended), for --to otlp; set, ask and summarize send the span of each call"},
+			{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "the receiver's traces URL, used as it is; wins over OTEL_EXPORTER_OTLP_ENDPOINT"},
+			{"OTEL_EXPORTER_OTLP_HEADERS", "key=value,... sent with every request (percent-decoded); never shown"},
+			{"OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf (default) or http/json"},
+			{"CONVO_OTEL_CONTENT", "1: live spans carry the messages, as export --otel-content"},
 		}},
 		{Title: "Output", Entries: []HelpEntry{
 			{"NO_COLOR", "set and not empty: show prints no colour, even at a terminal"},

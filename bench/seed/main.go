@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -20,6 +21,7 @@ func main() {
 	db := flag.String("db", "", "store: a SQLite file or a postgres:// URL")
 	n := flag.Int("n", 1000, "conversations")
 	turns := flag.Int("turns", 20, "records per conversation")
+	answers := flag.Bool("answers", false, "assistant records carry what ask stores of an answer (provider, model, response id, finish reason, usage), as bench/run-otel.sh wants")
 	flag.Parse()
 	ctx := context.Background()
 	var s store.Store
@@ -42,8 +44,14 @@ func main() {
 			}
 			role := []transcript.Role{"user", "assistant"}[i%2]
 			i++
-			return transcript.Record{Message: transcript.Message{Role: role, Contents: []string{
-				fmt.Sprintf("Turn %d of conversation %d: we discussed the trip to Lisbon, order #%d and the budget.", i, c, 4000+i)}}}, nil
+			rec := transcript.Record{Message: transcript.Message{Role: role, Contents: []string{
+				fmt.Sprintf("Turn %d of conversation %d: we discussed the trip to Lisbon, order #%d and the budget.", i, c, 4000+i)}}}
+			if *answers && role == "assistant" {
+				rec.Metadata.Aux = map[string]json.RawMessage{"provider": []byte(`"openai"`), "model": []byte(`"gpt-4o-mini"`),
+					"response_id": []byte(fmt.Sprintf(`"chatcmpl-%d-%d"`, c, i)), "finish_reason": []byte(`"stop"`),
+					"usage": []byte(fmt.Sprintf(`{"completion_tokens":%d,"prompt_tokens":%d}`, 20+i, 100*i))}
+			}
+			return rec, nil
 		})
 		if err != nil {
 			log.Fatal(err)

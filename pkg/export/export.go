@@ -22,10 +22,11 @@ const (
 	Markdown      Format = "markdown"       // a transcript for people
 	DynamoDB      Format = "dynamodb"       // {"Item":{...}} a line, as DynamoDB's import from S3 reads it
 	DynamoDBBatch Format = "dynamodb-batch" // BatchWriteItem request bodies of at most BatchSize items
+	OTel          Format = "otel"           // OpenTelemetry spans as OTLP/JSON, written by pkg/otel
 )
 
 // Formats lists every format, the default first.
-var Formats = []Format{JSONL, JSON, Markdown, DynamoDB, DynamoDBBatch}
+var Formats = []Format{JSONL, JSON, Markdown, DynamoDB, DynamoDBBatch, OTel}
 
 // ParseFormat returns the format named s.
 func ParseFormat(s string) (Format, error) {
@@ -51,6 +52,23 @@ type Writer interface {
 	Close() error
 }
 
+// Staged is a Writer that delivers its output in parts, each confirmed on
+// its own (pkg/otel's batches a receiver accepts one by one). Run tells it
+// where each conversation's records end and, when Confirms, commits
+// cursors as parts are delivered rather than all at the end: an export
+// stopped midway has moved the cursors of what was delivered.
+type Staged interface {
+	Writer
+	Confirms() bool
+	// EndConversation says a conversation's records end here; done (nil:
+	// none) is called once every record written before was delivered.
+	EndConversation(done func()) error
+	// SetCommit gives the function the writer calls after the dones of a
+	// delivered part: it commits, in one transaction, the cursors of the
+	// conversations done since its last call.
+	SetCommit(commit func() error)
+}
+
 // Options tune a format.
 type Options struct {
 	// Table names the DynamoDB table of DynamoDBBatch request bodies.
@@ -74,6 +92,8 @@ func NewWriter(w io.Writer, f Format, opt Options) (Writer, error) {
 			return nil, fmt.Errorf("format %s needs a table name", f)
 		}
 		return &batchWriter{w: bw, table: transcript.AppendString(nil, opt.Table)}, nil
+	case OTel:
+		return nil, fmt.Errorf("format %s is pkg/otel's Writer", f)
 	}
 	return nil, fmt.Errorf("unknown format %q", f)
 }

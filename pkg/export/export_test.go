@@ -61,6 +61,9 @@ func TestGolden(t *testing.T) {
 	bodies := sample(t)
 	ext := map[Format]string{JSONL: "jsonl", JSON: "json", Markdown: "md", DynamoDB: "dynamodb.jsonl", DynamoDBBatch: "dynamodb-batch.jsonl"}
 	for _, f := range Formats {
+		if f == OTel {
+			continue // pkg/otel writes it, and tests it
+		}
 		t.Run(string(f), func(t *testing.T) {
 			got := render(t, f, Options{Table: "convo"}, bodies)
 			path := filepath.Join("testdata", "golden", "records."+ext[f])
@@ -99,6 +102,9 @@ func TestGolden(t *testing.T) {
 
 func TestEmpty(t *testing.T) {
 	for _, f := range Formats {
+		if f == OTel {
+			continue // pkg/otel writes it, and tests it
+		}
 		got := string(render(t, f, Options{Table: "t"}, nil))
 		want := ""
 		if f == JSON {

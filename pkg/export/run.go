@@ -51,7 +51,20 @@ func Run[M any](ctx context.Context, s Store[M], out Writer, j Job) error {
 			return err
 		}
 	}
+	staged, _ := out.(Staged)
+	confirms := staged != nil && staged.Confirms() && j.Sink != ""
 	marks := make([]M, 0, len(convs))
+	if confirms {
+		// marks holds the conversations delivered and not yet committed.
+		staged.SetCommit(func() error {
+			if len(marks) == 0 {
+				return nil
+			}
+			err := s.Commit(ctx, marks...)
+			marks = marks[:0]
+			return err
+		})
+	}
 	for _, c := range convs {
 		m, err := s.ExportRecords(ctx, c, j.Sink, j.ExcludeLast, out.Write)
 		if err != nil && j.All && gone(ctx, s, c) {
@@ -60,9 +73,21 @@ func Run[M any](ctx context.Context, s Store[M], out Writer, j Job) error {
 		if err != nil {
 			return err
 		}
+		if staged != nil {
+			var done func()
+			if confirms {
+				done = func() { marks = append(marks, m) }
+			}
+			if err := staged.EndConversation(done); err != nil {
+				return err
+			}
+			if confirms {
+				continue // committed by the writer, part by part
+			}
+		}
 		marks = append(marks, m)
 	}
-	if err := out.Close(); err != nil || j.Sink == "" {
+	if err := out.Close(); err != nil || j.Sink == "" || confirms {
 		return err
 	}
 	if j.Delivered != nil {

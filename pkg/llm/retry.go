@@ -169,6 +169,9 @@ func retryableStatus(status int) bool {
 	return status == http.StatusTooManyRequests || status >= 500
 }
 
+// RetryAfter is retryAfter for another HTTP client of convo's (pkg/otel's).
+func RetryAfter(h http.Header, now time.Time) time.Duration { return retryAfter(h, now) }
+
 // retryAfter reads the delay a response asks for: Retry-After in seconds or
 // as an HTTP date (RFC 9110, 10.2.3), or OpenAI's retry-after-ms. Zero when
 // absent or unreadable.

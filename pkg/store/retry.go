@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"time"
 )
@@ -27,7 +28,8 @@ var DefaultBackoff = Backoff{Attempts: 9, First: 100 * time.Millisecond, Max: 2 
 // Do calls fn until it succeeds, fails for a reason transient does not
 // accept, ctx ends, or b.Attempts calls were made; it returns fn's last
 // error (ctx's when ctx ended during a wait). retried, when set, hears each
-// failure that will be tried again.
+// failure that will be tried again. An error with a method RetryAfter()
+// time.Duration that returns more than 0 sets the wait before the next call.
 func (b Backoff) Do(ctx context.Context, transient func(error) bool, retried func(attempt int, err error), fn func() error) error {
 	delay := b.First
 	for attempt := 1; ; attempt++ {
@@ -39,6 +41,12 @@ func (b Backoff) Do(ctx context.Context, transient func(error) bool, retried fun
 			retried(attempt, err)
 		}
 		wait := time.Duration(float64(delay) * (0.75 + rand.Float64()/2))
+		// A server that said when to come back (HTTP Retry-After) is
+		// taken at its word; the error caps what it asks.
+		var asked interface{ RetryAfter() time.Duration }
+		if errors.As(err, &asked) && asked.RetryAfter() > 0 {
+			wait = asked.RetryAfter()
+		}
 		if serr := b.sleep(ctx, wait); serr != nil {
 			return serr
 		}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -67,5 +68,31 @@ func TestDefaultBackoffBridgesSeconds(t *testing.T) {
 	b.Do(context.Background(), func(error) bool { return true }, nil, func() error { return errFlaky })
 	if total < 5*time.Second || total > 15*time.Second {
 		t.Errorf("the default waits %v in all, want between 5 and 15 s", total)
+	}
+}
+
+// askingErr is a failure whose server said when to come back.
+type askingErr struct{ after time.Duration }
+
+func (e askingErr) Error() string             { return "429" }
+func (e askingErr) RetryAfter() time.Duration { return e.after }
+
+// TestBackoffTakesRetryAfter: an error that says how long to wait sets the
+// wait, wrapped or not; one that says 0 leaves the backoff's own.
+func TestBackoffTakesRetryAfter(t *testing.T) {
+	var waits []time.Duration
+	b := Backoff{Attempts: 3, First: 100 * time.Millisecond, Max: time.Second,
+		Sleep: func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }}
+	errs := []error{fmt.Errorf("send: %w", askingErr{7 * time.Second}), askingErr{0}}
+	calls := 0
+	b.Do(context.Background(), func(error) bool { return true }, nil, func() error {
+		calls++
+		if calls > len(errs) {
+			return nil
+		}
+		return errs[calls-1]
+	})
+	if len(waits) != 2 || waits[0] != 7*time.Second || waits[1] < 150*time.Millisecond || waits[1] > 250*time.Millisecond {
+		t.Fatalf("waits %v, want 7s (asked) then about 200ms (the backoff's second)", waits)
 	}
 }
