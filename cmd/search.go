@@ -155,44 +155,33 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 				indexed()
 			}
 		}}
-	rank := o.sort == "rank"
-	if rank {
-		opt.Limit = search.RankLimit + 1
+	var ranked *search.Ranked[searchHit]
+	if o.sort == "rank" {
+		ranked = search.NewRanked(o.query, func(h searchHit) *search.Doc { return h.doc })
+		opt.Limit = search.RankLimit + 1 // one more says there were more
 	}
-	var hits []searchHit
 	out := bufio.NewWriter(o.f.IO.Out)
 	p := searchPrinter{o: o, w: out, colour: useColour(o.f.IO)}
 	err = s.Search(ctx, opt, func(h store.SearchHit) error {
 		hit := searchHit{conv: h.Conversation, role: h.Role, created: h.Created, body: h.Body, doc: h.Doc}
-		if !rank {
+		if ranked == nil {
 			return p.print(hit)
 		}
 		hit.body = slices.Clone(h.Body)
-		hits = append(hits, hit)
+		ranked.Add(hit)
 		return nil
 	})
-	if err != nil {
-		return errors.Join(err, out.Flush())
-	}
-	if rank {
-		if len(hits) > search.RankLimit {
-			hits = hits[:search.RankLimit]
+	if err == nil && ranked != nil {
+		if ranked.Over() {
 			o.f.warnf("search: more than %d records match; ranked the newest %d (narrow with --since, --until, -c or --role)", search.RankLimit, search.RankLimit)
 		}
-		docs := make([]*search.Doc, len(hits))
-		for i, h := range hits {
-			docs[i] = h.doc
-		}
-		order, scores := o.query.Rank(docs)
-		for n, i := range order {
-			if o.limit > 0 && n >= o.limit {
-				break
-			}
-			hits[i].score = scores[i]
-			if err := p.print(hits[i]); err != nil {
-				return errors.Join(err, out.Flush())
-			}
-		}
+		err = ranked.Each(o.limit, func(h searchHit, score float64) error {
+			h.score = score
+			return p.print(h)
+		})
+	}
+	if err != nil {
+		return errors.Join(err, out.Flush())
 	}
 	return out.Flush()
 }
