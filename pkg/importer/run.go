@@ -81,7 +81,7 @@ func Known(kind string) bool { return known[kind] }
 
 // Importer imports files of one format into one store.
 type Importer struct {
-	st      store.Store
+	st      Store
 	ids     *transcript.IDs
 	opt     Options
 	cursors map[[2]string]store.ImportCursor
@@ -94,7 +94,7 @@ type Importer struct {
 
 // New loads the store's import cursors (one query, so that a thousand
 // unchanged files cost no query each).
-func New(ctx context.Context, st store.Store, opt Options) (*Importer, error) {
+func New(ctx context.Context, st Store, opt Options) (*Importer, error) {
 	if opt.Chunk <= 0 {
 		opt.Chunk = 4000
 	}
