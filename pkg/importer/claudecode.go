@@ -15,6 +15,9 @@ import (
 
 type claudeCode struct{}
 
+// It reads a grown file from the last import's cursor (claudecoderesume.go).
+var _ Resumer = claudeCode{}
+
 func (claudeCode) Name() string  { return "claude-code" }
 func (claudeCode) Growing() bool { return true }
 func (claudeCode) Match(p string) bool {
@@ -134,6 +137,9 @@ type ccIndexer struct {
 	kinds          []string
 	summaries      map[uint64]string
 	sides          int // sidechain entries
+	// resumed: read from a cursor's offset (Resume), the lines past it
+	// alone.
+	resumed bool
 	// end is where the lines read end, after line endLine.
 	end     int64
 	endLine int
@@ -209,10 +215,7 @@ func (ix *ccIndexer) line(l line) error {
 	return nil
 }
 
-func (c claudeCode) Decode(src *Source, emit func(*Session) error) error {
-	if src.from != nil {
-		return c.decodeFrom(src, emit)
-	}
+func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 	ix := &ccIndexer{src: src}
 	if err := eachLine(src, src.Reader(), 0, 0, ix.line); err != nil {
 		return err
@@ -282,7 +285,7 @@ func (c claudeCode) Decode(src *Source, emit func(*Session) error) error {
 	if !src.Branches && (sub || ix.sides == 0) {
 		// One conversation of the file: the next import may go on from
 		// where this one read to.
-		s.Walk = ix.walk(src, x.steps(folded), hold, true, &resume{Offset: ix.end, Line: ix.endLine, Session: s.ID, Sub: sub})
+		s.Walk = ix.walk(src, x.steps(folded), hold, true, &Point{Offset: ix.end, Line: ix.endLine, State: &ccResume{Session: s.ID, Sub: sub}})
 		path, folded, hasChild, ix.x = nil, nil, nil, ccIndex{} // all that is walked is in the steps
 	} else {
 		s.Walk = ix.walk(src, x.steps(folded), hold, true, nil)
@@ -386,9 +389,9 @@ func (x *ccIndex) steps(path []int32) []ccStep {
 // is where a read may resume after the path's last entry. The entries
 // from hold on are held (fold says why): stored, but the cursor stops
 // before them.
-func (ix *ccIndexer) walk(src *Source, path []ccStep, hold int, main bool, end *resume) func(int, func(*Entry) error) error {
+func (ix *ccIndexer) walk(src *Source, path []ccStep, hold int, main bool, end *Point) func(int, func(*Entry) error) error {
 	return func(skip int, fn func(*Entry) error) error {
-		if src.from != nil {
+		if ix.resumed {
 			skip = 0 // the path is of the entries past the cursor
 		}
 		after := int32(0)
@@ -432,7 +435,7 @@ func (ix *ccIndexer) walk(src *Source, path []ccStep, hold int, main bool, end *
 			}
 			if k == len(path)-1 {
 				if end != nil {
-					e.next = *end
+					e.Next = *end
 				}
 			}
 			if err := fn(e); err != nil {

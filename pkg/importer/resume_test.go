@@ -2,13 +2,17 @@ package importer
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // resumeCases write sessions of n entries of about 250 bytes each, one a
@@ -209,5 +213,76 @@ func TestCompactionAfterLongImport(t *testing.T) {
 	}
 	if n := strings.Count(w[strings.Index(w, `"summaryIds"`):], `","`); n < loadTail+98 {
 		t.Errorf("the summary covers %d records, want all %d", n+1, loadTail+99)
+	}
+}
+
+// TestResumeOldFormCursor: a cursor stored before formats kept their state
+// apart (its fields beside offset, line and tail) still resumes, with the
+// state it holds: a grown file read from it stores what an import of the
+// whole file stores. Codex's model changes before the cursor, so that a
+// state lost would show in the records.
+func TestResumeOldFormCursor(t *testing.T) {
+	cases := slices.Clone(resumeCases)
+	codexLine := cases[0].line
+	cases[0].line = func(i int) string {
+		switch i {
+		case 2, 40:
+			model := map[int]string{2: "gpt-a", 40: "gpt-b"}[i]
+			return fmt.Sprintf(`{"timestamp":"2026-01-01T00:00:%02dZ","type":"turn_context","payload":{"model":%q}}`, i, model)
+		}
+		return codexLine(i)
+	}
+	for _, c := range cases {
+		t.Run(c.format, func(t *testing.T) {
+			ctx := t.Context()
+			p := filepath.Join(t.TempDir(), c.file)
+			first, grown := session(1, 60, c.line), session(1, 80, c.line)
+			if err := os.WriteFile(p, first, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got := openStore(t)
+			if _, _, err := run(t, got, c.format, Options{}, p); err != nil {
+				t.Fatal(err)
+			}
+			var curs []store.ImportCursor
+			_ = got.ImportCursors(ctx, "", func(c store.ImportCursor) error { curs = append(curs, c); return nil })
+			if len(curs) != 1 {
+				t.Fatalf("cursors %+v, want one", curs)
+			}
+			// The old form: the state's fields beside offset, line and tail.
+			var fields, state map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(curs[0].Resume), &fields); err != nil {
+				t.Fatal(err)
+			}
+			if c.format != "gemini-cli" && json.Unmarshal(fields["state"], &state) != nil {
+				t.Fatalf("resume %s holds no state", curs[0].Resume)
+			}
+			delete(fields, "state")
+			maps.Copy(fields, state)
+			old, _ := json.Marshal(fields)
+			cur := curs[0]
+			cur.Resume = string(old)
+			if _, err := got.ImportAppend(ctx, cur, transcript.NewIDs(), feed(nil)); err != nil {
+				t.Fatal(err)
+			}
+			want := openStore(t)
+			if err := os.WriteFile(p, grown, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := run(t, want, c.format, Options{}, p); err != nil {
+				t.Fatal(err)
+			}
+			// Line 30 made unreadable: a read from the start would name it.
+			if err := os.WriteFile(p, garble(grown, 30), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			im, warned, err := run(t, got, c.format, Options{}, p)
+			if err != nil || im.Tally.Inserted == 0 || len(warned) > 0 {
+				t.Fatalf("import from the old cursor %s: %v, %+v, warned %q", old, err, im.Tally, warned)
+			}
+			if g, w := dumpAll(t, got, filepath.Dir(p)), dumpAll(t, want, filepath.Dir(p)); g != w {
+				t.Errorf("the import from the old cursor differs from the whole file's:\n%s", diffLines(w, g))
+			}
+		})
 	}
 }

@@ -124,7 +124,7 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		// matched by id, wherever the last export lay.
 		cur, have = im.byConv[conv]
 	}
-	if src.from != nil && !have {
+	if src.at != nil && !have {
 		// Read from another conversation's cursor (the session's id
 		// changed?): nothing is stored yet, read the file from its start.
 		return errRestart
@@ -141,9 +141,9 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 	i, last, held := 0, cur.LastEntry, 0
 	// next is where the next import may resume: past the last entry
 	// stored, if its format can say (else from the start).
-	var next resume
-	if src.from != nil {
-		i, next = skip, *src.from // the walk begins past the cursor
+	var next Point
+	if src.at != nil {
+		i, next = skip, src.at.point() // the walk begins past the cursor
 	}
 	// A chunk is written while the next one is decoded (two cores: the
 	// decoder and the database work at once); chunks commit in order.
@@ -194,7 +194,7 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		if b.first || have && !b.loaded && cur.Resume == "" {
 			// No record yet (or none known): the first one's aux.import
 			// takes what the session says of itself from the whole file.
-			next = resume{}
+			next = Point{}
 		}
 		c := store.ImportCursor{Source: src.Path, Conversation: conv, Tool: im.tool(),
 			Size: st.size, MTime: st.mtime, Entries: int64(i - held), LastEntry: last, Head: head, Resume: next.encode(src)}
@@ -230,7 +230,7 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 				if e.ID != cur.LastEntry {
 					return errMoved
 				}
-				next = e.next
+				next = e.Next
 			}
 			return nil
 		}
@@ -260,7 +260,7 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		if e.Held {
 			held++
 		} else {
-			last, held, next = e.ID, 0, e.next
+			last, held, next = e.ID, 0, e.Next
 		}
 		if (len(chunk) >= im.opt.Chunk || chunkBytes >= chunkLimit) && held == 0 {
 			return flush(false)
