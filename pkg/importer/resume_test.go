@@ -99,29 +99,38 @@ func TestResumeReadsPastTheCursor(t *testing.T) {
 			if len(curs) != 1 || !strings.Contains(curs[0].Resume, fmt.Sprintf(`"offset":%d`, len(first))) {
 				t.Fatalf("cursors %+v, want one resuming at %d", curs, len(first))
 			}
-			want := openStore(t)
-			if err := os.WriteFile(p, grown, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if _, _, err := run(t, want, c.format, Options{}, p); err != nil {
-				t.Fatal(err)
-			}
-			// Line 30 lies past the head's 4 KiB and before the tail's.
-			if err := os.WriteFile(p, garble(grown, 30), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			im, warned, err := run(t, got, c.format, Options{}, p)
-			if err != nil {
-				t.Fatalf("resumed import read what was imported: %v", err)
-			}
-			if im.Tally.Inserted == 0 || len(warned) > 0 {
-				t.Fatalf("resumed import: %+v, warned %q", im.Tally, warned)
-			}
-			dir := filepath.Dir(p)
-			if g, w := dumpAll(t, got, dir), dumpAll(t, want, dir); g != w {
-				t.Errorf("the resumed import differs from the whole file's:\n%s", diffLines(w, g))
-			}
+			resumeGrown(t, got, c.format, p, grown)
 		})
+	}
+}
+
+// resumeGrown grows the file at p, imported into got, to grown and
+// imports it again, with line 30 made unreadable (past the head's 4 KiB
+// and before the tail's: a read from the file's start would name it): got
+// must hold what an import of the whole grown file holds, no line named.
+func resumeGrown(t *testing.T, got store.Store, format, p string, grown []byte) {
+	t.Helper()
+	want := openStore(t)
+	if err := os.WriteFile(p, grown, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := run(t, want, format, Options{}, p); err != nil {
+		t.Fatal(err)
+	}
+	// Line 30 lies past the head's 4 KiB and before the tail's.
+	if err := os.WriteFile(p, garble(grown, 30), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	im, warned, err := run(t, got, format, Options{}, p)
+	if err != nil {
+		t.Fatalf("resumed import read what was imported: %v", err)
+	}
+	if im.Tally.Inserted == 0 || len(warned) > 0 {
+		t.Fatalf("resumed import: %+v, warned %q", im.Tally, warned)
+	}
+	dir := filepath.Dir(p)
+	if g, w := dumpAll(t, got, dir), dumpAll(t, want, dir); g != w {
+		t.Errorf("the resumed import differs from the whole file's:\n%s", diffLines(w, g))
 	}
 }
 
@@ -261,28 +270,11 @@ func TestResumeOldFormCursor(t *testing.T) {
 			maps.Copy(fields, state)
 			old, _ := json.Marshal(fields)
 			cur := curs[0]
-			cur.Resume = string(old)
+			cur.Resume = string(old) // as the code before state was kept apart stored it
 			if _, err := got.ImportAppend(ctx, cur, transcript.NewIDs(), feed(nil)); err != nil {
 				t.Fatal(err)
 			}
-			want := openStore(t)
-			if err := os.WriteFile(p, grown, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if _, _, err := run(t, want, c.format, Options{}, p); err != nil {
-				t.Fatal(err)
-			}
-			// Line 30 made unreadable: a read from the start would name it.
-			if err := os.WriteFile(p, garble(grown, 30), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			im, warned, err := run(t, got, c.format, Options{}, p)
-			if err != nil || im.Tally.Inserted == 0 || len(warned) > 0 {
-				t.Fatalf("import from the old cursor %s: %v, %+v, warned %q", old, err, im.Tally, warned)
-			}
-			if g, w := dumpAll(t, got, filepath.Dir(p)), dumpAll(t, want, filepath.Dir(p)); g != w {
-				t.Errorf("the import from the old cursor differs from the whole file's:\n%s", diffLines(w, g))
-			}
+			resumeGrown(t, got, c.format, p, grown)
 		})
 	}
 }
