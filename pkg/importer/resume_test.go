@@ -85,23 +85,31 @@ func garble(b []byte, n int) []byte {
 func TestResumeReadsPastTheCursor(t *testing.T) {
 	for _, c := range resumeCases {
 		t.Run(c.format, func(t *testing.T) {
-			p := filepath.Join(t.TempDir(), c.file)
 			first, grown := session(1, 60, c.line), session(1, 80, c.line)
-			if err := os.WriteFile(p, first, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			got := openStore(t)
-			if _, _, err := run(t, got, c.format, Options{}, p); err != nil {
-				t.Fatal(err)
-			}
-			var curs []store.ImportCursor
-			_ = got.ImportCursors(t.Context(), "", func(c store.ImportCursor) error { curs = append(curs, c); return nil })
+			p, got, curs := importFirst(t, c.format, c.file, first)
 			if len(curs) != 1 || !strings.Contains(curs[0].Resume, fmt.Sprintf(`"offset":%d`, len(first))) {
 				t.Fatalf("cursors %+v, want one resuming at %d", curs, len(first))
 			}
 			resumeGrown(t, got, c.format, p, grown)
 		})
 	}
+}
+
+// importFirst writes first to a file named file and imports it into a
+// new store: the file's path, the store and its cursors.
+func importFirst(t *testing.T, format, file string, first []byte) (string, store.Store, []store.ImportCursor) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), file)
+	if err := os.WriteFile(p, first, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := openStore(t)
+	if _, _, err := run(t, got, format, Options{}, p); err != nil {
+		t.Fatal(err)
+	}
+	var curs []store.ImportCursor
+	_ = got.ImportCursors(t.Context(), "", func(c store.ImportCursor) error { curs = append(curs, c); return nil })
+	return p, got, curs
 }
 
 // resumeGrown grows the file at p, imported into got, to grown and
@@ -243,18 +251,8 @@ func TestResumeOldFormCursor(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.format, func(t *testing.T) {
-			ctx := t.Context()
-			p := filepath.Join(t.TempDir(), c.file)
-			first, grown := session(1, 60, c.line), session(1, 80, c.line)
-			if err := os.WriteFile(p, first, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			got := openStore(t)
-			if _, _, err := run(t, got, c.format, Options{}, p); err != nil {
-				t.Fatal(err)
-			}
-			var curs []store.ImportCursor
-			_ = got.ImportCursors(ctx, "", func(c store.ImportCursor) error { curs = append(curs, c); return nil })
+			p, got, curs := importFirst(t, c.format, c.file, session(1, 60, c.line))
+			grown := session(1, 80, c.line)
 			if len(curs) != 1 {
 				t.Fatalf("cursors %+v, want one", curs)
 			}
@@ -271,7 +269,7 @@ func TestResumeOldFormCursor(t *testing.T) {
 			old, _ := json.Marshal(fields)
 			cur := curs[0]
 			cur.Resume = string(old) // as the code before state was kept apart stored it
-			if _, err := got.ImportAppend(ctx, cur, transcript.NewIDs(), feed(nil)); err != nil {
+			if _, err := got.ImportAppend(t.Context(), cur, transcript.NewIDs(), feed(nil)); err != nil {
 				t.Fatal(err)
 			}
 			resumeGrown(t, got, c.format, p, grown)
