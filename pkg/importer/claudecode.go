@@ -291,29 +291,38 @@ func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 		s.Walk = ix.walk(src, x.steps(folded), hold, true, nil)
 	}
 	if src.Branches {
-		// A leaf the graph gathered into the path (a result of a call of
-		// one answer) is no branch.
-		on := newBits(x.n)
-		on.setAll(folded)
-		for i := 0; i < x.n; i++ {
-			if n := x.at(i); n.side() != sub || hasChild.has(i) || i == leaf || !n.msg() {
-				continue
-			}
-			bp := x.path(i)
-			for _, j := range bp {
-				if !on.has(int(j)) {
-					key, _ := rd.node(x.at(int(j)))
-					bf, bh := x.fold(rd, bp, sub)
-					s.Branches = append(s.Branches, Branch{Key: key, Walk: ix.walk(src, x.steps(bf), bh, false, nil)})
-					break
-				}
-			}
-		}
+		s.Branches = ix.branches(src, rd, folded, hasChild, leaf, sub)
 	}
 	if err := emit(s); err != nil || sub {
 		return err
 	}
 	return ix.sidechains(src, session, meta, emit)
+}
+
+// branches are the branches off the active path (folded, ending at leaf):
+// one for each other leaf of the main chain (of the sub-agent's, as sub
+// says), from its first entry off the path. A leaf the graph gathered into
+// the path (a result of a call of one answer) is no branch.
+func (ix *ccIndexer) branches(src *Source, rd *ccReader, folded []int32, hasChild bits, leaf int, sub bool) []Branch {
+	x := &ix.x
+	on := newBits(x.n)
+	on.setAll(folded)
+	var out []Branch
+	for i := 0; i < x.n; i++ {
+		if n := x.at(i); n.side() != sub || hasChild.has(i) || i == leaf || !n.msg() {
+			continue
+		}
+		bp := x.path(i)
+		for _, j := range bp {
+			if !on.has(int(j)) {
+				key, _ := rd.node(x.at(int(j)))
+				bf, bh := x.fold(rd, bp, sub)
+				out = append(out, Branch{Key: key, Walk: ix.walk(src, x.steps(bf), bh, false, nil)})
+				break
+			}
+		}
+	}
+	return out
 }
 
 // sidechains emits the sidechains written inline (sub-agents, before they
