@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -89,8 +90,9 @@ func importViolations(prod, all map[string][]string) []string {
 		// Backoff and reads Retry-After as pkg/llm does; it knows no
 		// use case, no backend and not pkg/export (it fits its Writer).
 		"pkg/otel": {"pkg/transcript", "pkg/store", "pkg/llm"},
-		// import reads files into the store: the domain and the store's
-		// interface, never a backend or a provider.
+		// import reads files into the store: the domain and the packages
+		// of the store interface it declares (importer.Store, of
+		// pkg/store's types), never a backend or a provider.
 		"pkg/importer": {"pkg/transcript", "pkg/store"},
 		// The search language and tokenizer, one for every backend,
 		// know no store.
@@ -179,6 +181,8 @@ func TestImportViolations(t *testing.T) {
 		{"the use case imports the engine", map[string][]string{"pkg/summarize": {"pkg/summarize/extractive"}}, nil, "pkg/summarize imports pkg/summarize/extractive"},
 		{"the fact finder imports the engine", map[string][]string{"pkg/summarize/facts": {"pkg/summarize/extractive"}}, nil, "pkg/summarize/facts imports pkg/summarize/extractive"},
 		{"search imports the store", map[string][]string{"pkg/search": {"pkg/store"}}, nil, "pkg/search imports pkg/store"},
+		{"the importer imports the engine", map[string][]string{"pkg/importer": {"pkg/store/sqlstore"}}, nil, "pkg/importer imports pkg/store/sqlstore"},
+		{"the importer imports a backend", map[string][]string{"pkg/importer": {"pkg/store/sqlite"}}, nil, "pkg/importer imports pkg/store/sqlite"},
 		{"adapters import each other", map[string][]string{"pkg/store/sqlite": {"pkg/dynamo"}}, nil, "adapter pkg/store/sqlite imports pkg/dynamo"},
 		{"a test under pkg imports cmd", nil, map[string][]string{"pkg/dynamo": {"cmd"}}, "pkg/dynamo imports cmd"},
 	} {
@@ -186,6 +190,34 @@ func TestImportViolations(t *testing.T) {
 		if len(v) == 0 || !strings.HasPrefix(v[0], tt.want) {
 			t.Errorf("%s: got %q, want one starting %q", tt.name, v, tt.want)
 		}
+	}
+}
+
+// The importer takes the store interface it declares (importer.Store: the
+// methods it calls), never the whole store.Store: a production file of
+// pkg/importer that names store.Store fails.
+func TestImporterDeclaresItsStore(t *testing.T) {
+	files, err := filepath.Glob("pkg/importer/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files in pkg/importer (%v): is the test running at the module root?", err)
+	}
+	fset := token.NewFileSet()
+	for _, p := range files {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Store" {
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "store" {
+					t.Errorf("%s: names store.Store; the importer takes importer.Store, the methods it calls", fset.Position(sel.Pos()))
+				}
+			}
+			return true
+		})
 	}
 }
 

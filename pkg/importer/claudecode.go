@@ -15,6 +15,9 @@ import (
 
 type claudeCode struct{}
 
+// It reads a grown file from the last import's cursor (claudecoderesume.go).
+var _ Resumer = claudeCode{}
+
 func (claudeCode) Name() string  { return "claude-code" }
 func (claudeCode) Growing() bool { return true }
 func (claudeCode) Match(p string) bool {
@@ -134,6 +137,9 @@ type ccIndexer struct {
 	kinds          []string
 	summaries      map[uint64]string
 	sides          int // sidechain entries
+	// resumed: read from a cursor's offset (Resume), the lines past it
+	// alone.
+	resumed bool
 	// end is where the lines read end, after line endLine.
 	end     int64
 	endLine int
@@ -209,10 +215,7 @@ func (ix *ccIndexer) line(l line) error {
 	return nil
 }
 
-func (c claudeCode) Decode(src *Source, emit func(*Session) error) error {
-	if src.from != nil {
-		return c.decodeFrom(src, emit)
-	}
+func (claudeCode) Decode(src *Source, emit func(*Session) error) error {
 	ix := &ccIndexer{src: src}
 	if err := eachLine(src, src.Reader(), 0, 0, ix.line); err != nil {
 		return err
@@ -282,35 +285,44 @@ func (c claudeCode) Decode(src *Source, emit func(*Session) error) error {
 	if !src.Branches && (sub || ix.sides == 0) {
 		// One conversation of the file: the next import may go on from
 		// where this one read to.
-		s.Walk = ix.walk(src, x.steps(folded), hold, true, &resume{Offset: ix.end, Line: ix.endLine, Session: s.ID, Sub: sub})
+		s.Walk = ix.walk(src, x.steps(folded), hold, true, &Point{Offset: ix.end, Line: ix.endLine, State: &ccResume{Session: s.ID, Sub: sub}})
 		path, folded, hasChild, ix.x = nil, nil, nil, ccIndex{} // all that is walked is in the steps
 	} else {
 		s.Walk = ix.walk(src, x.steps(folded), hold, true, nil)
 	}
 	if src.Branches {
-		// A leaf the graph gathered into the path (a result of a call of
-		// one answer) is no branch.
-		on := newBits(x.n)
-		on.setAll(folded)
-		for i := 0; i < x.n; i++ {
-			if n := x.at(i); n.side() != sub || hasChild.has(i) || i == leaf || !n.msg() {
-				continue
-			}
-			bp := x.path(i)
-			for _, j := range bp {
-				if !on.has(int(j)) {
-					key, _ := rd.node(x.at(int(j)))
-					bf, bh := x.fold(rd, bp, sub)
-					s.Branches = append(s.Branches, Branch{Key: key, Walk: ix.walk(src, x.steps(bf), bh, false, nil)})
-					break
-				}
-			}
-		}
+		s.Branches = ix.branches(src, rd, folded, hasChild, leaf, sub)
 	}
 	if err := emit(s); err != nil || sub {
 		return err
 	}
 	return ix.sidechains(src, session, meta, emit)
+}
+
+// branches are the branches off the active path (folded, ending at leaf):
+// one for each other leaf of the main chain (of the sub-agent's, as sub
+// says), from its first entry off the path. A leaf the graph gathered into
+// the path (a result of a call of one answer) is no branch.
+func (ix *ccIndexer) branches(src *Source, rd *ccReader, folded []int32, hasChild bits, leaf int, sub bool) []Branch {
+	x := &ix.x
+	on := newBits(x.n)
+	on.setAll(folded)
+	var out []Branch
+	for i := 0; i < x.n; i++ {
+		if n := x.at(i); n.side() != sub || hasChild.has(i) || i == leaf || !n.msg() {
+			continue
+		}
+		bp := x.path(i)
+		for _, j := range bp {
+			if !on.has(int(j)) {
+				key, _ := rd.node(x.at(int(j)))
+				bf, bh := x.fold(rd, bp, sub)
+				out = append(out, Branch{Key: key, Walk: ix.walk(src, x.steps(bf), bh, false, nil)})
+				break
+			}
+		}
+	}
+	return out
 }
 
 // sidechains emits the sidechains written inline (sub-agents, before they
@@ -362,84 +374,4 @@ func (ix *ccIndexer) sidechains(src *Source, session string, meta Meta, emit fun
 		}
 	}
 	return nil
-}
-
-// ccStep is an entry of a path to walk: where its line is.
-type ccStep struct {
-	off     int64
-	n, line int32
-}
-
-// steps is path as the walk reads it: 16 bytes an entry, the index not
-// needed any more once every path is made.
-func (x *ccIndex) steps(path []int32) []ccStep {
-	out := make([]ccStep, len(path))
-	for k, i := range path {
-		n := x.at(int(i))
-		out[k] = ccStep{n.at(), n.n, n.line}
-	}
-	return out
-}
-
-// walk goes over path; the main session's walk also notes the lines off
-// the graph (once per import, only those past the cursor). end, when set,
-// is where a read may resume after the path's last entry. The entries
-// from hold on are held (fold says why): stored, but the cursor stops
-// before them.
-func (ix *ccIndexer) walk(src *Source, path []ccStep, hold int, main bool, end *resume) func(int, func(*Entry) error) error {
-	return func(skip int, fn func(*Entry) error) error {
-		if src.from != nil {
-			skip = 0 // the path is of the entries past the cursor
-		}
-		after := int32(0)
-		if skip > 0 && skip <= len(path) {
-			after = path[skip-1].line
-		}
-		for _, a := range ix.asides {
-			if main && a.line > after {
-				src.Note(ix.kinds[a.kind])
-			}
-		}
-		for _, a := range ix.skips {
-			if main && a.line > after {
-				src.Skip(a.err)
-			}
-		}
-		d := ccDecoder{src: src}
-		rd := newCCReader(src)
-		for k, n := range path {
-			e := &Entry{Line: int(n.line)}
-			switch {
-			case k >= skip:
-				text, err := rd.read(n.off, n.n)
-				if err != nil {
-					return err
-				}
-				recs, err := d.entry(text, int(n.line))
-				if skippable(err) {
-					src.Skip(err) // named, and the walk goes on
-					recs, err = nil, nil
-				}
-				if err != nil {
-					return err
-				}
-				e.ID, e.Records, e.Held = d.uuid, recs, d.held || k >= hold
-				if d.ms > 0 {
-					e.Time = timeMS(d.ms)
-				}
-			case k == skip-1:
-				e.ID, _ = rd.head(n.off, n.n) // the one the cursor names
-			}
-			if k == len(path)-1 {
-				if end != nil {
-					e.next = *end
-				}
-			}
-			if err := fn(e); err != nil {
-				return err
-			}
-		}
-		d.done()
-		return nil
-	}
 }

@@ -117,57 +117,7 @@ func (x *ccIndex) resultHolder(i int, extras map[int32]ccExtra) int {
 func (x *ccIndex) fold(rd *ccReader, path []int32, side bool) (out []int32, hold int) {
 	on := newBits(x.n)
 	on.setAll(path)
-	var extras map[int32]ccExtra
-	byAnchor := map[int32][]int32{}
-	anchorOf := func(p int) int32 {
-		if on.has(p) {
-			return int32(p)
-		}
-		return extras[int32(p)].anchor
-	}
-	for i := 0; i < x.n; i++ {
-		nd := x.at(i)
-		if on.has(i) || nd.side() != side {
-			continue
-		}
-		p, ok := x.parentOf(i)
-		if !ok {
-			continue
-		}
-		pe, pex := extras[int32(p)]
-		if !on.has(p) && !pex {
-			continue
-		}
-		pn := x.at(p)
-		var e ccExtra
-		switch {
-		case nd.asst() && pn.asst() && (!pex || pe.kind == 'A'):
-			mi := rd.messageID(nd)
-			if mi == "" || mi != rd.messageID(pn) {
-				continue // another answer: a branch
-			}
-			e = ccExtra{anchor: anchorOf(p), holder: int32(i), kind: 'A'}
-		case nd.result():
-			h := x.holderOf(p, extras)
-			if h < 0 || !on.has(h) && extras[int32(h)].kind != 'A' {
-				continue
-			}
-			e = ccExtra{anchor: anchorOf(h), holder: int32(h), kind: 'R'}
-		case !nd.msg() && (pn.asst() || pex && pe.kind == 'T'):
-			h := x.holderOf(p, extras)
-			if h < 0 || !on.has(h) && extras[int32(h)].kind != 'A' {
-				continue
-			}
-			e = ccExtra{anchor: anchorOf(h), holder: int32(h), kind: 'T'}
-		default:
-			continue
-		}
-		if extras == nil {
-			extras = map[int32]ccExtra{}
-		}
-		extras[int32(i)] = e
-		byAnchor[e.anchor] = append(byAnchor[e.anchor], int32(i))
-	}
+	extras, byAnchor := x.offPath(rd, on, side)
 	out = make([]int32, 0, len(path)+len(extras))
 	hold = -1
 	done := newBits(x.n)
@@ -251,6 +201,64 @@ func (x *ccIndex) fold(rd *ccReader, path []int32, side bool) (out []int32, hold
 		hold = len(out)
 	}
 	return out, hold
+}
+
+// offPath finds the entries off the path (on) that the tool-call graph
+// gathers into it: an assistant entry of the same message as its parent
+// ('A'), a result of a call ('R'), an entry chained off a call ('T'),
+// each with the path's entry it goes with (its anchor).
+func (x *ccIndex) offPath(rd *ccReader, on bits, side bool) (extras map[int32]ccExtra, byAnchor map[int32][]int32) {
+	byAnchor = map[int32][]int32{}
+	anchorOf := func(p int) int32 {
+		if on.has(p) {
+			return int32(p)
+		}
+		return extras[int32(p)].anchor
+	}
+	for i := 0; i < x.n; i++ {
+		nd := x.at(i)
+		if on.has(i) || nd.side() != side {
+			continue
+		}
+		p, ok := x.parentOf(i)
+		if !ok {
+			continue
+		}
+		pe, pex := extras[int32(p)]
+		if !on.has(p) && !pex {
+			continue
+		}
+		pn := x.at(p)
+		var e ccExtra
+		switch {
+		case nd.asst() && pn.asst() && (!pex || pe.kind == 'A'):
+			mi := rd.messageID(nd)
+			if mi == "" || mi != rd.messageID(pn) {
+				continue // another answer: a branch
+			}
+			e = ccExtra{anchor: anchorOf(p), holder: int32(i), kind: 'A'}
+		case nd.result():
+			h := x.holderOf(p, extras)
+			if h < 0 || !on.has(h) && extras[int32(h)].kind != 'A' {
+				continue
+			}
+			e = ccExtra{anchor: anchorOf(h), holder: int32(h), kind: 'R'}
+		case !nd.msg() && (pn.asst() || pex && pe.kind == 'T'):
+			h := x.holderOf(p, extras)
+			if h < 0 || !on.has(h) && extras[int32(h)].kind != 'A' {
+				continue
+			}
+			e = ccExtra{anchor: anchorOf(h), holder: int32(h), kind: 'T'}
+		default:
+			continue
+		}
+		if extras == nil {
+			extras = map[int32]ccExtra{}
+		}
+		extras[int32(i)] = e
+		byAnchor[e.anchor] = append(byAnchor[e.anchor], int32(i))
+	}
+	return extras, byAnchor
 }
 
 // awaited reports whether a call of the assistant entries asst has no

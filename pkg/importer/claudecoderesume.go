@@ -6,14 +6,22 @@ package importer
 // the file is read from its start (a rewind or a branch off what was
 // imported shows there).
 
-func (claudeCode) decodeFrom(src *Source, emit func(*Session) error) error {
-	f := src.from
-	if f.Session == "" || f.last == "" {
+import "encoding/json"
+
+// ccResume is what a Claude Code read needs to go on from a cursor: the
+// session it is of, and whether it is a sub-agent's.
+type ccResume struct {
+	Session string `json:"session,omitempty"`
+	Sub     bool   `json:"sub,omitempty"`
+}
+
+func (claudeCode) Resume(src *Source, at At, emit func(*Session) error) error {
+	var f ccResume
+	if json.Unmarshal(at.State, &f) != nil || f.Session == "" || at.Last == "" {
 		return errRestart
 	}
-	ix := &ccIndexer{src: src}
-	start, startLine := src.startAt()
-	if err := eachLine(src, src.rest(), startLine, start, ix.line); err != nil {
+	ix := &ccIndexer{src: src, resumed: true}
+	if err := eachLineAt(src, &at, ix.line); err != nil {
 		return err
 	}
 	if !f.Sub && ix.sides > 0 {
@@ -21,11 +29,11 @@ func (claudeCode) decodeFrom(src *Source, emit func(*Session) error) error {
 	}
 	// The title it states since; the model stays the first one's.
 	s := &Session{ID: f.Session, Meta: Meta{Title: ix.meta.Title}}
-	end := &resume{Offset: ix.end, Line: ix.endLine, Session: f.Session, Sub: f.Sub}
+	end := &Point{Offset: ix.end, Line: ix.endLine, State: &f}
 	x := &ix.x
 	if x.n == 0 {
 		if ix.end == 0 {
-			end = f // nothing read: the cursor stays where it was
+			end.Offset, end.Line = at.Offset, at.Line // nothing read: the cursor stays where it was
 		}
 		s.Walk = ix.walk(src, nil, 0, true, end)
 		return emit(s)
@@ -50,7 +58,7 @@ func (claudeCode) decodeFrom(src *Source, emit func(*Session) error) error {
 			if p != "" {
 				under++
 			}
-			if p != "" && p != f.last || under > 1 {
+			if p != "" && p != at.Last || under > 1 {
 				return errRestart
 			}
 		}
@@ -67,7 +75,7 @@ func (claudeCode) decodeFrom(src *Source, emit func(*Session) error) error {
 		return errRestart
 	}
 	path := x.path(leaf)
-	if ccParent(rd, x.at(int(path[0]))) != f.last {
+	if ccParent(rd, x.at(int(path[0]))) != at.Last {
 		return errRestart
 	}
 	folded, hold := x.fold(rd, path, f.Sub)

@@ -9,21 +9,20 @@ package importer
 // number and a hash of its bytes.
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 type codex struct{}
+
+// It reads a grown file from the last import's cursor (codexresume.go).
+var _ Resumer = codex{}
 
 func (codex) Name() string  { return "codex" }
 func (codex) Growing() bool { return true }
@@ -88,9 +87,41 @@ var codexIDInName = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$`)
 })
 
-func (codex) Decode(src *Source, emit func(*Session) error) error {
+func (c codex) Decode(src *Source, emit func(*Session) error) error {
+	return c.read(src, nil, emit)
+}
+
+func (c codex) Resume(src *Source, at At, emit func(*Session) error) error {
+	return c.read(src, &at, emit)
+}
+
+// read emits the file's one session, whose walk reads the lines past at
+// (all of them when at is nil).
+func (codex) read(src *Source, at *At, emit func(*Session) error) error {
+	var st codexResume
+	if at != nil && len(at.State) > 0 && json.Unmarshal(at.State, &st) != nil {
+		return errRestart
+	}
+	s, err := codexSession(src)
+	if err != nil {
+		return err
+	}
+	s.Walk = func(skip int, fn func(*Entry) error) error {
+		d := codexDecoder{src: src, model: s.Meta.Model}
+		k := 0
+		if at != nil {
+			// past the cursor: every line is new, the model as it was there
+			k, d.model, d.prompts, d.answered = skip, st.Model, st.Prompts, st.Answered
+		}
+		return d.walk(at, k, skip, fn)
+	}
+	return emit(s)
+}
+
+// codexSession is the session of a rollout, its id and meta read from
+// its first lines (or its name).
+func codexSession(src *Source) (*Session, error) {
 	s := &Session{}
-	// The id and meta are on the first lines: read them first.
 	err := eachLine(src, src.Reader(), 0, 0, func(l line) error {
 		var cl codexLine
 		if json.Unmarshal(l.text, &cl) != nil {
@@ -121,7 +152,7 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 		return nil
 	})
 	if err != nil && err != errStop {
-		return err
+		return nil, err
 	}
 	if s.ID == "" {
 		if m := codexIDInName().FindStringSubmatch(src.Path); m != nil {
@@ -130,72 +161,7 @@ func (codex) Decode(src *Source, emit func(*Session) error) error {
 			s.ID = strings.TrimSuffix(filepath.Base(src.Path), ".jsonl")
 		}
 	}
-	s.Walk = func(skip int, fn func(*Entry) error) error {
-		d := codexDecoder{src: src, model: s.Meta.Model}
-		k := 0
-		start, startLine := src.startAt()
-		if src.from != nil {
-			// past the cursor: every line is new, the model as it was there
-			k, d.model, d.prompts, d.answered = skip, src.from.Model, src.from.Prompts, src.from.Answered
-		}
-		quiet := *src
-		quiet.notes = nil
-		err := eachLine(src, src.rest(), startLine, start, func(l line) error {
-			h := sha256.Sum256(l.text)
-			e := &Entry{ID: strconv.Itoa(l.n) + "-" + hex.EncodeToString(h[:6]), Line: l.n}
-			var cl codexLine
-			if err := cl.scan(l.text); err != nil {
-				// A torn line amid the file: named (once: past the
-				// cursor), skipped.
-				if k >= skip {
-					src.Skip(inputErr(l.n, "", "skipped: not a Codex rollout line: %v", err))
-				}
-				k++
-				e.next = resume{Offset: l.end, Line: l.n, Model: d.model, Prompts: d.prompts, Answered: d.lastAnswered()}
-				return fn(e)
-			}
-			e.Time = parseTime(cl.Timestamp)
-			if k >= skip {
-				if !utf8.Valid(l.text) {
-					src.Note("invalid UTF-8 (replaced by U+FFFD)")
-				}
-				recs, err := d.line(&cl, l.text, l.n)
-				if skippable(err) {
-					src.Skip(err)
-					recs, err = nil, nil
-				}
-				if err != nil {
-					return err
-				}
-				if len(d.execs) > 0 && len(recs) > 0 && recs[0].Message.Role != transcript.RoleTool {
-					// The turn goes on without the outputs of these
-					// commands: their events are the results.
-					recs = append(d.execResults(), recs...)
-				}
-				e.Records, e.Held, e.TurnAux = recs, len(d.pending) > 0 || len(d.execs) > 0, d.usage
-				d.usage = nil
-			} else {
-				switch cl.Type {
-				case "turn_context", "response_item", "event_msg", "compacted":
-					// The model in force and the prompts of the open turn
-					// (an event_msg copy of one before the cursor is no
-					// new prompt); nothing noted, nothing held.
-					d.src = &quiet
-					_, _ = d.line(&cl, l.text, l.n)
-					d.src, d.pending, d.execs, d.usage = src, nil, nil, nil
-				}
-			}
-			k++
-			e.next = resume{Offset: l.end, Line: l.n, Model: d.model, Prompts: d.prompts, Answered: d.lastAnswered()}
-			return fn(e)
-		})
-		if err == nil {
-			d.pending, d.execs = nil, nil // held: read again next time
-		}
-		d.done()
-		return err
-	}
-	return emit(s)
+	return s, nil
 }
 
 // scan reads a line's top-level keys, the payload left raw.
@@ -250,6 +216,8 @@ type codexDecoder struct {
 	answered []string
 	// usage: what a token_count line gave, for the entry's TurnAux.
 	usage map[string]json.RawMessage
+	// state: the latest point's state (point makes it).
+	state *codexResume
 }
 
 func (d *codexDecoder) done() {

@@ -22,6 +22,10 @@ import (
 
 type geminiCLI struct{}
 
+// It reads a grown file from the last import's cursor, with no state of
+// its own.
+var _ Resumer = geminiCLI{}
+
 func (geminiCLI) Name() string  { return "gemini-cli" }
 func (geminiCLI) Growing() bool { return true }
 func (geminiCLI) Match(p string) bool {
@@ -72,12 +76,22 @@ type gemRef struct {
 	line int32
 }
 
-func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
-	var refs []gemRef
+func (g geminiCLI) Decode(src *Source, emit func(*Session) error) error {
+	return g.read(src, nil, emit)
+}
+
+// Resume needs no state of its own: the messages past the offset are
+// those a read of the whole file would add, unless a line names one
+// before it.
+func (g geminiCLI) Resume(src *Source, at At, emit func(*Session) error) error {
+	return g.read(src, &at, emit)
+}
+
+// read indexes the messages past at (all of them when at is nil) and
+// emits the session, whose walk reads them back.
+func (geminiCLI) read(src *Source, at *At, emit func(*Session) error) error {
 	s := &Session{}
-	var legacy bool
-	var gc gemCompression
-	if src.from != nil {
+	if at != nil {
 		// The session's own line is the file's first.
 		err := eachLine(src, src.Reader(), 0, 0, func(l line) error {
 			var h gemLine
@@ -93,8 +107,36 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 			return err
 		}
 	}
-	start, startLine := src.startAt()
-	err := eachLine(src, src.rest(), startLine, start, func(l line) error {
+	refs, legacy, err := gemIndex(src, at, s)
+	if err != nil {
+		return err
+	}
+	if legacy && at != nil {
+		return errRestart
+	}
+	if legacy {
+		if refs, err = gemLegacy(src, s); err != nil {
+			return err
+		}
+	}
+	if s.ID == "" {
+		s.ID = strings.TrimSuffix(strings.TrimSuffix(filepath.Base(src.Path), ".jsonl"), ".json")
+	}
+	s.Walk = func(skip int, fn func(*Entry) error) error {
+		if at != nil {
+			skip = 0 // the refs are those past the cursor
+		}
+		return gemWalk(src, refs, skip, fn)
+	}
+	return emit(s)
+}
+
+// gemIndex is the first pass over the lines past at: the messages, the
+// rewinds applied, and what the lines say of the session; legacy when the
+// file is one JSON object (gemLegacy reads it).
+func gemIndex(src *Source, at *At, s *Session) (refs []gemRef, legacy bool, err error) {
+	var gc gemCompression
+	err = eachLineAt(src, at, func(l line) error {
 		var h gemLine
 		if err := json.Unmarshal(l.text, &h); err != nil {
 			if l.n == 1 && strings.HasSuffix(src.Path, ".json") {
@@ -111,7 +153,7 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 			switch {
 			case i >= 0:
 				refs = refs[:i]
-			case src.from != nil:
+			case at != nil:
 				return errRestart // behind the cursor
 			}
 		case len(h.Set) > 0:
@@ -121,13 +163,13 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 				s.Meta.Title = set.Summary
 			}
 			if len(set.Messages) > 0 {
-				if src.from != nil {
+				if at != nil {
 					return errRestart // it names messages before the cursor
 				}
 				refs = gc.set(src, refs, set.Messages, l)
 			}
 		case h.Type != "" && h.ID != "":
-			if s.Meta.Model == "" && src.from == nil {
+			if s.Meta.Model == "" && at == nil {
 				// the first said (read from the cursor, the first record has it)
 				s.Meta.Model = h.Model
 			}
@@ -149,62 +191,51 @@ func (geminiCLI) Decode(src *Source, emit func(*Session) error) error {
 		return nil
 	})
 	if err != nil && err != errStop {
-		return err
+		return nil, false, err
 	}
-	if legacy && src.from != nil {
-		return errRestart
-	}
-	if legacy {
-		if refs, err = gemLegacy(src, s); err != nil {
+	return refs, legacy, nil
+}
+
+// gemWalk reads back the messages refs index, the first skip but for
+// their ids.
+func gemWalk(src *Source, refs []gemRef, skip int, fn func(*Entry) error) error {
+	var buf []byte
+	rd := seqReader{src: src}
+	for k, r := range refs {
+		e := &Entry{Line: int(max(r.line, -r.line))}
+		if r.line != 0 {
+			e.Next = Point{Offset: r.off + int64(r.n), Line: e.Line}
+		}
+		if k >= skip-1 {
+			buf = slices.Grow(buf[:0], int(r.n))[:r.n]
+			if err := rd.read(buf, r.off); err != nil {
+				return err
+			}
+			var m gemMessage
+			// a legacy file's message may follow its comma
+			text := bytes.TrimLeft(buf, ", \t\r\n")
+			if r.line < 0 {
+				text = gemSummary(text)
+			}
+			if err := json.Unmarshal(text, &m); err != nil {
+				return inputErr(e.Line, "", "not a Gemini CLI message: %v", err)
+			}
+			e.ID, e.Time = m.ID, parseTime(m.Timestamp)
+			switch {
+			case k < skip:
+			case r.line < 0:
+				texts, _ := gemParts(src, m.Content)
+				e.Records = []transcript.Record{{Message: transcript.Message{Role: transcript.RoleSummary,
+					Contents: []string{joinTexts(texts)}}}}
+			default:
+				e.Records = gemRecords(src, &m)
+			}
+		}
+		if err := fn(e); err != nil {
 			return err
 		}
 	}
-	if s.ID == "" {
-		s.ID = strings.TrimSuffix(strings.TrimSuffix(filepath.Base(src.Path), ".jsonl"), ".json")
-	}
-	s.Walk = func(skip int, fn func(*Entry) error) error {
-		var buf []byte
-		rd := seqReader{src: src}
-		if src.from != nil {
-			skip = 0 // the refs are those past the cursor
-		}
-		for k, r := range refs {
-			e := &Entry{Line: int(max(r.line, -r.line))}
-			if r.line != 0 {
-				e.next = resume{Offset: r.off + int64(r.n), Line: e.Line}
-			}
-			if k >= skip-1 {
-				buf = slices.Grow(buf[:0], int(r.n))[:r.n]
-				if err := rd.read(buf, r.off); err != nil {
-					return err
-				}
-				var m gemMessage
-				// a legacy file's message may follow its comma
-				text := bytes.TrimLeft(buf, ", \t\r\n")
-				if r.line < 0 {
-					text = gemSummary(text)
-				}
-				if err := json.Unmarshal(text, &m); err != nil {
-					return inputErr(e.Line, "", "not a Gemini CLI message: %v", err)
-				}
-				e.ID, e.Time = m.ID, parseTime(m.Timestamp)
-				switch {
-				case k < skip:
-				case r.line < 0:
-					texts, _ := gemParts(src, m.Content)
-					e.Records = []transcript.Record{{Message: transcript.Message{Role: transcript.RoleSummary,
-						Contents: []string{joinTexts(texts)}}}}
-				default:
-					e.Records = gemRecords(src, &m)
-				}
-			}
-			if err := fn(e); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return emit(s)
+	return nil
 }
 
 // gemLegacy indexes a session file of one JSON object {sessionId,

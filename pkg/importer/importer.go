@@ -71,9 +71,9 @@ type Source struct {
 	// where any read got before (done).
 	progress func(int64)
 	done     int64
-	// from, when set, is where the last import stopped: decoders read
-	// from there, and walk only the entries past it (see resume.go).
-	from *resume
+	// at, when set, is where the last import stopped, and the format a
+	// Resumer: it is read from there (see resume.go).
+	at *At
 }
 
 // reached reports that a read of src got to off.
@@ -101,8 +101,8 @@ type Session struct {
 	// Walk calls fn for each entry of the active branch, oldest first,
 	// from the start; the first skip entries come without Records (the
 	// importer already holds them: no need to decode them). It may be
-	// called more than once. Read from a cursor's offset (Source.from), it
-	// calls fn for the entries past the offset alone: those past skip.
+	// called more than once. Read by Resumer.Resume, it calls fn for the
+	// entries past the cursor alone: those past skip.
 	Walk func(skip int, fn func(*Entry) error) error
 	// Branches are the other branches, asked for with Source.Branches.
 	Branches []Branch
@@ -139,10 +139,10 @@ type Entry struct {
 	// Codex's token_count, an exec stream's turn.completed); if that
 	// record was stored before (an earlier chunk or import), it is noted.
 	TurnAux map[string]json.RawMessage
-	// next is where a read could resume past this entry; none (Offset
-	// 0) if it cannot (a format, or a place, that does not allow it).
-	// A value: a pointer would add an allocation per entry.
-	next resume
+	// Next is where a read could resume past this entry (a Resumer's);
+	// none (Offset 0) if it cannot (a format, or a place, that does not
+	// allow it). A value: a pointer would add an allocation per entry.
+	Next Point
 }
 
 // Notes counts what was not imported, by kind, and names the entries

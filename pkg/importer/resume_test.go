@@ -2,13 +2,17 @@ package importer
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // resumeCases write sessions of n entries of about 250 bytes each, one a
@@ -81,43 +85,60 @@ func garble(b []byte, n int) []byte {
 func TestResumeReadsPastTheCursor(t *testing.T) {
 	for _, c := range resumeCases {
 		t.Run(c.format, func(t *testing.T) {
-			p := filepath.Join(t.TempDir(), c.file)
 			first, grown := session(1, 60, c.line), session(1, 80, c.line)
-			if err := os.WriteFile(p, first, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			got := openStore(t)
-			if _, _, err := run(t, got, c.format, Options{}, p); err != nil {
-				t.Fatal(err)
-			}
-			var curs []store.ImportCursor
-			_ = got.ImportCursors(t.Context(), "", func(c store.ImportCursor) error { curs = append(curs, c); return nil })
+			p, got, curs := importFirst(t, c.format, c.file, first)
 			if len(curs) != 1 || !strings.Contains(curs[0].Resume, fmt.Sprintf(`"offset":%d`, len(first))) {
 				t.Fatalf("cursors %+v, want one resuming at %d", curs, len(first))
 			}
-			want := openStore(t)
-			if err := os.WriteFile(p, grown, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if _, _, err := run(t, want, c.format, Options{}, p); err != nil {
-				t.Fatal(err)
-			}
-			// Line 30 lies past the head's 4 KiB and before the tail's.
-			if err := os.WriteFile(p, garble(grown, 30), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			im, warned, err := run(t, got, c.format, Options{}, p)
-			if err != nil {
-				t.Fatalf("resumed import read what was imported: %v", err)
-			}
-			if im.Tally.Inserted == 0 || len(warned) > 0 {
-				t.Fatalf("resumed import: %+v, warned %q", im.Tally, warned)
-			}
-			dir := filepath.Dir(p)
-			if g, w := dumpAll(t, got, dir), dumpAll(t, want, dir); g != w {
-				t.Errorf("the resumed import differs from the whole file's:\n%s", diffLines(w, g))
-			}
+			resumeGrown(t, got, c.format, p, grown)
 		})
+	}
+}
+
+// importFirst writes first to a file named file and imports it into a
+// new store: the file's path, the store and its cursors.
+func importFirst(t *testing.T, format, file string, first []byte) (string, store.Store, []store.ImportCursor) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), file)
+	if err := os.WriteFile(p, first, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := openStore(t)
+	if _, _, err := run(t, got, format, Options{}, p); err != nil {
+		t.Fatal(err)
+	}
+	var curs []store.ImportCursor
+	_ = got.ImportCursors(t.Context(), "", func(c store.ImportCursor) error { curs = append(curs, c); return nil })
+	return p, got, curs
+}
+
+// resumeGrown grows the file at p, imported into got, to grown and
+// imports it again, with line 30 made unreadable (past the head's 4 KiB
+// and before the tail's: a read from the file's start would name it): got
+// must hold what an import of the whole grown file holds, no line named.
+func resumeGrown(t *testing.T, got store.Store, format, p string, grown []byte) {
+	t.Helper()
+	want := openStore(t)
+	if err := os.WriteFile(p, grown, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := run(t, want, format, Options{}, p); err != nil {
+		t.Fatal(err)
+	}
+	// Line 30 lies past the head's 4 KiB and before the tail's.
+	if err := os.WriteFile(p, garble(grown, 30), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	im, warned, err := run(t, got, format, Options{}, p)
+	if err != nil {
+		t.Fatalf("resumed import read what was imported: %v", err)
+	}
+	if im.Tally.Inserted == 0 || len(warned) > 0 {
+		t.Fatalf("resumed import: %+v, warned %q", im.Tally, warned)
+	}
+	dir := filepath.Dir(p)
+	if g, w := dumpAll(t, got, dir), dumpAll(t, want, dir); g != w {
+		t.Errorf("the resumed import differs from the whole file's:\n%s", diffLines(w, g))
 	}
 }
 
@@ -209,5 +230,49 @@ func TestCompactionAfterLongImport(t *testing.T) {
 	}
 	if n := strings.Count(w[strings.Index(w, `"summaryIds"`):], `","`); n < loadTail+98 {
 		t.Errorf("the summary covers %d records, want all %d", n+1, loadTail+99)
+	}
+}
+
+// TestResumeOldFormCursor: a cursor stored before formats kept their state
+// apart (its fields beside offset, line and tail) still resumes, with the
+// state it holds: a grown file read from it stores what an import of the
+// whole file stores. Codex's model changes before the cursor, so that a
+// state lost would show in the records.
+func TestResumeOldFormCursor(t *testing.T) {
+	cases := slices.Clone(resumeCases)
+	codexLine := cases[0].line
+	cases[0].line = func(i int) string {
+		switch i {
+		case 2, 40:
+			model := map[int]string{2: "gpt-a", 40: "gpt-b"}[i]
+			return fmt.Sprintf(`{"timestamp":"2026-01-01T00:00:%02dZ","type":"turn_context","payload":{"model":%q}}`, i, model)
+		}
+		return codexLine(i)
+	}
+	for _, c := range cases {
+		t.Run(c.format, func(t *testing.T) {
+			p, got, curs := importFirst(t, c.format, c.file, session(1, 60, c.line))
+			grown := session(1, 80, c.line)
+			if len(curs) != 1 {
+				t.Fatalf("cursors %+v, want one", curs)
+			}
+			// The old form: the state's fields beside offset, line and tail.
+			var fields, state map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(curs[0].Resume), &fields); err != nil {
+				t.Fatal(err)
+			}
+			if c.format != "gemini-cli" && json.Unmarshal(fields["state"], &state) != nil {
+				t.Fatalf("resume %s holds no state", curs[0].Resume)
+			}
+			delete(fields, "state")
+			maps.Copy(fields, state)
+			old, _ := json.Marshal(fields)
+			cur := curs[0]
+			cur.Resume = string(old) // as the code before state was kept apart stored it
+			if _, err := got.ImportAppend(t.Context(), cur, transcript.NewIDs(), feed(nil)); err != nil {
+				t.Fatal(err)
+			}
+			resumeGrown(t, got, c.format, p, grown)
+		})
 	}
 }

@@ -81,7 +81,7 @@ func Known(kind string) bool { return known[kind] }
 
 // Importer imports files of one format into one store.
 type Importer struct {
-	st      store.Store
+	st      Store
 	ids     *transcript.IDs
 	opt     Options
 	cursors map[[2]string]store.ImportCursor
@@ -94,7 +94,7 @@ type Importer struct {
 
 // New loads the store's import cursors (one query, so that a thousand
 // unchanged files cost no query each).
-func New(ctx context.Context, st store.Store, opt Options) (*Importer, error) {
+func New(ctx context.Context, st Store, opt Options) (*Importer, error) {
 	if opt.Chunk <= 0 {
 		opt.Chunk = 4000
 	}
@@ -188,7 +188,9 @@ func (im *Importer) ImportFile(ctx context.Context, path string) error {
 				return nil
 			}
 		}
-		src.from = resumeFrom(src, im.mine(abs))
+		if _, ok := im.opt.Format.(Resumer); ok {
+			src.at = resumeAt(src, im.mine(abs))
+		}
 	}
 	return im.importSource(ctx, src, st)
 }
@@ -246,19 +248,20 @@ func (im *Importer) importSource(ctx context.Context, src *Source, st fileState)
 	if im.opt.LongRead != nil && src.Size >= longRead {
 		defer im.opt.LongRead(src.Size)()
 	}
-	decode := func() error {
-		return im.opt.Format.Decode(src, func(s *Session) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			return im.session(ctx, src, st, s)
-		})
+	emit := func(s *Session) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return im.session(ctx, src, st, s)
 	}
-	err := decode()
-	if errors.Is(err, errRestart) {
-		// Decoders say so before they emit a session: nothing is stored.
-		*notes, src.from = Notes{}, nil
-		err = decode()
+	var err error
+	if r, ok := im.opt.Format.(Resumer); ok && src.at != nil {
+		err = r.Resume(src, *src.at, emit)
+	}
+	if src.at == nil || errors.Is(err, errRestart) {
+		// Resume says so before it emits a session: nothing is stored.
+		*notes, src.at = Notes{}, nil
+		err = im.opt.Format.Decode(src, emit)
 	}
 	for _, s := range notes.skipped {
 		im.opt.Warn(fmt.Sprintf("%s: %s", src.Path, s))

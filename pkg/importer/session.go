@@ -124,165 +124,36 @@ func (im *Importer) path(ctx context.Context, src *Source, st fileState, s *Sess
 		// matched by id, wherever the last export lay.
 		cur, have = im.byConv[conv]
 	}
-	if src.from != nil && !have {
+	if src.at != nil && !have {
 		// Read from another conversation's cursor (the session's id
 		// changed?): nothing is stored yet, read the file from its start.
 		return errRestart
 	}
-	skip := 0
+	w := &pathWrite{im: im, ctx: ctx, src: src, st: st, conv: conv, cur: cur, have: have,
+		b: builder{im: im, src: src, s: s, conv: conv, forkOf: forkOf, forkKey: forkKey, first: !have,
+			shared: forkOf != "" && !have},
+		head: headHash(src, src.Size), last: cur.LastEntry}
 	if have {
-		skip = int(cur.Entries)
+		w.skip = int(cur.Entries)
 	}
-	b := builder{im: im, src: src, s: s, conv: conv, forkOf: forkOf, forkKey: forkKey, first: !have,
-		shared: forkOf != "" && !have}
-	head := headHash(src, src.Size)
-	var chunk []transcript.Record
-	chunkBytes := 0
-	i, last, held := 0, cur.LastEntry, 0
-	// next is where the next import may resume: past the last entry
-	// stored, if its format can say (else from the start).
-	var next resume
-	if src.from != nil {
-		i, next = skip, *src.from // the walk begins past the cursor
+	if src.at != nil {
+		w.i, w.next = w.skip, src.at.point() // the walk begins past the cursor
 	}
-	// A chunk is written while the next one is decoded (two cores: the
-	// decoder and the database work at once); chunks commit in order.
-	type written struct {
-		c   store.ImportCursor
-		res store.AppendResult
-		err error
-	}
-	var pending chan written
-	// after: the conversation as this import's last chunk left it; a
-	// later chunk finding it otherwise (cleared, pruned, rewound since)
-	// is refused.
-	var after *store.ImportState
-	// One line per conversation, however many chunks it took.
-	added, changed, deleted := 0, false, 0
-	defer func() {
-		if deleted > 0 {
-			im.opt.Warn(fmt.Sprintf("%s: %d records of %s that convo deleted (rewind, prune, clear, summarize --delete-originals) were not imported again (import --again %s brings them back)",
-				src.Path, deleted, conv, conv))
-		}
-		if changed && im.opt.Changed != nil {
-			im.opt.Changed(conv, added)
-		}
-	}()
-	wait := func() error {
-		if pending == nil {
-			return nil
-		}
-		w := <-pending
-		pending = nil
-		if w.err != nil {
-			return w.err
-		}
-		im.Tally.add(conv, w.res)
-		if im.opt.Stored != nil && w.res.Inserted+w.res.Merged > 0 {
-			im.opt.Stored(w.res.Inserted + w.res.Merged)
-		}
-		st := w.res.State
-		after = &st
-		added += w.res.Inserted
-		deleted += w.res.Deleted
-		changed = changed || w.res.Inserted+w.res.Merged > 0
-		im.cursors[[2]string{src.Path, conv}] = w.c
-		im.byConv[conv] = w.c
-		return nil
-	}
-	flush := func(final bool) error {
-		if b.first || have && !b.loaded && cur.Resume == "" {
-			// No record yet (or none known): the first one's aux.import
-			// takes what the session says of itself from the whole file.
-			next = resume{}
-		}
-		c := store.ImportCursor{Source: src.Path, Conversation: conv, Tool: im.tool(),
-			Size: st.size, MTime: st.mtime, Entries: int64(i - held), LastEntry: last, Head: head, Resume: next.encode(src)}
-		if held > 0 {
-			c.MTime = -1 // read again: what is held waits for its next entry
-		}
-		if !final {
-			c.MTime = -1 // not the whole file yet: never "unchanged"
-		}
-		if err := wait(); err != nil {
-			return err
-		}
-		c.After = after
-		if len(chunk) == 0 && have && final && i == skip && cur.Size == c.Size && cur.MTime == c.MTime {
-			return nil
-		}
-		recs := chunk
-		chunk, chunkBytes = make([]transcript.Record, 0, len(recs)), 0
-		pending = make(chan written, 1)
-		go func(ch chan written) {
-			res, err := im.st.ImportAppend(ctx, c, im.ids, feed(recs))
-			ch <- written{c, res, err}
-		}(pending)
-		if final {
-			return wait()
-		}
-		return nil
-	}
-	err := walk(skip, func(e *Entry) error {
-		i++
-		if i <= skip {
-			if i == skip {
-				if e.ID != cur.LastEntry {
-					return errMoved
-				}
-				next = e.next
-			}
-			return nil
-		}
-		if have && !b.loaded {
-			if err := b.load(ctx); err != nil {
-				return err
-			}
-		}
-		recs, err := b.entry(e)
-		if err != nil {
-			return err
-		}
-		if im.opt.Guard != nil {
-			for j := range recs {
-				if err := im.opt.Guard(&recs[j]); err != nil {
-					return fmt.Errorf("%s: entry %s: %w", src.Path, e.ID, err)
-				}
-			}
-		}
-		chunk = append(chunk, recs...)
-		for j := range recs {
-			chunkBytes += transcript.RecordSize(&recs[j])
-		}
-		if len(e.TurnAux) > 0 && !setTurnAux(chunk, e.TurnAux) {
-			src.Note("usage of an answer stored before")
-		}
-		if e.Held {
-			held++
-		} else {
-			last, held, next = e.ID, 0, e.next
-		}
-		if (len(chunk) >= im.opt.Chunk || chunkBytes >= chunkLimit) && held == 0 {
-			return flush(false)
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		return nil
-	})
+	defer w.report()
+	err := walk(w.skip, w.entry)
 	if err != nil {
-		if werr := wait(); werr != nil && !errors.Is(err, context.Canceled) {
+		if werr := w.wait(); werr != nil && !errors.Is(err, context.Canceled) {
 			im.opt.Warn(werr.Error())
 		}
-		return im.interleaved(ctx, src, s, conv, walk, skip, forkKey, chunk, err)
+		return im.interleaved(ctx, src, s, conv, walk, w.skip, forkKey, w.chunk, err)
 	}
-	if i < skip {
+	if w.i < w.skip {
 		return errMoved // rewound behind the cursor
 	}
-	if err := flush(true); err != nil {
-		return im.interleaved(ctx, src, s, conv, walk, skip, forkKey, chunk, err)
+	if err := w.flush(true); err != nil {
+		return im.interleaved(ctx, src, s, conv, walk, w.skip, forkKey, w.chunk, err)
 	}
-	if have && i > skip {
+	if have && w.i > w.skip {
 		return im.updateMeta(ctx, conv, s.Meta)
 	}
 	return nil

@@ -114,8 +114,8 @@ func BenchmarkSearch(b *testing.B, backend Backend) {
 }
 
 // BenchmarkBulkAppend measures appends of 10,000 records in one call, as
-// an import does; it reports records/s (docs/search.md compares it with
-// and without the search index).
+// an import does; it reports records/s (docs/notes/search-log.md
+// compares it with and without the search index).
 func BenchmarkBulkAppend(b *testing.B, backend Backend) {
 	s, err := backend(b)()
 	if err != nil {
