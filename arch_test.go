@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -108,6 +109,9 @@ func importViolations(prod, all map[string][]string) []string {
 		"pkg/summarize/extractive": {"pkg/transcript", "pkg/tokens", "pkg/summarize/facts", "pkg/summarize/internal/work", "pkg/summarize/span"},
 		"pkg/summarize": {"pkg/transcript", "pkg/tokens", "pkg/llm", "pkg/format", "pkg/store",
 			"pkg/summarize/facts", "pkg/summarize/internal/work", "pkg/summarize/span"},
+		// ask runs one provider turn: the store's interface and the
+		// providers' formats and transports, never a backend.
+		"pkg/ask": {"pkg/transcript", "pkg/format", "pkg/llm", "pkg/store", "schemas"},
 	}
 	adapters := []string{"pkg/store/sqlite", "pkg/store/postgres", "pkg/dynamo", "pkg/llm"}
 	useCases := []string{"cmd", "pkg/ask", "pkg/summarize", "pkg/importer"}
@@ -214,6 +218,44 @@ func TestImporterDeclaresItsStore(t *testing.T) {
 			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Store" {
 				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "store" {
 					t.Errorf("%s: names store.Store; the importer takes importer.Store, the methods it calls", fset.Position(sel.Pos()))
+				}
+			}
+			return true
+		})
+	}
+}
+
+// cmd is wiring: no SQL in it (the backends hold every statement) and no
+// database/sql. A string literal of a production file that reads as a
+// statement fails.
+func TestCmdHoldsNoSQL(t *testing.T) {
+	files, err := filepath.Glob("cmd/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files in cmd (%v): is the test running at the module root?", err)
+	}
+	statement := regexp.MustCompile(`(?i)^\s*(SELECT\s.+\sFROM\s|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|CREATE\s+(TABLE|INDEX)\s|PRAGMA\s)`)
+	fset := token.NewFileSet()
+	for _, p := range files {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"database/sql"` {
+				t.Errorf("%s imports database/sql: cmd is wiring; the store's backends hold SQL", p)
+			}
+		}
+		f, err = parser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				if v, err := strconv.Unquote(lit.Value); err == nil && statement.MatchString(v) {
+					t.Errorf("%s: an SQL statement in cmd: %.60q", fset.Position(lit.Pos()), v)
 				}
 			}
 			return true
