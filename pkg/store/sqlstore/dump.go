@@ -134,15 +134,16 @@ func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumpe
 			c.ID, c.Created, c.Updated, c.NextPos, c.NextSeq); err != nil {
 			return fmt.Errorf("create conversation %q: %w", c.ID, err)
 		}
-		// Records go in batches, as appends do; any other piece sends the
-		// batch first, so that the pieces land in the order they came.
-		var rows []placedRow
-		var docs docIDs
-		flush := func() error {
-			err := insertPlaced(ctx, tx, &docs, c.ID, rows)
-			rows = rows[:0]
-			return err
-		}
+		// Records go in through append's bulk path (inserter.go); any
+		// other piece sends the batch first, so that the pieces land in
+		// the order they came.
+		ins := newInserter(tx, c.ID)
+		defer ins.close()
+		// Per-batch statements run without the cancel, as append's do: the
+		// loop checks ctx itself (modernc.org/sqlite watches a cancellable
+		// context with a goroutine per statement).
+		rowCtx := context.WithoutCancel(ctx)
+		flush := func() error { return ins.send(rowCtx) }
 		for {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -164,10 +165,13 @@ func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumpe
 			switch {
 			case d.Record != nil:
 				r := d.Record
-				rows = append(rows, placedRow{id: r.ID, pos: r.Pos, sub: r.Sub, role: r.Role, created: r.Created, seq: r.Seq, body: string(r.Body)})
+				p := pendingRow{id: r.ID, pos: r.Pos, sub: r.Sub, role: r.Role, created: r.Created, seq: r.Seq, body: string(r.Body)}
+				if err = ins.place(rowCtx, &p, ins.storedTerms(p.body)); err != nil {
+					break
+				}
 				records++
 				newest = max(newest, r.Created)
-				if len(rows) >= s.d.InsertBatch() {
+				if ins.queue(p) {
 					err = flush()
 				}
 			case d.Absorbed != nil:

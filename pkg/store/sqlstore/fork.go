@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -90,15 +89,14 @@ func (s *Store) fork(ctx context.Context, src, dst string, opt store.ForkOptions
 // records written and the last one's place.
 func (s *Store) forkRows(ctx context.Context, tx conn, src, dst string, end store.Place, ids *transcript.IDs) (seq, maxPos int64, err error) {
 	fk := transcript.NewForker(dst, ids, s.nowMillis)
-	var docs docIDs
-	var rows []placedRow
+	ins := newInserter(tx, dst)
+	defer ins.close()
 	after := store.Place{Pos: -1}
 	for {
 		page, err := readPage(ctx, tx, src, after, end)
 		if err != nil {
 			return 0, 0, err
 		}
-		rows = rows[:0]
 		for _, st := range page {
 			rec, err := parseStored(st.Body)
 			if err != nil {
@@ -107,10 +105,9 @@ func (s *Store) forkRows(ctx context.Context, tx conn, src, dst string, end stor
 			var newIDs map[string]string
 			if len(rec.Metadata.SummaryIDs) > 0 {
 				// What it covers may be among the rows not yet sent.
-				if err := insertPlaced(ctx, tx, &docs, dst, rows); err != nil {
+				if err := ins.send(ctx); err != nil {
 					return 0, 0, err
 				}
-				rows = rows[:0]
 				if newIDs, err = forkedIDs(ctx, tx, src, dst, rec.Metadata.SummaryIDs); err != nil {
 					return 0, 0, err
 				}
@@ -120,63 +117,26 @@ func (s *Store) forkRows(ctx context.Context, tx conn, src, dst string, end stor
 				return 0, 0, fmt.Errorf("fork record %s: %w", st.ID, err)
 			}
 			seq++
-			rows = append(rows, placedRow{id: c.ID, pos: st.Pos, sub: st.Sub, role: st.Role,
-				created: c.Metadata.Timing.Creation, seq: seq, body: string(transcript.AppendJSON(nil, &c))})
+			p := pendingRow{id: c.ID, pos: st.Pos, sub: st.Sub, role: st.Role,
+				created: c.Metadata.Timing.Creation, seq: seq, body: string(transcript.AppendJSON(nil, &c))}
+			if err := ins.place(ctx, &p, func() (string, error) { return ins.terms.of(tx.d, dst, &c), nil }); err != nil {
+				return 0, 0, err
+			}
+			if ins.queue(p) {
+				if err := ins.send(ctx); err != nil {
+					return 0, 0, err
+				}
+			}
 			maxPos = max(maxPos, st.Pos)
 			after = store.Place{Pos: st.Pos, Sub: st.Sub}
 		}
-		if err := insertPlaced(ctx, tx, &docs, dst, rows); err != nil {
-			return 0, 0, err
-		}
 		if len(page) < forkPage {
+			if err := ins.send(ctx); err != nil {
+				return 0, 0, err
+			}
 			return seq, maxPos, nil
 		}
 	}
-}
-
-// placedRow is a record to insert at a given place.
-type placedRow struct {
-	id, role, body         string
-	pos, sub, created, seq int64
-}
-
-// insertPlaced inserts rows into conv with one statement, each with its
-// docid and search terms (ids giving the docids).
-func insertPlaced(ctx context.Context, tx conn, ids *docIDs, conv string, rows []placedRow) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	var q strings.Builder
-	q.WriteString(`INSERT INTO records (conversation, id, pos, sub, role, created, seq, body` + docCols(tx.d) + `) VALUES `)
-	// Bare placeholders: SQLite looks a numbered one's name up in a list,
-	// one lookup per bound value, which made binding quadratic in the rows.
-	args := make([]any, 0, 10*len(rows))
-	row := "(?, ?, ?, ?, ?, ?, ?, ?" + docVals(tx.d) + ")"
-	var t termer
-	docids := make([]int64, 0, len(rows))
-	for i, r := range rows {
-		if i > 0 {
-			q.WriteByte(',')
-		}
-		q.WriteString(row)
-		docid, err := ids.arg(ctx, tx, r.created)
-		if err != nil {
-			return err
-		}
-		var text string
-		if tx.d.TermsInRow() {
-			if text, err = t.stored(tx.d, conv, []byte(r.body)); err != nil {
-				return fmt.Errorf("record %s: %w", r.id, err)
-			}
-		}
-		args = append(args, conv, r.id, r.pos, r.sub, r.role, r.created, r.seq, r.body)
-		args = docArgs(tx.d, args, docid, text)
-		docids = append(docids, docid)
-	}
-	if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
-		return fmt.Errorf("insert records %s to %s: %w", rows[0].id, rows[len(rows)-1].id, err)
-	}
-	return pendNew(ctx, tx, docids...)
 }
 
 // forkedIDs maps the ids a summary of src covers to the ids their copies

@@ -6,66 +6,31 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // writer holds one write transaction on one conversation and its counters.
-// New records wait in pending and go in the dialect's InsertBatch at a time,
-// one statement each: a round trip per record is what a networked database
-// cannot afford (SQLite, in process, is fastest one by one). A merge into a
-// pending record changes it there.
+// New records wait in the inserter (the bulk path, inserter.go); a merge
+// into a pending record changes it there.
 type writer struct {
-	tx       conn
+	inserter
 	s        *Store
-	conv     string
 	pos, seq int64
 	buf      []byte
 	stmts    map[string]*sql.Stmt // prepared on first use, for this transaction
-	pending  []pendingRow
-	queued   map[string]int // id -> index in pending
-	args     []any
-	batch    int    // records per INSERT
-	full     string // the INSERT of a full batch
+	queued   map[string]int       // id -> index in pending
 	// added counts records inserted less records deleted; reshaped marks a
 	// change other than an append or a merge into the last record (see
 	// conversations.shape): both go to the conversation's row in finish.
 	added    int64
 	reshaped bool
-	docs     docIDs
-	terms    termer
-	// unindexed are the docids of records sent that the index cursor does
-	// not cover (searchcursor.go), marked pending at each flush.
-	unindexed []int64
 
 	// newest is the newest creation time of the records inserted, for the
 	// conversation's last activity (keepFigures).
 	newest int64
 	// fig is the view's token figure, followed by an append (startFigure).
 	fig writerFigure
-}
-
-// pendingRow is a record inserted but not yet sent, with its index entry
-// (terms) where the row holds it.
-type pendingRow struct {
-	id, role, body, terms    string
-	pos, created, seq, docid int64
-}
-
-// insertValues is the INSERT of n records, 9 bare placeholders each:
-// SQLite looks a numbered one's name up in a list per bound value.
-func insertValues(d Dialect, n int) string {
-	var q strings.Builder
-	q.WriteString(`INSERT INTO records (conversation, id, pos, sub, role, created, seq, body` + docCols(d) + `) VALUES `)
-	row := "(?, ?, ?, 0, ?, ?, ?, ?" + docVals(d) + ")"
-	for i := range n {
-		if i > 0 {
-			q.WriteByte(',')
-		}
-		q.WriteString(row)
-	}
-	return q.String()
 }
 
 const (
@@ -83,7 +48,7 @@ func (s *Store) newWriter(ctx context.Context, tx conn, conv string) (*writer, e
 		conv, now); err != nil {
 		return nil, fmt.Errorf("create conversation: %w", err)
 	}
-	w := &writer{tx: tx, s: s, conv: conv, batch: max(s.d.InsertBatch(), 1)}
+	w := &writer{inserter: newInserter(tx, conv), s: s}
 	if err := tx.QueryRowContext(ctx, `SELECT next_pos, next_seq FROM conversations WHERE id = ?`+tx.forUpdate(), conv).
 		Scan(&w.pos, &w.seq); err != nil {
 		return nil, fmt.Errorf("read conversation: %w", err)
@@ -121,6 +86,7 @@ func (w *writer) close() {
 	for _, st := range w.stmts {
 		st.Close()
 	}
+	w.inserter.close()
 }
 
 // openRecord returns the record the next same-role append merges into: the
@@ -175,25 +141,19 @@ func (w *writer) insert(ctx context.Context, r *transcript.Record) error {
 	if w.queued == nil {
 		w.queued = map[string]int{}
 	}
-	docid, err := w.docs.arg(ctx, w.tx, r.Metadata.Timing.Creation)
-	if err != nil {
+	p := pendingRow{id: r.ID, role: string(r.Message.Role), body: string(w.buf),
+		pos: w.pos, created: r.Metadata.Timing.Creation, seq: w.seq}
+	if err := w.place(ctx, &p, func() (string, error) { return w.terms.of(w.s.d, w.conv, r), nil }); err != nil {
 		return err
 	}
 	w.queued[r.ID] = len(w.pending)
-	p := pendingRow{id: r.ID, role: string(r.Message.Role), body: string(w.buf),
-		pos: w.pos, created: r.Metadata.Timing.Creation, seq: w.seq, docid: docid}
-	if w.s.d.TermsInRow() {
-		p.terms = w.terms.of(w.s.d, w.conv, r)
-	} else if !inTail(w.s.d, docid) {
-		w.unindexed = append(w.unindexed, docid)
-	}
-	w.pending = append(w.pending, p)
+	full := w.queue(p)
 	w.figureInsert(r, w.buf)
 	w.newest = max(w.newest, p.created)
 	w.pos++
 	w.seq++
 	w.added++
-	if len(w.pending) >= w.batch {
+	if full {
 		return w.flush(ctx)
 	}
 	return nil
@@ -201,36 +161,10 @@ func (w *writer) insert(ctx context.Context, r *transcript.Record) error {
 
 // flush inserts the pending records.
 func (w *writer) flush(ctx context.Context) error {
-	if len(w.pending) == 0 {
-		return nil
-	}
-	w.args = w.args[:0]
-	for _, p := range w.pending {
-		w.args = append(w.args, w.conv, p.id, p.pos, p.role, p.created, p.seq, p.body)
-		w.args = docArgs(w.s.d, w.args, p.docid, p.terms)
-	}
-	// A full batch's statement is prepared once per transaction; the last,
-	// shorter one runs once.
-	var err error
-	if len(w.pending) == w.batch {
-		if w.full == "" {
-			w.full = insertValues(w.s.d, w.batch)
-		}
-		err = w.exec(ctx, w.full, w.args...)
-	} else {
-		_, err = w.tx.ExecContext(ctx, insertValues(w.s.d, len(w.pending)), w.args...)
-	}
-	if err != nil {
-		return fmt.Errorf("insert records %s to %s: %w", w.pending[0].id, w.pending[len(w.pending)-1].id, err)
-	}
-	clear(w.queued)
-	w.pending = w.pending[:0]
-	// At once: a merge into one of them later in the transaction must
-	// find it unindexed.
-	if err := pendNew(ctx, w.tx, w.unindexed...); err != nil {
+	if err := w.send(ctx); err != nil {
 		return err
 	}
-	w.unindexed = w.unindexed[:0]
+	clear(w.queued)
 	return nil
 }
 

@@ -1,0 +1,128 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// inserter is the one bulk path into records: append's writer, Load
+// (copy) and a fork record by record queue rows here, and they go in the
+// dialect's InsertBatch at a time, one statement each, a full batch's
+// statement prepared once per transaction. A round trip per record is what
+// a networked database cannot afford; SQLite, in process, is fast with a
+// prepared statement in a large transaction.
+type inserter struct {
+	tx      conn
+	conv    string
+	batch   int // records per INSERT
+	full    *sql.Stmt
+	pending []pendingRow
+	args    []any
+	docs    docIDs
+	terms   termer
+	// unindexed are the docids of records queued that the index cursor
+	// does not cover (searchcursor.go), marked pending at each send.
+	unindexed []int64
+}
+
+// pendingRow is a record queued but not yet sent, with its index entry
+// (terms) where the row holds it.
+type pendingRow struct {
+	id, role, body, terms         string
+	pos, sub, created, seq, docid int64
+}
+
+func newInserter(tx conn, conv string) inserter {
+	return inserter{tx: tx, conv: conv, batch: max(tx.d.InsertBatch(), 1)}
+}
+
+// insertValues is the INSERT of n records, bare placeholders: SQLite looks
+// a numbered one's name up in a list per bound value.
+func insertValues(d Dialect, n int) string {
+	var q strings.Builder
+	q.WriteString(`INSERT INTO records (conversation, id, pos, sub, role, created, seq, body` + docCols(d) + `) VALUES `)
+	row := "(?, ?, ?, ?, ?, ?, ?, ?" + docVals(d) + ")"
+	for i := range n {
+		if i > 0 {
+			q.WriteByte(',')
+		}
+		q.WriteString(row)
+	}
+	return q.String()
+}
+
+// place gives p its docid and marks it unindexed where the index is a
+// table of its own; terms, called only where the row holds the index
+// entry, gives that entry. p is not queued yet (queue does).
+func (b *inserter) place(ctx context.Context, p *pendingRow, terms func() (string, error)) error {
+	docid, err := b.docs.arg(ctx, b.tx, p.created)
+	if err != nil {
+		return err
+	}
+	p.docid = docid
+	if b.tx.d.TermsInRow() {
+		if p.terms, err = terms(); err != nil {
+			return fmt.Errorf("record %s: %w", p.id, err)
+		}
+	} else if !inTail(b.tx.d, docid) {
+		b.unindexed = append(b.unindexed, docid)
+	}
+	return nil
+}
+
+// queue adds p (placed) and reports whether a batch is full: the caller
+// sends it (send), after anything of its own that must see the rows queued.
+func (b *inserter) queue(p pendingRow) (full bool) {
+	b.pending = append(b.pending, p)
+	return len(b.pending) >= b.batch
+}
+
+// storedTerms is place's terms for a stored body.
+func (b *inserter) storedTerms(body string) func() (string, error) {
+	return func() (string, error) { return b.terms.stored(b.tx.d, b.conv, []byte(body)) }
+}
+
+// send inserts the queued rows.
+func (b *inserter) send(ctx context.Context) error {
+	if len(b.pending) == 0 {
+		return nil
+	}
+	b.args = b.args[:0]
+	for _, p := range b.pending {
+		b.args = append(b.args, b.conv, p.id, p.pos, p.sub, p.role, p.created, p.seq, p.body)
+		b.args = docArgs(b.tx.d, b.args, p.docid, p.terms)
+	}
+	var err error
+	if len(b.pending) == b.batch {
+		if b.full == nil {
+			if b.full, err = b.tx.PrepareContext(ctx, insertValues(b.tx.d, b.batch)); err != nil {
+				return fmt.Errorf("prepare: %w", err)
+			}
+		}
+		_, err = b.full.ExecContext(ctx, b.args...)
+	} else {
+		// The last, shorter batch runs once.
+		_, err = b.tx.ExecContext(ctx, insertValues(b.tx.d, len(b.pending)), b.args...)
+	}
+	if err != nil {
+		return fmt.Errorf("insert records %s to %s: %w", b.pending[0].id, b.pending[len(b.pending)-1].id, err)
+	}
+	b.pending = b.pending[:0]
+	// At once: a merge into one of them later in the transaction must
+	// find it unindexed.
+	if err := pendNew(ctx, b.tx, b.unindexed...); err != nil {
+		return err
+	}
+	b.unindexed = b.unindexed[:0]
+	return nil
+}
+
+// close releases the prepared statement.
+func (b *inserter) close() {
+	if b.full != nil {
+		b.full.Close()
+		b.full = nil
+	}
+}
