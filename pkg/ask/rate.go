@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/convo-cli/convo/pkg/llm"
+	"github.com/convo-cli/convo/pkg/retry"
 )
 
 // callKey keys the *call of a Run in the context it gives Send.
@@ -42,7 +42,7 @@ func Limit(ctx context.Context) error {
 		if d := slot.Sub(c.now()); d > 0 {
 			sleep := c.sleep
 			if sleep == nil {
-				sleep = llm.Sleep
+				sleep = retry.Sleep
 			}
 			if err := sleep(ctx, d); err != nil {
 				return err

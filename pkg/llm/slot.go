@@ -3,6 +3,8 @@ package llm
 import (
 	"context"
 	"time"
+
+	"github.com/convo-cli/convo/pkg/retry"
 )
 
 // SlotLimit is an Options.Limit that paces requests by reserved slots:
@@ -17,7 +19,7 @@ func SlotLimit(reserve func(context.Context) (time.Time, error), now func() time
 			return err
 		}
 		if d := slot.Sub(now()); d > 0 {
-			return Sleep(ctx, d)
+			return retry.Sleep(ctx, d)
 		}
 		return nil
 	}
