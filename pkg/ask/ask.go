@@ -154,7 +154,7 @@ func (a *Asker) Run(ctx context.Context, s Store, t Transport, turn Turn) (Resul
 		return res, err
 	}
 
-	c := &call{s: s, key: req.Provider + "/" + req.Model, interval: turn.Rate, now: a.Now, sleep: a.Sleep}
+	c := &call{s: s, key: llm.RateKey(req.Provider, req.Model), interval: turn.Rate, now: a.Now, sleep: a.Sleep}
 	reply, err := t.Send(context.WithValue(ctx, callKey{}, c), llm.Call{Model: req.Model, Body: body, Betas: betas, OnText: turn.OnText})
 	res.LLMEnd = a.Now().UnixMilli()
 	if err != nil {
