@@ -18,7 +18,6 @@ require (
 	go.opentelemetry.io/collector/pdata v1.71.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
-	golang.org/x/time v0.16.0
 	google.golang.org/genai v1.77.0
 	google.golang.org/protobuf v1.36.12
 	modernc.org/sqlite v1.61.1

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strings"
@@ -279,16 +278,7 @@ func shellWord(s string) string {
 }
 
 // oneRecord yields r, then io.EOF.
-func oneRecord(r transcript.Record) func() (transcript.Record, error) {
-	done := false
-	return func() (transcript.Record, error) {
-		if done {
-			return transcript.Record{}, io.EOF
-		}
-		done = true
-		return r, nil
-	}
-}
+func oneRecord(r transcript.Record) func() (transcript.Record, error) { return store.Records(r) }
 
 // appendStored appends what next yields to the stored conversation in one
 // transaction, prints the records written or changed, then runs the

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/convo-cli/convo/pkg/format"
@@ -71,15 +70,8 @@ func (a *Factory) appendCompaction(ctx context.Context, o *appendOptions, ans *f
 		}
 	}
 	a.warnf("%s compaction: a summary standing for %s (kept), %s", o.from, plural(len(covered), "record"), compactionNote(c))
-	i := 0
 	// Stored only if nothing came after what the summary covers.
-	return a.appendStored(ctx, o, func() (transcript.Record, error) {
-		if i == len(recs) {
-			return transcript.Record{}, io.EOF
-		}
-		i++
-		return recs[i-1], nil
-	}, last)
+	return a.appendStored(ctx, o, store.Records(recs...), last)
 }
 
 // compactionNote says what render sends of a compaction.

@@ -174,12 +174,8 @@ func (o *askOptions) check() error {
 	if err := req.Check(); err != nil {
 		return usageErrorf("--provider %s: %v", o.provider, err)
 	}
-	limiter, err := parseRate(o.rate)
-	if err != nil {
+	if o.pace, err = parseRate(o.rate); err != nil {
 		return err
-	}
-	if limiter != nil {
-		o.pace = time.Duration(float64(time.Second) / float64(limiter.Limit()))
 	}
 	for i, arg := range o.args {
 		switch {

@@ -5,20 +5,19 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
 // parseRate reads --rate N/PERIOD ("10/1s", "60/m", "500/1h"): at most N
-// requests per PERIOD, spaced evenly. "" means no limit.
-func parseRate(v string) (*rate.Limiter, error) {
+// requests per PERIOD, spaced evenly, as the interval between two
+// requests (PERIOD/N). "" means no limit: 0.
+func parseRate(v string) (time.Duration, error) {
 	if v == "" {
-		return nil, nil
+		return 0, nil
 	}
 	n, per, ok := strings.Cut(v, "/")
 	count, err := strconv.Atoi(n)
 	if !ok || err != nil || count <= 0 {
-		return nil, usageErrorf("--rate %q: want N/PERIOD, e.g. 10/1s or 60/m", v)
+		return 0, usageErrorf("--rate %q: want N/PERIOD, e.g. 10/1s or 60/m", v)
 	}
 	switch per {
 	case "s", "sec":
@@ -30,13 +29,14 @@ func parseRate(v string) (*rate.Limiter, error) {
 	}
 	d, err := time.ParseDuration(per)
 	if err != nil || d <= 0 {
-		return nil, usageErrorf("--rate %q: bad period %q", v, per)
+		return 0, usageErrorf("--rate %q: bad period %q", v, per)
 	}
-	if d/time.Duration(count) == 0 {
-		// rate.Every(0) is no limit at all.
-		return nil, usageErrorf("--rate %q: more than one request a nanosecond", v)
+	interval := d / time.Duration(count)
+	if interval == 0 {
+		// An interval of 0 would be no limit at all.
+		return 0, usageErrorf("--rate %q: more than one request a nanosecond", v)
 	}
-	return rate.NewLimiter(rate.Every(d/time.Duration(count)), 1), nil
+	return interval, nil
 }
 
 // textOrFile reads a TEXT|@FILE flag value.

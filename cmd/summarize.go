@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -153,10 +152,10 @@ func (o *summarizeOptions) check() error {
 	if err := o.checkPolicy(); err != nil {
 		return err
 	}
-	limiter, err := parseRate(o.rate)
-	if limiter != nil {
-		o.wait = limiter.Wait
-		o.pace = time.Duration(float64(time.Second) / float64(limiter.Limit()))
+	pace, err := parseRate(o.rate)
+	if pace > 0 {
+		// This process's own pace, until shareRate shares it through the store.
+		o.pace, o.wait = pace, llm.SlotLimit(llm.LocalSlots(pace, time.Now), time.Now, nil)
 	}
 	return err
 }
@@ -213,13 +212,8 @@ func (o *summarizeOptions) shareRate(ctx context.Context) error {
 		return err
 	}
 	// The key ask uses too: one provider's quota, whichever command spends it.
-	key := o.provider.name
-	if p, ok := format.Lookup(key); ok {
-		key += "/" + cmp.Or(o.provider.model, p.DefaultModel)
-	} else if o.provider.model != "" {
-		key += "/" + o.provider.model
-	}
-	limit := llm.SlotLimit(func(ctx context.Context) (time.Time, error) { return s.RateSlot(ctx, key, o.pace) }, o.f.Now)
+	key := llm.RateKey(o.provider.name, o.provider.model)
+	limit := llm.SlotLimit(func(ctx context.Context) (time.Time, error) { return s.RateSlot(ctx, key, o.pace) }, o.f.Now, nil)
 	if slices.Contains(ownSummarizers, o.provider.name) {
 		o.wait = limit
 	} else {

@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/convo-cli/convo/pkg/format"
@@ -154,7 +153,7 @@ func (a *Asker) Run(ctx context.Context, s Store, t Transport, turn Turn) (Resul
 		return res, err
 	}
 
-	c := &call{s: s, key: req.Provider + "/" + req.Model, interval: turn.Rate, now: a.Now, sleep: a.Sleep}
+	c := &call{s: s, key: llm.RateKey(req.Provider, req.Model), interval: turn.Rate, now: a.Now, sleep: a.Sleep}
 	reply, err := t.Send(context.WithValue(ctx, callKey{}, c), llm.Call{Model: req.Model, Body: body, Betas: betas, OnText: turn.OnText})
 	res.LLMEnd = a.Now().UnixMilli()
 	if err != nil {
@@ -215,7 +214,7 @@ func (a *Asker) Run(ctx context.Context, s Store, t Transport, turn Turn) (Resul
 	// Stored as asked or not at all: had another writer appended while the
 	// provider answered, the question would merge into its message and the
 	// answer read as replying to both.
-	if _, err := s.AppendAfter(ctx, turn.Conversation, end, a.IDs, sliceRecords(recs)); err != nil {
+	if _, err := s.AppendAfter(ctx, turn.Conversation, end, a.IDs, store.Records(recs...)); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return res, fmt.Errorf("%w while the provider answered; the turn was not stored (ask again on the conversation as it is now)", err)
 		}
@@ -274,16 +273,4 @@ func (a *Asker) answer(provider string, body []byte, now int64) (transcript.Reco
 	rec := ans.Record
 	format.UnwrapAnswer(provider, &rec)
 	return rec, nil
-}
-
-// sliceRecords yields recs, then io.EOF.
-func sliceRecords(recs []transcript.Record) func() (transcript.Record, error) {
-	i := 0
-	return func() (transcript.Record, error) {
-		if i == len(recs) {
-			return transcript.Record{}, io.EOF
-		}
-		i++
-		return recs[i-1], nil
-	}
 }

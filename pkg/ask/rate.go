@@ -14,7 +14,7 @@ type callKey struct{}
 // call is what Limit needs of the Run whose request is being sent.
 type call struct {
 	s        Store
-	key      string // provider/model: the limiter every process shares
+	key      string // llm.RateKey: the limiter every process shares
 	interval time.Duration
 	now      func() time.Time
 	sleep    func(ctx context.Context, d time.Duration) error
@@ -35,18 +35,9 @@ func Limit(ctx context.Context) error {
 		return nil
 	}
 	if c.interval > 0 {
-		slot, err := c.s.RateSlot(ctx, c.key, c.interval)
-		if err != nil {
+		reserve := func(ctx context.Context) (time.Time, error) { return c.s.RateSlot(ctx, c.key, c.interval) }
+		if err := llm.SlotLimit(reserve, c.now, c.sleep)(ctx); err != nil {
 			return err
-		}
-		if d := slot.Sub(c.now()); d > 0 {
-			sleep := c.sleep
-			if sleep == nil {
-				sleep = llm.Sleep
-			}
-			if err := sleep(ctx, d); err != nil {
-				return err
-			}
 		}
 	}
 	c.start.CompareAndSwap(0, c.now().UnixMilli())

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/convo-cli/convo/pkg/retry"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -89,32 +91,45 @@ func (w *Writer) Put(ctx context.Context, item []byte) error {
 // some remain after Attempts requests.
 func (w *Writer) Flush(ctx context.Context) error {
 	pending := w.queue
-	wait := w.Backoff
-	for attempt := 1; len(pending) > 0; attempt++ {
-		out, err := w.api.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
-			RequestItems: map[string][]types.WriteRequest{w.table: pending},
+	if len(pending) > 0 {
+		p := retry.Policy{Attempts: w.Attempts, Wait: retry.Exponential(w.Backoff, w.MaxBackoff)}
+		err := p.Do(ctx, isUnprocessed, nil, func(attempt int) error {
+			out, err := w.api.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
+				RequestItems: map[string][]types.WriteRequest{w.table: pending},
+			})
+			if err != nil {
+				return fmt.Errorf("write to dynamodb table %s: %w", w.table, err)
+			}
+			left := out.UnprocessedItems[w.table]
+			w.Written += len(pending) - len(left)
+			pending = left
+			if len(pending) > 0 {
+				return &unprocessedError{w.table, len(pending), attempt}
+			}
+			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("write to dynamodb table %s: %w", w.table, err)
+			return err
 		}
-		left := out.UnprocessedItems[w.table]
-		w.Written += len(pending) - len(left)
-		pending = left
-		if len(pending) == 0 {
-			break
-		}
-		if attempt >= w.Attempts {
-			return fmt.Errorf("write to dynamodb table %s: %d items still unprocessed after %d attempts", w.table, len(pending), attempt)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(wait):
-		}
-		wait = min(2*wait, w.MaxBackoff)
 	}
 	w.queue = w.queue[:0]
 	return nil
+}
+
+// unprocessedError is a batch the server left partly unprocessed: sent
+// again until the Writer's Attempts run out.
+type unprocessedError struct {
+	table           string
+	items, attempts int
+}
+
+func (e *unprocessedError) Error() string {
+	return fmt.Sprintf("write to dynamodb table %s: %d items still unprocessed after %d attempts", e.table, e.items, e.attempts)
+}
+
+func isUnprocessed(err error) bool {
+	_, ok := err.(*unprocessedError)
+	return ok
 }
 
 // attr is one attribute value in DynamoDB JSON. Pointers tell an absent

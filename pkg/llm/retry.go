@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/convo-cli/convo/pkg/format"
+	"github.com/convo-cli/convo/pkg/retry"
 )
 
 // RetryPolicy says how often and how long to wait before trying a failed
@@ -67,18 +68,6 @@ func (p RetryPolicy) delay(attempt int, asked time.Duration, rnd float64) time.D
 	return time.Duration(rnd * float64(ceiling))
 }
 
-// Sleep waits d or until ctx is done: the SleepFunc of Options that set none.
-func Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
 // run makes one logical call under the options' timeout and retry policy.
 // call is one attempt; it returns a *format.ProviderError for a failure it
 // understood (an HTTP status, a bad stream), or a transport error that run
@@ -87,24 +76,51 @@ func (o Options) run(ctx context.Context, provider string, red Redactor, call fu
 	p := o.Retry.withDefaults()
 	sleep := o.Sleep
 	if sleep == nil {
-		sleep = Sleep
+		sleep = retry.Sleep
 	}
 	timeout := o.timeout()
-	for attempt := 1; ; attempt++ {
+	var body []byte
+	policy := retry.Policy{
+		Attempts: p.MaxAttempts,
+		Wait: func(attempt int, err error) time.Duration {
+			return p.delay(attempt, err.(*format.ProviderError).RetryAfter, rand.Float64())
+		},
+		Sleep: func(ctx context.Context, d time.Duration) error {
+			if err := sleep(ctx, d); err != nil {
+				return fmt.Errorf("%s: %w", provider, err)
+			}
+			return nil
+		},
+	}
+	// Only a *format.ProviderError that says so is tried again; the
+	// caller's end and the rate hook's failure, wrapped, are final.
+	retryable := func(err error) bool {
+		e, ok := err.(*format.ProviderError)
+		return ok && e.Retryable
+	}
+	var retried func(int, error, time.Duration)
+	if o.Logger != nil {
+		retried = func(attempt int, err error, d time.Duration) {
+			o.Logger.Info("provider retry", "provider", provider, "attempt", attempt, "status", err.(*format.ProviderError).Status,
+				"delay_ms", d.Milliseconds(), "error", err.Error())
+		}
+	}
+	err := policy.Do(ctx, retryable, retried, func(attempt int) error {
 		if o.Limit != nil {
 			if err := o.Limit(ctx); err != nil {
-				return nil, fmt.Errorf("%s: %w", provider, err)
+				return fmt.Errorf("%s: %w", provider, err)
 			}
 		}
 		actx, cancel := context.WithTimeout(ctx, timeout)
-		body, err := call(actx)
+		b, err := call(actx)
 		cancel()
 		if err == nil {
-			return body, nil
+			body = b
+			return nil
 		}
 		if ctx.Err() != nil {
 			// The caller gave up: its reason, not a provider failure.
-			return nil, fmt.Errorf("%s: %w", provider, ctx.Err())
+			return fmt.Errorf("%s: %w", provider, ctx.Err())
 		}
 		var e *format.ProviderError
 		if !errors.As(err, &e) {
@@ -113,18 +129,12 @@ func (o Options) run(ctx context.Context, provider string, red Redactor, call fu
 		e.Attempts = attempt
 		e.Message = red.String(e.Message)
 		e.Err = red.Error(e.Err)
-		if !e.Retryable || attempt >= p.MaxAttempts {
-			return nil, e
-		}
-		d := p.delay(attempt, e.RetryAfter, rand.Float64())
-		if o.Logger != nil {
-			o.Logger.Info("provider retry", "provider", provider, "attempt", attempt, "status", e.Status,
-				"delay_ms", d.Milliseconds(), "error", e.Error())
-		}
-		if err := sleep(ctx, d); err != nil {
-			return nil, fmt.Errorf("%s: %w", provider, err)
-		}
+		return e
+	})
+	if err != nil {
+		return nil, err
 	}
+	return body, nil
 }
 
 // transportError classifies an error raised before any HTTP status arrived.

@@ -488,7 +488,7 @@ func TestSlotLimit(t *testing.T) {
 		{now.Add(30 * time.Millisecond), 30 * time.Millisecond},
 	} {
 		calls := 0
-		limit := SlotLimit(func(context.Context) (time.Time, error) { calls++; return tt.slot, nil }, func() time.Time { return now })
+		limit := SlotLimit(func(context.Context) (time.Time, error) { calls++; return tt.slot, nil }, func() time.Time { return now }, nil)
 		start := time.Now()
 		if err := limit(context.Background()); err != nil {
 			t.Fatal(err)
@@ -498,7 +498,7 @@ func TestSlotLimit(t *testing.T) {
 		}
 	}
 	stop := errors.New("store gone")
-	if err := SlotLimit(func(context.Context) (time.Time, error) { return time.Time{}, stop }, time.Now)(context.Background()); !errors.Is(err, stop) {
+	if err := SlotLimit(func(context.Context) (time.Time, error) { return time.Time{}, stop }, time.Now, nil)(context.Background()); !errors.Is(err, stop) {
 		t.Errorf("a failed reservation: %v", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math/rand/v2"
 	"time"
+
+	"github.com/convo-cli/convo/pkg/retry"
 )
 
 // Backoff is how a call that failed for a transient reason (the database
@@ -25,45 +27,31 @@ type Backoff struct {
 // 2 s (9.1 s, give or take a quarter).
 var DefaultBackoff = Backoff{Attempts: 9, First: 100 * time.Millisecond, Max: 2 * time.Second}
 
+// policy is b as a retry.Policy.
+func (b Backoff) policy() retry.Policy {
+	exp := retry.Exponential(b.First, b.Max)
+	return retry.Policy{Attempts: b.Attempts, Sleep: b.Sleep, Wait: func(attempt int, err error) time.Duration {
+		// A server that said when to come back (HTTP Retry-After) is
+		// taken at its word; the error caps what it asks.
+		var asked interface{ RetryAfter() time.Duration }
+		if errors.As(err, &asked) && asked.RetryAfter() > 0 {
+			return asked.RetryAfter()
+		}
+		return time.Duration(float64(exp(attempt, err)) * (0.75 + rand.Float64()/2))
+	}}
+}
+
 // Do calls fn until it succeeds, fails for a reason transient does not
 // accept, ctx ends, or b.Attempts calls were made; it returns fn's last
 // error (ctx's when ctx ended during a wait). retried, when set, hears each
 // failure that will be tried again. An error with a method RetryAfter()
 // time.Duration that returns more than 0 sets the wait before the next call.
 func (b Backoff) Do(ctx context.Context, transient func(error) bool, retried func(attempt int, err error), fn func() error) error {
-	delay := b.First
-	for attempt := 1; ; attempt++ {
-		err := fn()
-		if err == nil || transient == nil || !transient(err) || attempt >= b.Attempts || ctx.Err() != nil {
-			return err
-		}
+	return b.policy().Do(ctx, func(err error) bool {
+		return transient != nil && transient(err) && ctx.Err() == nil
+	}, func(attempt int, err error, _ time.Duration) {
 		if retried != nil {
 			retried(attempt, err)
 		}
-		wait := time.Duration(float64(delay) * (0.75 + rand.Float64()/2))
-		// A server that said when to come back (HTTP Retry-After) is
-		// taken at its word; the error caps what it asks.
-		var asked interface{ RetryAfter() time.Duration }
-		if errors.As(err, &asked) && asked.RetryAfter() > 0 {
-			wait = asked.RetryAfter()
-		}
-		if serr := b.sleep(ctx, wait); serr != nil {
-			return serr
-		}
-		delay = min(2*delay, b.Max)
-	}
-}
-
-func (b Backoff) sleep(ctx context.Context, d time.Duration) error {
-	if b.Sleep != nil {
-		return b.Sleep(ctx, d)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	}, func(int) error { return fn() })
 }

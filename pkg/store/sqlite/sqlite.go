@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/convo-cli/convo/pkg/retry"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/sqlstore"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -238,16 +239,10 @@ func openRW(ctx context.Context, path string, create bool) (*sqlstore.Store, err
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
 	// A connection opened while another process checkpoints and closes
-	// the WAL can be refused at once, busy handler or not: try again.
-	err = migrate(ctx, db, st == marked)
-	for delay := 5 * time.Millisecond; busy(err) && delay < time.Second; delay *= 2 {
-		select {
-		case <-ctx.Done():
-			err = ctx.Err()
-		case <-time.After(delay):
-			err = migrate(ctx, db, st == marked)
-		}
-	}
+	// the WAL can be refused at once, busy handler or not: try again, 9
+	// calls in all, waiting 5, 10, 20 ... 640 ms.
+	opening := retry.Policy{Attempts: 9, Wait: retry.Exponential(5*time.Millisecond, time.Second)}
+	err = opening.Do(ctx, busy, nil, func(int) error { return migrate(ctx, db, st == marked) })
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/convo-cli/convo/pkg/retry"
 	"github.com/convo-cli/convo/pkg/store"
 )
 
@@ -173,9 +174,12 @@ func (c conn) forUpdate() string { return c.d.ForUpdate() }
 // conn returns the database outside any transaction.
 func (s *Store) conn() conn { return conn{s.db, s.d} }
 
-// maxAttempts bounds the runs of a transaction the database aborted as a
-// serialization failure or deadlock.
-const maxAttempts = 5
+// serialRetry is how a transaction the database aborted as a
+// serialization failure or deadlock runs again: 5 runs at most, the n-th
+// wait n·5 ms.
+var serialRetry = retry.Policy{Attempts: 5, Wait: func(attempt int, _ error) time.Duration {
+	return time.Duration(attempt) * 5 * time.Millisecond
+}}
 
 // inTx runs fn in one write transaction, committing when fn returns nil and
 // rolling back otherwise. A transaction the database aborted for a
@@ -188,19 +192,9 @@ func (s *Store) inTx(ctx context.Context, fn func(conn) error) error {
 
 // inTxSerial is inTx without the retry of a database out of reach.
 func (s *Store) inTxSerial(ctx context.Context, fn func(conn) error) error {
-	var err error
-	for attempt := 1; ; attempt++ {
-		err = s.runTx(ctx, nil, fn)
-		if err == nil || !s.d.Retryable(err) || attempt == maxAttempts {
-			return err
-		}
+	return serialRetry.Do(ctx, s.d.Retryable, func(attempt int, err error, _ time.Duration) {
 		s.log().Debug("transaction retried", "attempt", attempt, "error", err.Error())
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(time.Duration(attempt) * 5 * time.Millisecond):
-		}
-	}
+	}, func(int) error { return s.runTx(ctx, nil, fn) })
 }
 
 // inTxOnce is inTx without the retry once fn ran, for fn that reads a

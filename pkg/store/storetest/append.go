@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -18,16 +17,7 @@ import (
 )
 
 // feed turns records into the pull function Append takes.
-func feed(recs ...transcript.Record) func() (transcript.Record, error) {
-	return func() (transcript.Record, error) {
-		if len(recs) == 0 {
-			return transcript.Record{}, io.EOF
-		}
-		r := recs[0]
-		recs = recs[1:]
-		return r, nil
-	}
-}
+var feed = store.Records
 
 func msg(role transcript.Role, contents ...string) transcript.Record {
 	return transcript.Record{Message: transcript.Message{Role: role, Contents: contents}}
