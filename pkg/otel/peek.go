@@ -11,7 +11,7 @@ import (
 // id, conversation, message, metadata in that order, the message of
 // these roles holding strings alone, so the first "metadata" and "timing"
 // keys after it are the record's); ok is false for anything else, which
-// DecodeStored then reads. It checks no more of the JSON than that: the
+// DecodeStoredPick then reads. It checks no more of the JSON than that: the
 // bodies it reads are the store's, valid. Decoding every user record cost
 // a fifth of an export's time.
 func peekInput(b []byte) (conv string, created int64, ok bool) {
