@@ -19,15 +19,16 @@ type Converter struct {
 	// the like); without it no text leaves the record.
 	Content bool
 
-	rec   transcript.Record
-	aux   transcript.Pick // the aux keys a span reads (auxKeys), of rec
-	conv  string
-	trace TraceID
-	start int64           // creation of the first record since the last assistant one (ms), 0: none
-	input []byte          // with Content: the JSON messages since the last assistant record, unclosed
-	calls map[string]call // the last assistant record's calls, by id
-	out   Span            // handed to emit, filled anew for every record
-	names [2]string       // the last model and its chat span's name
+	rec    transcript.Record
+	aux    transcript.Pick // the aux keys a span reads (auxKeys), of rec
+	conv   string
+	trace  TraceID
+	start  int64           // creation of the first record since the last assistant one (ms), 0: none
+	input  []byte          // with Content: the JSON messages since the last assistant record, unclosed
+	calls  map[string]call // the last assistant record's calls, by id
+	out    Span            // handed to emit, filled anew for every record
+	names  [2]string       // the last model and its chat span's name
+	finish [1]string       // the chat span's finish reasons (Clone copies them)
 }
 
 // call is a tool call whose result may follow.
@@ -44,7 +45,9 @@ type call struct {
 func (c *Converter) Record(body []byte, emit func(*Span) error) error {
 	if !c.Content {
 		if conv, created, ok := peekInput(body); ok {
-			c.enter(conv)
+			if string(conv) != c.conv { // without a copy when it goes on
+				c.enter(string(conv))
+			}
 			if c.start == 0 {
 				c.start = created
 			}
@@ -120,8 +123,9 @@ func (c *Converter) span(r *transcript.Record, name string, kind int) *Span {
 // chat is the span of a provider turn.
 func (c *Converter) chat(r *transcript.Record) *Span {
 	aux := c.aux.Vals
-	model := auxString(aux[auxModel])
-	if model != c.names[0] || c.names[1] == "" {
+	model := c.names[0]
+	if same := sameString(aux[auxModel], model) || aux[auxModel] == nil && model == ""; !same || c.names[1] == "" {
+		model = auxString(aux[auxModel])
 		c.names = [2]string{model, strings.TrimSpace("chat " + model)}
 	}
 	name := c.names[1]
@@ -130,7 +134,7 @@ func (c *Converter) chat(r *transcript.Record) *Span {
 	start, end := cmpOr(t.LLMStart, c.start, t.Creation), cmpOr(t.LLMEnd, 0, t.Creation)
 	s.Start, s.End = start*1e6, max(start, end)*1e6
 	s.Attrs = append(s.Attrs, str("gen_ai.operation.name", "chat"))
-	if p := auxString(aux[auxProvider]); p != "" {
+	if p := commonString(aux[auxProvider]); p != "" {
 		s.Attrs = append(s.Attrs, str("gen_ai.provider.name", providerName(p)))
 	}
 	if model != "" {
@@ -139,9 +143,10 @@ func (c *Converter) chat(r *transcript.Record) *Span {
 	if id := auxString(aux[auxResponseID]); id != "" {
 		s.Attrs = append(s.Attrs, str("gen_ai.response.id", id))
 	}
-	finish := auxString(aux[auxFinishReason])
+	finish := commonString(aux[auxFinishReason])
 	if finish != "" {
-		s.Attrs = append(s.Attrs, Attr{Key: "gen_ai.response.finish_reasons", Strs: []string{finish}})
+		c.finish[0] = finish
+		s.Attrs = append(s.Attrs, Attr{Key: "gen_ai.response.finish_reasons", Strs: c.finish[:]})
 	}
 	s.Attrs = appendUsage(s.Attrs, aux[auxUsage])
 	if c.Content {
@@ -300,6 +305,44 @@ func providerName(p string) string {
 		return "openai"
 	}
 	return p
+}
+
+// sameString reports whether raw is the JSON string of s, without
+// escapes: the model of most records is the one before.
+func sameString(raw json.RawMessage, s string) bool {
+	return len(raw) == len(s)+2 && raw[0] == '"' && string(raw[1:len(raw)-1]) == s
+}
+
+// commonString is auxString without an allocation for the providers and
+// finish reasons most records hold.
+func commonString(raw json.RawMessage) string {
+	if len(raw) > 2 && raw[0] == '"' {
+		switch string(raw[1 : len(raw)-1]) {
+		case "openai":
+			return "openai"
+		case "anthropic":
+			return "anthropic"
+		case "gemini":
+			return "gemini"
+		case "ollama":
+			return "ollama"
+		case "stop":
+			return "stop"
+		case "end_turn":
+			return "end_turn"
+		case "tool_use":
+			return "tool_use"
+		case "tool_calls":
+			return "tool_calls"
+		case "length":
+			return "length"
+		case "max_tokens":
+			return "max_tokens"
+		case "STOP":
+			return "STOP"
+		}
+	}
+	return auxString(raw)
 }
 
 // auxString is the text of raw if it is a JSON string, "" if not.
