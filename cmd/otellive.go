@@ -26,3 +26,12 @@ func (a *Factory) liveSpans(ctx context.Context, recs ...*transcript.Record) {
 		a.warnf("otel: the span was not sent: %v", err)
 	}
 }
+
+// newLiveBatch gathers the live spans of a run of many calls (summarize
+// --all); nil, at no cost, when no endpoint is set.
+func newLiveBatch() (*otel.LiveBatch, error) {
+	if os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") == "" && os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") == "" {
+		return nil, nil
+	}
+	return otel.NewLiveBatch(os.Getenv, otelResource())
+}

@@ -83,12 +83,70 @@ func TestSummarizeLiveSpan(t *testing.T) {
 	}
 }
 
+// TestSummarizeAllLiveSpans: summarize --all sends the span of each LLM
+// summary in batches (MinSpans 2 here: 5 summaries, 3 requests); with the
+// receiver down it still succeeds, with one note for the run.
+func TestSummarizeAllLiveSpans(t *testing.T) {
+	defer func(n int) { otel.MinSpans = n }(otel.MinSpans)
+	otel.MinSpans = 2
+	rc, got, requests := countingSpanReceiver(t)
+	gist := providertest.Step{Answer: &providertest.Answer{Text: "the gist"}}
+	convs := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}
+	steps := make([]providertest.Step, len(convs))
+	for i := range steps {
+		steps[i] = gist
+	}
+	askEnv(t, steps...)
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", rc.URL)
+	f, _, errOut := testFactory(t, "")
+	for _, c := range convs[:5] {
+		seedTrip(t, f, c)
+	}
+	if err := summarizeTest(t, f, "--all", "--keep-last", "1", "--summarizer", "openai"); err != nil {
+		t.Fatal(err)
+	}
+	if len(*got) != 5 || requests() != 3 {
+		t.Fatalf("%d spans in %d requests, want 5 in 3: %q", len(*got), requests(), *got)
+	}
+	for _, s := range *got {
+		if !strings.HasPrefix(s, "summarize openai|") || !strings.Contains(s, "|gpt-4o-mini") {
+			t.Errorf("span %q, want a summarize openai span with its model", s)
+		}
+	}
+	if strings.Contains(errOut.String(), "otel") {
+		t.Errorf("stderr %q, want no note on otel", errOut)
+	}
+
+	rc.Close() // the receiver is down now
+	for _, c := range convs[5:] {
+		seedTrip(t, f, c)
+	}
+	errOut.Reset()
+	if err := summarizeTest(t, f, "--all", "--keep-last", "1", "--summarizer", "openai"); err != nil {
+		t.Fatalf("summarize --all with the receiver down: %v", err)
+	}
+	if n := strings.Count(errOut.String(), "convo: otel:"); n != 1 {
+		t.Errorf("%d notes on otel, want 1: %q", n, errOut)
+	}
+}
+
 // spanReceiver is an OTLP/HTTP receiver on pdata's decoders that keeps
 // each span as "name|span id|gen_ai.request.model".
 func spanReceiver(t *testing.T) (*httptest.Server, *[]string) {
+	rc, got, _ := countingSpanReceiver(t)
+	return rc, got
+}
+
+// countingSpanReceiver is spanReceiver that also counts the requests it
+// was sent.
+func countingSpanReceiver(t *testing.T) (*httptest.Server, *[]string, func() int) {
 	var mu sync.Mutex
 	got := &[]string{}
+	requests := 0
 	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		requests++
+		mu.Unlock()
 		body, _ := io.ReadAll(r.Body)
 		req := ptraceotlp.NewExportRequest()
 		if r.URL.Path != "/v1/traces" || req.UnmarshalProto(body) != nil {
@@ -107,5 +165,5 @@ func spanReceiver(t *testing.T) (*httptest.Server, *[]string) {
 		}
 	}))
 	t.Cleanup(rc.Close)
-	return rc, got
+	return rc, got, func() int { mu.Lock(); defer mu.Unlock(); return requests }
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/convo-cli/convo/pkg/otel"
 	"github.com/convo-cli/convo/pkg/summarize"
 	"github.com/convo-cli/convo/pkg/transcript"
 	"github.com/vbauerster/mpb/v8"
@@ -33,6 +35,13 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 		printErr error // the first failure to print a summary (it is stored)
 		stored   int
 	)
+	var live *otel.LiveBatch // nil: no OTEL_EXPORTER_OTLP_ENDPOINT, nothing gathered
+	if !o.dryRun {
+		if live, err = newLiveBatch(); err != nil {
+			f.warnf("otel: no span will be sent: %v", err)
+		}
+	}
+	var liveErr error // the first batch of spans that failed; said once, at the end
 	opts := summarize.AllOptions{
 		Jobs: o.jobs,
 		Start: func(total int) {
@@ -70,6 +79,9 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 			if err == nil && res.Summary != nil && !o.dryRun {
 				stored++
 				notePartial(ctx, "%d summaries were stored before that; the other conversations are as they were", stored)
+				if _, llm := res.Summary.Metadata.Aux["model"]; llm && live != nil {
+					liveErr = cmp.Or(liveErr, live.Add(ctx, transcript.AppendJSON(nil, res.Summary)))
+				}
 			}
 			if bar != nil {
 				bar.Increment()
@@ -92,6 +104,9 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 	tally, err := summarize.All(ctx, s, r, opts)
 	if progress != nil {
 		progress.Wait()
+	}
+	if liveErr = cmp.Or(liveErr, live.Close(ctx)); liveErr != nil {
+		f.warnf("otel: the spans of this run were not all sent: %v", liveErr)
 	}
 	printErr = errors.Join(printErr, enc.Flush())
 	if start.IsZero() { // the listing failed: nothing was summarized

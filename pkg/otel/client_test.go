@@ -220,3 +220,72 @@ func TestWriterCommitsAfterAcceptance(t *testing.T) {
 		t.Errorf("committed %v, want chat only (summarized's batch was refused)", committed)
 	}
 }
+
+// TestLiveBatch: the spans of many calls go in batches of MinSpans and one
+// at the end; a receiver that fails is said once, and nothing more is sent
+// to it; without an endpoint there is no LiveBatch.
+func TestLiveBatch(t *testing.T) {
+	defer func(n int) { MinSpans = n }(MinSpans)
+	MinSpans = 3
+	bodies := records(t, "chat.jsonl")
+	var calls [][]byte // the assistant records: a span each
+	for _, b := range bodies {
+		if strings.Contains(string(b), `"role":"assistant"`) {
+			calls = append(calls, b)
+		}
+	}
+	calls = append(append(calls, calls...), calls...)
+	if len(calls)%MinSpans == 0 {
+		calls = calls[1:]
+	}
+	ctx := context.Background()
+	live := func(url string) *LiveBatch {
+		env := map[string]string{"OTEL_EXPORTER_OTLP_ENDPOINT": url}
+		l, err := NewLiveBatch(func(k string) string { return env[k] }, Resource{ServiceName: "convo"})
+		if err != nil || l == nil {
+			t.Fatalf("NewLiveBatch: %v, %v", l, err)
+		}
+		return l
+	}
+
+	rc := &receiver{answers: []answer{{status: http.StatusOK}}}
+	srv := httptest.NewServer(rc)
+	defer srv.Close()
+	l := live(srv.URL)
+	for _, b := range calls {
+		if err := l.Add(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if want := (len(calls) + MinSpans - 1) / MinSpans; rc.spans != len(calls) || rc.requests != want {
+		t.Errorf("%d spans in %d requests, want %d in %d", rc.spans, rc.requests, len(calls), want)
+	}
+
+	down := &receiver{answers: []answer{{status: http.StatusServiceUnavailable}}}
+	srv2 := httptest.NewServer(down)
+	defer srv2.Close()
+	l = live(srv2.URL)
+	failures := 0
+	for _, b := range calls {
+		if l.Add(ctx, b) != nil {
+			failures++
+		}
+	}
+	if l.Close(ctx) != nil {
+		failures++
+	}
+	if failures != 1 || down.requests != 1 {
+		t.Errorf("a receiver down: %d errors, %d requests; want 1 and 1", failures, down.requests)
+	}
+
+	if l, err := NewLiveBatch(func(string) string { return "" }, Resource{}); l != nil || err != nil {
+		t.Errorf("without an endpoint: %v, %v; want nil", l, err)
+	}
+	var none *LiveBatch
+	if none.Add(ctx, calls[0]) != nil || none.Close(ctx) != nil {
+		t.Error("a nil LiveBatch failed")
+	}
+}

@@ -19,14 +19,16 @@ type Converter struct {
 	// the like); without it no text leaves the record.
 	Content bool
 
-	rec   transcript.Record
-	conv  string
-	trace TraceID
-	start int64           // creation of the first record since the last assistant one (ms), 0: none
-	input []byte          // with Content: the JSON messages since the last assistant record, unclosed
-	calls map[string]call // the last assistant record's calls, by id
-	out   Span            // handed to emit, filled anew for every record
-	names [2]string       // the last model and its chat span's name
+	rec    transcript.Record
+	aux    transcript.Pick // the aux keys a span reads (auxKeys), of rec
+	conv   string
+	trace  TraceID
+	start  int64           // creation of the first record since the last assistant one (ms), 0: none
+	input  []byte          // with Content: the JSON messages since the last assistant record, unclosed
+	calls  map[string]call // the last assistant record's calls, by id
+	out    Span            // handed to emit, filled anew for every record
+	names  [2]string       // the last model and its chat span's name
+	finish [1]string       // the chat span's finish reasons (Clone copies them)
 }
 
 // call is a tool call whose result may follow.
@@ -43,7 +45,9 @@ type call struct {
 func (c *Converter) Record(body []byte, emit func(*Span) error) error {
 	if !c.Content {
 		if conv, created, ok := peekInput(body); ok {
-			c.enter(conv)
+			if string(conv) != c.conv { // without a copy when it goes on
+				c.enter(string(conv))
+			}
 			if c.start == 0 {
 				c.start = created
 			}
@@ -51,7 +55,10 @@ func (c *Converter) Record(body []byte, emit func(*Span) error) error {
 		}
 	}
 	r := &c.rec
-	if err := transcript.DecodeStored(body, r); err != nil {
+	if c.aux.Keys == nil {
+		c.aux.Keys = auxKeys[:]
+	}
+	if err := transcript.DecodeStoredPick(body, r, &c.aux); err != nil {
 		return err
 	}
 	c.enter(r.Conversation)
@@ -72,6 +79,25 @@ func (c *Converter) Record(body []byte, emit func(*Span) error) error {
 	}
 	return nil
 }
+
+// auxKeys are the aux keys spans read, indexed by the aux* constants:
+// reading these alone, not a map of every key, saved a fifth of an
+// export's time (docs/performance.md).
+var auxKeys = [...]string{"model", "provider", "response_id", "finish_reason", "usage",
+	"summarizer", "coveredFromId", "coveredToId", "tokensBefore", "tokensAfter"}
+
+const (
+	auxModel = iota
+	auxProvider
+	auxResponseID
+	auxFinishReason
+	auxUsage
+	auxSummarizer
+	auxCoveredFrom
+	auxCoveredTo
+	auxTokensBefore
+	auxTokensAfter
+)
 
 // enter starts conversation conv's trace, unless its records go on.
 func (c *Converter) enter(conv string) {
@@ -96,9 +122,10 @@ func (c *Converter) span(r *transcript.Record, name string, kind int) *Span {
 
 // chat is the span of a provider turn.
 func (c *Converter) chat(r *transcript.Record) *Span {
-	aux := r.Metadata.Aux
-	model := auxString(aux, "model")
-	if model != c.names[0] || c.names[1] == "" {
+	aux := c.aux.Vals
+	model := c.names[0]
+	if same := sameString(aux[auxModel], model) || aux[auxModel] == nil && model == ""; !same || c.names[1] == "" {
+		model = auxString(aux[auxModel])
 		c.names = [2]string{model, strings.TrimSpace("chat " + model)}
 	}
 	name := c.names[1]
@@ -107,20 +134,21 @@ func (c *Converter) chat(r *transcript.Record) *Span {
 	start, end := cmpOr(t.LLMStart, c.start, t.Creation), cmpOr(t.LLMEnd, 0, t.Creation)
 	s.Start, s.End = start*1e6, max(start, end)*1e6
 	s.Attrs = append(s.Attrs, str("gen_ai.operation.name", "chat"))
-	if p := auxString(aux, "provider"); p != "" {
+	if p := commonString(aux[auxProvider]); p != "" {
 		s.Attrs = append(s.Attrs, str("gen_ai.provider.name", providerName(p)))
 	}
 	if model != "" {
 		s.Attrs = append(s.Attrs, str("gen_ai.request.model", model), str("gen_ai.response.model", model))
 	}
-	if id := auxString(aux, "response_id"); id != "" {
+	if id := auxString(aux[auxResponseID]); id != "" {
 		s.Attrs = append(s.Attrs, str("gen_ai.response.id", id))
 	}
-	finish := auxString(aux, "finish_reason")
+	finish := commonString(aux[auxFinishReason])
 	if finish != "" {
-		s.Attrs = append(s.Attrs, Attr{Key: "gen_ai.response.finish_reasons", Strs: []string{finish}})
+		c.finish[0] = finish
+		s.Attrs = append(s.Attrs, Attr{Key: "gen_ai.response.finish_reasons", Strs: c.finish[:]})
 	}
-	s.Attrs = appendUsage(s.Attrs, aux["usage"])
+	s.Attrs = appendUsage(s.Attrs, aux[auxUsage])
 	if c.Content {
 		if len(c.input) > 0 {
 			s.Attrs = append(s.Attrs, str("gen_ai.input.messages", string(append(c.input, ']'))))
@@ -172,8 +200,8 @@ func (c *Converter) tool(r *transcript.Record) *Span {
 
 // summary is the span of a summary record.
 func (c *Converter) summary(r *transcript.Record) *Span {
-	aux := r.Metadata.Aux
-	summarizer := auxString(aux, "summarizer")
+	aux := c.aux.Vals
+	summarizer := auxString(aux[auxSummarizer])
 	s := c.span(r, strings.TrimSpace("summarize "+summarizer), KindInternal)
 	s.Start = r.Metadata.Timing.Creation * 1e6
 	s.End = s.Start
@@ -181,19 +209,25 @@ func (c *Converter) summary(r *transcript.Record) *Span {
 		s.Attrs = append(s.Attrs, str("convo.summary.summarizer", summarizer))
 	}
 	s.Attrs = append(s.Attrs, num("convo.summary.records", int64(len(r.Metadata.SummaryIDs))))
-	for _, k := range [][2]string{{"coveredFromId", "convo.summary.covered_from_id"}, {"coveredToId", "convo.summary.covered_to_id"}} {
-		if v := auxString(aux, k[0]); v != "" {
-			s.Attrs = append(s.Attrs, str(k[1], v))
+	for _, k := range [...]struct {
+		aux  int
+		attr string
+	}{{auxCoveredFrom, "convo.summary.covered_from_id"}, {auxCoveredTo, "convo.summary.covered_to_id"}} {
+		if v := auxString(aux[k.aux]); v != "" {
+			s.Attrs = append(s.Attrs, str(k.attr, v))
 		}
 	}
-	for _, k := range [][2]string{{"tokensBefore", "convo.summary.tokens_before"}, {"tokensAfter", "convo.summary.tokens_after"}} {
-		if v, ok := auxInt(aux[k[0]]); ok {
-			s.Attrs = append(s.Attrs, num(k[1], v))
+	for _, k := range [...]struct {
+		aux  int
+		attr string
+	}{{auxTokensBefore, "convo.summary.tokens_before"}, {auxTokensAfter, "convo.summary.tokens_after"}} {
+		if v, ok := auxInt(aux[k.aux]); ok {
+			s.Attrs = append(s.Attrs, num(k.attr, v))
 		}
 	}
-	if model := auxString(aux, "model"); model != "" {
+	if model := auxString(aux[auxModel]); model != "" {
 		s.Attrs = append(s.Attrs, str("gen_ai.operation.name", "chat"), str("gen_ai.request.model", model))
-		s.Attrs = appendUsage(s.Attrs, aux["usage"])
+		s.Attrs = appendUsage(s.Attrs, aux[auxUsage])
 	}
 	if c.Content {
 		s.Attrs = append(s.Attrs, str("gen_ai.output.messages", string(outputMessages(r, ""))))
@@ -273,8 +307,46 @@ func providerName(p string) string {
 	return p
 }
 
-func auxString(aux map[string]json.RawMessage, k string) string {
-	raw := aux[k]
+// sameString reports whether raw is the JSON string of s, without
+// escapes: the model of most records is the one before.
+func sameString(raw json.RawMessage, s string) bool {
+	return len(raw) == len(s)+2 && raw[0] == '"' && string(raw[1:len(raw)-1]) == s
+}
+
+// commonString is auxString without an allocation for the providers and
+// finish reasons most records hold.
+func commonString(raw json.RawMessage) string {
+	if len(raw) > 2 && raw[0] == '"' {
+		switch string(raw[1 : len(raw)-1]) {
+		case "openai":
+			return "openai"
+		case "anthropic":
+			return "anthropic"
+		case "gemini":
+			return "gemini"
+		case "ollama":
+			return "ollama"
+		case "stop":
+			return "stop"
+		case "end_turn":
+			return "end_turn"
+		case "tool_use":
+			return "tool_use"
+		case "tool_calls":
+			return "tool_calls"
+		case "length":
+			return "length"
+		case "max_tokens":
+			return "max_tokens"
+		case "STOP":
+			return "STOP"
+		}
+	}
+	return auxString(raw)
+}
+
+// auxString is the text of raw if it is a JSON string, "" if not.
+func auxString(raw json.RawMessage) string {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return ""
 	}

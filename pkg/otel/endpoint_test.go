@@ -102,7 +102,7 @@ func FuzzRecord(f *testing.F) {
 		// (of a valid record: peekInput reads the store's).
 		var r transcript.Record
 		if conv, created, ok := peekInput(body); ok && json.Valid(body) {
-			if err := transcript.DecodeStored(body, &r); err != nil || r.Conversation != conv || r.Metadata.Timing.Creation != created ||
+			if err := transcript.DecodeStored(body, &r); err != nil || r.Conversation != string(conv) || r.Metadata.Timing.Creation != created ||
 				r.Message.Role != transcript.RoleUser && r.Message.Role != transcript.RoleSystem {
 				t.Errorf("peekInput read %q %d, DecodeStored %q %d %s (%v)", conv, created, r.Conversation, r.Metadata.Timing.Creation, r.Message.Role, err)
 			}

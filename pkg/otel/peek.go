@@ -11,47 +11,47 @@ import (
 // id, conversation, message, metadata in that order, the message of
 // these roles holding strings alone, so the first "metadata" and "timing"
 // keys after it are the record's); ok is false for anything else, which
-// DecodeStored then reads. It checks no more of the JSON than that: the
+// DecodeStoredPick then reads. It checks no more of the JSON than that: the
 // bodies it reads are the store's, valid. Decoding every user record cost
 // a fifth of an export's time.
-func peekInput(b []byte) (conv string, created int64, ok bool) {
+func peekInput(b []byte) (conv []byte, created int64, ok bool) {
 	rest, ok := bytes.CutPrefix(b, []byte(`{"id":"`))
 	if !ok || !bytes.HasSuffix(b, []byte("}}")) {
-		return "", 0, false
+		return nil, 0, false
 	}
 	if _, rest, ok = plainString(rest); !ok {
-		return "", 0, false
+		return nil, 0, false
 	}
 	if rest, ok = bytes.CutPrefix(rest, []byte(`,"conversation":"`)); !ok {
-		return "", 0, false
+		return nil, 0, false
 	}
 	var c []byte
 	if c, rest, ok = plainString(rest); !ok {
-		return "", 0, false
+		return nil, 0, false
 	}
 	if rest, ok = bytes.CutPrefix(rest, []byte(`,"message":{"role":"`)); !ok {
-		return "", 0, false
+		return nil, 0, false
 	}
 	var role []byte
 	if role, rest, ok = plainString(rest); !ok || string(role) != "user" && string(role) != "system" {
-		return "", 0, false
+		return nil, 0, false
 	}
 	if rest, ok = bytes.CutPrefix(rest, []byte(`,"contents":[`)); !ok {
-		return "", 0, false
+		return nil, 0, false
 	}
 	_, rest, ok = bytes.Cut(rest, []byte(`]},"metadata":{`))
 	if !ok {
-		return "", 0, false
+		return nil, 0, false
 	}
 	if _, rest, ok = bytes.Cut(rest, []byte(`"timing":{"creation":`)); !ok {
-		return "", 0, false
+		return nil, 0, false
 	}
 	n := numberAt(rest)
 	created, err := strconv.ParseInt(string(n), 10, 64)
 	if err != nil || len(rest) == len(n) || rest[len(n)] != ',' && rest[len(n)] != '}' {
-		return "", 0, false
+		return nil, 0, false
 	}
-	return string(c), created, true
+	return c, created, true
 }
 
 // plainString reads a JSON string's text up to its closing quote when it

@@ -57,6 +57,11 @@ type Span struct {
 func (s *Span) Clone() Span {
 	c := *s
 	c.Attrs = append([]Attr(nil), s.Attrs...)
+	for i, a := range c.Attrs {
+		if a.Strs != nil {
+			c.Attrs[i].Strs = append([]string(nil), a.Strs...)
+		}
+	}
 	return c
 }
 

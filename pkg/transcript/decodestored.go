@@ -13,14 +13,49 @@ import (
 // keys in another case, repeated keys) goes to encoding/json instead, so
 // any JSON record reads; one that is not JSON is an error.
 func DecodeStored(b []byte, r *Record) error {
+	return decodeStored(b, r, nil)
+}
+
+// Pick narrows what DecodeStoredPick reads of a record's aux, for a reader
+// that needs a few of its keys: building the map of them all was most of
+// what an OpenTelemetry export spent decoding.
+type Pick struct {
+	Keys []string // the aux keys wanted
+	// Vals is filled by DecodeStoredPick: Vals[i] is the value under
+	// Keys[i] as its JSON text (the last one if the key repeats), nil when
+	// absent. It may share memory with the body read: keep a copy.
+	Vals []json.RawMessage
+}
+
+// DecodeStoredPick is DecodeStored, but it puts in pick.Vals the aux values
+// under pick.Keys and leaves r.Metadata.Aux nil. A body DecodeStored
+// rejects, it rejects.
+func DecodeStoredPick(b []byte, r *Record, pick *Pick) error {
+	if len(pick.Vals) != len(pick.Keys) {
+		pick.Vals = make([]json.RawMessage, len(pick.Keys))
+	}
+	clear(pick.Vals)
+	return decodeStored(b, r, pick)
+}
+
+func decodeStored(b []byte, r *Record, pick *Pick) error {
 	conv := r.Conversation // reused when the next record names the same
 	*r = Record{}
-	if decodeCanonical(b, r, conv) == nil {
+	if decodeCanonical(b, r, conv, pick) == nil {
 		return nil
+	}
+	if pick != nil {
+		clear(pick.Vals)
 	}
 	*r = Record{}
 	if err := json.Unmarshal(b, r); err != nil {
 		return fmt.Errorf("record is not valid JSON: %w", err)
+	}
+	if pick != nil {
+		for i, k := range pick.Keys {
+			pick.Vals[i] = r.Metadata.Aux[k]
+		}
+		r.Metadata.Aux = nil
 	}
 	return nil
 }
@@ -38,11 +73,11 @@ func (s *keySet) dup(k uint) bool {
 
 // decodeCanonical is DecodeStored's hand parser; errUnexpected means "ask
 // encoding/json". conv is a conversation id to reuse rather than copy.
-func decodeCanonical(b []byte, r *Record, conv string) error {
+func decodeCanonical(b []byte, r *Record, conv string, pick *Pick) error {
 	if !utf8.Valid(b) { // encoding/json turns bad bytes into U+FFFD
 		return errUnexpected
 	}
-	p := scanner{b: b}
+	p := scanner{b: b, pick: pick}
 	var seen keySet
 	more, err := p.enter()
 	for ; more && err == nil; more, err = p.more() {
@@ -278,7 +313,8 @@ func (p *scanner) timing(t *Timing) error {
 }
 
 // aux keeps each value as the JSON text it is, as json.RawMessage does,
-// copied out of the body in one piece.
+// copied out of the body in one piece; with a Pick, only the values it
+// wants, not copied.
 func (p *scanner) aux(md *Metadata) error {
 	start := p.i
 	type span struct {
@@ -292,13 +328,27 @@ func (p *scanner) aux(md *Metadata) error {
 		if key, err = p.key(); err != nil {
 			return err
 		}
-		if v, err = p.value(); err != nil || !json.Valid(v) {
+		if v, err = p.value(); err != nil {
 			return errUnexpected
 		}
-		spans = append(spans, span{string(key), p.i - len(v), p.i})
+		if p.pick == nil {
+			spans = append(spans, span{string(key), p.i - len(v), p.i})
+			continue
+		}
+		for i, k := range p.pick.Keys {
+			if string(key) == k {
+				p.pick.Vals[i] = v[:len(v):len(v)]
+			}
+		}
 	}
 	if err != nil {
 		return err
+	}
+	if !json.Valid(p.b[start:p.i]) { // every value at once: one call is cheaper
+		return errUnexpected
+	}
+	if p.pick != nil {
+		return nil
 	}
 	buf := append([]byte(nil), p.b[start:p.i]...)
 	md.Aux = make(map[string]json.RawMessage, len(spans))

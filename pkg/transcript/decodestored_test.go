@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -27,7 +28,7 @@ func TestDecodeCanonical(t *testing.T) {
 	for _, r := range storedSamples() {
 		body := AppendJSON(nil, &r)
 		var fast, slow Record
-		if err := decodeCanonical(body, &fast, ""); err != nil {
+		if err := decodeCanonical(body, &fast, "", nil); err != nil {
 			t.Fatalf("%s: %v", body, err)
 		}
 		if err := json.Unmarshal(body, &slow); err != nil {
@@ -46,7 +47,7 @@ func TestDecodeCanonical(t *testing.T) {
 		`{"metadata":{"aux":{"k": 1}}}`, `{"metadata":{"aux":{"k\n":1}}}`, "{\"id\":\"\xff\"}",
 	} {
 		var r Record
-		if decodeCanonical([]byte(bad), &r, "") == nil {
+		if decodeCanonical([]byte(bad), &r, "", nil) == nil {
 			t.Errorf("%s: accepted", bad)
 		}
 	}
@@ -87,7 +88,7 @@ func FuzzDecodeStored(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var fast, slow Record
-		if decodeCanonical(b, &fast, "c") != nil || json.Unmarshal(b, &slow) != nil {
+		if decodeCanonical(b, &fast, "c", nil) != nil || json.Unmarshal(b, &slow) != nil {
 			return
 		}
 		if !reflect.DeepEqual(fast, slow) {
@@ -151,4 +152,35 @@ func TestPlainRun(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzDecodeStoredPick: DecodeStoredPick reads what DecodeStored reads,
+// and the aux values it picks are those of DecodeStored's map.
+func FuzzDecodeStoredPick(f *testing.F) {
+	f.Add([]byte(`{"id":"a","conversation":"c","message":{"role":"assistant","contents":["x"]},"metadata":{"timing":{"creation":1},"aux":{"model":"m","usage":{"input_tokens":3},"model":"n","x":[1,{"y":"}"}]}}}`))
+	f.Add([]byte(`{"id":"a","conversation":"c","message":{"role":"assistant","contents":["x"]},"metadata":{"timing":{"creation":1},"aux":{"model":tru}}}`))
+	f.Add([]byte(`{"id":"a","conversation":"c","message":{"role":"assistant","contents":["x"]},"metadata":{"timing":{"creation":1},"aux":{"Model":"m", "usage" : 1}}}`))
+	for _, r := range storedSamples() {
+		f.Add(AppendJSON(nil, &r))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var full, picked Record
+		pick := Pick{Keys: []string{"model", "usage", "x", "absent"}}
+		errFull, errPick := DecodeStored(b, &full), DecodeStoredPick(b, &picked, &pick)
+		if (errFull == nil) != (errPick == nil) {
+			t.Fatalf("%q: DecodeStored %v, DecodeStoredPick %v", b, errFull, errPick)
+		}
+		if errFull != nil {
+			return
+		}
+		for i, k := range pick.Keys {
+			if !bytes.Equal(pick.Vals[i], full.Metadata.Aux[k]) || (pick.Vals[i] == nil) != (full.Metadata.Aux[k] == nil) {
+				t.Errorf("%q: %s picked %q, in the map %q", b, k, pick.Vals[i], full.Metadata.Aux[k])
+			}
+		}
+		full.Metadata.Aux = nil
+		if !reflect.DeepEqual(full, picked) {
+			t.Errorf("%q:\nfull   %+v\npicked %+v", b, full, picked)
+		}
+	})
 }

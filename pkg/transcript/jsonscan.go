@@ -14,9 +14,10 @@ var errUnexpected = errors.New("unexpected JSON")
 // scanner reads compact JSON (no white space between tokens, as AppendJSON
 // writes it); anything else is errUnexpected.
 type scanner struct {
-	b   []byte
-	i   int
-	buf []byte
+	b    []byte
+	i    int
+	buf  []byte
+	pick *Pick // DecodeStoredPick's, nil for DecodeStored
 }
 
 func (p *scanner) next(c byte) bool {
