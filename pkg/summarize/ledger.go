@@ -78,16 +78,7 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 	if size <= 0 {
 		size = DefaultLedgerSize
 	}
-	var prevFacts []facts.Fact
-	dropped := 0
-	if prev != nil {
-		if raw, ok := prev.Metadata.Aux["ledger"]; ok {
-			_ = json.Unmarshal(raw, &prevFacts)
-		}
-		if raw, ok := prev.Metadata.Aux["ledgerDropped"]; ok {
-			_ = json.Unmarshal(raw, &dropped)
-		}
-	}
+	prevFacts, dropped := previousLedger(prev)
 	var (
 		found    []facts.Found // by entry, for the first maxLedgerTexts
 		entries  []ledgerEntry
@@ -114,32 +105,8 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 		mention++
 		entries = append(entries, ledgerEntry{seen: int32(f.Seen), by: speakerOf(f.By), last: mention, instruction: f.Kind == "instruction"})
 	}
-	// factsOf calls fn with each fact of the covered records, in order,
-	// and who said it; sb, when not nil, is given each record.
 	factsOf := func(sb *facts.SectionBuilder, fn func(f facts.Found, by string)) error {
-		use := func(r *transcript.Record, rf recordFacts) {
-			if sb != nil {
-				sb.Add(r, rf.errs)
-			}
-			if len(rf.found) > 0 {
-				by := facts.By(*r)
-				for _, f := range rf.found {
-					fn(f, cmp.Or(f.By, by))
-				}
-			}
-		}
-		if held != nil {
-			all := make([]recordFacts, len(held))
-			work.ForEach(len(held), func(i int) { all[i] = factsOfRecord(&held[i]) })
-			for i := range held {
-				use(&held[i], all[i])
-			}
-			return nil
-		}
-		return work.InBatches(covered, factsOfRecord, func(r *transcript.Record, rf recordFacts) error {
-			use(r, rf)
-			return nil
-		})
+		return coveredFacts(held, covered, sb, fn)
 	}
 	err := factsOf(sections, func(f facts.Found, by string) {
 		mention++
@@ -200,28 +167,7 @@ func carryLedger(prev *transcript.Record, held []transcript.Record, covered Reco
 			return nil, 0, err
 		}
 	}
-	keep := map[int32]bool{}
-	for _, i := range rank {
-		keep[i] = true
-	}
-	// The instructions come first, then the other entries, each in the
-	// order they were first said.
-	var out []facts.Fact
-	for pass := range 2 {
-		for i, e := range entries {
-			if !keep[int32(i)] || e.instruction != (pass == 0) {
-				continue
-			}
-			f, ok := fetched[int32(i)]
-			if int(i) < len(found) {
-				f, ok = found[i], true
-			}
-			if ok {
-				out = append(out, facts.Fact{Text: f.Text, Label: f.Label, Kind: f.Kind, Seen: int(e.seen), By: speakers[e.by]})
-			}
-		}
-	}
-	return out, dropped, nil
+	return ledgerFacts(entries, rank, found, fetched, speakers), dropped, nil
 }
 
 // ledgerEntry is what the ledger counts of one distinct fact while it
@@ -290,4 +236,74 @@ func betterLabel(f, g facts.Found, by string) bool {
 		return false
 	}
 	return f.Label == "" || isTool(f.By) && !isTool(by) || g.Named && !f.Named
+}
+
+// previousLedger is the ledger the summary before carries, and how many
+// entries it had dropped.
+func previousLedger(prev *transcript.Record) ([]facts.Fact, int) {
+	var prevFacts []facts.Fact
+	dropped := 0
+	if prev != nil {
+		if raw, ok := prev.Metadata.Aux["ledger"]; ok {
+			_ = json.Unmarshal(raw, &prevFacts)
+		}
+		if raw, ok := prev.Metadata.Aux["ledgerDropped"]; ok {
+			_ = json.Unmarshal(raw, &dropped)
+		}
+	}
+	return prevFacts, dropped
+}
+
+// coveredFacts calls fn with each fact of the covered records (held, or
+// else read from covered), in order, and who said it; sb, when not nil, is
+// given each record.
+func coveredFacts(held []transcript.Record, covered RecordStream, sb *facts.SectionBuilder, fn func(f facts.Found, by string)) error {
+	use := func(r *transcript.Record, rf recordFacts) {
+		if sb != nil {
+			sb.Add(r, rf.errs)
+		}
+		if len(rf.found) > 0 {
+			by := facts.By(*r)
+			for _, f := range rf.found {
+				fn(f, cmp.Or(f.By, by))
+			}
+		}
+	}
+	if held != nil {
+		all := make([]recordFacts, len(held))
+		work.ForEach(len(held), func(i int) { all[i] = factsOfRecord(&held[i]) })
+		for i := range held {
+			use(&held[i], all[i])
+		}
+		return nil
+	}
+	return work.InBatches(covered, factsOfRecord, func(r *transcript.Record, rf recordFacts) error {
+		use(r, rf)
+		return nil
+	})
+}
+
+// ledgerFacts are the ranked entries as facts: the instructions first, then
+// the other entries, each in the order they were first said.
+func ledgerFacts(entries []ledgerEntry, rank []int32, found []facts.Found, fetched map[int32]facts.Found, speakers []string) []facts.Fact {
+	keep := map[int32]bool{}
+	for _, i := range rank {
+		keep[i] = true
+	}
+	var out []facts.Fact
+	for pass := range 2 {
+		for i, e := range entries {
+			if !keep[int32(i)] || e.instruction != (pass == 0) {
+				continue
+			}
+			f, ok := fetched[int32(i)]
+			if int(i) < len(found) {
+				f, ok = found[i], true
+			}
+			if ok {
+				out = append(out, facts.Fact{Text: f.Text, Label: f.Label, Kind: f.Kind, Seen: int(e.seen), By: speakers[e.by]})
+			}
+		}
+	}
+	return out
 }

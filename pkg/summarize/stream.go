@@ -147,39 +147,7 @@ func prepareStored(ctx context.Context, s Store, conv string, opt Options) (*Pla
 	}
 	p.readSeq = k.readSeq
 	k = nil // what is left of the first read is the plan
-	p.each = func(fn func(*transcript.Record) error) error {
-		j, pos := 0, -1
-		var rec transcript.Record
-		err := s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true, UpToSeq: p.readSeq}, func(row store.Row) error {
-			pos++
-			if pos != covered[j] {
-				return nil
-			}
-			rec = transcript.Record{}
-			if err := transcript.DecodeStored(row.Body, &rec); err != nil {
-				return fmt.Errorf("stored record is corrupt: %w", err)
-			}
-			if idHash(rec.ID) != idHashes[j] {
-				return errSpanChanged
-			}
-			rec.Conversation = conv
-			j++
-			if err := fn(&rec); err != nil {
-				return err
-			}
-			if j == len(covered) {
-				return errStop // the rest is kept verbatim
-			}
-			return nil
-		})
-		if errors.Is(err, errStop) {
-			err = nil
-		}
-		if err == nil && j < len(covered) {
-			err = errSpanChanged
-		}
-		return err
-	}
+	p.each = readCovered(ctx, s, conv, p.readSeq, covered, idHashes)
 	// The ledger's read of the records also gathers what the summary
 	// record says of them, but their ids: those are read last, once the
 	// summarizer is done, so they are not held while it works.
@@ -226,6 +194,45 @@ func prepareStored(ctx context.Context, s Store, conv string, opt Options) (*Pla
 		return err
 	}
 	return p, "", p.readSeq, nil
+}
+
+// readCovered reads the covered records (positions in the read from the
+// latest summary, up to upTo) and calls fn with each; errSpanChanged when
+// one of them is no longer the record the plan was made of.
+func readCovered(ctx context.Context, s Store, conv string, upTo int64, covered []int, idHashes []uint32) func(fn func(*transcript.Record) error) error {
+	return func(fn func(*transcript.Record) error) error {
+		j, pos := 0, -1
+		var rec transcript.Record
+		err := s.Read(ctx, conv, store.ReadOptions{FromLatestSummary: true, UpToSeq: upTo}, func(row store.Row) error {
+			pos++
+			if pos != covered[j] {
+				return nil
+			}
+			rec = transcript.Record{}
+			if err := transcript.DecodeStored(row.Body, &rec); err != nil {
+				return fmt.Errorf("stored record is corrupt: %w", err)
+			}
+			if idHash(rec.ID) != idHashes[j] {
+				return errSpanChanged
+			}
+			rec.Conversation = conv
+			j++
+			if err := fn(&rec); err != nil {
+				return err
+			}
+			if j == len(covered) {
+				return errStop // the rest is kept verbatim
+			}
+			return nil
+		})
+		if errors.Is(err, errStop) {
+			err = nil
+		}
+		if err == nil && j < len(covered) {
+			err = errSpanChanged
+		}
+		return err
+	}
 }
 
 // idArena holds many short strings in few allocations: each chunk of

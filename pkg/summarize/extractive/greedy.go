@@ -11,36 +11,8 @@ import (
 func (s *noteSet) fit(budget int) ([]note, error) {
 	e := s.e
 	room := budget - e.Counter.Count(headingFor(s.named, s.tools)) - 1
-	kept := map[int]note{}
-	// A reply is kept with what the user said in its turn: the user's best
-	// note (its pair) comes with it, so no line is an answer to nothing.
-	userKept := map[int]bool{}
-	held := map[string]bool{}
-	for _, w := range s.ledgerWords {
-		held[w] = true
-	}
-	s.taken = 0
-	take := func(c *cand) {
-		s.taken++
-		kept[c.idx] = c.note
-		for _, w := range c.words {
-			held[w] = true
-		}
-	}
-	// weigh is what c adds to the notes taken, and what it costs: a reply
-	// brings the user's note of its turn in with it, so the two are
-	// weighed together, as their cost is counted together.
-	weigh := func(c *cand) (float64, int) {
-		g := gain(&c.note, held)
-		if c.pair == nil || !c.reply || userKept[c.turn] {
-			return g, c.cost
-		}
-		if _, pairKept := kept[c.pair.idx]; !pairKept {
-			r, v := &c.note, &c.pair.note
-			g = (g*r.length + gain(v, held)*v.length) / (r.length + v.length)
-		}
-		return g, c.cost + c.pair.cost
-	}
+	p := newPicks(s)
+	kept, userKept, take, weigh := p.kept, p.userKept, p.take, p.weigh
 	// Greedy on what each note adds to the notes taken so far: a note's
 	// gain only falls as they grow, so one is taken once its fresh gain
 	// still beats every other note's last known gain. The queue holds at
@@ -84,13 +56,7 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 	if err := pass(); err != nil {
 		return nil, err
 	}
-	var shortest *note
-	for _, it := range queue.items {
-		if shortest == nil || it.c.cost < shortest.cost {
-			n := it.c.note
-			shortest = &n
-		}
-	}
+	shortest := shortestNote(queue.items)
 	for room >= minNoteCost {
 		if rest != nil && (queue.Len() == 0 || gainBefore(rest.gain, rest.c.idx, queue.items[0].gain, queue.items[0].c.idx)) {
 			if err := pass(); err != nil {
@@ -126,6 +92,82 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 			userKept[c.turn] = true
 		}
 	}
+	out := e.dropToBudget(inOrder(kept), budget, s.tools)
+	if len(out) == 0 && shortest != nil {
+		out = []note{*shortest}
+	}
+	return out, nil
+}
+
+// weakestNote is the place of the lowest scoring note among those that
+// in accepts, the later among equals (notes has one at least).
+func weakestNote(notes []note, in func(note) bool) int {
+	weakest := -1
+	for i, n := range notes {
+		if in(n) && (weakest < 0 || n.score <= notes[weakest].score) {
+			weakest = i
+		}
+	}
+	return weakest
+}
+
+// picks are the notes a fit has taken so far and the words they hold.
+type picks struct {
+	s    *noteSet
+	kept map[int]note
+	// A reply is kept with what the user said in its turn: the user's best
+	// note (its pair) comes with it, so no line is an answer to nothing.
+	userKept map[int]bool
+	held     map[string]bool
+}
+
+func newPicks(s *noteSet) *picks {
+	p := &picks{s: s, kept: map[int]note{}, userKept: map[int]bool{}, held: map[string]bool{}}
+	for _, w := range s.ledgerWords {
+		p.held[w] = true
+	}
+	s.taken = 0
+	return p
+}
+
+func (p *picks) take(c *cand) {
+	p.s.taken++
+	p.kept[c.idx] = c.note
+	for _, w := range c.words {
+		p.held[w] = true
+	}
+}
+
+// weigh is what c adds to the notes taken, and what it costs: a reply
+// brings the user's note of its turn in with it, so the two are
+// weighed together, as their cost is counted together.
+func (p *picks) weigh(c *cand) (float64, int) {
+	g := gain(&c.note, p.held)
+	if c.pair == nil || !c.reply || p.userKept[c.turn] {
+		return g, c.cost
+	}
+	if _, pairKept := p.kept[c.pair.idx]; !pairKept {
+		r, v := &c.note, &c.pair.note
+		g = (g*r.length + gain(v, p.held)*v.length) / (r.length + v.length)
+	}
+	return g, c.cost + c.pair.cost
+}
+
+// shortestNote is the cheapest of the first pass's candidates: what a fit
+// keeps when nothing else fits.
+func shortestNote(items []gainItem) *note {
+	var shortest *note
+	for _, it := range items {
+		if shortest == nil || it.c.cost < shortest.cost {
+			n := it.c.note
+			shortest = &n
+		}
+	}
+	return shortest
+}
+
+// inOrder is the kept notes in their order in the conversation.
+func inOrder(kept map[int]note) []note {
 	idxs := make([]int, 0, len(kept))
 	for i := range kept {
 		idxs = append(idxs, i)
@@ -135,10 +177,14 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 	for _, i := range idxs {
 		out = append(out, kept[i])
 	}
-	// The estimate counts a separator a note; check the real text and drop
-	// the weakest notes while it is over. The user's only note of a turn
-	// goes after its replies, so no line is an answer to nothing.
-	for len(out) > 1 && e.Counter.Count(renderNotes(out, s.tools)) > budget {
+	return out
+}
+
+// dropToBudget: the estimate counts a separator a note; check the real
+// text and drop the weakest notes while it is over. The user's only note
+// of a turn goes after its replies, so no line is an answer to nothing.
+func (e *Engine) dropToBudget(out []note, budget int, tools bool) []note {
+	for len(out) > 1 && e.Counter.Count(renderNotes(out, tools)) > budget {
 		weakest := weakestNote(out, func(note) bool { return true })
 		if w := out[weakest]; !w.reply {
 			users, replies := 0, 0
@@ -157,22 +203,7 @@ func (s *noteSet) fit(budget int) ([]note, error) {
 		}
 		out = slices.Delete(out, weakest, weakest+1)
 	}
-	if len(out) == 0 && shortest != nil {
-		out = []note{*shortest}
-	}
-	return out, nil
-}
-
-// weakestNote is the place of the lowest scoring note among those that
-// in accepts, the later among equals (notes has one at least).
-func weakestNote(notes []note, in func(note) bool) int {
-	weakest := -1
-	for i, n := range notes {
-		if in(n) && (weakest < 0 || n.score <= notes[weakest].score) {
-			weakest = i
-		}
-	}
-	return weakest
+	return out
 }
 
 // fit is noteSet.fit over candidates scored already.
