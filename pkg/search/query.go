@@ -51,56 +51,7 @@ func Parse(s string) (*Query, error) {
 	if len(s) > MaxQueryBytes {
 		return nil, &QueryError{fmt.Sprintf("longer than %d bytes", MaxQueryBytes)}
 	}
-	type tok struct {
-		text        string
-		quoted, neg bool
-		prefix, or  bool
-		and         bool
-		raw         string // as the query wrote it
-	}
-	var toks []tok
-	for i := 0; i < len(s); {
-		// A space is any Unicode space (a no-break space too), decoded
-		// whole: a token then never starts at one, so every step moves on.
-		if r, n := utf8.DecodeRuneInString(s[i:]); unicode.IsSpace(r) {
-			i += n
-			continue
-		}
-		var t tok
-		start := i
-		if next, _ := utf8.DecodeRuneInString(s[min(i+1, len(s)):]); s[i] == '-' && i+1 < len(s) && !unicode.IsSpace(next) {
-			t.neg = true
-			i++
-		}
-		if i < len(s) && s[i] == '"' {
-			end := strings.IndexByte(s[i+1:], '"')
-			if end < 0 { // an unclosed quote ends with the query
-				t.text, i = s[i+1:], len(s)
-			} else {
-				t.text, i = s[i+1:i+1+end], i+end+2
-			}
-			t.quoted = true
-		} else {
-			end := strings.IndexFunc(s[i:], unicode.IsSpace)
-			if end < 0 {
-				end = len(s) - i
-			}
-			t.text, i = s[i:i+end], i+end
-		}
-		if i < len(s) && s[i] == '*' && t.quoted {
-			t.prefix = true
-			i++
-		}
-		if !t.quoted {
-			if strings.HasSuffix(t.text, "*") {
-				t.text, t.prefix = strings.TrimRight(t.text, "*"), true
-			}
-			t.or = t.text == "OR" && !t.neg && !t.prefix
-			t.and = t.text == "AND" && !t.neg && !t.prefix
-		}
-		t.raw = s[start:i]
-		toks = append(toks, t)
-	}
+	toks := lexQuery(s)
 	q := &Query{}
 	joinNext := false
 	skipped := false     // the token before made no clause
@@ -152,28 +103,95 @@ func Parse(s string) (*Query, error) {
 	if joinNext {
 		return nil, &QueryError{"OR needs a word or phrase on each side"}
 	}
+	q.Dropped = dropped
+	if err := q.checkFinds(); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+// a tok is one token of a query as written: a word or a quoted phrase,
+// with its marks.
+type tok struct {
+	text        string
+	quoted, neg bool
+	prefix, or  bool
+	and         bool
+	raw         string // as the query wrote it
+}
+
+// lexQuery cuts a query into tokens.
+func lexQuery(s string) []tok {
+	var toks []tok
+	for i := 0; i < len(s); {
+		// A space is any Unicode space (a no-break space too), decoded
+		// whole: a token then never starts at one, so every step moves on.
+		if r, n := utf8.DecodeRuneInString(s[i:]); unicode.IsSpace(r) {
+			i += n
+			continue
+		}
+		var t tok
+		start := i
+		if next, _ := utf8.DecodeRuneInString(s[min(i+1, len(s)):]); s[i] == '-' && i+1 < len(s) && !unicode.IsSpace(next) {
+			t.neg = true
+			i++
+		}
+		if i < len(s) && s[i] == '"' {
+			end := strings.IndexByte(s[i+1:], '"')
+			if end < 0 { // an unclosed quote ends with the query
+				t.text, i = s[i+1:], len(s)
+			} else {
+				t.text, i = s[i+1:i+1+end], i+end+2
+			}
+			t.quoted = true
+		} else {
+			end := strings.IndexFunc(s[i:], unicode.IsSpace)
+			if end < 0 {
+				end = len(s) - i
+			}
+			t.text, i = s[i:i+end], i+end
+		}
+		if i < len(s) && s[i] == '*' && t.quoted {
+			t.prefix = true
+			i++
+		}
+		if !t.quoted {
+			if strings.HasSuffix(t.text, "*") {
+				t.text, t.prefix = strings.TrimRight(t.text, "*"), true
+			}
+			t.or = t.text == "OR" && !t.neg && !t.prefix
+			t.and = t.text == "AND" && !t.neg && !t.prefix
+		}
+		t.raw = s[start:i]
+		toks = append(toks, t)
+	}
+	return toks
+}
+
+// checkFinds: a query finds something only with a word to find that is not
+// excluded; the error says what was dropped and why.
+func (q *Query) checkFinds() error {
 	positive := false
 	for _, c := range q.Clauses {
 		positive = positive || !c.Not
 	}
-	q.Dropped = dropped
 	switch {
 	case positive:
-	case len(dropped) > 0:
+	case len(q.Dropped) > 0:
 		// Say what was dropped and why, and whether anything was excluded.
-		quoted := make([]string, len(dropped))
-		for i, d := range dropped {
+		quoted := make([]string, len(q.Dropped))
+		for i, d := range q.Dropped {
 			quoted[i] = fmt.Sprintf("%q", d)
 		}
 		msg := fmt.Sprintf("no word to find: %s dropped, holding no word (a word is letters, digits and marks; punctuation, symbols and emoji are not indexed)", strings.Join(quoted, ", "))
 		if len(q.Clauses) > 0 {
 			msg += ", and what is left only excludes"
 		}
-		return nil, &QueryError{msg}
+		return &QueryError{msg}
 	default:
-		return nil, &QueryError{"no word to find (a query of excluded words alone finds nothing)"}
+		return &QueryError{"no word to find (a query of excluded words alone finds nothing)"}
 	}
-	return q, nil
+	return nil
 }
 
 // String writes q back in the query language, normalized.
