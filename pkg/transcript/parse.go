@@ -249,25 +249,8 @@ func (w *wireRecord) normalize(note func(string)) (Record, error) {
 		rec.Message.Contents = []string{}
 	}
 
-	for i, tc := range msg.ToolCalls {
-		field := fmt.Sprintf("%stool_calls[%d]", prefix, i)
-		call := ToolCall{ID: tc.ID, Name: tc.Name}
-		args := tc.Arguments
-		if tc.Function != nil {
-			if tc.Name != "" || tc.Arguments != nil {
-				return rec, fieldErr(field, "give name and arguments inside function or beside id, not both")
-			}
-			call.Name, args = tc.Function.Name, tc.Function.Arguments
-		}
-		if tc.Type != "" && tc.Type != "function" {
-			return rec, fieldErr(field+".type", "unsupported tool call type %q", tc.Type)
-		}
-		a, err := argumentsText(args)
-		if err != nil {
-			return rec, fieldErr(field+".arguments", "%v", err)
-		}
-		call.Arguments = a
-		rec.Message.ToolCalls = append(rec.Message.ToolCalls, call)
+	if err := msg.toolCalls(prefix, &rec.Message); err != nil {
+		return rec, err
 	}
 	for i, d := range msg.ProviderData {
 		item, err := CompactJSON(d.Item)
@@ -288,27 +271,61 @@ func (w *wireRecord) normalize(note func(string)) (Record, error) {
 	}
 
 	if md := w.Metadata; md != nil {
-		rec.Metadata.Attribute = md.Attribute
-		rec.Metadata.SummaryIDs = md.SummaryIDs
-		for i, id := range md.SummaryIDs {
-			md.SummaryIDs[i] = strings.ToUpper(id) // as the id: the canonical form
-		}
-		for k, v := range md.Timing {
-			ms, err := strconv.ParseInt(string(v), 10, 64)
-			if err != nil {
-				return rec, fieldErr("metadata.timing."+k, "want whole milliseconds since the epoch, got %s", v)
-			}
-			if err := rec.Metadata.Timing.Set(k, ms); err != nil {
-				return rec, fieldErr("metadata.timing."+k, "%v", err)
-			}
-		}
-		if md.Aux != nil && string(md.Aux) != "null" {
-			aux, err := ParseAux(md.Aux)
-			if err != nil {
-				return rec, fieldErr("metadata.aux", "%v", err)
-			}
-			rec.Metadata.Aux = aux
+		if err := md.into(&rec.Metadata); err != nil {
+			return rec, err
 		}
 	}
 	return rec, nil
+}
+
+// toolCalls reads the message's tool calls, in either form, into out.
+func (msg *wireMessage) toolCalls(prefix string, out *Message) error {
+	for i, tc := range msg.ToolCalls {
+		field := fmt.Sprintf("%stool_calls[%d]", prefix, i)
+		call := ToolCall{ID: tc.ID, Name: tc.Name}
+		args := tc.Arguments
+		if tc.Function != nil {
+			if tc.Name != "" || tc.Arguments != nil {
+				return fieldErr(field, "give name and arguments inside function or beside id, not both")
+			}
+			call.Name, args = tc.Function.Name, tc.Function.Arguments
+		}
+		if tc.Type != "" && tc.Type != "function" {
+			return fieldErr(field+".type", "unsupported tool call type %q", tc.Type)
+		}
+		a, err := argumentsText(args)
+		if err != nil {
+			return fieldErr(field+".arguments", "%v", err)
+		}
+		call.Arguments = a
+		out.ToolCalls = append(out.ToolCalls, call)
+	}
+	return nil
+}
+
+// into reads the metadata into m: ids in their canonical form, timing keys
+// as whole milliseconds, aux as compact JSON.
+func (md *wireMetadata) into(m *Metadata) error {
+	m.Attribute = md.Attribute
+	m.SummaryIDs = md.SummaryIDs
+	for i, id := range md.SummaryIDs {
+		md.SummaryIDs[i] = strings.ToUpper(id) // as the id: the canonical form
+	}
+	for k, v := range md.Timing {
+		ms, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil {
+			return fieldErr("metadata.timing."+k, "want whole milliseconds since the epoch, got %s", v)
+		}
+		if err := m.Timing.Set(k, ms); err != nil {
+			return fieldErr("metadata.timing."+k, "%v", err)
+		}
+	}
+	if md.Aux != nil && string(md.Aux) != "null" {
+		aux, err := ParseAux(md.Aux)
+		if err != nil {
+			return fieldErr("metadata.aux", "%v", err)
+		}
+		m.Aux = aux
+	}
+	return nil
 }
