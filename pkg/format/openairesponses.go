@@ -287,17 +287,7 @@ func parseOpenAIResponses(body []byte) (*answer, error) {
 	if resp.Object == "response.compaction" {
 		// POST /responses/compact: the output, user messages and the
 		// compaction item, is what goes back in place of the input.
-		a := &answer{model: resp.Model, responseID: resp.ID, usage: resp.Usage, created: createdAt(resp.CreatedAt),
-			compaction: resp.Output, compactionAlone: true}
-		if !slices.ContainsFunc(resp.Output, func(raw json.RawMessage) bool { return itemType(raw) == "compaction" }) {
-			return nil, shapeError(openaiResponses, "a response.compaction without a compaction item")
-		}
-		for i, raw := range resp.Output {
-			if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-				return nil, shapeError(openaiResponses, "output[%d]: not an item", i)
-			}
-		}
-		return a, nil
+		return compactionAnswer(resp.Model, resp.ID, resp.Usage, resp.CreatedAt, resp.Output)
 	}
 	a := &answer{model: resp.Model, responseID: resp.ID, finish: resp.Status, usage: resp.Usage, created: createdAt(resp.CreatedAt)}
 	if resp.Status == "incomplete" {
@@ -314,46 +304,70 @@ func parseOpenAIResponses(body []byte) (*answer, error) {
 		a.in, a.out = u.In, u.Out
 	}
 	for _, raw := range resp.Output {
-		var it responsesItem
-		if err := json.Unmarshal(raw, &it); err != nil {
-			return nil, shapeError(openaiResponses, "output item: %v", err)
+		if err := a.readItem(raw); err != nil {
+			return nil, err
 		}
-		switch it.Type {
-		case "message":
-			if it.ID != "" && slices.ContainsFunc(it.Content, func(c responsesContent) bool { return c.Type == "output_text" && c.Text != "" }) {
-				// (a message without text, a refusal, has nothing to send back)
-				stub, _ := MarshalNoEscape(responsesStub{"message", it.ID, it.Status, it.Phase})
-				a.keepBeforeText(stub, len(a.texts))
-			}
-			for _, c := range it.Content {
-				switch c.Type {
-				case "output_text":
-					if c.Text != "" {
-						a.texts = append(a.texts, c.Text)
-					}
-				case "refusal":
-					a.refusal += c.Refusal
-				}
-			}
-		case "function_call":
-			a.calls = append(a.calls, transcript.ToolCall{ID: it.CallID, Name: it.Name, Arguments: it.Arguments})
-		case "custom_tool_call":
-			a.keepForCall(raw) // goes back to the Responses API as it came
-			args, _ := MarshalNoEscape(map[string]string{"input": it.Input})
-			a.calls = append(a.calls, transcript.ToolCall{ID: it.CallID, Name: it.Name, Arguments: string(args)})
-		case "reasoning":
-			a.keep(raw)
-		case "compaction":
-			// context_management compaction: encrypted, sent back in
-			// place of what it summarised (compaction.go).
-			a.compaction = append(a.compaction, raw)
-		}
-		// Other items (web_search_call, file_search_call...) ran on
-		// OpenAI's side and need nothing back.
 	}
 	if a.refusal != "" {
 		// kept as the text too, for a caller that stores it anyway
 		a.texts = append(a.texts, a.refusal)
 	}
 	return a, nil
+}
+
+// compactionAnswer is the answer of POST /responses/compact: its output,
+// which must hold a compaction item and items only.
+func compactionAnswer(model, id string, usage, created json.RawMessage, output []json.RawMessage) (*answer, error) {
+	a := &answer{model: model, responseID: id, usage: usage, created: createdAt(created),
+		compaction: output, compactionAlone: true}
+	if !slices.ContainsFunc(output, func(raw json.RawMessage) bool { return itemType(raw) == "compaction" }) {
+		return nil, shapeError(openaiResponses, "a response.compaction without a compaction item")
+	}
+	for i, raw := range output {
+		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+			return nil, shapeError(openaiResponses, "output[%d]: not an item", i)
+		}
+	}
+	return a, nil
+}
+
+// readItem reads one output item into a.
+func (a *answer) readItem(raw json.RawMessage) error {
+	var it responsesItem
+	if err := json.Unmarshal(raw, &it); err != nil {
+		return shapeError(openaiResponses, "output item: %v", err)
+	}
+	switch it.Type {
+	case "message":
+		if it.ID != "" && slices.ContainsFunc(it.Content, func(c responsesContent) bool { return c.Type == "output_text" && c.Text != "" }) {
+			// (a message without text, a refusal, has nothing to send back)
+			stub, _ := MarshalNoEscape(responsesStub{"message", it.ID, it.Status, it.Phase})
+			a.keepBeforeText(stub, len(a.texts))
+		}
+		for _, c := range it.Content {
+			switch c.Type {
+			case "output_text":
+				if c.Text != "" {
+					a.texts = append(a.texts, c.Text)
+				}
+			case "refusal":
+				a.refusal += c.Refusal
+			}
+		}
+	case "function_call":
+		a.calls = append(a.calls, transcript.ToolCall{ID: it.CallID, Name: it.Name, Arguments: it.Arguments})
+	case "custom_tool_call":
+		a.keepForCall(raw) // goes back to the Responses API as it came
+		args, _ := MarshalNoEscape(map[string]string{"input": it.Input})
+		a.calls = append(a.calls, transcript.ToolCall{ID: it.CallID, Name: it.Name, Arguments: string(args)})
+	case "reasoning":
+		a.keep(raw)
+	case "compaction":
+		// context_management compaction: encrypted, sent back in
+		// place of what it summarised (compaction.go).
+		a.compaction = append(a.compaction, raw)
+	}
+	// Other items (web_search_call, file_search_call...) ran on
+	// OpenAI's side and need nothing back.
+	return nil
 }
