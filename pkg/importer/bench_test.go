@@ -148,5 +148,5 @@ func (r *recorder) ImportAppend(ctx context.Context, cur store.ImportCursor, ids
 		mine = append(mine, rec.Clone())
 	}
 	r.recs = append(r.recs, mine...)
-	return r.Store.ImportAppend(ctx, cur, ids, feed(mine))
+	return r.Store.ImportAppend(ctx, cur, ids, store.Records(mine...))
 }

@@ -72,7 +72,7 @@ type Tally struct {
 	Deleted int
 	// Kinds counts NotImported by kind (Known says which are no loss).
 	Kinds   map[string]int
-	changed map[string]int
+	changed map[string]bool // the conversations that got records
 }
 
 // Known reports whether a kind of what was not imported is known and kept
@@ -305,9 +305,6 @@ func headHash(src *Source, n int64) string {
 	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
-// Changed returns the conversations that got records, with how many.
-func (t *Tally) Changed() map[string]int { return t.changed }
-
 func (t *Tally) add(conv string, res store.AppendResult) {
 	t.Inserted += res.Inserted
 	t.Merged += res.Merged
@@ -315,23 +312,11 @@ func (t *Tally) add(conv string, res store.AppendResult) {
 	t.Deleted += res.Deleted
 	if res.Inserted+res.Merged > 0 {
 		if t.changed == nil {
-			t.changed = map[string]int{}
+			t.changed = map[string]bool{}
 		}
-		if _, ok := t.changed[conv]; !ok {
+		if !t.changed[conv] {
 			t.Conversations++
 		}
-		t.changed[conv] += res.Inserted
-	}
-}
-
-// feed turns records into the pull function Append takes.
-func feed(recs []transcript.Record) func() (transcript.Record, error) {
-	i := 0
-	return func() (transcript.Record, error) {
-		if i == len(recs) {
-			return transcript.Record{}, io.EOF
-		}
-		i++
-		return recs[i-1], nil
+		t.changed[conv] = true
 	}
 }

@@ -9,20 +9,6 @@ import (
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// AppendJSON appends spans as one OTLP/JSON ExportTraceServiceRequest (the
-// OTLP/JSON rules: hex ids, enums as integers, lowerCamelCase keys, 64-bit
-// integers as decimal strings) of one resource and one scope.
-func AppendJSON(b []byte, res Resource, spans []Span) []byte {
-	b = appendJSONHead(b, res)
-	for i := range spans {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendSpanJSON(b, &spans[i])
-	}
-	return append(b, jsonTail...)
-}
-
 // appendJSONHead is a request up to its first span; jsonTail follows the last.
 func appendJSONHead(b []byte, res Resource) []byte {
 	b = append(b, `{"resourceSpans":[{"resource":{"attributes":[`...)
@@ -133,16 +119,6 @@ const (
 	fAnyArray         = 5
 	fArrayValues      = 1
 )
-
-// AppendProto appends spans as one ExportTraceServiceRequest in protobuf,
-// the same request AppendJSON writes.
-func AppendProto(b []byte, res Resource, spans []Span) []byte {
-	var fields []byte
-	for i := range spans {
-		fields = appendSpanField(fields, &spans[i])
-	}
-	return appendProtoRequest(b, res, fields)
-}
 
 // appendSpanField appends s as a spans field of ScopeSpans.
 func appendSpanField(b []byte, s *Span) []byte {

@@ -37,6 +37,3 @@ func Text(r *transcript.Record) string {
 	}
 	return b.String()
 }
-
-// RecordTerms returns the terms r is indexed by.
-func RecordTerms(r *transcript.Record) []string { return Terms(Text(r)) }

@@ -297,3 +297,6 @@ func BenchmarkTerms(b *testing.B) {
 		})
 	}
 }
+
+// RecordTerms returns the terms r is indexed by.
+func RecordTerms(r *transcript.Record) []string { return Terms(Text(r)) }

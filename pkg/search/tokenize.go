@@ -43,7 +43,6 @@ const (
 	strongJoin
 )
 
-func strong(r rune) bool    { return r < utf8.RuneSelf && joiners[r] == strongJoin }
 func connector(r rune) bool { return r < utf8.RuneSelf && joiners[r] != 0 }
 
 // wordRune is a letter, digit or mark: what words are made of.

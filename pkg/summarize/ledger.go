@@ -21,16 +21,6 @@ import (
 // DefaultLedgerSize bounds the ledger's entries.
 const DefaultLedgerSize = 48
 
-// CarryLedger returns the ledger of a new summary: the previous summary's
-// entries, with the facts of the covered records counted in, within size
-// entries, and how many entries it dropped (this time and before). The
-// user's instructions come first, then what the user said, then what was
-// said more often, then the newest.
-func CarryLedger(prev *transcript.Record, covered []transcript.Record, size int) ([]facts.Fact, int) {
-	ledger, dropped, _ := carryLedger(prev, covered, sliceStream(covered), size, nil)
-	return ledger, dropped
-}
-
 // recordFacts are what one record gives the ledger and the sections: its
 // facts and, of a tool result, its error lines.
 type recordFacts struct {

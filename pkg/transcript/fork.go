@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"encoding/json"
-	"slices"
 )
 
 // AuxForkedFrom is the metadata.aux key under which a forked record keeps
@@ -30,11 +29,6 @@ func NewForker(conversation string, ids *IDs, now func() int64) *Forker {
 // the mapping, so that a fork of any length need not hold every id.
 func (f *Forker) Fork(r Record, newIDs map[string]string) Record {
 	return ForkAs(r, f.IDs.New(f.Now()), f.Conversation, newIDs)
-}
-
-// Covers reports whether summary lists any of ids in its summaryIds.
-func Covers(summary *Record, ids map[string]bool) bool {
-	return slices.ContainsFunc(summary.Metadata.SummaryIDs, func(id string) bool { return ids[id] })
 }
 
 // Annotation is a change to the metadata of a stored record (annotate):

@@ -88,9 +88,6 @@ func (s *Staged) add(r *Record, memory int) error {
 	return nil
 }
 
-// Spilled reports whether the input went to a temporary file.
-func (s *Staged) Spilled() bool { return s.file != nil }
-
 // Next yields the staged records in order, then io.EOF. Each record is
 // fresh: the caller may keep it.
 func (s *Staged) Next() (Record, error) {

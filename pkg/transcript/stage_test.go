@@ -64,3 +64,6 @@ func TestStage(t *testing.T) {
 		t.Errorf("bad JSON: %v, want an InputError", err)
 	}
 }
+
+// Spilled reports whether the input went to a temporary file.
+func (s *Staged) Spilled() bool { return s.file != nil }

@@ -91,18 +91,6 @@ func index(ctx context.Context, tx conn, es []entry) error {
 	return nil
 }
 
-// unindex removes docid's entry, written with text, where the index is a
-// table of its own. Call it before the record's body or docid changes.
-func unindex(ctx context.Context, tx conn, docid int64, text string) error {
-	if tx.d.TermsInRow() {
-		return nil
-	}
-	if _, err := tx.ExecContext(ctx, tx.d.IndexDelete(), tx.d.IndexKey(docid), text); err != nil {
-		return fmt.Errorf("unindex record: %w", err)
-	}
-	return nil
-}
-
 // deleteRecords deletes the records matching where (args bound to its
 // placeholders), their index entries first, and returns how many went.
 // Every deletion of records goes through it.

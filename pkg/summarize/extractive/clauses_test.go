@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -165,27 +164,6 @@ func dropEmpty(lines [][2][]noteClause) [][2][]noteClause {
 		}
 	}
 	return out
-}
-
-// normalizeWords lower-cases s and keeps its words, one space apart, with a
-// space at each end so that containment means whole words.
-func normalizeWords(s string) string {
-	var b strings.Builder
-	b.WriteByte(' ')
-	space := true
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-			space = false
-		} else if !space {
-			b.WriteByte(' ')
-			space = true
-		}
-	}
-	if !space {
-		b.WriteByte(' ')
-	}
-	return b.String()
 }
 
 // TestReplyWeighedWithUserSide: a reply that brings a long, vague user

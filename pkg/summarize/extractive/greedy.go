@@ -206,14 +206,6 @@ func (e *Engine) dropToBudget(out []note, budget int, tools bool) []note {
 	return out
 }
 
-// fit is noteSet.fit over candidates scored already.
-func (e *Engine) fit(cands []note, budget int) []note {
-	named := slices.ContainsFunc(cands, func(n note) bool { return n.by != "" })
-	s := &noteSet{e: e, scored: cands, heldAll: true, named: named}
-	out, _ := s.fit(budget)
-	return out
-}
-
 type gainItem struct {
 	c    *cand
 	gain float64

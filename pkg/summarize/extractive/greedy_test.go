@@ -143,3 +143,11 @@ func TestFitLedgerWordsHeld(t *testing.T) {
 		}
 	}
 }
+
+// fit is noteSet.fit over candidates scored already.
+func (e *Engine) fit(cands []note, budget int) []note {
+	named := slices.ContainsFunc(cands, func(n note) bool { return n.by != "" })
+	s := &noteSet{e: e, scored: cands, heldAll: true, named: named}
+	out, _ := s.fit(budget)
+	return out
+}

@@ -118,11 +118,6 @@ func isContent(w string) bool {
 	return len(lw) > 1 && !stopwords[string(lw)]
 }
 
-func isStopword(w string) bool {
-	var buf [32]byte
-	return stopwords[string(foldAppend(buf[:0], w))]
-}
-
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(s) {

@@ -79,11 +79,6 @@ func lastWords(s string, n int) []string {
 	return w[max(0, len(w)-n):]
 }
 
-func firstWords(s string, n int) []string {
-	w := words(s)
-	return w[:min(n, len(w))]
-}
-
 // words are the fields of s less the marks around them (quotes, code and
 // emphasis marks).
 func words(s string) []string {
