@@ -311,17 +311,7 @@ func (s *session) task(calls, discoveries, minTokens int) {
 	}
 	var notes []string
 	if r.IntN(5) < 3 { // the agent settles on a reproduction command
-		x, _, ok := s.fresh(func() (string, string) {
-			return fmt.Sprintf("go test %s -run '^%s$' ./internal/%s/", pick(r, []string{"-race", "-count=1", "-race -count=3", "-v -count=1"}),
-				"Test"+title(pick(r, verbs))+title(s.focus), s.focus), ""
-		})
-		if ok {
-			l := s.label([]string{"reproduction command", "repro command"})
-			s.ask(l, x, "command")
-			c := s.newCall("bash", "command", x)
-			s.call(fill(pick(r, []string{"I'll use this as the {L}: `{X}`.", "The {L} is `{X}`; it fails every time."}), "{L}", l, "{X}", x), c)
-			s.result(c, s.testOut("Test"+title(s.focus), s.test(), "unexpected error: "+fn+" returned a zero value"), false)
-		}
+		s.reproduce(fn)
 	}
 	for made := 0; made < calls || size(s.msgs) < minTokens; {
 		named := notes // said in this message, shown by the last results
@@ -374,4 +364,21 @@ func (s *session) task(calls, discoveries, minTokens int) {
 	}
 	summary = append(summary, words.recap...)
 	s.say(transcript.RoleAssistant, strings.Join(summary, " "))
+}
+
+// reproduce: the agent settles on a reproduction command and runs it; the
+// test fails in fn.
+func (s *session) reproduce(fn string) {
+	r := s.r
+	x, _, ok := s.fresh(func() (string, string) {
+		return fmt.Sprintf("go test %s -run '^%s$' ./internal/%s/", pick(r, []string{"-race", "-count=1", "-race -count=3", "-v -count=1"}),
+			"Test"+title(pick(r, verbs))+title(s.focus), s.focus), ""
+	})
+	if ok {
+		l := s.label([]string{"reproduction command", "repro command"})
+		s.ask(l, x, "command")
+		c := s.newCall("bash", "command", x)
+		s.call(fill(pick(r, []string{"I'll use this as the {L}: `{X}`.", "The {L} is `{X}`; it fails every time."}), "{L}", l, "{X}", x), c)
+		s.result(c, s.testOut("Test"+title(s.focus), s.test(), "unexpected error: "+fn+" returned a zero value"), false)
+	}
 }

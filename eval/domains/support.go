@@ -153,25 +153,7 @@ func supportChatFrom(r, pr *rand.Rand, i int, name string) Conversation {
 	names := strings.NewReplacer("{city}", cities[c1], "{city2}", cities[c2], "{hotel}", pick(r, hotels),
 		"{company}", company, "{agent}", pick(r, []string{"Maya", "Tom", "Priya", "Jonas", "Aiko"}))
 
-	// Choose issues in random order until their facts reach the target;
-	// the standing instructions come first and count too.
-	var facts []sfact
-	var owner []int // issue index of each fact, -1 for standing ones
-	for _, s := range standing[:r.IntN(3)] {
-		facts, owner = append(facts, s), append(owner, -1)
-	}
-	var chosen []issue
-	for _, k := range r.Perm(len(pool)) {
-		if len(facts) >= ids {
-			break
-		}
-		chosen = append(chosen, pool[k])
-		for _, f := range pool[k].facts {
-			if len(facts) < ids {
-				facts, owner = append(facts, f), append(owner, len(chosen)-1)
-			}
-		}
-	}
+	facts, owner, chosen := chooseIssues(r, pool, ids)
 
 	// Each issue gets a contiguous run of exchanges between the opening and
 	// the goodbye; start[k] is its first.
@@ -181,48 +163,7 @@ func supportChatFrom(r, pr *rand.Rand, i int, name string) Conversation {
 	}
 	start[len(chosen)] = exchanges - 1
 
-	var lines []said
-	for j, f := range facts {
-		x, alt, ok := b.fresh(func() (string, string) { return f.gen(r) })
-		if !ok {
-			continue
-		}
-		l := b.label(f.labels)
-		b.ask(l, x, f.kind)
-		ex := 0
-		if owner[j] >= 0 {
-			lo, hi := start[owner[j]], start[owner[j]+1]-1
-			// Biased towards the start of the issue, where a customer
-			// gives references and the agent answers with its own.
-			ex = lo + int(float64(max(1, hi-lo))*r.Float64()*r.Float64())
-		}
-		tmpls := agentSays
-		if f.user {
-			tmpls = userSays
-		}
-		if len(f.says) > 0 && (owner[j] < 0 || r.IntN(2) == 0) {
-			tmpls = f.says
-		}
-		lines = append(lines, said{ex, f.user, fill(pick(r, tmpls), "{L}", l, "{X}", x)})
-		// Repeats, later, by either side (mostly the other one), with or
-		// without the label, sometimes in the other spelling.
-		for range max(0, r.IntN(5)-1) {
-			later := ex + 1 + r.IntN(max(1, exchanges-1-ex))
-			if later >= exchanges {
-				break
-			}
-			y := x
-			if alt != "" && r.IntN(2) == 0 {
-				y = alt
-			}
-			t := pick(r, repeatBare)
-			if r.IntN(2) == 0 {
-				t = pick(r, repeatLabeled)
-			}
-			sameSide := r.IntN(3) == 0
-			lines = append(lines, said{later, f.user == sameSide, fill(t, "{L}", l, "{X}", y)})
-		}
-	}
+	lines := placeFacts(r, b, facts, owner, start, exchanges)
 
 	prose := supportFacts(pr, b, chosen, start, exchanges)
 
@@ -275,6 +216,78 @@ func supportChatFrom(r, pr *rand.Rand, i int, name string) Conversation {
 		b.say(transcript.RoleAssistant, prose.place(e, false, compose(r, names.Replace(rp.Replace(strings.Join(a, " "))), af, extra, e > 0)))
 	}
 	return b.finish(name)
+}
+
+// chooseIssues chooses issues in random order until their facts reach
+// the target; the standing instructions come first and count too. owner
+// is the issue index of each fact, -1 for standing ones.
+func chooseIssues(r *rand.Rand, pool []issue, ids int) ([]sfact, []int, []issue) {
+	var facts []sfact
+	var owner []int
+	for _, s := range standing[:r.IntN(3)] {
+		facts, owner = append(facts, s), append(owner, -1)
+	}
+	var chosen []issue
+	for _, k := range r.Perm(len(pool)) {
+		if len(facts) >= ids {
+			break
+		}
+		chosen = append(chosen, pool[k])
+		for _, f := range pool[k].facts {
+			if len(facts) < ids {
+				facts, owner = append(facts, f), append(owner, len(chosen)-1)
+			}
+		}
+	}
+	return facts, owner, chosen
+}
+
+// placeFacts says each fact in an exchange of its issue, and repeats some
+// of them later.
+func placeFacts(r *rand.Rand, b *builder, facts []sfact, owner, start []int, exchanges int) []said {
+	var lines []said
+	for j, f := range facts {
+		x, alt, ok := b.fresh(func() (string, string) { return f.gen(r) })
+		if !ok {
+			continue
+		}
+		l := b.label(f.labels)
+		b.ask(l, x, f.kind)
+		ex := 0
+		if owner[j] >= 0 {
+			lo, hi := start[owner[j]], start[owner[j]+1]-1
+			// Biased towards the start of the issue, where a customer
+			// gives references and the agent answers with its own.
+			ex = lo + int(float64(max(1, hi-lo))*r.Float64()*r.Float64())
+		}
+		tmpls := agentSays
+		if f.user {
+			tmpls = userSays
+		}
+		if len(f.says) > 0 && (owner[j] < 0 || r.IntN(2) == 0) {
+			tmpls = f.says
+		}
+		lines = append(lines, said{ex, f.user, fill(pick(r, tmpls), "{L}", l, "{X}", x)})
+		// Repeats, later, by either side (mostly the other one), with or
+		// without the label, sometimes in the other spelling.
+		for range max(0, r.IntN(5)-1) {
+			later := ex + 1 + r.IntN(max(1, exchanges-1-ex))
+			if later >= exchanges {
+				break
+			}
+			y := x
+			if alt != "" && r.IntN(2) == 0 {
+				y = alt
+			}
+			t := pick(r, repeatBare)
+			if r.IntN(2) == 0 {
+				t = pick(r, repeatLabeled)
+			}
+			sameSide := r.IntN(3) == 0
+			lines = append(lines, said{later, f.user == sameSide, fill(t, "{L}", l, "{X}", y)})
+		}
+	}
+	return lines
 }
 
 // placed are a chat's facts in words, by exchange, with the stream that
