@@ -57,7 +57,6 @@ type exportVersion struct {
 }
 
 func exportProperty(t *testing.T, s store.Store, ids *transcript.IDs, sinks []string, seed uint64) {
-	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	// Each sequence has its own conversations, 1 to 3, so --all exports
 	// see several at once.
@@ -65,63 +64,11 @@ func exportProperty(t *testing.T, s store.Store, ids *transcript.IDs, sinks []st
 	for i := range convs {
 		convs[i] = fmt.Sprintf("p%d-%d", seed, i)
 	}
-	replica := map[string]map[string]string{} // sink -> id -> body
-	sent := map[string]map[exportVersion]bool{}
+	h := &exportHistory{t: t, s: s, rng: rng, convs: convs,
+		replica: map[string]map[string]string{}, sent: map[string]map[exportVersion]bool{}}
 	for _, k := range sinks {
-		replica[k], sent[k] = map[string]string{}, map[exportVersion]bool{}
+		h.replica[k], h.sent[k] = map[string]string{}, map[exportVersion]bool{}
 	}
-	roles := []transcript.Role{"user", "assistant", "user", "assistant", "system", "tool"}
-	n := 0
-	record := func() transcript.Record {
-		n++
-		r := exportMsg(roles[rng.IntN(len(roles))], fmt.Sprintf("t%d", n))
-		if r.Message.Role == transcript.RoleTool {
-			r.Message.ToolCallID = fmt.Sprintf("call_%d", n)
-		}
-		return r
-	}
-
-	export := func(sink string, convs []string, excludeLast, fail bool) {
-		var marks []store.Mark
-		var rows []store.Row
-		for _, c := range convs {
-			r, m := exportRun(t, s, c, store.ExportOptions{Sink: sink, ExcludeLast: excludeLast})
-			rows = append(rows, r...)
-			marks = append(marks, m)
-		}
-		if fail {
-			// The output broke part way: the consumer may have upserted a
-			// prefix, and the cursor stays, so all of it comes again.
-			for _, r := range rows[:rng.IntN(len(rows)+1)] {
-				replica[sink][exportID(r.Body)] = string(r.Body)
-			}
-			return
-		}
-		if err := s.Commit(ctx, marks...); err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range rows {
-			v := exportVersion{exportID(r.Body), r.Seq}
-			if sent[sink][v] {
-				t.Fatalf("sink %s got %s version %d twice", sink, v.id, v.seq)
-			}
-			sent[sink][v] = true
-			replica[sink][v.id] = string(r.Body)
-		}
-		for _, c := range convs {
-			stored, order := exportStored(t, s, c)
-			for id, body := range stored {
-				if excludeLast && id == order[len(order)-1] {
-					continue
-				}
-				if replica[sink][id] != body {
-					t.Fatalf("sink %s after export (exclude-last %v) of %v: record %s is\n%s\nin the replica, want\n%s",
-						sink, excludeLast, convs, id, replica[sink][id], body)
-				}
-			}
-		}
-	}
-
 	steps := 10 + rng.IntN(40)
 	for range steps {
 		c := convs[rng.IntN(len(convs))]
@@ -130,7 +77,7 @@ func exportProperty(t *testing.T, s store.Store, ids *transcript.IDs, sinks []st
 			k := 1 + rng.IntN(3)
 			recs := make([]transcript.Record, k)
 			for i := range recs {
-				recs[i] = record()
+				recs[i] = h.record()
 			}
 			exportAppend(t, s, ids, c, recs...)
 		case p < 63:
@@ -142,43 +89,125 @@ func exportProperty(t *testing.T, s store.Store, ids *transcript.IDs, sinks []st
 			sink := sinks[rng.IntN(len(sinks))]
 			targets := []string{c}
 			if rng.IntN(3) == 0 {
-				var err error
-				if targets, err = s.ExportConversations(ctx, sink); err != nil {
-					t.Fatal(err)
-				}
-				targets = slices.DeleteFunc(targets, func(id string) bool { return !slices.Contains(convs, id) })
-				// What the listing leaves out has nothing to send.
-				for _, c := range convs {
-					if _, order := exportStored(t, s, c); len(order) > 0 && !slices.Contains(targets, c) {
-						if rows, _ := exportRun(t, s, c, store.ExportOptions{Sink: sink}); len(rows) > 0 {
-							t.Fatalf("sink %s: --all leaves out %s, which has %d records to send", sink, c, len(rows))
-						}
-					}
-				}
+				targets = h.listed(sink)
 			} else if _, order := exportStored(t, s, c); len(order) == 0 {
 				continue
 			}
-			export(sink, targets, rng.IntN(2) == 0, rng.IntN(6) == 0)
+			h.export(sink, targets, rng.IntN(2) == 0, rng.IntN(6) == 0)
 		}
 	}
-	var live []string
+	h.finish(sinks)
+}
+
+// exportHistory is what exportProperty's sinks were sent: a replica of
+// each (id to body), and each version sent, which must never come twice.
+type exportHistory struct {
+	t       *testing.T
+	s       store.Store
+	rng     *rand.Rand
+	convs   []string
+	replica map[string]map[string]string      // sink -> id -> body
+	sent    map[string]map[exportVersion]bool // sink -> versions
+	n       int
+}
+
+var exportRoles = []transcript.Role{"user", "assistant", "user", "assistant", "system", "tool"}
+
+// record is a new record of a random role.
+func (h *exportHistory) record() transcript.Record {
+	h.n++
+	r := exportMsg(exportRoles[h.rng.IntN(len(exportRoles))], fmt.Sprintf("t%d", h.n))
+	if r.Message.Role == transcript.RoleTool {
+		r.Message.ToolCallID = fmt.Sprintf("call_%d", h.n)
+	}
+	return r
+}
+
+// listed is what --all lists for sink, of this history's conversations; a
+// conversation the listing leaves out must have nothing to send.
+func (h *exportHistory) listed(sink string) []string {
+	t, s := h.t, h.s
+	targets, err := s.ExportConversations(context.Background(), sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets = slices.DeleteFunc(targets, func(id string) bool { return !slices.Contains(h.convs, id) })
+	for _, c := range h.convs {
+		if _, order := exportStored(t, s, c); len(order) > 0 && !slices.Contains(targets, c) {
+			if rows, _ := exportRun(t, s, c, store.ExportOptions{Sink: sink}); len(rows) > 0 {
+				t.Fatalf("sink %s: --all leaves out %s, which has %d records to send", sink, c, len(rows))
+			}
+		}
+	}
+	return targets
+}
+
+// export exports convs to sink and checks the replica against the store;
+// a failing export (fail) sends a prefix and commits nothing.
+func (h *exportHistory) export(sink string, convs []string, excludeLast, fail bool) {
+	t, s := h.t, h.s
+	var marks []store.Mark
+	var rows []store.Row
 	for _, c := range convs {
+		r, m := exportRun(t, s, c, store.ExportOptions{Sink: sink, ExcludeLast: excludeLast})
+		rows = append(rows, r...)
+		marks = append(marks, m)
+	}
+	if fail {
+		// The output broke part way: the consumer may have upserted a
+		// prefix, and the cursor stays, so all of it comes again.
+		for _, r := range rows[:h.rng.IntN(len(rows)+1)] {
+			h.replica[sink][exportID(r.Body)] = string(r.Body)
+		}
+		return
+	}
+	if err := s.Commit(context.Background(), marks...); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		v := exportVersion{exportID(r.Body), r.Seq}
+		if h.sent[sink][v] {
+			t.Fatalf("sink %s got %s version %d twice", sink, v.id, v.seq)
+		}
+		h.sent[sink][v] = true
+		h.replica[sink][v.id] = string(r.Body)
+	}
+	for _, c := range convs {
+		stored, order := exportStored(t, s, c)
+		for id, body := range stored {
+			if excludeLast && id == order[len(order)-1] {
+				continue
+			}
+			if h.replica[sink][id] != body {
+				t.Fatalf("sink %s after export (exclude-last %v) of %v: record %s is\n%s\nin the replica, want\n%s",
+					sink, excludeLast, convs, id, h.replica[sink][id], body)
+			}
+		}
+	}
+}
+
+// finish exports everything left to every sink: each replica then equals
+// the store, and --all lists nothing.
+func (h *exportHistory) finish(sinks []string) {
+	t, s := h.t, h.s
+	var live []string
+	for _, c := range h.convs {
 		if _, order := exportStored(t, s, c); len(order) > 0 {
 			live = append(live, c)
 		}
 	}
 	for _, sink := range sinks {
-		export(sink, live, false, false)
+		h.export(sink, live, false, false)
 		for _, c := range live {
 			stored, _ := exportStored(t, s, c)
 			for id, body := range stored {
-				if replica[sink][id] != body {
+				if h.replica[sink][id] != body {
 					t.Fatalf("sink %s at the end: record %s differs", sink, id)
 				}
 			}
 		}
 		// Nothing is left to send: the listing for --all agrees.
-		left, err := s.ExportConversations(ctx, sink)
+		left, err := s.ExportConversations(context.Background(), sink)
 		if err != nil {
 			t.Fatal(err)
 		}
