@@ -264,5 +264,43 @@ func TestCmdHoldsNoSQL(t *testing.T) {
 	}
 }
 
+// cmd is wiring: no provider's wire format in it either. pkg/format holds
+// each provider's request and response shapes and pkg/llm its transport,
+// so cmd imports no provider SDK and no production file of cmd names a key
+// that only a provider's wire format has (in a string or a struct tag).
+func TestCmdHoldsNoWireFormat(t *testing.T) {
+	files, err := filepath.Glob("cmd/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files in cmd (%v): is the test running at the module root?", err)
+	}
+	sdks := []string{"google.golang.org/genai", "github.com/aws/aws-sdk-go-v2/service/bedrockruntime", "google.golang.org/protobuf"}
+	wireKey := regexp.MustCompile(`(^|json:")(choices|finish_reason|stop_reason|candidates|generationConfig|usageMetadata|tool_use|tool_result|function_call|prompt_tokens|completion_tokens|input_tokens|output_tokens|max_tokens|content_block_delta|toolUse|toolResult|inferenceConfig|encrypted_content|previous_response_id|resourceSpans)([",]|$)`)
+	fset := token.NewFileSet()
+	for _, p := range files {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			for _, sdk := range sdks {
+				if path, _ := strconv.Unquote(imp.Path.Value); under(path, sdk) {
+					t.Errorf("%s imports %s: a provider's wire format belongs in pkg/format or pkg/llm", p, path)
+				}
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				if v, err := strconv.Unquote(lit.Value); err == nil && wireKey.MatchString(v) {
+					t.Errorf("%s: a provider's wire key in cmd: %.60q", fset.Position(lit.Pos()), v)
+				}
+			}
+			return true
+		})
+	}
+}
+
 // under reports whether pkg is dir or inside it.
 func under(pkg, dir string) bool { return pkg == dir || strings.HasPrefix(pkg, dir+"/") }
