@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,6 +56,28 @@ func TestInOrderDocIDs(t *testing.T) {
 		sqlstore.DocSlot(future), base + 4} // the future, kept out of the range, sends nothing after it to the slots
 	if !slices.Equal(got, want) {
 		t.Fatalf("docids %v, want %v", got, want)
+	}
+}
+
+// TestCheckInOrder: CheckSearchIndex finds an in-order range that goes
+// back in time (search's binary search of --since would miss records).
+func TestCheckInOrder(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "convo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	add := appender(t, s, func(int64) string { return "hello" })
+	add(1000, 2000, 3000)
+	if err := s.CheckSearchIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DB().ExecContext(ctx, `UPDATE records SET created = 1500 WHERE rowid = ?`, int64(1)<<62+2); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CheckSearchIndex(ctx); err == nil || !strings.Contains(err.Error(), "back in time") {
+		t.Fatalf("CheckSearchIndex = %v, want the range going back in time", err)
 	}
 }
 

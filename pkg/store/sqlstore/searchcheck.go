@@ -14,6 +14,9 @@ import (
 // tests, and for a store of test size. Records the index has not caught
 // up with must have no entry.
 func (s *Store) CheckSearchIndex(ctx context.Context) error {
+	if err := checkInOrder(ctx, conn{s.db, s.d}); err != nil {
+		return err
+	}
 	setup, vocab := s.d.IndexEntries()
 	if vocab == "" {
 		return nil
@@ -82,4 +85,33 @@ func (s *Store) CheckSearchIndex(ctx context.Context) error {
 		return fmt.Errorf("search index: %d entries of no record (%v...), %d missing", len(stale), stale[:min(len(stale), 3)], len(want))
 	}
 	return nil
+}
+
+// checkInOrder: in the in-order range, creation times never fall as docids
+// rise. Search finds --since and --until there by binary search
+// (inOrderBounds) and merges the range with the slots by creation time, so
+// a record out of order there would be missed or misplaced.
+func checkInOrder(ctx context.Context, c conn) error {
+	base := c.d.InOrderDocIDs()
+	if base == 0 {
+		return nil
+	}
+	col := c.d.DocIDColumn()
+	rows, err := c.QueryContext(ctx, `SELECT `+col+`, created FROM records WHERE `+col+` >= ? ORDER BY `+col, base)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var prevID, prev int64
+	for n := 0; rows.Next(); n++ {
+		var id, created int64
+		if err := rows.Scan(&id, &created); err != nil {
+			return err
+		}
+		if n > 0 && created < prev {
+			return fmt.Errorf("search index: the in-order range goes back in time: docid %d created %d after docid %d created %d", id, created, prevID, prev)
+		}
+		prevID, prev = id, created
+	}
+	return rows.Err()
 }
