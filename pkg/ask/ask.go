@@ -136,17 +136,8 @@ func (a *Asker) Run(ctx context.Context, s Store, t Transport, turn Turn) (Resul
 		return res, &RequestError{err}
 	}
 	now := a.Now().UnixMilli()
-	if len(turn.Contents) > 0 {
-		res.User = &transcript.Record{
-			ID:           a.IDs.New(now),
-			Conversation: turn.Conversation,
-			Message:      transcript.Message{Role: transcript.RoleUser, Contents: turn.Contents},
-			Metadata:     transcript.Metadata{Timing: transcript.Timing{Creation: now}},
-		}
-		// A question the store would refuse is refused before it is paid for.
-		if err := transcript.CheckSize(res.User); err != nil {
-			return res, err
-		}
+	if res.User, err = a.question(turn, now); err != nil {
+		return res, err
 	}
 	body, betas, end, err := a.body(ctx, s, turn.Conversation, res.User, req)
 	if err != nil {
@@ -163,13 +154,7 @@ func (a *Asker) Run(ctx context.Context, s Store, t Transport, turn Turn) (Resul
 		res.LLMStart = now // the transport calls no Limit
 	}
 	if turn.KeepRaw != "" {
-		agent := turn.Agent
-		if agent == "" {
-			agent = req.Provider + "-" + req.Model
-		}
-		if err := writeRaw(turn.KeepRaw, turn.Conversation, agent, a.Now(), reply.Body); err != nil {
-			res.RawErr = fmt.Errorf("--keep-raw: the response body was not kept: %w", err)
-		}
+		res.RawErr = a.keepRaw(turn, req, reply.Body)
 	}
 
 	if res.Answer, err = a.answer(req.Provider, reply.Body, now); err != nil {
@@ -196,31 +181,68 @@ func (a *Asker) Run(ctx context.Context, s Store, t Transport, turn Turn) (Resul
 		}
 	}
 
+	return res, a.appendTurn(ctx, s, turn.Conversation, end, res.User, ans)
+}
+
+// question is the user record of turn, created at now, or nil when the turn
+// asks nothing new. A question the store would refuse is refused before it
+// is paid for.
+func (a *Asker) question(turn Turn, now int64) (*transcript.Record, error) {
+	if len(turn.Contents) == 0 {
+		return nil, nil
+	}
+	u := &transcript.Record{
+		ID:           a.IDs.New(now),
+		Conversation: turn.Conversation,
+		Message:      transcript.Message{Role: transcript.RoleUser, Contents: turn.Contents},
+		Metadata:     transcript.Metadata{Timing: transcript.Timing{Creation: now}},
+	}
+	if err := transcript.CheckSize(u); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// keepRaw writes the response body under --keep-raw's directory; its error
+// does not fail the turn.
+func (a *Asker) keepRaw(turn Turn, req format.Request, body []byte) error {
+	agent := turn.Agent
+	if agent == "" {
+		agent = req.Provider + "-" + req.Model
+	}
+	if err := writeRaw(turn.KeepRaw, turn.Conversation, agent, a.Now(), body); err != nil {
+		return fmt.Errorf("--keep-raw: the response body was not kept: %w", err)
+	}
+	return nil
+}
+
+// appendTurn appends the question (if any) and the answer after end, once the
+// guard passed both. Stored as asked or not at all: had another writer
+// appended while the provider answered, the question would merge into its
+// message and the answer read as replying to both.
+func (a *Asker) appendTurn(ctx context.Context, s Store, conv string, end store.Last, user, ans *transcript.Record) error {
 	if a.Guard != nil {
-		for _, r := range []*transcript.Record{res.User, ans} {
+		for _, r := range []*transcript.Record{user, ans} {
 			if r == nil {
 				continue
 			}
 			if err := a.Guard(r); err != nil {
-				return res, fmt.Errorf("%w; nothing was stored", err)
+				return fmt.Errorf("%w; nothing was stored", err)
 			}
 		}
 	}
 	recs := make([]transcript.Record, 0, 2)
-	if res.User != nil {
-		recs = append(recs, *res.User)
+	if user != nil {
+		recs = append(recs, *user)
 	}
 	recs = append(recs, *ans)
-	// Stored as asked or not at all: had another writer appended while the
-	// provider answered, the question would merge into its message and the
-	// answer read as replying to both.
-	if _, err := s.AppendAfter(ctx, turn.Conversation, end, a.IDs, store.Records(recs...)); err != nil {
+	if _, err := s.AppendAfter(ctx, conv, end, a.IDs, store.Records(recs...)); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			return res, fmt.Errorf("%w while the provider answered; the turn was not stored (ask again on the conversation as it is now)", err)
+			return fmt.Errorf("%w while the provider answered; the turn was not stored (ask again on the conversation as it is now)", err)
 		}
-		return res, err
+		return err
 	}
-	return res, nil
+	return nil
 }
 
 // body renders the request body in one pass: the stored view, then the
