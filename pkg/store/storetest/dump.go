@@ -179,7 +179,42 @@ func (x suite) TestDumpLoadRoundTrip(t *testing.T) {
 		t.Fatalf("a conversation not loaded: %v, want ErrNotFound", err)
 	}
 
-	// The same behaviour, not only the same rows.
+	loadedAlike(t, src, dst, ids, withID)
+	loaded := dumpText(t, dumpPieces(t, dst, "c"))
+
+	// Without replace an existing conversation is refused and unchanged.
+	_, err := src.DeleteSchema(ctx, "c")
+	lcMust(t, err)
+	_, err = src.Rewind(ctx, "c", "01JRZJ166J2WRMF990535EVSQ4", store.RewindOptions{})
+	lcMust(t, err)
+	next := dumpPieces(t, src, "c")
+	if err := dst.Load(ctx, false, dumpFeed(next)); !errors.Is(err, store.ErrExists) {
+		t.Fatalf("load over an existing conversation: %v, want ErrExists", err)
+	}
+	if got := dumpText(t, dumpPieces(t, dst, "c")); !slices.Equal(got, loaded) {
+		t.Fatalf("a refused load changed the target:\n%s\nwant:\n%s", got, loaded)
+	}
+	// With replace it is the source's, nothing of the old one left (the
+	// schema and the rewound records included).
+	lcMust(t, dst.Load(ctx, true, dumpFeed(next)))
+	if got := dumpText(t, dumpPieces(t, dst, "c")); !slices.Equal(got, dumpText(t, next)) {
+		t.Fatalf("replaced:\n%s\nwant:\n%s", got, dumpText(t, next))
+	}
+	if _, ok, err := dst.Schema(ctx, "c"); ok || err != nil {
+		t.Fatalf("the replaced conversation kept its schema: %v %v", ok, err)
+	}
+
+	loadFailsWhole(t, dst, want)
+	if err := dst.IntegrityCheck(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// loadedAlike: a loaded conversation behaves as its source, not only holds
+// the same rows: the same status, the same exports for each sink, the same
+// next append, and a merged id stays absorbed.
+func loadedAlike(t *testing.T, src, dst store.Store, ids *transcript.IDs, withID func(transcript.Record, string) transcript.Record) {
+	ctx := context.Background()
 	srcStatus, err := src.Status(ctx, "c")
 	lcMust(t, err)
 	dstStatus, err := dst.Status(ctx, "c")
@@ -206,38 +241,18 @@ func (x suite) TestDumpLoadRoundTrip(t *testing.T) {
 	if res, err := dst.Append(ctx, "c", ids, feed(withID(exportMsg("user", "And tomorrow?"), "01JRZJ166J2WRMF990535EVSQ3"))); err != nil || res.Skipped != 1 {
 		t.Fatalf("an absorbed id appended again: %+v %v, want it skipped", res, err)
 	}
-	loaded := dumpText(t, dumpPieces(t, dst, "c"))
+}
 
-	// Without replace an existing conversation is refused and unchanged.
-	_, err = src.DeleteSchema(ctx, "c")
-	lcMust(t, err)
-	_, err = src.Rewind(ctx, "c", "01JRZJ166J2WRMF990535EVSQ4", store.RewindOptions{})
-	lcMust(t, err)
-	next := dumpPieces(t, src, "c")
-	if err := dst.Load(ctx, false, dumpFeed(next)); !errors.Is(err, store.ErrExists) {
-		t.Fatalf("load over an existing conversation: %v, want ErrExists", err)
-	}
-	if got := dumpText(t, dumpPieces(t, dst, "c")); !slices.Equal(got, loaded) {
-		t.Fatalf("a refused load changed the target:\n%s\nwant:\n%s", got, loaded)
-	}
-	// With replace it is the source's, nothing of the old one left (the
-	// schema and the rewound records included).
-	lcMust(t, dst.Load(ctx, true, dumpFeed(next)))
-	if got := dumpText(t, dumpPieces(t, dst, "c")); !slices.Equal(got, dumpText(t, next)) {
-		t.Fatalf("replaced:\n%s\nwant:\n%s", got, dumpText(t, next))
-	}
-	if _, ok, err := dst.Schema(ctx, "c"); ok || err != nil {
-		t.Fatalf("the replaced conversation kept its schema: %v %v", ok, err)
-	}
-
-	// A load whose source fails midway stores nothing.
+// loadFailsWhole: a load whose source fails midway stores nothing.
+func loadFailsWhole(t *testing.T, dst store.Store, want []store.Dumped) {
+	ctx := context.Background()
 	renamed := slices.Clone(want)
 	c := *renamed[0].Conversation
 	c.ID = "half"
 	renamed[0].Conversation = &c
 	broken := errors.New("source went away")
 	feedHalf := dumpFeed(renamed[:4])
-	err = dst.Load(ctx, false, func() (store.Dumped, error) {
+	err := dst.Load(ctx, false, func() (store.Dumped, error) {
 		d, err := feedHalf()
 		if errors.Is(err, io.EOF) {
 			return d, broken
@@ -249,9 +264,6 @@ func (x suite) TestDumpLoadRoundTrip(t *testing.T) {
 	}
 	if err := dst.Dump(ctx, "half", func(store.Dumped) error { return nil }); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("a failed load left the conversation: %v", err)
-	}
-	if err := dst.IntegrityCheck(ctx); err != nil {
-		t.Fatal(err)
 	}
 }
 
