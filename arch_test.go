@@ -202,19 +202,8 @@ func TestImportViolations(t *testing.T) {
 // methods it calls), never the whole store.Store: a production file of
 // pkg/importer that names store.Store fails.
 func TestImporterDeclaresItsStore(t *testing.T) {
-	files, err := filepath.Glob("pkg/importer/*.go")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no files in pkg/importer (%v): is the test running at the module root?", err)
-	}
-	fset := token.NewFileSet()
-	for _, p := range files {
-		if strings.HasSuffix(p, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, p, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	fset, files := productionFiles(t, "pkg/importer")
+	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Store" {
 				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "store" {
@@ -230,28 +219,13 @@ func TestImporterDeclaresItsStore(t *testing.T) {
 // database/sql. A string literal of a production file that reads as a
 // statement fails.
 func TestCmdHoldsNoSQL(t *testing.T) {
-	files, err := filepath.Glob("cmd/*.go")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no files in cmd (%v): is the test running at the module root?", err)
-	}
 	statement := regexp.MustCompile(`(?i)^\s*(SELECT\s.+\sFROM\s|INSERT\s+INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|CREATE\s+(TABLE|INDEX)\s|PRAGMA\s)`)
-	fset := token.NewFileSet()
-	for _, p := range files {
-		if strings.HasSuffix(p, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
+	fset, files := productionFiles(t, "cmd")
+	for p, f := range files {
 		for _, imp := range f.Imports {
 			if imp.Path.Value == `"database/sql"` {
 				t.Errorf("%s imports database/sql: cmd is wiring; the store's backends hold SQL", p)
 			}
-		}
-		f, err = parser.ParseFile(fset, p, nil, 0)
-		if err != nil {
-			t.Fatal(err)
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
@@ -269,21 +243,10 @@ func TestCmdHoldsNoSQL(t *testing.T) {
 // so cmd imports no provider SDK and no production file of cmd names a key
 // that only a provider's wire format has (in a string or a struct tag).
 func TestCmdHoldsNoWireFormat(t *testing.T) {
-	files, err := filepath.Glob("cmd/*.go")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no files in cmd (%v): is the test running at the module root?", err)
-	}
 	sdks := []string{"google.golang.org/genai", "github.com/aws/aws-sdk-go-v2/service/bedrockruntime", "google.golang.org/protobuf"}
 	wireKey := regexp.MustCompile(`(^|json:")(choices|finish_reason|stop_reason|candidates|generationConfig|usageMetadata|tool_use|tool_result|function_call|prompt_tokens|completion_tokens|input_tokens|output_tokens|max_tokens|content_block_delta|toolUse|toolResult|inferenceConfig|encrypted_content|previous_response_id|resourceSpans)([",]|$)`)
-	fset := token.NewFileSet()
-	for _, p := range files {
-		if strings.HasSuffix(p, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, p, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	fset, files := productionFiles(t, "cmd")
+	for p, f := range files {
 		for _, imp := range f.Imports {
 			for _, sdk := range sdks {
 				if path, _ := strconv.Unquote(imp.Path.Value); under(path, sdk) {
@@ -300,6 +263,29 @@ func TestCmdHoldsNoWireFormat(t *testing.T) {
 			return true
 		})
 	}
+}
+
+// productionFiles parses the production files of dir (not its tests), by
+// path.
+func productionFiles(t *testing.T, dir string) (*token.FileSet, map[string]*ast.File) {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no files in %s (%v): is the test running at the module root?", dir, err)
+	}
+	fset := token.NewFileSet()
+	files := map[string]*ast.File{}
+	for _, p := range paths {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[p] = f
+	}
+	return fset, files
 }
 
 // under reports whether pkg is dir or inside it.
