@@ -113,9 +113,13 @@ func importViolations(prod, all map[string][]string) []string {
 		// ask runs one provider turn: the store's interface and the
 		// providers' formats and transports, never a backend.
 		"pkg/ask": {"pkg/transcript", "pkg/format", "pkg/llm", "pkg/store", "schemas"},
+		// answer makes append --from's records of a parsed response body:
+		// the providers' formats and the store's types, never a transport
+		// or a backend.
+		"pkg/answer": {"pkg/transcript", "pkg/format", "pkg/store"},
 	}
 	adapters := []string{"pkg/store/sqlite", "pkg/store/postgres", "pkg/dynamo", "pkg/llm"}
-	useCases := []string{"cmd", "pkg/ask", "pkg/summarize", "pkg/importer"}
+	useCases := []string{"cmd", "pkg/ask", "pkg/answer", "pkg/summarize", "pkg/importer"}
 	for dir, imps := range prod {
 		for pkg, ok := range allowed {
 			// pkg/store's own subpackages (the engine, dialects, conformance
