@@ -88,7 +88,7 @@ bare message.`,
 			return appendRun(cmd.Context(), o)
 		},
 	}
-	f.conversationFlag(cmd, &o.conversation, "conversation to append to (without it: transform stdin to stdout)")
+	conversationFlag(f, cmd, &o.conversation, "conversation to append to (without it: transform stdin to stdout)")
 	fl := cmd.Flags()
 	fl.StringVar(&o.role, "role", "user", "role of the message built from TEXT: system, user, assistant, tool or summary")
 	fl.StringArrayVar(&o.timing, "timing", nil, "set metadata.timing KEY to MS (ms since the epoch, or now); repeatable")
@@ -294,9 +294,9 @@ func (o *appendOptions) store(ctx context.Context, next func() (transcript.Recor
 	}
 	var res store.AppendResult
 	if len(after) > 0 {
-		res, err = s.AppendAfter(ctx, o.conversation, after[0], a.IDs, a.guarded(next))
+		res, err = s.AppendAfter(ctx, o.conversation, after[0], a.IDs, a.secrets.guarded(next))
 	} else {
-		res, err = s.Append(ctx, o.conversation, a.IDs, a.guarded(next))
+		res, err = s.Append(ctx, o.conversation, a.IDs, a.secrets.guarded(next))
 	}
 	if err != nil {
 		return err

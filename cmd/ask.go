@@ -113,7 +113,7 @@ Keys and endpoints come from the environment or the config file:
 			return askRun(cmd.Context(), o)
 		},
 	}
-	f.conversationFlag(cmd, &o.conversation, "conversation to continue (created on first use)")
+	conversationFlag(f, cmd, &o.conversation, "conversation to continue (created on first use)")
 	fl := cmd.Flags()
 	fl.StringVar(&o.provider, "provider", "", format.NameList(format.CanCall))
 	fl.StringVar(&o.model, "model", "", "model name (default: the provider's default; ollama needs one)")
@@ -236,7 +236,7 @@ func askRun(ctx context.Context, o *askOptions) error {
 			}
 		}
 	}
-	res, err := (&ask.Asker{IDs: f.IDs, Now: f.Now, Guard: f.guard}).Run(ctx, s, t, turn)
+	res, err := (&ask.Asker{IDs: f.IDs, Now: f.Now, Guard: f.secrets.guard}).Run(ctx, s, t, turn)
 	if last != '\n' && outErr == nil {
 		_, outErr = io.WriteString(out, "\n")
 	}
@@ -259,7 +259,7 @@ func askRun(ctx context.Context, o *askOptions) error {
 	if err := printAnswer(o, &res.Answer, streamed); outErr == nil {
 		outErr = err
 	}
-	f.liveSpans(ctx, res.User, &res.Answer)
+	liveSpans(ctx, f, res.User, &res.Answer)
 	if res.Invalid != nil {
 		// Exit 3 stands: the answer does not match; the output is second.
 		return errors.Join(fmt.Errorf("%w\nstored anyway (--keep-invalid)", res.Invalid), outErr)

@@ -144,11 +144,11 @@ func importRun(ctx context.Context, o *importOptions) error {
 	var printErr error
 	stored := 0
 	opt := importer.Options{
-		Format: o.format, Prefix: o.prefix, Branches: o.branches, Guard: f.guard, LongRead: longReadMemory,
+		Format: o.format, Prefix: o.prefix, Branches: o.branches, Guard: f.secrets.guard, LongRead: longReadMemory,
 		Warn: func(msg string) {
 			if !f.quiet {
 				// file names and session ids reach the terminal escaped
-				fmt.Fprintf(people, "convo: %s\n", escapeID(f.redact(msg)))
+				fmt.Fprintf(people, "convo: %s\n", escapeID(f.secrets.redact(msg)))
 			}
 		},
 		Stored: func(n int) {
@@ -192,7 +192,7 @@ func importRun(ctx context.Context, o *importOptions) error {
 			return err
 		}
 		if !f.quiet {
-			fmt.Fprintf(f.IO.ErrOut, "convo: import --again %s: %d deleted records forgotten, its sources read again\n", f.redact(conv), n)
+			fmt.Fprintf(f.IO.ErrOut, "convo: import --again %s: %d deleted records forgotten, its sources read again\n", f.secrets.redact(conv), n)
 		}
 	}
 	im, err := importer.New(ctx, s, opt)

@@ -12,7 +12,7 @@ import (
 // conversation (or of the transcript on in, when conv is ""), summaries
 // left out, as JSONL; render then sees the whole history as if nothing had
 // been summarized. It streams through a pipe, which the caller closes.
-func (a *Factory) fullHistory(ctx context.Context, conv string, in io.Reader) (*io.PipeReader, error) {
+func fullHistory(ctx context.Context, a *Factory, conv string, in io.Reader) (*io.PipeReader, error) {
 	var s store.Store
 	if conv != "" {
 		var err error

@@ -103,7 +103,7 @@ or put -- before it. See docs/search.md.`,
 		},
 	}
 	fl := cmd.Flags()
-	f.conversationFlag(cmd, &o.conversation, "only this conversation")
+	conversationFlag(f, cmd, &o.conversation, "only this conversation")
 	fl.StringVar(&o.role, "role", "", "only records of this role: system, user, assistant, tool or summary")
 	fl.StringVar(&o.since, "since", "", "only records created at or after TIME: "+TimeHelp)
 	fl.StringVar(&o.until, "until", "", "only records created before TIME: "+TimeHelp)

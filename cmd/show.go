@@ -70,7 +70,7 @@ prints canonical JSONL, as get does.`,
 			return showRun(cmd.Context(), o)
 		},
 	}
-	f.conversationFlag(cmd, &o.conversation, "conversation to show")
+	conversationFlag(f, cmd, &o.conversation, "conversation to show")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print canonical JSONL instead")
 	cmd.Flags().BoolVar(&o.plain, "plain", false, "one line per record with id and metadata, the layout scripts parse")
 	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "add each record's id, timing and aux")
