@@ -119,9 +119,12 @@ func importViolations(prod, all map[string][]string) []string {
 		// the providers' formats and the store's types, never a transport
 		// or a backend.
 		"pkg/answer": {"pkg/transcript", "pkg/format", "pkg/store"},
+		// show lays stored records out for people through the store
+		// interface it declares; cmd gives it the terminal's width.
+		"pkg/show": {"pkg/transcript", "pkg/store"},
 	}
 	adapters := []string{"pkg/store/sqlite", "pkg/store/postgres", "pkg/dynamo", "pkg/llm"}
-	useCases := []string{"cmd", "pkg/ask", "pkg/answer", "pkg/summarize", "pkg/importer"}
+	useCases := []string{"cmd", "pkg/ask", "pkg/answer", "pkg/show", "pkg/summarize", "pkg/importer"}
 	for dir, imps := range prod {
 		for pkg, ok := range allowed {
 			// pkg/store's own subpackages (the engine, dialects, conformance

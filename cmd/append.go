@@ -14,6 +14,7 @@ import (
 	"github.com/convo-cli/convo/pkg/ask"
 	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/format"
+	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/summarize"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -275,7 +276,7 @@ func shellWord(s string) string {
 	if plain {
 		return s
 	}
-	return escapeForTerminal("'" + strings.ReplaceAll(s, "'", `'\''`) + "'")
+	return show.Escape("'" + strings.ReplaceAll(s, "'", `'\''`) + "'")
 }
 
 // oneRecord yields r, then io.EOF.

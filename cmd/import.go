@@ -16,6 +16,7 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 
 	"github.com/convo-cli/convo/pkg/importer"
+	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -148,7 +149,7 @@ func importRun(ctx context.Context, o *importOptions) error {
 		Warn: func(msg string) {
 			if !f.quiet {
 				// file names and session ids reach the terminal escaped
-				fmt.Fprintf(people, "convo: %s\n", escapeID(f.secrets.redact(msg)))
+				fmt.Fprintf(people, "convo: %s\n", show.EscapeID(f.secrets.redact(msg)))
 			}
 		},
 		Stored: func(n int) {
@@ -164,7 +165,7 @@ func importRun(ctx context.Context, o *importOptions) error {
 				b, _ := json.Marshal(map[string]any{"conversation": conv, "records": n})
 				_, printErr = fmt.Fprintf(out, "%s\n", b)
 			} else {
-				_, printErr = fmt.Fprintf(out, "%s\t+%d records\n", escapeID(conv), n)
+				_, printErr = fmt.Fprintf(out, "%s\t+%d records\n", show.EscapeID(conv), n)
 			}
 			if printErr == nil {
 				printErr = out.Flush()

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/pkg/search"
+	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -232,9 +233,9 @@ func (p searchPrinter) print(h searchHit) error {
 		role = fmt.Sprintf("summary of %d records", len(r.Metadata.SummaryIDs))
 	}
 	when := time.UnixMilli(h.created).Local().Format("2006-01-02 15:04")
-	head := fmt.Sprintf("%s  %s  %s  %s", escapeID(h.conv), when, role, r.ID)
+	head := fmt.Sprintf("%s  %s  %s  %s", show.EscapeID(h.conv), when, role, r.ID)
 	if p.colour {
-		head = ansiDim + head + ansiReset
+		head = show.ANSIDim + head + show.ANSIReset
 	}
 	fmt.Fprintf(p.w, "%s\n    %s\n", head, p.marked(sn))
 	return nil
@@ -244,16 +245,16 @@ func (p searchPrinter) print(h searchHit) error {
 // colour when colour is on.
 func (p searchPrinter) marked(sn search.Snippet) string {
 	if !p.colour {
-		return escapeForTerminal(sn.Text)
+		return show.Escape(sn.Text)
 	}
 	var b strings.Builder
 	at := 0
 	for _, m := range sn.Marks {
-		b.WriteString(escapeForTerminal(sn.Text[at:m[0]]))
-		b.WriteString(ansiYellow + escapeForTerminal(sn.Text[m[0]:m[1]]) + ansiReset)
+		b.WriteString(show.Escape(sn.Text[at:m[0]]))
+		b.WriteString(show.ANSIYellow + show.Escape(sn.Text[m[0]:m[1]]) + show.ANSIReset)
 		at = m[1]
 	}
-	b.WriteString(escapeForTerminal(sn.Text[at:]))
+	b.WriteString(show.Escape(sn.Text[at:]))
 	return b.String()
 }
 
