@@ -193,18 +193,7 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 		f.IO = &streams
 	}
 	if o.conversation == "" {
-		var in *transcript.Decoder
-		if !f.IO.StdinIsTerminal() {
-			in, _ = o.decoder(ctx, "") // no store: no error
-		} else if f.IO.StderrIsTerminal() {
-			// A person who meant to store: say that nothing is.
-			f.warnf("no -c: nothing is stored, the record is only printed (append -c ID stores it)")
-		}
-		if err := transcript.AppendStream(in, f.IO.Out, o.add, o.an, f.IDs, f.nowMillis); err != nil {
-			return err
-		}
-		o.noteFileText()
-		return nil
+		return o.transform(ctx)
 	}
 	if o.add != nil {
 		if o.add.Message.Role == transcript.RoleTool {
@@ -246,6 +235,24 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 	}
 	defer staged.Close()
 	return o.store(ctx, staged.Next)
+}
+
+// transform is append without -c: the transcript on stdin, then the new
+// message, on stdout; nothing is stored.
+func (o *appendOptions) transform(ctx context.Context) error {
+	f := o.f
+	var in *transcript.Decoder
+	if !f.IO.StdinIsTerminal() {
+		in, _ = o.decoder(ctx, "") // no store: no error
+	} else if f.IO.StderrIsTerminal() {
+		// A person who meant to store: say that nothing is.
+		f.warnf("no -c: nothing is stored, the record is only printed (append -c ID stores it)")
+	}
+	if err := transcript.AppendStream(in, f.IO.Out, o.add, o.an, f.IDs, f.nowMillis); err != nil {
+		return err
+	}
+	o.noteFileText()
+	return nil
 }
 
 // noteFileText tells one whose lone TEXT argument names a file that its

@@ -17,20 +17,8 @@ import (
 // path as any append (pkg/answer makes the records).
 func (o *appendOptions) runFrom(ctx context.Context, args []string) error {
 	a := o.f
-	switch {
-	case !slices.Contains(format.Names(format.CanParse), o.from):
-		return usageErrorf("--from %q: want one of %s", o.from, format.NameList(format.CanParse))
-	case len(args) > 0:
-		return usageErrorf("--from reads the answer on stdin: TEXT arguments do not go with it")
-	case o.role != "user" || o.toolCallID != "" || o.name != "" || o.isError:
-		return usageErrorf("--role, --tool-call-id, --name and --is-error do not go with --from: the answer is the assistant's")
-	case a.IO.StdinIsTerminal():
-		return usageErrorf("--from %s: pipe the provider's response body on stdin", o.from)
-	}
-	if o.conversation != "" {
-		if err := checkConversationID(o.conversation); err != nil {
-			return err
-		}
+	if err := o.checkFrom(args); err != nil {
+		return err
 	}
 	now := a.nowMillis()
 	an, err := annotationFlags(o.timing, o.aux, nil, now)
@@ -86,6 +74,24 @@ func (o *appendOptions) runFrom(ctx context.Context, args []string) error {
 		rec.ID = answer.ID(answer.Time(ans, now), o.from, ans.ResponseID, before)
 	}
 	return o.store(ctx, oneRecord(rec))
+}
+
+// checkFrom checks the flags and arguments that go with --from.
+func (o *appendOptions) checkFrom(args []string) error {
+	switch {
+	case !slices.Contains(format.Names(format.CanParse), o.from):
+		return usageErrorf("--from %q: want one of %s", o.from, format.NameList(format.CanParse))
+	case len(args) > 0:
+		return usageErrorf("--from reads the answer on stdin: TEXT arguments do not go with it")
+	case o.role != "user" || o.toolCallID != "" || o.name != "" || o.isError:
+		return usageErrorf("--role, --tool-call-id, --name and --is-error do not go with --from: the answer is the assistant's")
+	case o.f.IO.StdinIsTerminal():
+		return usageErrorf("--from %s: pipe the provider's response body on stdin", o.from)
+	}
+	if o.conversation != "" {
+		return checkConversationID(o.conversation)
+	}
+	return nil
 }
 
 // appendCompaction is append --from for a body holding a provider's

@@ -190,7 +190,8 @@ func (o *askOptions) check() error {
 
 // askRun reads the inputs the flags name, asks through the provider's
 // transport, and prints the answer.
-func askRun(ctx context.Context, o *askOptions) error {
+// turn is the question the flags, the files they name and stdin ask.
+func (o *askOptions) turn() (ask.Turn, error) {
 	f := o.f
 	turn := ask.Turn{
 		Conversation: o.conversation, NoSchema: o.noSchema, KeepInvalid: o.keepInvalid,
@@ -200,18 +201,27 @@ func askRun(ctx context.Context, o *askOptions) error {
 	}
 	var err error
 	if turn.Contents, err = askContents(f.IO.In, o.args); err != nil {
-		return err
+		return turn, err
 	}
 	if turn.Request.Tools, err = readTools(o.tools); err != nil {
-		return err
+		return turn, err
 	}
 	if turn.Request.System, err = systemFlag(o.system); err != nil {
-		return err
+		return turn, err
 	}
 	if o.schema != "" {
 		if turn.Schema, err = readSchema("--schema", o.schema); err != nil {
-			return err
+			return turn, err
 		}
+	}
+	return turn, nil
+}
+
+func askRun(ctx context.Context, o *askOptions) error {
+	f := o.f
+	turn, err := o.turn()
+	if err != nil {
+		return err
 	}
 	s, err := f.Store(ctx)
 	if err != nil {
