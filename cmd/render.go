@@ -235,10 +235,13 @@ func renderRun(ctx context.Context, o *renderOptions) error {
 		return err
 	}
 	if o.full {
-		history, err := fullHistory(ctx, f, o.conversation, f.IO.In)
-		if err != nil {
-			return err
+		var s ask.HistoryReader
+		if o.conversation != "" {
+			if s, err = f.ReadStore(ctx); err != nil {
+				return err
+			}
 		}
+		history := ask.FullHistory(ctx, s, o.conversation, f.IO.In, func(line int, msg string) { f.warnf("line %d: %s", line, msg) })
 		defer history.Close()
 		return format.RenderTranscript(f.IO.Out, o.req, history, f.IDs, f.nowMillis)
 	}
