@@ -127,22 +127,9 @@ type searchHit struct {
 }
 
 func searchRun(ctx context.Context, o *searchOptions) error {
-	s, err := o.f.ReadStore(ctx)
-	switch {
-	case errors.Is(err, errNoStore) && o.conversation == "":
-		// A store never written to holds nothing to find (exit 0), but a
-		// script must tell that from no match: a mistyped --db.
-		o.f.alertf("search: no store at %s: nothing to find", o.f.storeSpec())
-		return nil
-	case errors.Is(err, store.ErrOutdated):
-		return fmt.Errorf("%w; search needs the index it adds: run `convo migrate` (or any command that writes)", err)
-	case err != nil:
+	s, err := o.store(ctx)
+	if s == nil || err != nil {
 		return err
-	}
-	if o.conversation != "" {
-		if err := s.Read(ctx, o.conversation, store.ReadOptions{Limit: 1}, func(store.Row) error { return nil }); err != nil {
-			return err // Main names the store
-		}
 	}
 	progress, indexed := indexProgress(ctx, o.f)
 	opt := store.SearchOptions{Query: o.query, Conversation: o.conversation, Role: o.role,
@@ -185,6 +172,29 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 		return errors.Join(err, out.Flush())
 	}
 	return out.Flush()
+}
+
+// store opens the store to search, nil when there is none to search
+// (said on stderr), and checks that -c names a stored conversation.
+func (o *searchOptions) store(ctx context.Context) (store.Store, error) {
+	s, err := o.f.ReadStore(ctx)
+	switch {
+	case errors.Is(err, errNoStore) && o.conversation == "":
+		// A store never written to holds nothing to find (exit 0), but a
+		// script must tell that from no match: a mistyped --db.
+		o.f.alertf("search: no store at %s: nothing to find", o.f.storeSpec())
+		return nil, nil
+	case errors.Is(err, store.ErrOutdated):
+		return nil, fmt.Errorf("%w; search needs the index it adds: run `convo migrate` (or any command that writes)", err)
+	case err != nil:
+		return nil, err
+	}
+	if o.conversation != "" {
+		if err := s.Read(ctx, o.conversation, store.ReadOptions{Limit: 1}, func(store.Row) error { return nil }); err != nil {
+			return nil, err // Main names the store
+		}
+	}
+	return s, nil
 }
 
 // searchPrinter writes hits as JSONL or for people.
