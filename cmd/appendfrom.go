@@ -56,15 +56,7 @@ func (o *appendOptions) runFrom(ctx context.Context, args []string) error {
 		return err
 	}
 	if o.conversation == "" {
-		// No transcript on stdin to continue: print the record alone.
-		rec.ID = answer.ID(answer.Time(ans, now), o.from, ans.ResponseID, nil)
-		if rec.ID == "" {
-			rec.ID = a.IDs.New(now)
-		}
-		rec.Conversation = transcript.DefaultConversation
-		rec.Metadata.Timing.Creation = now
-		enc := transcript.NewEncoder(a.IO.Out)
-		return errors.Join(enc.Encode(&rec), enc.Flush())
+		return o.printAnswer(rec, ans, now)
 	}
 	if ans.ResponseID != "" {
 		before, _, err := o.tail(ctx)
@@ -74,6 +66,19 @@ func (o *appendOptions) runFrom(ctx context.Context, args []string) error {
 		rec.ID = answer.ID(answer.Time(ans, now), o.from, ans.ResponseID, before)
 	}
 	return o.store(ctx, oneRecord(rec))
+}
+
+// printAnswer is --from without -c: no transcript on stdin to continue,
+// the record is printed alone.
+func (o *appendOptions) printAnswer(rec transcript.Record, ans *format.Answer, now int64) error {
+	rec.ID = answer.ID(answer.Time(ans, now), o.from, ans.ResponseID, nil)
+	if rec.ID == "" {
+		rec.ID = o.f.IDs.New(now)
+	}
+	rec.Conversation = transcript.DefaultConversation
+	rec.Metadata.Timing.Creation = now
+	enc := transcript.NewEncoder(o.f.IO.Out)
+	return errors.Join(enc.Encode(&rec), enc.Flush())
 }
 
 // checkFrom checks the flags and arguments that go with --from.
