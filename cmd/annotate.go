@@ -55,7 +55,7 @@ An unknown timing key is invalid input (exit 3).`,
 			return annotateRun(cmd.Context(), o)
 		},
 	}
-	f.conversationFlag(cmd, &o.conversation, "conversation holding the record")
+	conversationFlag(f, cmd, &o.conversation, "conversation holding the record")
 	fl := cmd.Flags()
 	fl.StringVar(&o.id, "id", "", "the record: "+transcript.RefHelp)
 	fl.StringArrayVar(&o.timing, "timing", nil, "set metadata.timing KEY to MS (ms since the epoch, or now); repeatable")

@@ -10,9 +10,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/pkg/answer"
 	"github.com/convo-cli/convo/pkg/ask"
 	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/format"
+	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/summarize"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -76,7 +78,7 @@ bare message.`,
   convo export -c demo --format markdown > demo.md && convo append -c copy --format markdown < demo.md`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.texts = args
-			if o.from == "" { // runAppendFrom checks its own flags
+			if o.from == "" { // runFrom checks its own flags
 				if err := o.check(); err != nil {
 					return err
 				}
@@ -87,7 +89,7 @@ bare message.`,
 			return appendRun(cmd.Context(), o)
 		},
 	}
-	f.conversationFlag(cmd, &o.conversation, "conversation to append to (without it: transform stdin to stdout)")
+	conversationFlag(f, cmd, &o.conversation, "conversation to append to (without it: transform stdin to stdout)")
 	fl := cmd.Flags()
 	fl.StringVar(&o.role, "role", "user", "role of the message built from TEXT: system, user, assistant, tool or summary")
 	fl.StringArrayVar(&o.timing, "timing", nil, "set metadata.timing KEY to MS (ms since the epoch, or now); repeatable")
@@ -181,7 +183,7 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 		if o.format != string(export.JSONL) {
 			return usageErrorf("--from reads a provider's response body: --format does not apply")
 		}
-		return f.runAppendFrom(ctx, o, o.texts)
+		return o.runFrom(ctx, o.texts)
 	}
 	if o.format == string(export.Markdown) {
 		// The markdown becomes JSONL lines that the usual decoder reads
@@ -191,23 +193,12 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 		f.IO = &streams
 	}
 	if o.conversation == "" {
-		var in *transcript.Decoder
-		if !f.IO.StdinIsTerminal() {
-			in, _ = f.appendDecoder(ctx, "") // no store: no error
-		} else if f.IO.StderrIsTerminal() {
-			// A person who meant to store: say that nothing is.
-			f.warnf("no -c: nothing is stored, the record is only printed (append -c ID stores it)")
-		}
-		if err := transcript.AppendStream(in, f.IO.Out, o.add, o.an, f.IDs, f.nowMillis); err != nil {
-			return err
-		}
-		o.noteFileText()
-		return nil
+		return o.transform(ctx)
 	}
 	if o.add != nil {
 		if o.add.Message.Role == transcript.RoleTool {
 			// The store must never hold what render refuses: an orphan result.
-			before, whole, err := f.storedTail(ctx, o.conversation)
+			before, whole, err := o.tail(ctx)
 			if err != nil {
 				return err
 			}
@@ -215,20 +206,20 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 				return err
 			}
 		}
-		if err := f.appendStored(ctx, o, oneRecord(*o.add)); err != nil {
+		if err := o.store(ctx, oneRecord(*o.add)); err != nil {
 			return err
 		}
 		o.noteFileText()
 		return nil
 	}
-	dec, err := f.appendDecoder(ctx, o.conversation)
+	dec, err := o.decoder(ctx, o.conversation)
 	if err != nil {
 		return err
 	}
 	if f.IO.StdinIsFile() {
 		// A file cannot stall, so it streams inside the transaction (a bad
 		// line still rolls the whole append back).
-		return f.appendStored(ctx, o, func() (transcript.Record, error) {
+		return o.store(ctx, func() (transcript.Record, error) {
 			r, err := dec.Next()
 			if err == nil {
 				err = o.an.Apply(&r)
@@ -243,7 +234,25 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 		return err
 	}
 	defer staged.Close()
-	return f.appendStored(ctx, o, staged.Next)
+	return o.store(ctx, staged.Next)
+}
+
+// transform is append without -c: the transcript on stdin, then the new
+// message, on stdout; nothing is stored.
+func (o *appendOptions) transform(ctx context.Context) error {
+	f := o.f
+	var in *transcript.Decoder
+	if !f.IO.StdinIsTerminal() {
+		in, _ = o.decoder(ctx, "") // no store: no error
+	} else if f.IO.StderrIsTerminal() {
+		// A person who meant to store: say that nothing is.
+		f.warnf("no -c: nothing is stored, the record is only printed (append -c ID stores it)")
+	}
+	if err := transcript.AppendStream(in, f.IO.Out, o.add, o.an, f.IDs, f.nowMillis); err != nil {
+		return err
+	}
+	o.noteFileText()
+	return nil
 }
 
 // noteFileText tells one whose lone TEXT argument names a file that its
@@ -274,27 +283,28 @@ func shellWord(s string) string {
 	if plain {
 		return s
 	}
-	return escapeForTerminal("'" + strings.ReplaceAll(s, "'", `'\''`) + "'")
+	return show.Escape("'" + strings.ReplaceAll(s, "'", `'\''`) + "'")
 }
 
 // oneRecord yields r, then io.EOF.
 func oneRecord(r transcript.Record) func() (transcript.Record, error) { return store.Records(r) }
 
-// appendStored appends what next yields to the stored conversation in one
+// store appends what next yields to the stored conversation in one
 // transaction, prints the records written or changed, then runs the
 // --summarize-if-over policy, whose failure is reported but does not undo
 // the append. With after, the append is made only if the conversation's
 // last record is still after (else store.ErrConflict, nothing stored).
-func (a *Factory) appendStored(ctx context.Context, o *appendOptions, next func() (transcript.Record, error), after ...store.Last) error {
+func (o *appendOptions) store(ctx context.Context, next func() (transcript.Record, error), after ...store.Last) error {
+	a := o.f
 	s, err := a.Store(ctx)
 	if err != nil {
 		return err
 	}
 	var res store.AppendResult
 	if len(after) > 0 {
-		res, err = s.AppendAfter(ctx, o.conversation, after[0], a.IDs, a.guarded(next))
+		res, err = s.AppendAfter(ctx, o.conversation, after[0], a.IDs, a.secrets.guarded(next))
 	} else {
-		res, err = s.Append(ctx, o.conversation, a.IDs, a.guarded(next))
+		res, err = s.Append(ctx, o.conversation, a.IDs, a.secrets.guarded(next))
 	}
 	if err != nil {
 		return err
@@ -317,7 +327,7 @@ func (a *Factory) appendStored(ctx context.Context, o *appendOptions, next func(
 		}
 	}
 	if (o.summarizeIfOver > 0 || o.summarizeEvery > 0) && res.ToSeq > 0 {
-		a.autoSummarize(ctx, s, o, enc)
+		o.autoSummarize(ctx, s, enc)
 	}
 	return afterCommit(enc.Flush())
 }
@@ -326,7 +336,8 @@ func (a *Factory) appendStored(ctx context.Context, o *appendOptions, next func(
 // reference memory service's strategy (seed 004) did: the same Runner as
 // summarize -c, shaped by the same flags. A failure is reported and the
 // append is kept.
-func (a *Factory) autoSummarize(ctx context.Context, s store.Store, o *appendOptions, enc *transcript.Encoder) {
+func (o *appendOptions) autoSummarize(ctx context.Context, s store.Store, enc *transcript.Encoder) {
+	a := o.f
 	p := o.policy
 	p.conversation, p.ifOver, p.every = o.conversation, o.summarizeIfOver, o.summarizeEvery
 	r, err := p.runner()
@@ -339,4 +350,33 @@ func (a *Factory) autoSummarize(ctx context.Context, s store.Store, o *appendOpt
 	if err != nil {
 		fmt.Fprintf(a.IO.ErrOut, "convo: the append is stored; summarizing after it failed: %s\n", errorMessage(err))
 	}
+}
+
+// decoder reads append's stdin (the records and messages of a plain
+// append) with the checks of an append: with conv, records moved into conv
+// (said on stderr, as every change reading makes), and tool results judged
+// against the last stored records as well as the lines before them.
+func (o *appendOptions) decoder(ctx context.Context, conv string) (*transcript.Decoder, error) {
+	dec := transcript.NewDecoder(o.f.IO.In)
+	dec.Warn = func(line int, msg string) { o.f.warnf("line %d: %s", line, msg) }
+	if conv == "" {
+		return dec, nil
+	}
+	dec.Conversation = conv
+	before, whole, err := o.tail(ctx)
+	if err != nil {
+		return nil, err
+	}
+	dec.CheckAppend(before, whole)
+	return dec, nil
+}
+
+// tail reads the conversation's last stored records (answer.Tail), for the
+// checks of what the append adds after them; whole says they are all of it.
+func (o *appendOptions) tail(ctx context.Context) (before []transcript.Record, whole bool, err error) {
+	s, err := o.f.Store(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	return answer.Tail(ctx, s, o.conversation)
 }

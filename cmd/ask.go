@@ -113,7 +113,7 @@ Keys and endpoints come from the environment or the config file:
 			return askRun(cmd.Context(), o)
 		},
 	}
-	f.conversationFlag(cmd, &o.conversation, "conversation to continue (created on first use)")
+	conversationFlag(f, cmd, &o.conversation, "conversation to continue (created on first use)")
 	fl := cmd.Flags()
 	fl.StringVar(&o.provider, "provider", "", format.NameList(format.CanCall))
 	fl.StringVar(&o.model, "model", "", "model name (default: the provider's default; ollama needs one)")
@@ -190,7 +190,8 @@ func (o *askOptions) check() error {
 
 // askRun reads the inputs the flags name, asks through the provider's
 // transport, and prints the answer.
-func askRun(ctx context.Context, o *askOptions) error {
+// turn is the question the flags, the files they name and stdin ask.
+func (o *askOptions) turn() (ask.Turn, error) {
 	f := o.f
 	turn := ask.Turn{
 		Conversation: o.conversation, NoSchema: o.noSchema, KeepInvalid: o.keepInvalid,
@@ -200,18 +201,27 @@ func askRun(ctx context.Context, o *askOptions) error {
 	}
 	var err error
 	if turn.Contents, err = askContents(f.IO.In, o.args); err != nil {
-		return err
+		return turn, err
 	}
 	if turn.Request.Tools, err = readTools(o.tools); err != nil {
-		return err
+		return turn, err
 	}
 	if turn.Request.System, err = systemFlag(o.system); err != nil {
-		return err
+		return turn, err
 	}
 	if o.schema != "" {
 		if turn.Schema, err = readSchema("--schema", o.schema); err != nil {
-			return err
+			return turn, err
 		}
+	}
+	return turn, nil
+}
+
+func askRun(ctx context.Context, o *askOptions) error {
+	f := o.f
+	turn, err := o.turn()
+	if err != nil {
+		return err
 	}
 	s, err := f.Store(ctx)
 	if err != nil {
@@ -236,7 +246,7 @@ func askRun(ctx context.Context, o *askOptions) error {
 			}
 		}
 	}
-	res, err := (&ask.Asker{IDs: f.IDs, Now: f.Now, Guard: f.guard}).Run(ctx, s, t, turn)
+	res, err := (&ask.Asker{IDs: f.IDs, Now: f.Now, Guard: f.secrets.guard}).Run(ctx, s, t, turn)
 	if last != '\n' && outErr == nil {
 		_, outErr = io.WriteString(out, "\n")
 	}
@@ -259,7 +269,7 @@ func askRun(ctx context.Context, o *askOptions) error {
 	if err := printAnswer(o, &res.Answer, streamed); outErr == nil {
 		outErr = err
 	}
-	f.liveSpans(ctx, res.User, &res.Answer)
+	liveSpans(ctx, f, res.User, &res.Answer)
 	if res.Invalid != nil {
 		// Exit 3 stands: the answer does not match; the output is second.
 		return errors.Join(fmt.Errorf("%w\nstored anyway (--keep-invalid)", res.Invalid), outErr)

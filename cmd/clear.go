@@ -36,7 +36,7 @@ func newCmdClear(f *Factory, runF func(context.Context, *clearOptions) error) *c
 			return clearRun(cmd.Context(), o)
 		},
 	}
-	f.conversationFlag(cmd, &o.conversation, "conversation to delete")
+	conversationFlag(f, cmd, &o.conversation, "conversation to delete")
 	cmd.Flags().BoolVar(&o.yes, "yes", false, "really delete")
 	return cmd
 }

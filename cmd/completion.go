@@ -30,7 +30,7 @@ func flagValues(a *Factory) map[string]cobra.CompletionFunc {
 	for _, r := range []transcript.Ref{transcript.RefLast, transcript.RefLastUser, transcript.RefLastAssistant} {
 		refs = append(refs, string(r))
 	}
-	records := a.recordRefs(refs)
+	records := recordRefs(a, refs)
 	return map[string]cobra.CompletionFunc{
 		"tokenizer":  fixed(tokens.Names),
 		"log-level":  fixed(logLevelNames),
@@ -77,7 +77,7 @@ func completeFlagValues(a *Factory, root *cobra.Command) {
 
 // recordRefs completes a RECORD: the names, then the ids of the newest
 // records of the conversation -c names, newest first.
-func (a *Factory) recordRefs(names []string) cobra.CompletionFunc {
+func recordRefs(a *Factory, names []string) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
 		out := append([]string(nil), names...)
 		conv := ""
@@ -87,7 +87,7 @@ func (a *Factory) recordRefs(names []string) cobra.CompletionFunc {
 		if conv == "" {
 			return out, cobra.ShellCompDirectiveNoFileComp
 		}
-		a.dbFromEnv()
+		dbFromEnv(a)
 		s, err := a.ReadStore(cmd.Context())
 		if err != nil {
 			return out, cobra.ShellCompDirectiveNoFileComp

@@ -63,7 +63,7 @@ refusal is said on stderr, and the exit status is 1 at the end.`,
 			return copyRun(cmd.Context(), o)
 		},
 	}
-	f.conversationFlag(cmd, &o.conversation, "conversation to copy")
+	conversationFlag(f, cmd, &o.conversation, "conversation to copy")
 	fl := cmd.Flags()
 	fl.StringVar(&o.to, "to", "", "the store to copy into: "+storeSchemes)
 	fl.BoolVar(&o.all, "all", false, "copy every conversation")
@@ -91,8 +91,8 @@ func copyRun(ctx context.Context, o *copyOptions) error {
 	if sameStore(f.db, o.to) {
 		return usageErrorf("--to names the store copied from (%s)", src.Describe())
 	}
-	f.noteSecrets(o.to)
-	dst, err := f.openPooled(ctx, "--to", o.to, writeStore)
+	f.secrets.notePasswords(o.to)
+	dst, err := openPooled(ctx, f, "--to", o.to, writeStore)
 	if err != nil {
 		return err
 	}

@@ -101,7 +101,7 @@ Without -c or --all, export is a pure transform of the transcript on stdin.`,
 			return exportRun(cmd.Context(), o)
 		},
 	}
-	f.conversationFlag(cmd, &o.conversation, "conversation to export (without it or --all: transform stdin to stdout)")
+	conversationFlag(f, cmd, &o.conversation, "conversation to export (without it or --all: transform stdin to stdout)")
 	fl := cmd.Flags()
 	fl.BoolVar(&o.all, "all", false, "export every stored conversation")
 	fl.BoolVar(&o.incremental, "incremental", false, "only what changed since the last incremental export to --sink; moves its cursor")

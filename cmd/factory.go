@@ -8,15 +8,17 @@ import (
 
 	"github.com/spf13/viper"
 
-	"github.com/convo-cli/convo/pkg/llm"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/sqlstore"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// Factory hands every command what it shares: the streams, the clock, the id
-// source, the settings, and the store, opened on first use only so that a
-// command that needs none never pays for it (the gh CLI's Factory pattern).
+// Factory hands every command what it shares, and nothing else: the
+// streams, the clock, the id source, the settings, the logger, the
+// secrets its output hides, the providers (provider.go), and the store,
+// opened on first use only so that a command that needs none never pays
+// for it (the gh CLI's Factory pattern). What one command needs of them
+// is that command's function, taking the Factory, not a method of it.
 type Factory struct {
 	IO  *IOStreams
 	Now func() time.Time
@@ -36,10 +38,9 @@ type Factory struct {
 	storeMode storeMode
 	storeCap  *storeMode
 	retired   []*sqlstore.Store
-	// secrets are the store passwords stderr masks (see noteSecrets);
-	// keys the provider keys stderr and stored summaries hide (noteKeys).
-	secrets []string
-	keys    *llm.Redactor
+	// secrets are the store passwords and provider keys that stderr and
+	// the store never show (redact.go).
+	secrets secrets
 	// log is built from logOpts once the flags are read (see logger).
 	log     *slog.Logger
 	logOpts logOptions
@@ -80,8 +81,8 @@ func (a *Factory) open(ctx context.Context, m storeMode) (store.Store, error) {
 	if spec == "" {
 		spec = defaultDBPath()
 	}
-	a.noteSecrets(spec)
-	s, err := a.openPooled(ctx, "--db", spec, m)
+	a.secrets.notePasswords(spec)
+	s, err := openPooled(ctx, a, "--db", spec, m)
 	if err != nil {
 		return nil, err
 	}

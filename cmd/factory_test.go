@@ -36,7 +36,7 @@ func testFactory(t *testing.T, stdin string) (*Factory, *bytes.Buffer, *bytes.Bu
 // returns its error.
 func runCmd(t *testing.T, f *Factory, args ...string) error {
 	t.Helper()
-	root := f.newRootCmd()
+	root := newRootCmd(f)
 	root.SetArgs(args)
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)

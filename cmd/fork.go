@@ -61,7 +61,7 @@ RECORD is ` + transcript.RefHelp + `.`,
 			return forkRun(cmd.Context(), o)
 		},
 	}
-	f.conversationFlag(cmd, &o.src, "conversation to copy")
+	conversationFlag(f, cmd, &o.src, "conversation to copy")
 	fl := cmd.Flags()
 	fl.StringVar(&o.dst, "to", "", "the new conversation")
 	fl.StringVar(&o.at, "at", "", "the last record copied: "+transcript.RefHelp)

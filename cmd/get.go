@@ -49,7 +49,7 @@ func newCmdGet(f *Factory, runF func(context.Context, *getOptions) error) *cobra
 			return getRun(cmd.Context(), o)
 		},
 	}
-	f.conversationFlag(cmd, &o.conversation, "conversation to print")
+	conversationFlag(f, cmd, &o.conversation, "conversation to print")
 	cmd.Flags().IntVar(&o.limit, "limit", 0, "only the newest N records (still oldest first)")
 	cmd.Flags().StringVar(&o.before, "before", "", "only records before this record id, or created before this TIME: "+TimeHelp)
 	return cmd

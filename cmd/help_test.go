@@ -24,7 +24,7 @@ func TestEveryCommandHasExamples(t *testing.T) {
 			walk(sub)
 		}
 	}
-	walk(f.newRootCmd())
+	walk(newRootCmd(f))
 }
 
 // --help lists a boolean flag as a plain flag: pflag's --json[=true|false]

@@ -16,6 +16,7 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 
 	"github.com/convo-cli/convo/pkg/importer"
+	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -104,8 +105,41 @@ func pluralES(n int, noun string) string {
 
 func importRun(ctx context.Context, o *importOptions) error {
 	f := o.f
-	var files []string
-	stdin := false
+	files, stdin, err := o.files()
+	if err != nil {
+		return err
+	}
+	s, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	bar := newImportBar(ctx, f, files)
+	rep := &importReport{o: o, out: newLineWriter(f.IO.Out), people: bar.people}
+	opt := o.importerOptions(ctx, rep, bar)
+	for _, conv := range o.again {
+		n, err := s.ImportAgain(ctx, conv)
+		if err != nil {
+			return err
+		}
+		if !f.quiet {
+			fmt.Fprintf(f.IO.ErrOut, "convo: import --again %s: %d deleted records forgotten, its sources read again\n", f.secrets.redact(conv), n)
+		}
+	}
+	im, err := importer.New(ctx, s, opt)
+	if err != nil {
+		return err
+	}
+	bad, err := im.ImportFiles(ctx, files)
+	if err == nil && stdin {
+		err = im.ImportStream(ctx, f.IO.In)
+	}
+	bar.done(err)
+	return rep.finish(ctx, &im.Tally, bad, err)
+}
+
+// files are the files the PATH arguments name (a directory: the format's
+// files under it), and whether - asks for stdin too.
+func (o *importOptions) files() (files []string, stdin bool, err error) {
 	for _, p := range o.paths {
 		if p == "-" {
 			stdin = true
@@ -113,68 +147,80 @@ func importRun(ctx context.Context, o *importOptions) error {
 		}
 		got, err := importer.Files(o.format, []string{p})
 		if errors.Is(err, fs.ErrNotExist) {
-			return usageErrorf("%s: no such file or directory", p)
+			return nil, false, usageErrorf("%s: no such file or directory", p)
 		}
 		if err != nil {
-			return err
+			return nil, false, err
 		}
 		files = append(files, got...)
 	}
-	s, err := f.Store(ctx)
-	if err != nil {
-		return err
-	}
+	return files, stdin, nil
+}
+
+// importBar is import's progress bar over the files' bytes, shown at a
+// terminal only; people is where messages go meanwhile (above the bar).
+type importBar struct {
+	progress *mpb.Progress
+	bar      *mpb.Bar
+	people   io.Writer
+}
+
+func newImportBar(ctx context.Context, f *Factory, files []string) *importBar {
+	b := &importBar{people: f.IO.ErrOut}
 	var total int64
 	for _, p := range files {
 		if fi, err := os.Stat(p); err == nil {
 			total += fi.Size()
 		}
 	}
-	var progress *mpb.Progress
-	var bar *mpb.Bar
-	var people io.Writer = f.IO.ErrOut
 	if f.IO.StderrIsTerminal() && !f.quiet && total > 0 {
-		progress = mpb.NewWithContext(ctx, mpb.WithOutput(f.IO.ErrOut), mpb.WithWidth(40), mpb.WithAutoRefresh())
-		bar = progress.AddBar(total,
+		b.progress = mpb.NewWithContext(ctx, mpb.WithOutput(f.IO.ErrOut), mpb.WithWidth(40), mpb.WithAutoRefresh())
+		b.bar = b.progress.AddBar(total,
 			mpb.PrependDecorators(decor.Name("import "), decor.CountersKibiByte("% .1f/% .1f")),
 			mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.AverageETA(decor.ET_STYLE_GO)))
-		people = progress
+		b.people = b.progress
 	}
-	out := newLineWriter(f.IO.Out)
-	var printErr error
-	stored := 0
+	return b
+}
+
+func (b *importBar) add(n int64) {
+	if b.bar != nil {
+		b.bar.IncrInt64(n)
+	}
+}
+
+// done ends the bar: full, or cut where the import failed.
+func (b *importBar) done(err error) {
+	if b.bar == nil {
+		return
+	}
+	if err != nil {
+		b.bar.Abort(false)
+	} else {
+		b.bar.SetTotal(-1, true)
+	}
+	b.progress.Wait()
+}
+
+// importerOptions are the importer's options from the flags, reporting
+// through rep and bar.
+func (o *importOptions) importerOptions(ctx context.Context, rep *importReport, bar *importBar) importer.Options {
+	f := o.f
 	opt := importer.Options{
-		Format: o.format, Prefix: o.prefix, Branches: o.branches, Guard: f.guard, LongRead: longReadMemory,
+		Format: o.format, Prefix: o.prefix, Branches: o.branches, Guard: f.secrets.guard, LongRead: longReadMemory,
 		Warn: func(msg string) {
 			if !f.quiet {
 				// file names and session ids reach the terminal escaped
-				fmt.Fprintf(people, "convo: %s\n", escapeID(f.redact(msg)))
+				fmt.Fprintf(rep.people, "convo: %s\n", show.EscapeID(f.secrets.redact(msg)))
 			}
 		},
 		Stored: func(n int) {
 			// each chunk commits with its cursor: an interrupt says so
-			stored += n
-			notePartial(ctx, "%d records were stored before that, each chunk with its cursor", stored)
+			rep.stored += n
+			notePartial(ctx, "%d records were stored before that, each chunk with its cursor", rep.stored)
 		},
-		Changed: func(conv string, n int) {
-			if f.quiet || printErr != nil {
-				return
-			}
-			if o.jsonO {
-				b, _ := json.Marshal(map[string]any{"conversation": conv, "records": n})
-				_, printErr = fmt.Fprintf(out, "%s\n", b)
-			} else {
-				_, printErr = fmt.Fprintf(out, "%s\t+%d records\n", escapeID(conv), n)
-			}
-			if printErr == nil {
-				printErr = out.Flush()
-			}
-		},
-		Progress: func(n int64) {
-			if bar != nil {
-				bar.IncrInt64(n)
-			}
-		},
+		Changed:  rep.changed,
+		Progress: bar.add,
 	}
 	if o.tmpl != nil {
 		opt.NameText = o.name
@@ -186,58 +232,44 @@ func importRun(ctx context.Context, o *importOptions) error {
 			return b.String(), nil
 		}
 	}
-	for _, conv := range o.again {
-		n, err := s.ImportAgain(ctx, conv)
-		if err != nil {
-			return err
-		}
-		if !f.quiet {
-			fmt.Fprintf(f.IO.ErrOut, "convo: import --again %s: %d deleted records forgotten, its sources read again\n", f.redact(conv), n)
-		}
+	return opt
+}
+
+// importReport prints what an import changed, as it goes, and its tally.
+type importReport struct {
+	o        *importOptions
+	out      lineWriter
+	people   io.Writer
+	stored   int
+	printErr error // the first failure to print: the import goes on
+}
+
+func (r *importReport) changed(conv string, n int) {
+	if r.o.f.quiet || r.printErr != nil {
+		return
 	}
-	im, err := importer.New(ctx, s, opt)
-	if err != nil {
-		return err
+	if r.o.jsonO {
+		b, _ := json.Marshal(map[string]any{"conversation": conv, "records": n})
+		_, r.printErr = fmt.Fprintf(r.out, "%s\n", b)
+	} else {
+		_, r.printErr = fmt.Fprintf(r.out, "%s\t+%d records\n", show.EscapeID(conv), n)
 	}
-	// A file that is not the format's (an *InputError) is named and the
-	// import goes on with the next; anything else (the store, the disk,
-	// a signal) stops it at once.
-	bad := 0
-	run := func() error {
-		for _, p := range files {
-			err := im.ImportFile(ctx, p)
-			var ie *transcript.InputError
-			if errors.As(err, &ie) && ctx.Err() == nil {
-				bad++
-				opt.Warn(err.Error())
-				continue
-			}
-			if err != nil {
-				return err
-			}
-		}
-		if stdin {
-			return im.ImportStream(ctx, f.IO.In)
-		}
-		return nil
+	if r.printErr == nil {
+		r.printErr = r.out.Flush()
 	}
-	err = run()
-	if bar != nil {
-		if err != nil {
-			bar.Abort(false)
-		} else {
-			bar.SetTotal(-1, true)
-		}
-		progress.Wait()
-	}
-	t := im.Tally
+}
+
+// finish prints the tally t and says how the import ended: err, else the
+// bad files, else --strict's losses.
+func (r *importReport) finish(ctx context.Context, t *importer.Tally, bad int, err error) error {
+	o, f := r.o, r.o.f
 	if !f.quiet {
 		fmt.Fprintf(f.IO.ErrOut, "convo: import: %s (%d unchanged, %d rewritten), %s, %s changed (%s), %s added, %d merged, %d already there, %d cut to fit, %s not imported (%d lost), %d deleted before\n",
 			plural(t.Files, "file"), t.Unchanged, t.Rewritten, plural(t.Sessions, "session"), plural(t.Conversations, "conversation"),
 			pluralES(t.Forks, "new branch"), plural(t.Inserted, "record"), t.Merged, t.Skipped, t.Cut, plural(t.NotImported, "thing"), t.Lost, t.Deleted)
 	}
-	if o.jsonO && !f.quiet && printErr == nil {
-		printErr = printImportTally(out, &t)
+	if o.jsonO && !f.quiet && r.printErr == nil {
+		r.printErr = printImportTally(r.out, t)
 	}
 	if err != nil {
 		return err
@@ -254,7 +286,7 @@ func importRun(ctx context.Context, o *importOptions) error {
 		return &transcript.InputError{Err: fmt.Errorf("--strict: %s lost, %s cut, %s rewritten in place not read (named above); the rest is stored",
 			plural(t.Lost, "thing"), entries(t.Cut), plural(t.Rewritten, "file"))}
 	}
-	return afterCommit(printErr)
+	return afterCommit(r.printErr)
 }
 
 // printImportTally prints --json's last line: the tally, what was not

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/tokens"
 )
@@ -129,7 +130,7 @@ func listRun(ctx context.Context, o *listOptions) error {
 		}
 		// An id is printed for people: what a terminal would obey in it
 		// (an escape sequence, a carriage return) is shown escaped.
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", escapeID(c.ID), c.Records, n, time.UnixMilli(c.LastActivity).UTC().Format(time.RFC3339))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", show.EscapeID(c.ID), c.Records, n, time.UnixMilli(c.LastActivity).UTC().Format(time.RFC3339))
 	}
 	return errors.Join(tw.Flush(), out.Flush())
 }

@@ -62,7 +62,7 @@ func (a *Factory) logger() *slog.Logger {
 
 // startLogging builds the logger once the flags, the environment and the
 // config file are read, and says what is about to run.
-func (a *Factory) startLogging(cmd *cobra.Command) error {
+func startLogging(a *Factory, cmd *cobra.Command) error {
 	l, err := newLogger(a.IO.ErrOut, a.logOpts)
 	if err != nil {
 		return err

@@ -12,7 +12,7 @@ import (
 // and stored, when OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT) is
 // set. A receiver that fails is a note on stderr: the command's output and
 // exit status stay what they were.
-func (a *Factory) liveSpans(ctx context.Context, recs ...*transcript.Record) {
+func liveSpans(ctx context.Context, a *Factory, recs ...*transcript.Record) {
 	if os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") == "" && os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") == "" {
 		return
 	}

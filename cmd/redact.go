@@ -12,33 +12,40 @@ import (
 	"github.com/convo-cli/convo/pkg/store/postgres"
 )
 
-// noteSecrets makes stderr mask the passwords a PostgreSQL store location
+// secrets are what convo holds that its output must never show: the
+// passwords of the store locations it opened (masked on stderr) and the
+// provider keys it holds (hidden on stderr and in every record stored).
+type secrets struct {
+	passwords []string
+	keys      *llm.Redactor
+}
+
+// notePasswords makes stderr mask the passwords a PostgreSQL store location
 // holds (the URL's, PGPASSWORD's) from here on: whatever a message, a log
 // line or a summary says about the store, the password never shows, even
 // where a library's text would repeat it. Other locations hold none.
-func (a *Factory) noteSecrets(spec string) {
+func (s *secrets) notePasswords(spec string) {
 	if isPostgres(spec) || isPGKeywords(spec) {
-		a.secrets = append(a.secrets, postgres.Secrets(spec)...)
+		s.passwords = append(s.passwords, postgres.Secrets(spec)...)
 	}
 }
 
 // redactingWriter is stderr less the secrets its Factory noted, each
-// written as xxxxx. A line is written whole, as every message and log line
-// is, so a secret is never split across two writes.
+// password written as xxxxx, and the provider keys, and any twelve bytes
+// of one, hidden whatever wrote them (a provider's error, a summarizer's).
+// A line is written whole, as every message and log line is, so a secret
+// is never split across two writes.
 type redactingWriter struct {
 	w       io.Writer
-	secrets *[]string
-	// keys hides the provider keys convo holds, and any twelve bytes of
-	// one, whatever wrote them (a provider's error, a summarizer's).
-	keys *llm.Redactor
+	secrets *secrets
 }
 
 func (r redactingWriter) Write(p []byte) (int, error) {
 	out := p
-	if r.keys != nil {
-		out = r.keys.Bytes(out)
+	if r.secrets.keys != nil {
+		out = r.secrets.keys.Bytes(out)
 	}
-	for _, s := range *r.secrets {
+	for _, s := range r.secrets.passwords {
 		if bytes.Contains(out, []byte(s)) {
 			out = bytes.ReplaceAll(out, []byte(s), []byte("xxxxx"))
 		}
@@ -52,27 +59,27 @@ func (r redactingWriter) Write(p []byte) (int, error) {
 // noteKeys makes stderr, and every summary stored, hide the provider keys
 // convo holds (from the environment or the config file): one redaction,
 // whatever the text's source.
-func (a *Factory) noteKeys() {
-	if a.keys == nil {
-		a.keys = &llm.Redactor{}
+func (s *secrets) noteKeys(getenv func(string) string) {
+	if s.keys == nil {
+		s.keys = &llm.Redactor{}
 	}
-	*a.keys = llm.NewRedactor(llm.KnownKeys(a.getenv)...)
+	*s.keys = llm.NewRedactor(llm.KnownKeys(getenv)...)
 }
 
 // redact hides the provider keys convo holds in s (see noteKeys).
-func (a *Factory) redact(s string) string {
-	if a.keys == nil {
-		return s
+func (s *secrets) redact(text string) string {
+	if s.keys == nil {
+		return text
 	}
-	return a.keys.String(s)
+	return s.keys.String(text)
 }
 
 // guarded is next with every record's text rid of the provider keys convo
 // holds, and a record whose provider data holds one refused (see
 // llm.Redactor.Record): what enters the store never carries a key,
 // whatever its source.
-func (a *Factory) guarded(next func() (transcript.Record, error)) func() (transcript.Record, error) {
-	if a.keys == nil {
+func (s *secrets) guarded(next func() (transcript.Record, error)) func() (transcript.Record, error) {
+	if s.keys == nil {
 		return next
 	}
 	n := 0
@@ -82,7 +89,7 @@ func (a *Factory) guarded(next func() (transcript.Record, error)) func() (transc
 			return rec, err
 		}
 		n++
-		if err := a.keys.Record(&rec); err != nil {
+		if err := s.keys.Record(&rec); err != nil {
 			// The n-th record, not a line: Markdown input and merges
 			// make records of other than one line each.
 			var ie *transcript.InputError
@@ -96,9 +103,9 @@ func (a *Factory) guarded(next func() (transcript.Record, error)) func() (transc
 }
 
 // guard is guarded for one record.
-func (a *Factory) guard(rec *transcript.Record) error {
-	if a.keys == nil {
+func (s *secrets) guard(rec *transcript.Record) error {
+	if s.keys == nil {
 		return nil
 	}
-	return a.keys.Record(rec)
+	return s.keys.Record(rec)
 }

@@ -134,7 +134,7 @@ in place of what it covers.`,
 			return renderRun(cmd.Context(), o)
 		},
 	}
-	f.conversationFlag(cmd, &o.conversation, "conversation to render (without it: the transcript on stdin)")
+	conversationFlag(f, cmd, &o.conversation, "conversation to render (without it: the transcript on stdin)")
 	fl := cmd.Flags()
 	fl.StringVar(&o.provider, "provider", "", "request format: "+format.NameList(format.CanRender))
 	fl.StringVar(&o.system, "system", "", "system prompt TEXT, or @FILE to read it from a file, instead of the stored one")
@@ -235,10 +235,13 @@ func renderRun(ctx context.Context, o *renderOptions) error {
 		return err
 	}
 	if o.full {
-		history, err := f.fullHistory(ctx, o.conversation, f.IO.In)
-		if err != nil {
-			return err
+		var s ask.HistoryReader
+		if o.conversation != "" {
+			if s, err = f.ReadStore(ctx); err != nil {
+				return err
+			}
 		}
+		history := ask.FullHistory(ctx, s, o.conversation, f.IO.In, func(line int, msg string) { f.warnf("line %d: %s", line, msg) })
 		defer history.Close()
 		return format.RenderTranscript(f.IO.Out, o.req, history, f.IDs, f.nowMillis)
 	}

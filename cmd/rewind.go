@@ -50,7 +50,7 @@ last question, so it can be asked again.`,
 			return rewindRun(cmd.Context(), o)
 		},
 	}
-	f.conversationFlag(cmd, &o.conversation, "conversation to rewind")
+	conversationFlag(f, cmd, &o.conversation, "conversation to rewind")
 	fl := cmd.Flags()
 	fl.StringVar(&o.to, "to", "", "the last record kept: "+transcript.RefHelp)
 	fl.BoolVar(&o.yes, "yes", false, "really remove the records")

@@ -41,9 +41,9 @@ func Main() int {
 func Run(ctx context.Context, args []string, io *IOStreams) int {
 	io = io.typedOut()
 	ctx, _ = withRunState(ctx) // onInterrupt's, or one of its own
-	app := &Factory{IO: io, Now: time.Now, IDs: transcript.NewIDs(), keys: &llm.Redactor{}}
-	io.ErrOut = redactingWriter{io.ErrOut, &app.secrets, app.keys}
-	root := app.newRootCmd()
+	app := &Factory{IO: io, Now: time.Now, IDs: transcript.NewIDs(), secrets: secrets{keys: &llm.Redactor{}}}
+	io.ErrOut = redactingWriter{io.ErrOut, &app.secrets}
+	root := newRootCmd(app)
 	typeUsageErrors(root)
 	root.SetArgs(args)
 	root.SetIn(io.In)
@@ -58,7 +58,7 @@ func Run(ctx context.Context, args []string, io *IOStreams) int {
 	}
 	err = interrupted(ctx, err)
 	if err != nil {
-		err = app.flagSource(err)
+		err = flagSource(app, err)
 		code := exitCode(err)
 		if !quietExit(err) {
 			fmt.Fprintf(io.ErrOut, "convo: %s\n", errorMessage(err))
@@ -77,7 +77,7 @@ func Run(ctx context.Context, args []string, io *IOStreams) int {
 	return ExitOK
 }
 
-func (a *Factory) newRootCmd() *cobra.Command {
+func newRootCmd(a *Factory) *cobra.Command {
 	var configPath string
 	root := &cobra.Command{
 		Use:   "convo",
@@ -103,7 +103,7 @@ variables convo reads: convo help environment.`,
 		SuggestionsMinimumDistance: 2,
 		RunE:                       func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			if err := a.loadConfig(cmd, configPath); err != nil {
+			if err := loadConfig(a, cmd, configPath); err != nil {
 				return err
 			}
 			if err := checkUTF8(cmd, args); err != nil {
@@ -115,16 +115,16 @@ variables convo reads: convo help environment.`,
 			if err := checkEmptyDB(cmd); err != nil {
 				return err
 			}
-			a.noteSecrets(a.db)
-			a.noteKeys()
-			return a.startLogging(cmd)
+			a.secrets.notePasswords(a.db)
+			a.secrets.noteKeys(a.getenv)
+			return startLogging(a, cmd)
 		},
 	}
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.db, "db", a.db, "store: a SQLite file (path or file:PATH) or postgres://... (env CONVO_DB; default $XDG_DATA_HOME/convo/convo.db)")
 	pf.StringVar(&configPath, "config", "", "config file (default $XDG_CONFIG_HOME/convo/config.yaml)")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print no notes on stderr and no records on stdout after a write")
-	pf.Var(a.maxConnsFlag(), "db-max-conns", "most connections to a PostgreSQL store, whatever -j (at least 2; runners × this must stay under the server's max_connections)")
+	pf.Var(maxConnsFlag(a), "db-max-conns", "most connections to a PostgreSQL store, whatever -j (at least 2; runners × this must stay under the server's max_connections)")
 	a.logOpts.addFlags(pf)
 	root.SetFlagErrorFunc(flagError)
 
@@ -159,7 +159,7 @@ variables convo reads: convo help environment.`,
 
 // loadConfig fills every flag the command line left unset from the
 // environment (CONVO_<FLAG>) or the config file, in that order.
-func (a *Factory) loadConfig(cmd *cobra.Command, path string) error {
+func loadConfig(a *Factory, cmd *cobra.Command, path string) error {
 	v := viper.New()
 	v.SetEnvPrefix("convo")
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
@@ -226,7 +226,7 @@ func (a *Factory) loadConfig(cmd *cobra.Command, path string) error {
 // it found after the value was set (a range check: "--keep-last -3: want 0
 // or more turns"), when the environment or the config file gave it: the
 // person reading it looks for the value where it is.
-func (a *Factory) flagSource(err error) error {
+func flagSource(a *Factory, err error) error {
 	var ue *usageError
 	if !errors.As(err, &ue) || len(a.sources) == 0 {
 		return err
@@ -311,10 +311,10 @@ func defaultDBPath() string {
 }
 
 // conversationFlag adds -c/--conversation with completion from the store.
-func (a *Factory) conversationFlag(cmd *cobra.Command, target *string, usage string) {
+func conversationFlag(a *Factory, cmd *cobra.Command, target *string, usage string) {
 	cmd.Flags().StringVarP(target, "conversation", "c", "", usage)
 	_ = cmd.RegisterFlagCompletionFunc("conversation", func(cmd *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
-		a.dbFromEnv()
+		dbFromEnv(a)
 		s, err := a.ReadStore(cmd.Context())
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
@@ -329,7 +329,7 @@ func (a *Factory) conversationFlag(cmd *cobra.Command, target *string, usage str
 
 // dbFromEnv honours CONVO_DB in completion, which runs without
 // PersistentPreRun and so without the config's precedence rules.
-func (a *Factory) dbFromEnv() {
+func dbFromEnv(a *Factory) {
 	if a.db == "" {
 		a.db = os.Getenv("CONVO_DB")
 	}

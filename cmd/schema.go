@@ -62,7 +62,7 @@ func newSchemaCmd(f *Factory, use, short, example string, args cobra.PositionalA
 			return run(cmd.Context(), o)
 		},
 	}
-	f.conversationFlag(cmd, &o.conversation, "conversation whose schema this is (created on first use by set)")
+	conversationFlag(f, cmd, &o.conversation, "conversation whose schema this is (created on first use by set)")
 	return cmd
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/pkg/search"
+	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -103,7 +104,7 @@ or put -- before it. See docs/search.md.`,
 		},
 	}
 	fl := cmd.Flags()
-	f.conversationFlag(cmd, &o.conversation, "only this conversation")
+	conversationFlag(f, cmd, &o.conversation, "only this conversation")
 	fl.StringVar(&o.role, "role", "", "only records of this role: system, user, assistant, tool or summary")
 	fl.StringVar(&o.since, "since", "", "only records created at or after TIME: "+TimeHelp)
 	fl.StringVar(&o.until, "until", "", "only records created before TIME: "+TimeHelp)
@@ -126,22 +127,9 @@ type searchHit struct {
 }
 
 func searchRun(ctx context.Context, o *searchOptions) error {
-	s, err := o.f.ReadStore(ctx)
-	switch {
-	case errors.Is(err, errNoStore) && o.conversation == "":
-		// A store never written to holds nothing to find (exit 0), but a
-		// script must tell that from no match: a mistyped --db.
-		o.f.alertf("search: no store at %s: nothing to find", o.f.storeSpec())
-		return nil
-	case errors.Is(err, store.ErrOutdated):
-		return fmt.Errorf("%w; search needs the index it adds: run `convo migrate` (or any command that writes)", err)
-	case err != nil:
+	s, err := o.store(ctx)
+	if s == nil || err != nil {
 		return err
-	}
-	if o.conversation != "" {
-		if err := s.Read(ctx, o.conversation, store.ReadOptions{Limit: 1}, func(store.Row) error { return nil }); err != nil {
-			return err // Main names the store
-		}
 	}
 	progress, indexed := indexProgress(ctx, o.f)
 	opt := store.SearchOptions{Query: o.query, Conversation: o.conversation, Role: o.role,
@@ -184,6 +172,29 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 		return errors.Join(err, out.Flush())
 	}
 	return out.Flush()
+}
+
+// store opens the store to search, nil when there is none to search
+// (said on stderr), and checks that -c names a stored conversation.
+func (o *searchOptions) store(ctx context.Context) (store.Store, error) {
+	s, err := o.f.ReadStore(ctx)
+	switch {
+	case errors.Is(err, errNoStore) && o.conversation == "":
+		// A store never written to holds nothing to find (exit 0), but a
+		// script must tell that from no match: a mistyped --db.
+		o.f.alertf("search: no store at %s: nothing to find", o.f.storeSpec())
+		return nil, nil
+	case errors.Is(err, store.ErrOutdated):
+		return nil, fmt.Errorf("%w; search needs the index it adds: run `convo migrate` (or any command that writes)", err)
+	case err != nil:
+		return nil, err
+	}
+	if o.conversation != "" {
+		if err := s.Read(ctx, o.conversation, store.ReadOptions{Limit: 1}, func(store.Row) error { return nil }); err != nil {
+			return nil, err // Main names the store
+		}
+	}
+	return s, nil
 }
 
 // searchPrinter writes hits as JSONL or for people.
@@ -232,9 +243,9 @@ func (p searchPrinter) print(h searchHit) error {
 		role = fmt.Sprintf("summary of %d records", len(r.Metadata.SummaryIDs))
 	}
 	when := time.UnixMilli(h.created).Local().Format("2006-01-02 15:04")
-	head := fmt.Sprintf("%s  %s  %s  %s", escapeID(h.conv), when, role, r.ID)
+	head := fmt.Sprintf("%s  %s  %s  %s", show.EscapeID(h.conv), when, role, r.ID)
 	if p.colour {
-		head = ansiDim + head + ansiReset
+		head = show.ANSIDim + head + show.ANSIReset
 	}
 	fmt.Fprintf(p.w, "%s\n    %s\n", head, p.marked(sn))
 	return nil
@@ -244,16 +255,16 @@ func (p searchPrinter) print(h searchHit) error {
 // colour when colour is on.
 func (p searchPrinter) marked(sn search.Snippet) string {
 	if !p.colour {
-		return escapeForTerminal(sn.Text)
+		return show.Escape(sn.Text)
 	}
 	var b strings.Builder
 	at := 0
 	for _, m := range sn.Marks {
-		b.WriteString(escapeForTerminal(sn.Text[at:m[0]]))
-		b.WriteString(ansiYellow + escapeForTerminal(sn.Text[m[0]:m[1]]) + ansiReset)
+		b.WriteString(show.Escape(sn.Text[at:m[0]]))
+		b.WriteString(show.ANSIYellow + show.Escape(sn.Text[m[0]:m[1]]) + show.ANSIReset)
 		at = m[1]
 	}
-	b.WriteString(escapeForTerminal(sn.Text[at:]))
+	b.WriteString(show.Escape(sn.Text[at:]))
 	return b.String()
 }
 

@@ -54,8 +54,8 @@ func TestRedactingWriter(t *testing.T) {
 	var buf strings.Builder
 	f := &Factory{}
 	w := redactingWriter{w: &buf, secrets: &f.secrets}
-	f.noteSecrets("/tmp/pass=word.db")
-	f.noteSecrets("postgres://u:user-s3cret@db/x?sslpassword=ssl-s3cret&password=q-s3cret")
+	f.secrets.notePasswords("/tmp/pass=word.db")
+	f.secrets.notePasswords("postgres://u:user-s3cret@db/x?sslpassword=ssl-s3cret&password=q-s3cret")
 	for _, line := range []string{"a user-s3cret b\n", "q-s3cret and ssl-s3cret\n", "env-s3cret\n", "u:user-s3cret@db\n"} {
 		if n, err := w.Write([]byte(line)); err != nil || n != len(line) {
 			t.Fatalf("Write: %d, %v", n, err)

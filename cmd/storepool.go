@@ -42,7 +42,7 @@ func (f atLeast) Set(s string) error {
 }
 
 // maxConnsFlag is --db-max-conns, over a.dbMaxConns.
-func (a *Factory) maxConnsFlag() atLeast {
+func maxConnsFlag(a *Factory) atLeast {
 	a.dbMaxConns = postgres.DefaultMaxConns
 	return atLeast{&a.dbMaxConns, postgres.MinMaxConns, "summarize --all holds one connection for its claims"}
 }
@@ -50,7 +50,7 @@ func (a *Factory) maxConnsFlag() atLeast {
 // openPooled opens the store spec (openStoreAs) and caps its connections
 // at --db-max-conns. A PostgreSQL server that could not be reached (too
 // many clients, restarting) is tried again with store.DefaultBackoff.
-func (a *Factory) openPooled(ctx context.Context, flag, spec string, m storeMode) (*sqlstore.Store, error) {
+func openPooled(ctx context.Context, a *Factory, flag, spec string, m storeMode) (*sqlstore.Store, error) {
 	var s *sqlstore.Store
 	transient := func(error) bool { return false }
 	if isPostgres(spec) {

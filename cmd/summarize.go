@@ -92,7 +92,7 @@ transcript with the summary placed on stdout.`,
 			return summarizeRun(cmd.Context(), o)
 		},
 	}
-	f.conversationFlag(cmd, &o.conversation, "conversation to summarize")
+	conversationFlag(f, cmd, &o.conversation, "conversation to summarize")
 	fl := cmd.Flags()
 	fl.BoolVar(&o.all, "all", false, "every stored conversation whose trigger fires")
 	fl.IntVar(&o.ifOver, "if-over", 0, "only when the LLM view holds more than this many tokens")
@@ -278,7 +278,7 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 	if res.Summary != nil && o.conversation != "" {
 		noteStored(ctx, "storing the summary")
 		if _, llm := res.Summary.Metadata.Aux["model"]; llm {
-			f.liveSpans(ctx, res.Summary)
+			liveSpans(ctx, f, res.Summary)
 		}
 	}
 	err = errors.Join(printResult(o, enc, res), enc.Flush())
@@ -297,7 +297,7 @@ func (o *summarizeOptions) runner() (*summarize.Runner, error) {
 	}
 	r := &summarize.Runner{
 		Options: summarize.Options{
-			KeepLast: o.keepLast, KeepLastTokens: o.keepTokens, IfOver: o.ifOver, Every: o.every, Redact: f.redact,
+			KeepLast: o.keepLast, KeepLastTokens: o.keepTokens, IfOver: o.ifOver, Every: o.every, Redact: f.secrets.redact,
 			MaxSummaryTokens: o.maxTokens, SummaryRatio: o.ratio, LedgerSize: o.ledgerSize, Counter: counter,
 		},
 		DryRun: o.dryRun, DeleteOriginals: o.deleteOriginals, Wait: o.wait,

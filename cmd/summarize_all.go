@@ -27,67 +27,13 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 	if err != nil {
 		return err
 	}
-	readable := f.IO.StdoutIsTerminal() && !o.json && !o.dryRun
-	var (
-		progress *mpb.Progress
-		bar      *mpb.Bar
-		start    time.Time
-		printErr error // the first failure to print a summary (it is stored)
-		stored   int
-	)
-	var live *otel.LiveBatch // nil: no OTEL_EXPORTER_OTLP_ENDPOINT, nothing gathered
+	rep := &allReport{o: o, enc: enc, readable: f.IO.StdoutIsTerminal() && !o.json && !o.dryRun}
 	if !o.dryRun {
-		if live, err = newLiveBatch(); err != nil {
+		if rep.live, err = newLiveBatch(); err != nil {
 			f.warnf("otel: no span will be sent: %v", err)
 		}
 	}
-	var liveErr error // the first batch of spans that failed; said once, at the end
-	opts := summarize.AllOptions{
-		Jobs: o.jobs,
-		Start: func(total int) {
-			start = time.Now()
-			// No bar for nothing to do: a bar of 0 never completes, and
-			// waiting for it would hang.
-			if f.IO.StderrIsTerminal() && !f.quiet && !o.dryRun && total > 0 {
-				// AutoRefresh: mpb would draw nothing on a test's buffer.
-				progress = mpb.NewWithContext(ctx, mpb.WithOutput(f.IO.ErrOut), mpb.WithWidth(40), mpb.WithAutoRefresh())
-				bar = progress.AddBar(int64(total),
-					mpb.PrependDecorators(decor.Name("summarize "), decor.CountersNoUnit("%d/%d")),
-					mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.AverageETA(decor.ET_STYLE_GO)))
-			}
-		},
-		Done: func(res summarize.Result, err error) {
-			cancelled := err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled)
-			// Lines for people go above a running bar, through it.
-			var people io.Writer = f.IO.ErrOut
-			if progress != nil {
-				people = progress
-			}
-			switch {
-			case err != nil && !cancelled: // the interruption is said once, at the end
-				fmt.Fprintf(people, "convo: summarize %s: %s\n", res.Conversation, errorMessage(err))
-			case readable && err == nil && res.Summary != nil && !f.quiet:
-				if progress == nil {
-					people = f.IO.Out
-				}
-				if _, werr := io.WriteString(people, summaryLine(res)); printErr == nil && progress == nil {
-					printErr = werr
-				}
-			case printErr == nil:
-				printErr = printResult(o, enc, res)
-			}
-			if err == nil && res.Summary != nil && !o.dryRun {
-				stored++
-				notePartial(ctx, "%d summaries were stored before that; the other conversations are as they were", stored)
-				if _, llm := res.Summary.Metadata.Aux["model"]; llm && live != nil {
-					liveErr = cmp.Or(liveErr, live.Add(ctx, transcript.AppendJSON(nil, res.Summary)))
-				}
-			}
-			if bar != nil {
-				bar.Increment()
-			}
-		},
-	}
+	opts := summarize.AllOptions{Jobs: o.jobs, Start: func(total int) { rep.begin(ctx, total) }, Done: func(res summarize.Result, err error) { rep.done(ctx, res, err) }}
 	if t, ok := s.(interface{ Transient(error) bool }); ok {
 		// A store out of reach for a moment (a restart, too many clients)
 		// fails no conversation: it is tried again, paced.
@@ -102,14 +48,84 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 		defer atForcedExit(ctx, func(ctx context.Context) { s.ReleaseClaims(ctx, opts.Owner) })()
 	}
 	tally, err := summarize.All(ctx, s, r, opts)
-	if progress != nil {
-		progress.Wait()
+	return rep.finish(ctx, tally, err)
+}
+
+// allReport says what summarize --all does as it goes: the bar, each
+// summary and failure, the live spans, and the tally at the end.
+type allReport struct {
+	o        *summarizeOptions
+	enc      *transcript.Encoder
+	readable bool // a line for a person per summary, not its record
+	progress *mpb.Progress
+	bar      *mpb.Bar
+	start    time.Time
+	printErr error // the first failure to print a summary (it is stored)
+	stored   int
+	live     *otel.LiveBatch // nil: no OTEL_EXPORTER_OTLP_ENDPOINT, nothing gathered
+	liveErr  error           // the first batch of spans that failed; said once, at the end
+}
+
+func (a *allReport) begin(ctx context.Context, total int) {
+	f := a.o.f
+	a.start = time.Now()
+	// No bar for nothing to do: a bar of 0 never completes, and
+	// waiting for it would hang.
+	if f.IO.StderrIsTerminal() && !f.quiet && !a.o.dryRun && total > 0 {
+		// AutoRefresh: mpb would draw nothing on a test's buffer.
+		a.progress = mpb.NewWithContext(ctx, mpb.WithOutput(f.IO.ErrOut), mpb.WithWidth(40), mpb.WithAutoRefresh())
+		a.bar = a.progress.AddBar(int64(total),
+			mpb.PrependDecorators(decor.Name("summarize "), decor.CountersNoUnit("%d/%d")),
+			mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.AverageETA(decor.ET_STYLE_GO)))
 	}
-	if liveErr = cmp.Or(liveErr, live.Close(ctx)); liveErr != nil {
-		f.warnf("otel: the spans of this run were not all sent: %v", liveErr)
+}
+
+func (a *allReport) done(ctx context.Context, res summarize.Result, err error) {
+	f, o := a.o.f, a.o
+	cancelled := err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled)
+	// Lines for people go above a running bar, through it.
+	var people io.Writer = f.IO.ErrOut
+	if a.progress != nil {
+		people = a.progress
 	}
-	printErr = errors.Join(printErr, enc.Flush())
-	if start.IsZero() { // the listing failed: nothing was summarized
+	switch {
+	case err != nil && !cancelled: // the interruption is said once, at the end
+		fmt.Fprintf(people, "convo: summarize %s: %s\n", res.Conversation, errorMessage(err))
+	case a.readable && err == nil && res.Summary != nil && !f.quiet:
+		if a.progress == nil {
+			people = f.IO.Out
+		}
+		if _, werr := io.WriteString(people, summaryLine(res)); a.printErr == nil && a.progress == nil {
+			a.printErr = werr
+		}
+	case a.printErr == nil:
+		a.printErr = printResult(o, a.enc, res)
+	}
+	if err == nil && res.Summary != nil && !o.dryRun {
+		a.stored++
+		notePartial(ctx, "%d summaries were stored before that; the other conversations are as they were", a.stored)
+		if _, llm := res.Summary.Metadata.Aux["model"]; llm && a.live != nil {
+			a.liveErr = cmp.Or(a.liveErr, a.live.Add(ctx, transcript.AppendJSON(nil, res.Summary)))
+		}
+	}
+	if a.bar != nil {
+		a.bar.Increment()
+	}
+}
+
+// finish ends the bar and the spans, says the tally and how the run
+// ended: err (what stands, when interrupted), else what could not be
+// printed.
+func (a *allReport) finish(ctx context.Context, tally summarize.Tally, err error) error {
+	f, o := a.o.f, a.o
+	if a.progress != nil {
+		a.progress.Wait()
+	}
+	if a.liveErr = cmp.Or(a.liveErr, a.live.Close(ctx)); a.liveErr != nil {
+		f.warnf("otel: the spans of this run were not all sent: %v", a.liveErr)
+	}
+	printErr := errors.Join(a.printErr, a.enc.Flush())
+	if a.start.IsZero() { // the listing failed: nothing was summarized
 		return err
 	}
 	if !o.dryRun {
@@ -118,7 +134,7 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 			stopped = fmt.Sprintf(", %d stopped midway", tally.Interrupted)
 		}
 		f.warnf("summarize --all: %d conversations in %s: %d summarized, %d with nothing to cover, %d under the trigger, %s, %d failed%s",
-			tally.Conversations, time.Since(start).Round(time.Millisecond), tally.Summarized, tally.Nothing, tally.NotDue, heldNote(tally), tally.Failed, stopped)
+			tally.Conversations, time.Since(a.start).Round(time.Millisecond), tally.Summarized, tally.Nothing, tally.NotDue, heldNote(tally), tally.Failed, stopped)
 	}
 	switch {
 	case err != nil:

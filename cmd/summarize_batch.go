@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/summarize"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -167,7 +168,7 @@ func summarizeBatchStatus(ctx context.Context, o *summarizeOptions) error {
 	fmt.Fprintln(tw, "CUSTOM ID\tCONVERSATION\tSUMMARIZER\tRECORDS\tWRITTEN\tDROPPED AFTER")
 	for _, r := range reqs {
 		// An id is printed for people: escaped as list escapes it.
-		fmt.Fprintf(tw, "%s\t%s\t%s/%s\t%d\t%s\t%s\n", r.CustomID, escapeID(r.Conversation), r.Summarizer, r.Model, r.Covered,
+		fmt.Fprintf(tw, "%s\t%s\t%s/%s\t%d\t%s\t%s\n", r.CustomID, show.EscapeID(r.Conversation), r.Summarizer, r.Model, r.Covered,
 			time.UnixMilli(r.Created).UTC().Format(time.RFC3339), time.UnixMilli(r.Created+age).UTC().Format(time.RFC3339))
 	}
 	return tw.Flush()

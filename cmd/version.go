@@ -94,5 +94,5 @@ func Release() (string, time.Time) {
 // tools that walk it (cmd/genman writes the man pages from it).
 func NewRootCmd() *cobra.Command {
 	app := &Factory{IO: System(), Now: time.Now, IDs: transcript.NewIDs()}
-	return app.newRootCmd()
+	return newRootCmd(app)
 }

@@ -195,6 +195,26 @@ func (im *Importer) ImportFile(ctx context.Context, path string) error {
 	return im.importSource(ctx, src, st)
 }
 
+// ImportFiles imports each file of paths in turn. A file that is not the
+// format's (a *transcript.InputError) is named through Options.Warn and
+// counted in bad, and the import goes on with the next; anything else (the
+// store, the disk, a signal) stops it at once.
+func (im *Importer) ImportFiles(ctx context.Context, paths []string) (bad int, err error) {
+	for _, p := range paths {
+		err := im.ImportFile(ctx, p)
+		var ie *transcript.InputError
+		if errors.As(err, &ie) && ctx.Err() == nil {
+			bad++
+			im.opt.Warn(err.Error())
+			continue
+		}
+		if err != nil {
+			return bad, err
+		}
+	}
+	return bad, nil
+}
+
 // mine returns the cursors of the file at abs this import made or would
 // make: of its format and naming.
 func (im *Importer) mine(abs string) []store.ImportCursor {

@@ -1,5 +1,7 @@
 package store
 
+import "github.com/convo-cli/convo/pkg/export"
+
 // ExportOptions choose what Export reads of a conversation.
 type ExportOptions struct {
 	// Sink, when set, makes the export incremental: it reads only the records
@@ -11,23 +13,9 @@ type ExportOptions struct {
 	ExcludeLast bool
 }
 
-// Cursor is what a sink was sent of one conversation: every record version
-// with a change sequence up to Seq, except the one whose sequence is Held
-// (0: none), which an --exclude-last export held back. A record changed
-// since gets a sequence above Seq, so it is sent again whole, and the held
-// value then matches no record.
-type Cursor struct{ Seq, Held int64 }
-
-// Covers reports whether c stands for everything b does: every version b
-// says was sent, c says was sent too. A cursor moves forward only to one
-// that covers it.
-func (c Cursor) Covers(b Cursor) bool {
-	top := b.Seq // the newest version b says was sent
-	if b.Held == b.Seq && top > 0 {
-		top--
-	}
-	return top <= c.Seq && (c.Held == 0 || c.Held == b.Held || c.Held > b.Seq)
-}
+// Cursor is what a sink was sent of one conversation (export.Cursor): the
+// export package owns it, as the --ack token it encodes carries cursors.
+type Cursor = export.Cursor
 
 // Mark is where an incremental export leaves a sink's cursor: hand it to
 // Commit once the records read are safe (written and flushed, or accepted by

@@ -1,4 +1,4 @@
-package cmd
+package show
 
 import (
 	"fmt"
@@ -6,12 +6,12 @@ import (
 	"unicode/utf8"
 )
 
-// escapeForTerminal shows what a terminal would obey or hide as escapes:
+// Escape shows what a terminal would obey or hide as escapes:
 // control characters but the newline (an escape sequence in a model's
 // answer would recolour or move the cursor), DEL, C1 controls and the
 // bidirectional overrides that reorder what is shown. A tab becomes four
 // spaces.
-func escapeForTerminal(s string) string {
+func Escape(s string) string {
 	clean := true
 	for _, r := range s {
 		if r == '\t' || unsafeRune(r) {
@@ -38,13 +38,13 @@ func escapeForTerminal(s string) string {
 	return string(b)
 }
 
-// escapeID is escapeForTerminal for a name that must stay on its line: an
+// EscapeID is Escape for a name that must stay on its line: an
 // id, a conversation's name. A newline or a tab in it is shown escaped too.
-func escapeID(s string) string {
+func EscapeID(s string) string {
 	if !strings.ContainsAny(s, "\n\t") {
-		return escapeForTerminal(s)
+		return Escape(s)
 	}
-	return escapeForTerminal(strings.NewReplacer("\n", `\x0a`, "\t", `\x09`).Replace(s))
+	return Escape(strings.NewReplacer("\n", `\x0a`, "\t", `\x09`).Replace(s))
 }
 
 func unsafeRune(r rune) bool {

@@ -1,15 +1,13 @@
-package store_test
+package export
 
 import (
 	"testing"
-
-	"github.com/convo-cli/convo/pkg/store"
 )
 
 // Covers is set inclusion of what two cursors say was sent, checked
 // against the sets themselves for every small cursor.
 func TestCursorCovers(t *testing.T) {
-	sent := func(c store.Cursor) map[int64]bool {
+	sent := func(c Cursor) map[int64]bool {
 		m := map[int64]bool{}
 		for s := int64(1); s <= c.Seq; s++ {
 			if s != c.Held {
@@ -18,11 +16,11 @@ func TestCursorCovers(t *testing.T) {
 		}
 		return m
 	}
-	var all []store.Cursor
+	var all []Cursor
 	for seq := int64(0); seq <= 5; seq++ {
-		all = append(all, store.Cursor{Seq: seq})
+		all = append(all, Cursor{Seq: seq})
 		for held := int64(1); held <= seq; held++ {
-			all = append(all, store.Cursor{Seq: seq, Held: held})
+			all = append(all, Cursor{Seq: seq, Held: held})
 		}
 	}
 	for _, a := range all {

@@ -1,6 +1,7 @@
-package cmd
+package show
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"flag"
@@ -13,10 +14,49 @@ import (
 
 	"github.com/mattn/go-runewidth"
 
+	"github.com/convo-cli/convo/pkg/store/sqlite"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/show with what show prints")
+
+// chat is a conversation with a system prompt, two turns and a summary of
+// the first (ids end in 1 to 6, creation times in 1 to 6).
+var chat = []string{
+	`{"id":"01JRZJ166J2WRMF990535EVSQ1","message":{"role":"system","contents":["Be brief."]},"metadata":{"timing":{"creation":1}}}`,
+	`{"id":"01JRZJ166J2WRMF990535EVSQ2","message":{"role":"user","contents":["Weather in Paris?"]},"metadata":{"timing":{"creation":2}}}`,
+	`{"id":"01JRZJ166J2WRMF990535EVSQ3","message":{"role":"assistant","contents":["Sunny."]},"metadata":{"timing":{"creation":3}}}`,
+	`{"id":"01JRZJ166J2WRMF990535EVSQ4","message":{"role":"summary","contents":["Paris is sunny."]},"metadata":{"summaryIds":["01JRZJ166J2WRMF990535EVSQ2","01JRZJ166J2WRMF990535EVSQ3"],"timing":{"creation":4}}}`,
+	`{"id":"01JRZJ166J2WRMF990535EVSQ5","message":{"role":"user","contents":["And Lisbon?"]},"metadata":{"timing":{"creation":5}}}`,
+	`{"id":"01JRZJ166J2WRMF990535EVSQ6","message":{"role":"assistant","contents":["Rainy."]},"metadata":{"timing":{"creation":6}}}`,
+}
+
+// stored is a store holding lines (records or bare messages) in conv,
+// appended as convo append does, at a fixed time.
+func stored(t *testing.T, conv string, lines ...string) Store {
+	t.Helper()
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "convo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	s.Now = func() time.Time { return time.UnixMilli(1744815823058) }
+	dec := transcript.NewDecoder(strings.NewReader(strings.Join(lines, "\n") + "\n"))
+	dec.Conversation = conv
+	dec.CheckAppend(nil, true)
+	if _, err := s.Append(ctx, conv, transcript.NewIDs(), dec.Next); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// options are what cmd's show hands the layout.
+type options struct {
+	verbose bool
+	width   int
+	colour  bool
+}
 
 // wrapped is a conversation whose text needs the layout's care: newlines,
 // words longer than a line, wide characters, tabs, an escape sequence and
@@ -28,11 +68,10 @@ var wrapped = []string{
 	`{"id":"01JRZJ166J2WRMF990535EVSQ3","message":{"role":"tool","tool_call_id":"c1","is_error":true,"contents":["timeout"]},"metadata":{"timing":{"creation":1744902230000}}}`,
 }
 
-// show's layout for people, against golden files (go test ./cmd -run
+// show's layout for people, against golden files (go test ./pkg/show -run
 // TestShowGolden -update rewrites them): times in UTC, widths and colour
 // as a terminal would give them.
 func TestShowGolden(t *testing.T) {
-	yes := true
 	tools := []string{
 		`{"role":"assistant","tool_calls":[{"id":"c1","name":"get_weather","arguments":"{\"city\":\"Paris\"}"},{"id":"c2","name":"now","arguments":"{}"}]}`,
 		`{"role":"tool","tool_call_id":"c1","name":"get_weather","is_error":true,"content":"timeout"}`,
@@ -42,25 +81,27 @@ func TestShowGolden(t *testing.T) {
 	tests := []struct {
 		name    string
 		records []string
-		opts    showOptions
+		opts    options
 		newIDs  bool // ids made by append: shown as <id>
 	}{
-		{"chat", chat, showOptions{}, false},
-		{"chat-verbose", chat, showOptions{verbose: true}, false},
-		{"chat-colour", chat, showOptions{colour: &yes}, false},
-		{"tools", tools, showOptions{}, false},
-		{"tools-verbose", tools, showOptions{verbose: true}, true},
-		{"wrapped-40", wrapped, showOptions{width: 40}, false},
-		{"wrapped-80", wrapped, showOptions{}, false},
+		{"chat", chat, options{}, false},
+		{"chat-verbose", chat, options{verbose: true}, false},
+		{"chat-colour", chat, options{colour: true}, false},
+		{"tools", tools, options{}, false},
+		{"tools-verbose", tools, options{verbose: true}, true},
+		{"wrapped-40", wrapped, options{width: 40}, false},
+		{"wrapped-80", wrapped, options{}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := appendTo(t, "demo", tt.records...)
-			out := f.IO.Out.(*bytes.Buffer)
-			out.Reset()
+			s := stored(t, "demo", tt.records...)
+			var out bytes.Buffer
+			w := bufio.NewWriter(&out)
 			o := tt.opts
-			o.f, o.conversation, o.loc = f, "demo", time.UTC
-			if err := showRun(context.Background(), &o); err != nil {
+			err := Run(context.Background(), s, "demo", "default", func(hasSummary bool) Printer {
+				return NewLayout(w, o.width, o.colour, o.verbose, hasSummary, time.UTC)
+			})
+			if err != nil || w.Flush() != nil {
 				t.Fatal(err)
 			}
 			got := out.String()
@@ -78,7 +119,7 @@ func TestShowGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(path)
 			if err != nil {
-				t.Fatalf("%v (go test ./cmd -run TestShowGolden -update writes it)", err)
+				t.Fatalf("%v (go test ./pkg/show -run TestShowGolden -update writes it)", err)
 			}
 			if got != string(want) {
 				t.Errorf("show differs from %s (-update rewrites it):\n%s", path, got)
@@ -88,54 +129,14 @@ func TestShowGolden(t *testing.T) {
 				width = showWidth
 			}
 			for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
-				if o.colour == nil && runewidth.StringWidth(line) > width {
+				if !o.colour && runewidth.StringWidth(line) > width {
 					t.Errorf("line over %d columns: %q", width, line)
 				}
-				if strings.ContainsRune(line, 0x1b) && o.colour == nil {
+				if strings.ContainsRune(line, 0x1b) && !o.colour {
 					t.Errorf("an escape reaches the terminal: %q", line)
 				}
 			}
 		})
-	}
-}
-
-// At a terminal show colours its output unless NO_COLOR or TERM=dumb say
-// otherwise; anywhere else it never does.
-func TestShowColourAtTerminal(t *testing.T) {
-	for _, tt := range []struct {
-		tty           bool
-		noColor, term string
-		want          bool
-	}{
-		{tty: true, term: "xterm", want: true},
-		{tty: true, noColor: "1", term: "xterm"},
-		{tty: true, term: "dumb"},
-		{tty: false, term: "xterm"},
-	} {
-		t.Setenv("NO_COLOR", tt.noColor)
-		t.Setenv("TERM", tt.term)
-		io, _, _ := Test("")
-		io.stdoutTTY = tt.tty
-		if got := useColour(io); got != tt.want {
-			t.Errorf("terminal %v, NO_COLOR=%q, TERM=%q: colour %v, want %v", tt.tty, tt.noColor, tt.term, got, tt.want)
-		}
-	}
-}
-
-// The width is the terminal's: a narrower one wraps sooner.
-func TestShowWidthFromTerminal(t *testing.T) {
-	f := appendTo(t, "demo", wrapped...)
-	f.IO.stdoutTTY, f.IO.width = true, 30
-	out := f.IO.Out.(*bytes.Buffer)
-	out.Reset()
-	no := false
-	if err := showRun(context.Background(), &showOptions{f: f, conversation: "demo", colour: &no, loc: time.UTC}); err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
-		if runewidth.StringWidth(line) > 30 {
-			t.Errorf("line over the terminal's 30 columns: %q", line)
-		}
 	}
 }
 
@@ -147,7 +148,7 @@ func TestShowCoveredRange(t *testing.T) {
 		r.Message.Role = role
 		return r
 	}
-	p := newPeoplePrinter(nil, 80, false, false, true, time.UTC)
+	p := NewLayout(nil, 80, false, false, true, time.UTC)
 	for i, id := range []string{"a", "b", "c"} {
 		p.remember(i, rec(id, transcript.RoleUser))
 	}

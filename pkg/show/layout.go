@@ -1,10 +1,9 @@
-package cmd
+package show
 
 import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"time"
@@ -14,7 +13,7 @@ import (
 
 // This file is show's layout for people (docs/spec.md, section 3): local
 // times, wrapped text, a summary's covered records as a range, colour at a
-// terminal. show --plain keeps the line-per-record layout (show.go).
+// terminal. show --plain keeps the line-per-record layout (plain.go).
 
 const (
 	// showIndent is where a record's role and its text start: a four-column
@@ -28,13 +27,14 @@ const (
 	showTrackIDs = 1 << 16
 )
 
-// ANSI colours, used only at a terminal without NO_COLOR.
+// ANSI colours, used only at a terminal without NO_COLOR (the caller
+// decides: see NewLayout).
 const (
-	ansiReset  = "\x1b[0m"
-	ansiBold   = "\x1b[1m"
-	ansiDim    = "\x1b[2m"
-	ansiRed    = "\x1b[31m"
-	ansiYellow = "\x1b[1;33m"
+	ANSIReset  = "\x1b[0m"
+	ANSIBold   = "\x1b[1m"
+	ANSIDim    = "\x1b[2m"
+	ANSIRed    = "\x1b[31m"
+	ANSIYellow = "\x1b[1;33m"
 )
 
 var roleColour = map[transcript.Role]string{
@@ -45,14 +45,8 @@ var roleColour = map[transcript.Role]string{
 	transcript.RoleSummary:   "\x1b[1;33m",
 }
 
-// useColour reports whether show may colour its output: stdout is a
-// terminal, NO_COLOR is unset or empty (no-color.org) and TERM is not dumb.
-func useColour(io *IOStreams) bool {
-	return io.StdoutIsTerminal() && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
-}
-
-// peoplePrinter writes show's records for people, one at a time.
-type peoplePrinter struct {
+// Layout writes show's records for people, one at a time.
+type Layout struct {
 	w       *bufio.Writer
 	width   int // columns of a line
 	colour  bool
@@ -72,43 +66,47 @@ type peoplePrinter struct {
 	calls map[string]string
 }
 
-func newPeoplePrinter(w *bufio.Writer, width int, colour, verbose, hasSummary bool, loc *time.Location) *peoplePrinter {
+// NewLayout writes to w at width columns (0: 80), in colour or not, with
+// each record's details when verbose, its times in loc (nil: local);
+// hasSummary says the conversation holds one, whose covered range it
+// then names by index.
+func NewLayout(w *bufio.Writer, width int, colour, verbose, hasSummary bool, loc *time.Location) *Layout {
 	if width <= 0 {
 		width = showWidth
 	}
 	if loc == nil {
 		loc = time.Local
 	}
-	p := &peoplePrinter{w: w, width: width, colour: colour, verbose: verbose, loc: loc, track: hasSummary, calls: map[string]string{}}
+	p := &Layout{w: w, width: width, colour: colour, verbose: verbose, loc: loc, track: hasSummary, calls: map[string]string{}}
 	if hasSummary {
 		p.ids, p.sums = map[string]int{}, map[string]int{}
 	}
 	return p
 }
 
-func (p *peoplePrinter) paint(code, s string) {
+func (p *Layout) paint(code, s string) {
 	if p.colour && code != "" {
 		p.b = append(p.b, code...)
 		p.b = append(p.b, s...)
-		p.b = append(p.b, ansiReset...)
+		p.b = append(p.b, ANSIReset...)
 		return
 	}
 	p.b = append(p.b, s...)
 }
 
-// heading is the first lines: the conversation and what the markers mean.
-func (p *peoplePrinter) heading(conv string) error {
+// Heading is the first lines: the conversation and what the markers mean.
+func (p *Layout) Heading(conv string) error {
 	p.b = p.b[:0]
 	p.b = append(p.b, "conversation "...)
-	p.paint(ansiBold, escapeID(conv))
+	p.paint(ANSIBold, EscapeID(conv))
 	p.b = append(p.b, '\n')
-	p.line(0, ansiDim, "* first record sent to the LLM   ^ latest summary   - next record to export")
+	p.line(0, ANSIDim, "* first record sent to the LLM   ^ latest summary   - next record to export")
 	_, err := p.w.Write(p.b)
 	return err
 }
 
-// record prints record r at index idx with its markers.
-func (p *peoplePrinter) record(idx int, marks [3]byte, r *transcript.Record) error {
+// Record prints record r at index idx with its markers.
+func (p *Layout) Record(idx int, marks [3]byte, r *transcript.Record) error {
 	p.b = p.b[:0]
 	m := &r.Metadata
 	created, hasCreated := m.Timing.Get("creation")
@@ -116,7 +114,7 @@ func (p *peoplePrinter) record(idx int, marks [3]byte, r *transcript.Record) err
 		t := time.UnixMilli(created).In(p.loc)
 		if day := t.Format("2006-01-02"); day != p.day {
 			p.day = day
-			p.paint(ansiDim, "── "+t.Format("Mon 2 Jan 2006")+" ──")
+			p.paint(ANSIDim, "── "+t.Format("Mon 2 Jan 2006")+" ──")
 			p.b = append(p.b, '\n')
 		}
 	}
@@ -132,7 +130,7 @@ func (p *peoplePrinter) record(idx int, marks [3]byte, r *transcript.Record) err
 		if c == ' ' {
 			p.b = append(p.b, ' ')
 		} else {
-			p.paint(ansiYellow, string(c))
+			p.paint(ANSIYellow, string(c))
 		}
 	}
 	p.b = append(p.b, ' ')
@@ -157,10 +155,10 @@ func (p *peoplePrinter) record(idx int, marks [3]byte, r *transcript.Record) err
 		col += w
 	}
 	if hasCreated {
-		extra(ansiDim, time.UnixMilli(created).In(p.loc).Format("15:04"))
+		extra(ANSIDim, time.UnixMilli(created).In(p.loc).Format("15:04"))
 	}
 	for _, a := range m.Attribute {
-		extra(ansiDim, a)
+		extra(ANSIDim, a)
 	}
 	switch role {
 	case transcript.RoleTool:
@@ -170,17 +168,17 @@ func (p *peoplePrinter) record(idx int, marks [3]byte, r *transcript.Record) err
 		}
 		what := "result"
 		if name != "" {
-			what += " of " + escapeForTerminal(name)
+			what += " of " + Escape(name)
 		}
 		if p.verbose {
-			what += " for call " + escapeForTerminal(r.Message.ToolCallID)
+			what += " for call " + Escape(r.Message.ToolCallID)
 		}
-		extra(ansiDim, what)
+		extra(ANSIDim, what)
 		if r.Message.IsError {
-			extra(ansiRed, "error")
+			extra(ANSIRed, "error")
 		}
 	case transcript.RoleSummary:
-		extra(ansiDim, p.covered(m.SummaryIDs))
+		extra(ANSIDim, p.covered(m.SummaryIDs))
 	case transcript.RoleAssistant:
 		if len(r.Message.ToolCalls) > 0 {
 			clear(p.calls)
@@ -206,13 +204,16 @@ func (p *peoplePrinter) record(idx int, marks [3]byte, r *transcript.Record) err
 		p.details(r)
 	}
 	p.remember(idx, r)
+	if marks[1] == '^' {
+		p.track = false // the latest summary: no summary comes after it
+	}
 	_, err := p.w.Write(p.b)
 	return err
 }
 
 // covered says which records a summary stands for: "records 3-41 (39)",
 // by the indexes of its first and last covered ids.
-func (p *peoplePrinter) covered(ids []string) string {
+func (p *Layout) covered(ids []string) string {
 	if len(ids) == 0 {
 		return "no records"
 	}
@@ -230,7 +231,7 @@ func (p *peoplePrinter) covered(ids []string) string {
 	return fmt.Sprintf("records %d-%d (%d)", first, last, len(ids))
 }
 
-func (p *peoplePrinter) index(id string) (int, bool) {
+func (p *Layout) index(id string) (int, bool) {
 	if id == p.prevID && p.prevID != "" {
 		return p.prev, true
 	}
@@ -243,7 +244,7 @@ func (p *peoplePrinter) index(id string) (int, bool) {
 
 // remember keeps what later summaries' ranges need: every summary's index,
 // and the ids since the previous summary, up to showTrackIDs of them.
-func (p *peoplePrinter) remember(idx int, r *transcript.Record) {
+func (p *Layout) remember(idx int, r *transcript.Record) {
 	p.prevID, p.prev = r.ID, idx
 	if !p.track {
 		return
@@ -261,7 +262,7 @@ func (p *peoplePrinter) remember(idx int, r *transcript.Record) {
 
 // details are --verbose's lines: the id, every timing key as a local time,
 // the covered ids' ends, each aux key with its JSON value.
-func (p *peoplePrinter) details(r *transcript.Record) {
+func (p *Layout) details(r *transcript.Record) {
 	m := &r.Metadata
 	p.detail("id " + r.ID)
 	if n := len(m.SummaryIDs); n > 0 {
@@ -283,10 +284,10 @@ func (p *peoplePrinter) details(r *transcript.Record) {
 	}
 }
 
-func (p *peoplePrinter) detail(s string) { p.line(showIndent, ansiDim, s) }
+func (p *Layout) detail(s string) { p.line(showIndent, ANSIDim, s) }
 
 // line appends s, wrapped at indent as text does, in colour code.
-func (p *peoplePrinter) line(indent int, code, s string) {
+func (p *Layout) line(indent int, code, s string) {
 	if p.colour && code != "" {
 		p.b = append(p.b, code...)
 	}
@@ -294,12 +295,12 @@ func (p *peoplePrinter) line(indent int, code, s string) {
 	if p.colour && code != "" {
 		// the reset before the text's last newline, so that no line ends
 		// coloured into the next record
-		p.b = append(p.b[:len(p.b)-1], ansiReset+"\n"...)
+		p.b = append(p.b[:len(p.b)-1], ANSIReset+"\n"...)
 	}
 }
 
-// footer is the last line: how many records, and whether all are exported.
-func (p *peoplePrinter) footer(records int, allExported bool) error {
+// Footer is the last line: how many records, and whether all are exported.
+func (p *Layout) Footer(records int, allExported bool) error {
 	p.b = p.b[:0]
 	s := strconv.Itoa(records) + " records"
 	if records == 1 {
@@ -308,7 +309,7 @@ func (p *peoplePrinter) footer(records int, allExported bool) error {
 	if allExported {
 		s += ", everything exported"
 	}
-	p.paint(ansiDim, s)
+	p.paint(ANSIDim, s)
 	p.b = append(p.b, '\n')
 	_, err := p.w.Write(p.b)
 	return err

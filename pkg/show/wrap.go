@@ -1,4 +1,4 @@
-package cmd
+package show
 
 import (
 	"strings"
@@ -9,11 +9,11 @@ import (
 
 // text appends s indented by showIndent, its newlines kept, each line
 // wrapped at spaces to the width, control characters escaped.
-func (p *peoplePrinter) text(s string) { p.wrapAll(s, showIndent) }
+func (p *Layout) text(s string) { p.wrapAll(s, showIndent) }
 
-func (p *peoplePrinter) wrapAll(s string, indent int) {
+func (p *Layout) wrapAll(s string, indent int) {
 	width := max(p.width-indent, 20)
-	s = escapeForTerminal(s)
+	s = Escape(s)
 	for {
 		line, rest, more := strings.Cut(s, "\n")
 		p.wrap(line, indent, width)
@@ -27,7 +27,7 @@ func (p *peoplePrinter) wrapAll(s string, indent int) {
 // wrap appends one line of text at indent, broken at spaces into lines of
 // at most width columns (a word longer than that is broken where it must
 // be).
-func (p *peoplePrinter) wrap(line string, ind, width int) {
+func (p *Layout) wrap(line string, ind, width int) {
 	indent := func() {
 		for range ind {
 			p.b = append(p.b, ' ')

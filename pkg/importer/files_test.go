@@ -1,0 +1,30 @@
+package importer
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A file that is not the format's is named and skipped; the others are
+// imported.
+func TestImportFilesSkipsBadFiles(t *testing.T) {
+	f, _ := Lookup("chatgpt")
+	bad := filepath.Join(t.TempDir(), "conversations.json")
+	if err := os.WriteFile(bad, []byte("not json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warned []string
+	im, err := New(context.Background(), openStore(t), Options{Format: f, Warn: func(m string) { warned = append(warned, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := im.ImportFiles(context.Background(), []string{bad, filepath.Join("testdata", "chatgpt", "conversations.json")})
+	if err != nil || n != 1 || len(warned) == 0 || warned[0] != bad+": line 1: not a JSON array of conversations" {
+		t.Fatalf("bad %d, warned %q, %v; want the bad file named first, no error", n, warned, err)
+	}
+	if im.Tally.Files != 2 || im.Tally.Inserted == 0 {
+		t.Fatalf("tally %+v: want both files read and the good one's records stored", im.Tally)
+	}
+}
