@@ -41,7 +41,52 @@ func newCmdRender(f *Factory, runF func(context.Context, *renderOptions) error) 
 	cmd := &cobra.Command{
 		Use:   "render --provider P [-c ID]",
 		Short: "Print the LLM-facing view as a provider's request payload",
-		Long: `Print what the LLM is sent of a conversation (the records after the latest
+		Long:  renderLong(),
+		Example: `  convo render -c demo --provider openai
+  convo render -c demo --provider anthropic --body --model claude-sonnet-4-5 |
+    curl -s https://api.anthropic.com/v1/messages -H "x-api-key: $ANTHROPIC_API_KEY" \
+      -H 'anthropic-version: 2023-06-01' -H 'content-type: application/json' -d @- |
+    convo append -c demo --from anthropic
+  convo get -c demo | convo render --provider gemini --system @prompt.txt
+  convo render -c demo --provider openai --full | wc -c   # the history as if never summarized
+  convo render -c demo --provider anthropic --body --model claude-sonnet-4-5 --context-management compact:150000 |
+    curl -s https://api.anthropic.com/v1/messages -H "x-api-key: $ANTHROPIC_API_KEY" \
+      -H 'anthropic-version: 2023-06-01' -H 'anthropic-beta: compact-2026-01-12' \
+      -H 'content-type: application/json' -d @- |
+    convo append -c demo --from anthropic   # keeps the compaction block, if one comes`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := o.check(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), o)
+			}
+			return renderRun(cmd.Context(), o)
+		},
+	}
+	conversationFlag(f, cmd, &o.conversation, "conversation to render (without it: the transcript on stdin)")
+	fl := cmd.Flags()
+	fl.StringVar(&o.provider, "provider", "", "request format: "+format.NameList(format.CanRender))
+	fl.StringVar(&o.system, "system", "", "system prompt TEXT, or @FILE to read it from a file, instead of the stored one")
+	fl.BoolVar(&o.noSummary, "no-summary", false, "leave the latest summary out of the system prompt; the records it covers stay out too")
+	fl.BoolVar(&o.full, "full", false, "render the whole history, every record but the summaries, ignoring what they cover")
+	fl.BoolVar(&o.lenient, "lenient", false, "drop results that answer no call and wrap non-object arguments instead of failing")
+	fl.BoolVar(&o.body, "body", false, "print a whole request body (needs --model, except for gemini and bedrock)")
+	fl.StringVar(&o.model, "model", "", "with --body: the model")
+	fl.StringVar(&o.tools, "tools", "", `with --body: JSON FILE of the tools the model may call, as ask --tools takes it, written in the provider's form`)
+	fl.IntVar(&o.maxTokens, "max-tokens", 0, "with --body: the output token limit (default: "+defaultLimits()+")")
+	fl.StringVar(&o.temperature, "temperature", "", "with --body: "+temperatureHelp)
+	anthropicVersionFlag(fl, &o.anthropicVersion)
+	fl.StringVar(&o.contextManagement, "context-management", "", "with --body (anthropic, openai-responses): the provider-side context management to ask for: "+format.ContextStrategies+" as the body's value, or @FILE holding it")
+	_ = cmd.RegisterFlagCompletionFunc("provider", cobra.FixedCompletions(format.Names(format.CanRender), cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// renderLong is render's help: what the view is, and what each provider's
+// form of it holds.
+func renderLong() string {
+	return `Print what the LLM is sent of a conversation (the records after the latest
 summary, less system and summary records) as the request payload of provider
 P: ` + format.NameList(format.CanRender) + `.
 
@@ -110,46 +155,7 @@ Anthropic compaction block (one that came alone) and a compact edit are exit
 pause_after_compaction to the edit when the block came from a paused
 threshold compaction). What comes back, a compaction block or
 item, append --from keeps as a summary record, and render then sends it first
-in place of what it covers.`,
-		Example: `  convo render -c demo --provider openai
-  convo render -c demo --provider anthropic --body --model claude-sonnet-4-5 |
-    curl -s https://api.anthropic.com/v1/messages -H "x-api-key: $ANTHROPIC_API_KEY" \
-      -H 'anthropic-version: 2023-06-01' -H 'content-type: application/json' -d @- |
-    convo append -c demo --from anthropic
-  convo get -c demo | convo render --provider gemini --system @prompt.txt
-  convo render -c demo --provider openai --full | wc -c   # the history as if never summarized
-  convo render -c demo --provider anthropic --body --model claude-sonnet-4-5 --context-management compact:150000 |
-    curl -s https://api.anthropic.com/v1/messages -H "x-api-key: $ANTHROPIC_API_KEY" \
-      -H 'anthropic-version: 2023-06-01' -H 'anthropic-beta: compact-2026-01-12' \
-      -H 'content-type: application/json' -d @- |
-    convo append -c demo --from anthropic   # keeps the compaction block, if one comes`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.check(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(cmd.Context(), o)
-			}
-			return renderRun(cmd.Context(), o)
-		},
-	}
-	conversationFlag(f, cmd, &o.conversation, "conversation to render (without it: the transcript on stdin)")
-	fl := cmd.Flags()
-	fl.StringVar(&o.provider, "provider", "", "request format: "+format.NameList(format.CanRender))
-	fl.StringVar(&o.system, "system", "", "system prompt TEXT, or @FILE to read it from a file, instead of the stored one")
-	fl.BoolVar(&o.noSummary, "no-summary", false, "leave the latest summary out of the system prompt; the records it covers stay out too")
-	fl.BoolVar(&o.full, "full", false, "render the whole history, every record but the summaries, ignoring what they cover")
-	fl.BoolVar(&o.lenient, "lenient", false, "drop results that answer no call and wrap non-object arguments instead of failing")
-	fl.BoolVar(&o.body, "body", false, "print a whole request body (needs --model, except for gemini and bedrock)")
-	fl.StringVar(&o.model, "model", "", "with --body: the model")
-	fl.StringVar(&o.tools, "tools", "", `with --body: JSON FILE of the tools the model may call, as ask --tools takes it, written in the provider's form`)
-	fl.IntVar(&o.maxTokens, "max-tokens", 0, "with --body: the output token limit (default: "+defaultLimits()+")")
-	fl.StringVar(&o.temperature, "temperature", "", "with --body: "+temperatureHelp)
-	anthropicVersionFlag(fl, &o.anthropicVersion)
-	fl.StringVar(&o.contextManagement, "context-management", "", "with --body (anthropic, openai-responses): the provider-side context management to ask for: "+format.ContextStrategies+" as the body's value, or @FILE holding it")
-	_ = cmd.RegisterFlagCompletionFunc("provider", cobra.FixedCompletions(format.Names(format.CanRender), cobra.ShellCompDirectiveNoFileComp))
-	return cmd
+in place of what it covers.`
 }
 
 // headerLine starts the one stderr line render writes per HTTP header the

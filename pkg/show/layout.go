@@ -119,26 +119,8 @@ func (p *Layout) Record(idx int, marks [3]byte, r *transcript.Record) error {
 		}
 	}
 	// index, markers, role, time
-	var num [20]byte
-	digits := strconv.AppendInt(num[:0], int64(idx), 10)
-	for range 4 - len(digits) {
-		p.b = append(p.b, ' ')
-	}
-	p.b = append(p.b, digits...)
-	p.b = append(p.b, ' ')
-	for _, c := range marks {
-		if c == ' ' {
-			p.b = append(p.b, ' ')
-		} else {
-			p.paint(ANSIYellow, string(c))
-		}
-	}
-	p.b = append(p.b, ' ')
 	role := r.Message.Role
-	p.paint(roleColour[role], string(role))
-	for i := len(role); i < len("assistant"); i++ {
-		p.b = append(p.b, ' ')
-	}
+	p.head(idx, marks, role)
 	col := showIndent + max(len(role), len("assistant"))
 	// what follows the role, each part on this line while it fits
 	extra := func(code, s string) {
@@ -189,7 +171,43 @@ func (p *Layout) Record(idx int, marks [3]byte, r *transcript.Record) error {
 	}
 	p.b = append(p.b, '\n')
 
-	// the text
+	p.body(r)
+	if p.verbose {
+		p.details(r)
+	}
+	p.remember(idx, r)
+	if marks[1] == '^' {
+		p.track = false // the latest summary: no summary comes after it
+	}
+	_, err := p.w.Write(p.b)
+	return err
+}
+
+// head prints a record's index, its markers and its role, padded.
+func (p *Layout) head(idx int, marks [3]byte, role transcript.Role) {
+	var num [20]byte
+	digits := strconv.AppendInt(num[:0], int64(idx), 10)
+	for range 4 - len(digits) {
+		p.b = append(p.b, ' ')
+	}
+	p.b = append(p.b, digits...)
+	p.b = append(p.b, ' ')
+	for _, c := range marks {
+		if c == ' ' {
+			p.b = append(p.b, ' ')
+		} else {
+			p.paint(ANSIYellow, string(c))
+		}
+	}
+	p.b = append(p.b, ' ')
+	p.paint(roleColour[role], string(role))
+	for i := len(role); i < len("assistant"); i++ {
+		p.b = append(p.b, ' ')
+	}
+}
+
+// body prints a record's text: its contents, then its tool calls.
+func (p *Layout) body(r *transcript.Record) {
 	for _, c := range r.Message.Contents {
 		p.text(c)
 	}
@@ -200,15 +218,6 @@ func (p *Layout) Record(idx int, marks [3]byte, r *transcript.Record) error {
 		}
 		p.text(call)
 	}
-	if p.verbose {
-		p.details(r)
-	}
-	p.remember(idx, r)
-	if marks[1] == '^' {
-		p.track = false // the latest summary: no summary comes after it
-	}
-	_, err := p.w.Write(p.b)
-	return err
 }
 
 // covered says which records a summary stands for: "records 3-41 (39)",
