@@ -3,7 +3,6 @@ package llm
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -107,19 +106,6 @@ func postStream(ctx context.Context, hc *http.Client, provider, url, accept stri
 		return nil, statusError(provider, res.StatusCode, res.Header, data)
 	}
 	return res, nil
-}
-
-// badStream is the *format.ProviderError of a 2xx stream whose events are
-// not the JSON the provider documents (a proxy's HTML page, a cut event...).
-func badStream(provider string, err error) *format.ProviderError {
-	return &format.ProviderError{Provider: provider, Status: http.StatusOK, Message: fmt.Sprintf("response body does not decode: %v", err), Err: err}
-}
-
-// streamError is the *format.ProviderError of an error event inside a 2xx
-// stream.
-func streamError(provider string, event []byte) *format.ProviderError {
-	msg, _ := format.ErrorMessage(event)
-	return &format.ProviderError{Provider: provider, Status: http.StatusOK, Message: msg}
 }
 
 // withBetas is h with betas added to its anthropic-beta header, each once.
