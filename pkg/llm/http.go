@@ -36,16 +36,17 @@ func splitQuery(u string) (root, query string) {
 }
 
 // httpTransport is what the plain HTTP transports share: one URL, the
-// authentication headers, and for a stream the Accept type and the reader
-// that assembles its events into the unstreamed body.
+// authentication headers, and for a stream the Accept type and its framing,
+// which hands the events to the provider's format.StreamAssembler.
 type httpTransport struct {
 	name   string
 	opts   Options
 	url    string
 	header http.Header
 	accept string // of a stream
-	// assemble reads a stream, passing text on through onText, and returns
-	// the body the same call makes without streaming.
+	// assemble frames a stream (sseStream, ndjsonStream) for pkg/format
+	// to assemble, passing text on through onText, and returns the body
+	// the same call makes without streaming.
 	assemble func(r io.Reader, onText func(string)) ([]byte, error)
 }
 
