@@ -167,7 +167,7 @@ func (s *anthropicStream) Body() ([]byte, error) {
 		var kind string
 		_ = json.Unmarshal(f["type"], &kind)
 		set := func(k, v string) {
-			f[k], _ = MarshalNoEscape(v)
+			f[k], _ = marshalNoEscape(v)
 		}
 		switch kind {
 		case "text":
@@ -198,16 +198,16 @@ func (s *anthropicStream) Body() ([]byte, error) {
 		content = append(content, f)
 	}
 	var err error
-	if out["content"], err = MarshalNoEscape(content); err != nil {
+	if out["content"], err = marshalNoEscape(content); err != nil {
 		return nil, err
 	}
 	for k, v := range s.delta {
 		out[k] = v
 	}
 	if len(s.usage) > 0 {
-		if out["usage"], err = MarshalNoEscape(s.usage); err != nil {
+		if out["usage"], err = marshalNoEscape(s.usage); err != nil {
 			return nil, err
 		}
 	}
-	return MarshalNoEscape(out)
+	return marshalNoEscape(out)
 }

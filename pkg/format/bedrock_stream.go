@@ -164,5 +164,5 @@ func (s *bedrockStream) Body() ([]byte, error) {
 			out[k] = v
 		}
 	}
-	return MarshalNoEscape(out)
+	return marshalNoEscape(out)
 }

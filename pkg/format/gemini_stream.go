@@ -140,7 +140,7 @@ func (s *geminiStream) Body() ([]byte, error) {
 			role = json.RawMessage(`"model"`)
 		}
 		for i, text := range s.texts {
-			t, err := MarshalNoEscape(text.String())
+			t, err := marshalNoEscape(text.String())
 			if err != nil {
 				return nil, err
 			}
@@ -150,7 +150,7 @@ func (s *geminiStream) Body() ([]byte, error) {
 		if parts == nil {
 			parts = []map[string]json.RawMessage{}
 		}
-		content, err := MarshalNoEscape(map[string]any{"role": role, "parts": parts})
+		content, err := marshalNoEscape(map[string]any{"role": role, "parts": parts})
 		if err != nil {
 			return nil, err
 		}
@@ -158,9 +158,9 @@ func (s *geminiStream) Body() ([]byte, error) {
 		for k, v := range s.cand {
 			cand[k] = v
 		}
-		if out["candidates"], err = MarshalNoEscape([]any{cand}); err != nil {
+		if out["candidates"], err = marshalNoEscape([]any{cand}); err != nil {
 			return nil, err
 		}
 	}
-	return MarshalNoEscape(out)
+	return marshalNoEscape(out)
 }

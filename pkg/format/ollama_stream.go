@@ -67,7 +67,7 @@ func (s *ollamaStream) Body() ([]byte, error) {
 		_ = json.Unmarshal(m, &msg)
 	}
 	set := func(k string, v any) {
-		msg[k], _ = MarshalNoEscape(v)
+		msg[k], _ = marshalNoEscape(v)
 	}
 	if _, ok := msg["role"]; !ok {
 		set("role", "assistant")
@@ -84,8 +84,8 @@ func (s *ollamaStream) Body() ([]byte, error) {
 		delete(msg, "tool_calls")
 	}
 	var err error
-	if out["message"], err = MarshalNoEscape(msg); err != nil {
+	if out["message"], err = marshalNoEscape(msg); err != nil {
 		return nil, err
 	}
-	return MarshalNoEscape(out)
+	return marshalNoEscape(out)
 }

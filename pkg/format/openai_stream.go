@@ -154,5 +154,5 @@ func (s *openaiStream) Body() ([]byte, error) {
 		}{0, msg, s.finish}},
 		Usage: s.usage,
 	}
-	return MarshalNoEscape(out)
+	return marshalNoEscape(out)
 }

@@ -71,13 +71,13 @@ func (s *responsesStream) Body() ([]byte, error) {
 		for _, i := range idx {
 			out = append(out, s.items[i])
 		}
-		b, err := MarshalNoEscape(out)
+		b, err := marshalNoEscape(out)
 		if err != nil {
 			return nil, err
 		}
 		final["output"] = b
 	}
-	body, err := MarshalNoEscape(final)
+	body, err := marshalNoEscape(final)
 	if err != nil {
 		return nil, &ProviderError{Provider: openaiResponses, Status: http.StatusOK, Message: "stream: " + err.Error()}
 	}
