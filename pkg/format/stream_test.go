@@ -93,6 +93,9 @@ var streamAnswers = map[string]*providertest.Answer{
 	"calls":       {Text: "Looking.", Calls: []providertest.Call{{ID: "call_1", Name: "lookup", Args: `{"q":"x","n":2}`}, {ID: "call_2", Name: "f", Args: `{}`}}},
 	"only a call": {Calls: []providertest.Call{{ID: "call_1", Name: "f", Args: `{"x":1.50}`}}},
 	"cut":         {Text: "Half an ans", Finish: "length"},
+	"thinking":    {Text: "42", Thinking: "gAAAAABo-enc", Calls: []providertest.Call{{ID: "call_1", Name: "f", Args: `{"x":1}`}}},
+	"refusal":     {Refusal: "I can't help with that."},
+	"compaction":  {Text: "Go on.", Compaction: "The story so far."},
 }
 
 // TestStreamAssembles: every callable provider's stream assembles into a
