@@ -105,13 +105,19 @@ func (p *Provider) Version(name string) (*APIVersion, error) {
 }
 
 // NewStream returns the assembler of p's streamed answer, nil for a
-// provider convo cannot call. Every provider's stream is owned here, by its
-// format, one file each (<provider>_stream.go), so that each event is
-// decoded once and the body parses as the unstreamed one does; pkg/llm
-// frames the stream: SSE for openai, openai-responses, anthropic and
-// gemini (read after the genai SDK read it: gemini_stream.go says why),
-// NDJSON for ollama, AWS event-stream frames for bedrock (the frames'
-// exceptions too).
+// provider convo cannot call. Who owns a stream, decided per provider: the
+// JSON of its events is always its format's (<provider>_stream.go, each
+// event decoded once there, into the body ParseResponse reads for the
+// unstreamed call); pkg/llm frames the stream and hands each event on:
+//   - openai, openai-responses, anthropic: SSE events;
+//   - ollama: NDJSON lines;
+//   - bedrock: AWS event-stream frames, whose exception and error frames
+//     pkg/llm turns into errors itself (their headers say which);
+//   - gemini: SSE events as sent, recorded while the genai SDK reads the
+//     stream. The SDK makes the call and decodes each chunk into its own
+//     types too; the text passed on as it arrives is read from those, the
+//     answer from the events here (the SDK's types reorder a call's
+//     arguments and reformat its numbers).
 func (p *Provider) NewStream() StreamAssembler {
 	if p.stream == nil {
 		return nil

@@ -16,8 +16,9 @@ type StreamAssembler interface {
 	// Add reads one event: name is the framing's name for it (an SSE
 	// "event:" field, a Bedrock frame's :event-type; "" when it has
 	// none) and data its payload, which Add does not keep. Pieces of the
-	// answer's text go to onText as they arrive. end reports the answer's
-	// last event: the stream is read no further. An error is a
+	// answer's text go to onText as they arrive (not gemini's: its
+	// transport passes the SDK's on, see NewStream). end reports the
+	// answer's last event: the stream is read no further. An error is a
 	// *ProviderError (an error event, a payload that does not decode).
 	Add(name string, data []byte, onText func(string)) (end bool, err error)
 	// Body is the assembled body, or ErrStreamCut when the events added do
