@@ -231,7 +231,7 @@ func parseOpenAI(body []byte) (*answer, error) {
 			// A custom tool's free-form input: the arguments {"input": text}
 			// for every provider, and the call as it came for openai.
 			a.keepForCall(raw)
-			args, _ := MarshalNoEscape(map[string]string{"input": c.Custom.Input})
+			args, _ := marshalNoEscape(map[string]string{"input": c.Custom.Input})
 			a.calls = append(a.calls, transcript.ToolCall{ID: c.ID, Name: c.Custom.Name, Arguments: string(args)})
 			continue
 		}

@@ -341,7 +341,7 @@ func (a *answer) readItem(raw json.RawMessage) error {
 	case "message":
 		if it.ID != "" && slices.ContainsFunc(it.Content, func(c responsesContent) bool { return c.Type == "output_text" && c.Text != "" }) {
 			// (a message without text, a refusal, has nothing to send back)
-			stub, _ := MarshalNoEscape(responsesStub{"message", it.ID, it.Status, it.Phase})
+			stub, _ := marshalNoEscape(responsesStub{"message", it.ID, it.Status, it.Phase})
 			a.keepBeforeText(stub, len(a.texts))
 		}
 		for _, c := range it.Content {
@@ -358,7 +358,7 @@ func (a *answer) readItem(raw json.RawMessage) error {
 		a.calls = append(a.calls, transcript.ToolCall{ID: it.CallID, Name: it.Name, Arguments: it.Arguments})
 	case "custom_tool_call":
 		a.keepForCall(raw) // goes back to the Responses API as it came
-		args, _ := MarshalNoEscape(map[string]string{"input": it.Input})
+		args, _ := marshalNoEscape(map[string]string{"input": it.Input})
 		a.calls = append(a.calls, transcript.ToolCall{ID: it.CallID, Name: it.Name, Arguments: string(args)})
 	case "reasoning":
 		a.keep(raw)

@@ -56,6 +56,8 @@ type Provider struct {
 
 	newWire func() wire
 	parse   func(body []byte) (*answer, error)
+	// stream assembles its streamed answer (see NewStream).
+	stream func() StreamAssembler
 	// checkTools, when set, rejects tools or a schema (provider form) the
 	// provider's way of sending them cannot carry.
 	checkTools func(tools []Tool, schema json.RawMessage) error
@@ -102,6 +104,27 @@ func (p *Provider) Version(name string) (*APIVersion, error) {
 	return nil, fmt.Errorf("%s API version %q: want one of %s", p.Name, name, strings.Join(known, ", "))
 }
 
+// NewStream returns the assembler of p's streamed answer, nil for a
+// provider convo cannot call. Who owns a stream, decided per provider: the
+// JSON of its events is always its format's (<provider>_stream.go, each
+// event decoded once there, into the body ParseResponse reads for the
+// unstreamed call); pkg/llm frames the stream and hands each event on:
+//   - openai, openai-responses, anthropic: SSE events;
+//   - ollama: NDJSON lines;
+//   - bedrock: AWS event-stream frames, whose exception and error frames
+//     pkg/llm turns into errors itself (their headers say which);
+//   - gemini: SSE events as sent, recorded while the genai SDK reads the
+//     stream. The SDK makes the call and decodes each chunk into its own
+//     types too; the text passed on as it arrives is read from those, the
+//     answer from the events here (the SDK's types reorder a call's
+//     arguments and reformat its numbers).
+func (p *Provider) NewStream() StreamAssembler {
+	if p.stream == nil {
+		return nil
+	}
+	return p.stream()
+}
+
 // CanDo reports whether p has every capability of c.
 func (p *Provider) CanDo(c Capability) bool { return p.Can&c == c }
 
@@ -109,25 +132,31 @@ func (p *Provider) CanDo(c Capability) bool { return p.Can&c == c }
 var registry = []Provider{
 	{Name: "openai", Can: canAll, DefaultModel: "gpt-4o-mini", KeyEnv: "OPENAI_API_KEY",
 		BaseURLEnv: "OPENAI_BASE_URL", BaseURL: "https://api.openai.com/v1", Tools: true,
-		newWire: func() wire { return openaiWire{} }, parse: parseOpenAI},
+		newWire: func() wire { return openaiWire{} }, parse: parseOpenAI,
+		stream: func() StreamAssembler { return &openaiStream{} }},
 	{Name: openaiResponses, Can: canAll, DefaultModel: "gpt-5-mini", KeyEnv: "OPENAI_API_KEY",
 		BaseURLEnv: "OPENAI_BASE_URL", BaseURL: "https://api.openai.com/v1", Tools: true,
-		newWire: func() wire { return &responsesWire{} }, parse: parseOpenAIResponses},
+		newWire: func() wire { return &responsesWire{} }, parse: parseOpenAIResponses,
+		stream: func() StreamAssembler { return &responsesStream{} }},
 	{Name: "anthropic", Can: canAll, DefaultModel: "claude-haiku-4-5", KeyEnv: "ANTHROPIC_API_KEY",
 		BaseURLEnv: "ANTHROPIC_BASE_URL", BaseURL: "https://api.anthropic.com", MaxTokens: 4096, Tools: true, APIVersions: anthropicVersions,
-		newWire: func() wire { return anthropicWire{} }, parse: parseAnthropic, checkTools: anthropicCheckTools},
+		newWire: func() wire { return anthropicWire{} }, parse: parseAnthropic, checkTools: anthropicCheckTools,
+		stream: func() StreamAssembler { return &anthropicStream{} }},
 	{Name: "gemini", Can: canAll, DefaultModel: "gemini-2.5-flash", KeyEnv: "GEMINI_API_KEY",
 		BaseURLEnv: "GOOGLE_GEMINI_BASE_URL", BaseURL: "https://generativelanguage.googleapis.com/", ModelInURL: true, Tools: true,
-		newWire: func() wire { return &geminiWire{} }, parse: parseGemini},
+		newWire: func() wire { return &geminiWire{} }, parse: parseGemini,
+		stream: func() StreamAssembler { return &geminiStream{} }},
 	{Name: "bedrock", Can: canAll, KeyEnv: "AWS_BEARER_TOKEN_BEDROCK",
 		BaseURLEnv: "AWS_ENDPOINT_URL_BEDROCK_RUNTIME", BaseURL: "https://bedrock-runtime.{region}.amazonaws.com", ModelInURL: true, Tools: true,
-		newWire: func() wire { return bedrockWire{} }, parse: parseBedrock, checkTools: noAnswerSchema("bedrock")},
+		newWire: func() wire { return bedrockWire{} }, parse: parseBedrock, checkTools: noAnswerSchema("bedrock"),
+		stream: func() StreamAssembler { return &bedrockStream{} }},
 	{Name: "vercel", Can: CanRender, Tools: true,
 		newWire: func() wire { return vercelWire{} }, checkTools: noAnswerSchema("vercel")},
 	{Name: "vercel-legacy", Can: CanRender, Tools: true,
 		newWire: func() wire { return &vercelLegacyWire{} }, checkTools: noAnswerSchema("vercel-legacy")},
 	{Name: "ollama", Can: canAll, BaseURLEnv: "OLLAMA_HOST", BaseURL: "http://localhost:11434", Tools: true,
-		newWire: func() wire { return ollamaWire{} }, parse: parseOllama},
+		newWire: func() wire { return ollamaWire{} }, parse: parseOllama,
+		stream: func() StreamAssembler { return &ollamaStream{} }},
 }
 
 // Lookup returns the named provider.

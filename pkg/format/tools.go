@@ -107,7 +107,7 @@ func providerSchema(schema json.RawMessage) (json.RawMessage, error) {
 		return nil, fmt.Errorf("the schema is not a JSON object")
 	}
 	delete(m, "$schema")
-	return MarshalNoEscape(m)
+	return marshalNoEscape(m)
 }
 
 // objectSchema reports whether schema can only describe an object: its
@@ -126,9 +126,9 @@ func objectSchema(schema json.RawMessage) bool {
 	return string(s.Type) == `"object"`
 }
 
-// MarshalNoEscape is json.Marshal without HTML escaping: a body keeps the
+// marshalNoEscape is json.Marshal without HTML escaping: a body keeps the
 // text the model wrote byte for byte.
-func MarshalNoEscape(v any) (json.RawMessage, error) {
+func marshalNoEscape(v any) (json.RawMessage, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

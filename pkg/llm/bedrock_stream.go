@@ -1,17 +1,15 @@
 package llm
 
-// Bedrock's ConverseStream: its events assembled into the Converse answer.
+// Bedrock's ConverseStream: AWS event-stream frames (eventstream.go) whose
+// events pkg/format assembles into the Converse answer (bedrock_stream.go
+// there); the exceptions the frames carry are read here.
 
 import (
 	"cmp"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
-	"strings"
 
 	"github.com/convo-cli/convo/pkg/format"
 )
@@ -19,51 +17,22 @@ import (
 // assembleBedrock reads a converse-stream answer, passing its text on, and
 // returns the body Converse returns for the same request.
 func assembleBedrock(r io.Reader, onText func(string)) ([]byte, error) {
-	var asm bedrockStream
-	err := readEventStream(r, func(m eventMessage) error { return asm.add(m, onText) })
+	p, _ := format.Lookup("bedrock")
+	asm := p.NewStream()
+	err := readEventStream(r, func(m eventMessage) error {
+		if err := bedrockFailure(m); err != nil {
+			return err
+		}
+		_, err := asm.Add(m.headers[":event-type"], m.payload, onText)
+		return err
+	})
 	if errors.Is(err, errEventStream) {
-		return nil, badStream("bedrock", err)
+		return nil, format.BadStream("bedrock", err)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if !asm.stopped {
-		return nil, errTruncated
-	}
-	return asm.body()
-}
-
-// bedrockBlock is one content block being assembled from its deltas.
-type bedrockBlock struct {
-	index                       int
-	text, input                 strings.Builder
-	reasoning, signature        strings.Builder
-	redacted                    []byte
-	toolUseID, name             string
-	toolUse, isText, isThinking bool
-}
-
-// bedrockStream assembles the events of a converse-stream answer.
-type bedrockStream struct {
-	role       string
-	blocks     []*bedrockBlock
-	stopReason string
-	additional json.RawMessage
-	usage      json.RawMessage
-	metrics    json.RawMessage
-	trace      json.RawMessage
-	stopped    bool
-}
-
-func (s *bedrockStream) block(i int) *bedrockBlock {
-	for _, b := range s.blocks {
-		if b.index == i {
-			return b
-		}
-	}
-	b := &bedrockBlock{index: i}
-	s.blocks = append(s.blocks, b)
-	return b
+	return asm.Body()
 }
 
 // bedrockRetryable are the exceptions of a stream that a later attempt may
@@ -73,9 +42,12 @@ var bedrockRetryable = map[string]bool{
 	"internalServerException": true, "modelStreamErrorException": true,
 }
 
-func (s *bedrockStream) add(m eventMessage, onText func(string)) error {
+// bedrockFailure is the *format.ProviderError of a frame that is no event:
+// an exception or an error.
+func bedrockFailure(m eventMessage) error {
 	switch m.headers[":message-type"] {
 	case "event":
+		return nil
 	case "exception":
 		kind := m.headers[":exception-type"]
 		msg, _ := format.ErrorMessage(m.payload)
@@ -84,117 +56,6 @@ func (s *bedrockStream) add(m eventMessage, onText func(string)) error {
 		return &format.ProviderError{Provider: "bedrock", Status: http.StatusOK,
 			Message: cmp.Or(m.headers[":error-message"], m.headers[":error-code"], "stream error")}
 	default:
-		return badStream("bedrock", fmt.Errorf("event of :message-type %q", m.headers[":message-type"]))
+		return format.BadStream("bedrock", fmt.Errorf("event of :message-type %q", m.headers[":message-type"]))
 	}
-	var ev struct {
-		Role              string          `json:"role"`
-		ContentBlockIndex int             `json:"contentBlockIndex"`
-		StopReason        string          `json:"stopReason"`
-		Additional        json.RawMessage `json:"additionalModelResponseFields"`
-		Usage             json.RawMessage `json:"usage"`
-		Metrics           json.RawMessage `json:"metrics"`
-		Trace             json.RawMessage `json:"trace"`
-		Start             struct {
-			ToolUse *struct {
-				ToolUseID string `json:"toolUseId"`
-				Name      string `json:"name"`
-			} `json:"toolUse"`
-		} `json:"start"`
-		Delta struct {
-			Text    *string `json:"text"`
-			ToolUse *struct {
-				Input string `json:"input"`
-			} `json:"toolUse"`
-			Reasoning *struct {
-				Text      *string `json:"text"`
-				Signature *string `json:"signature"`
-				Redacted  *string `json:"redactedContent"`
-			} `json:"reasoningContent"`
-		} `json:"delta"`
-	}
-	if err := json.Unmarshal(m.payload, &ev); err != nil {
-		return badStream("bedrock", err)
-	}
-	switch m.headers[":event-type"] {
-	case "messageStart":
-		s.role = ev.Role
-	case "contentBlockStart":
-		if tu := ev.Start.ToolUse; tu != nil {
-			b := s.block(ev.ContentBlockIndex)
-			b.toolUse, b.toolUseID, b.name = true, tu.ToolUseID, tu.Name
-		}
-	case "contentBlockDelta":
-		b := s.block(ev.ContentBlockIndex)
-		d := ev.Delta
-		switch {
-		case d.Text != nil:
-			b.isText = true
-			b.text.WriteString(*d.Text)
-			onText(*d.Text)
-		case d.ToolUse != nil:
-			b.input.WriteString(d.ToolUse.Input)
-		case d.Reasoning != nil:
-			b.isThinking = true
-			if d.Reasoning.Text != nil {
-				b.reasoning.WriteString(*d.Reasoning.Text)
-			}
-			if d.Reasoning.Signature != nil {
-				b.signature.WriteString(*d.Reasoning.Signature)
-			}
-			if d.Reasoning.Redacted != nil {
-				// A blob, base64 in JSON: each piece decodes on its own.
-				raw, err := base64.StdEncoding.DecodeString(*d.Reasoning.Redacted)
-				if err != nil {
-					return badStream("bedrock", err)
-				}
-				b.redacted = append(b.redacted, raw...)
-			}
-		}
-	case "messageStop":
-		s.stopped, s.stopReason, s.additional = true, ev.StopReason, ev.Additional
-	case "metadata":
-		s.usage, s.metrics, s.trace = ev.Usage, ev.Metrics, ev.Trace
-	}
-	return nil
-}
-
-// body is the Converse response: {"output":{"message":{"role","content"}},
-// "stopReason","usage","metrics"...}, the content blocks in their index
-// order.
-func (s *bedrockStream) body() ([]byte, error) {
-	slices.SortStableFunc(s.blocks, func(a, b *bedrockBlock) int { return a.index - b.index })
-	content := make([]any, 0, len(s.blocks))
-	for _, b := range s.blocks {
-		switch {
-		case b.toolUse:
-			in := strings.TrimSpace(b.input.String())
-			if in == "" {
-				in = "{}"
-			}
-			if !json.Valid([]byte(in)) {
-				return nil, &format.ProviderError{Provider: "bedrock", Status: http.StatusOK, Message: fmt.Sprintf("stream: tool input is not JSON: %.200s", in)}
-			}
-			content = append(content, map[string]any{"toolUse": map[string]any{"toolUseId": b.toolUseID, "name": b.name, "input": json.RawMessage(in)}})
-		case b.isThinking && len(b.redacted) > 0:
-			content = append(content, map[string]any{"reasoningContent": map[string]any{"redactedContent": b.redacted}})
-		case b.isThinking:
-			rt := map[string]any{"text": b.reasoning.String()}
-			if b.signature.Len() > 0 {
-				rt["signature"] = b.signature.String()
-			}
-			content = append(content, map[string]any{"reasoningContent": map[string]any{"reasoningText": rt}})
-		case b.isText:
-			content = append(content, map[string]any{"text": b.text.String()})
-		}
-	}
-	out := map[string]any{
-		"output":     map[string]any{"message": map[string]any{"role": cmp.Or(s.role, "assistant"), "content": content}},
-		"stopReason": s.stopReason,
-	}
-	for k, v := range map[string]json.RawMessage{"usage": s.usage, "metrics": s.metrics, "trace": s.trace, "additionalModelResponseFields": s.additional} {
-		if len(v) > 0 && string(v) != "null" {
-			out[k] = v
-		}
-	}
-	return format.MarshalNoEscape(out)
 }

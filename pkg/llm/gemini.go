@@ -15,7 +15,10 @@ package llm
 // pkg/format's body in place of the few bytes the SDK encoded: the body
 // goes out byte for byte as format rendered it, encoded once. The SDK still
 // decodes each response into its own types; only a stream's text is read
-// from them (for Call.OnText), and the reply is the body as it came.
+// from them (for Call.OnText, as it arrives), and the reply is the body as
+// it came, a stream's assembled by pkg/format (gemini_stream.go) from the
+// events as sent: the SDK's decoding of a chunk is its own, convo's is
+// format's, once.
 
 import (
 	"bytes"
@@ -36,6 +39,8 @@ import (
 type gemini struct {
 	opts   Options
 	client *genai.Client
+	// assemble reads the recorded events of a stream (sseStream).
+	assemble func(io.Reader, func(string)) ([]byte, error)
 }
 
 // newGemini returns the Gemini transport; opts.APIKey is required. The SDK
@@ -69,7 +74,7 @@ func newGemini(p format.Provider, opts Options) (Transport, error) {
 		msg, _, _ := strings.Cut(err.Error(), "ClientConfig:")
 		return nil, fmt.Errorf("gemini: %s", opts.redactor().String(strings.TrimSpace(msg)))
 	}
-	return &gemini{opts: opts, client: client}, nil
+	return &gemini{opts: opts, client: client, assemble: sseStream(p)}, nil
 }
 
 func (c *gemini) Name() string { return "gemini" }
@@ -107,18 +112,12 @@ func (c *gemini) Send(ctx context.Context, call Call) (Reply, error) {
 				}
 			}
 		}
-		// The SDK read the whole stream through the recorder: assemble
-		// the answer from the events as sent.
-		var asm geminiStream
-		if err := readSSE(&rec.body, func(ev sseEvent) error { return asm.add(ev.data) }); err != nil {
-			return nil, err
-		}
-		if !asm.finished {
-			// The SDK ends a stream cut between two events as if it were
-			// complete: without a finish reason, it is not.
-			return nil, errTruncated
-		}
-		return asm.body()
+		// The SDK read the whole stream through the recorder: pkg/format
+		// assembles the answer from the events as sent (the SDK's values
+		// would reorder a function call's arguments and reformat its
+		// numbers), and says whether they finish it; the text went on
+		// from the SDK's values above.
+		return c.assemble(&rec.body, func(string) {})
 	})
 }
 
@@ -246,148 +245,3 @@ func (b *recordedBody) Read(p []byte) (int, error) {
 }
 
 func (b *recordedBody) Close() error { return b.c.Close() }
-
-// geminiStream assembles a streamed answer into the GenerateContentResponse
-// the same call returns without streaming. It reads the events' JSON as the
-// server sent it (the SDK's own types would reorder a function call's
-// arguments and reformat its numbers): the first candidate's parts in order,
-// adjacent text parts joined (a stream splits one text part into many), and
-// of every other field the last value sent.
-type geminiStream struct {
-	// finished: an event carried a finish reason, or the prompt feedback
-	// of a blocked prompt; a stream cut before that is truncated.
-	finished bool
-	top      map[string]json.RawMessage
-	cand     map[string]json.RawMessage
-	role     json.RawMessage
-	parts    []map[string]json.RawMessage
-	// texts gathers the text of a part that later chunks continue, by
-	// part index, so each piece is decoded once and the whole encoded once
-	// in body.
-	texts map[int]*strings.Builder
-}
-
-// add reads one event's data: a GenerateContentResponse chunk.
-func (s *geminiStream) add(data []byte) error {
-	var chunk map[string]json.RawMessage
-	if err := json.Unmarshal(data, &chunk); err != nil {
-		return badStream("gemini", err)
-	}
-	if s.top == nil {
-		s.top = map[string]json.RawMessage{}
-	}
-	for k, v := range chunk {
-		if k != "candidates" {
-			s.top[k] = v
-		}
-	}
-	if _, ok := chunk["promptFeedback"]; ok {
-		s.finished = true
-	}
-	var cands []map[string]json.RawMessage
-	if err := json.Unmarshal(chunk["candidates"], &cands); err != nil && len(chunk["candidates"]) > 0 {
-		return badStream("gemini", err)
-	}
-	if len(cands) == 0 || cands[0] == nil {
-		return nil
-	}
-	if s.cand == nil {
-		s.cand = map[string]json.RawMessage{}
-	}
-	for k, v := range cands[0] {
-		if k != "content" {
-			s.cand[k] = v
-		}
-	}
-	if r, ok := cands[0]["finishReason"]; ok && string(r) != `""` && string(r) != "null" {
-		s.finished = true
-	}
-	var content struct {
-		Role  json.RawMessage              `json:"role"`
-		Parts []map[string]json.RawMessage `json:"parts"`
-	}
-	if c, ok := cands[0]["content"]; ok {
-		if err := json.Unmarshal(c, &content); err != nil {
-			return badStream("gemini", err)
-		}
-	}
-	if len(content.Role) > 0 {
-		s.role = content.Role
-	}
-	for _, p := range content.Parts {
-		if n := len(s.parts); n > 0 && geminiTextPart(s.parts[n-1]) && geminiTextPart(p) &&
-			string(s.parts[n-1]["thought"]) == string(p["thought"]) {
-			last := s.parts[n-1]
-			text := s.texts[n-1]
-			if text == nil {
-				var a string
-				_ = json.Unmarshal(last["text"], &a)
-				text = &strings.Builder{}
-				text.WriteString(a)
-				if s.texts == nil {
-					s.texts = map[int]*strings.Builder{}
-				}
-				s.texts[n-1] = text
-			}
-			var b string
-			_ = json.Unmarshal(p["text"], &b)
-			text.WriteString(b)
-			if sig, ok := p["thoughtSignature"]; ok {
-				last["thoughtSignature"] = sig
-			}
-			continue
-		}
-		s.parts = append(s.parts, p)
-	}
-	return nil
-}
-
-// geminiTextPart reports whether a part holds text and nothing else (a
-// thought flag and signature aside).
-func geminiTextPart(p map[string]json.RawMessage) bool {
-	if _, ok := p["text"]; !ok {
-		return false
-	}
-	for k := range p {
-		if k != "text" && k != "thought" && k != "thoughtSignature" {
-			return false
-		}
-	}
-	return true
-}
-
-func (s *geminiStream) body() ([]byte, error) {
-	out := map[string]json.RawMessage{}
-	for k, v := range s.top {
-		out[k] = v
-	}
-	if s.cand != nil {
-		role := s.role
-		if role == nil {
-			role = json.RawMessage(`"model"`)
-		}
-		for i, text := range s.texts {
-			t, err := format.MarshalNoEscape(text.String())
-			if err != nil {
-				return nil, err
-			}
-			s.parts[i]["text"] = t
-		}
-		parts := s.parts
-		if parts == nil {
-			parts = []map[string]json.RawMessage{}
-		}
-		content, err := format.MarshalNoEscape(map[string]any{"role": role, "parts": parts})
-		if err != nil {
-			return nil, err
-		}
-		cand := map[string]json.RawMessage{"content": content}
-		for k, v := range s.cand {
-			cand[k] = v
-		}
-		if out["candidates"], err = format.MarshalNoEscape([]any{cand}); err != nil {
-			return nil, err
-		}
-	}
-	return format.MarshalNoEscape(out)
-}

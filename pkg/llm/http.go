@@ -3,7 +3,6 @@ package llm
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -37,16 +36,17 @@ func splitQuery(u string) (root, query string) {
 }
 
 // httpTransport is what the plain HTTP transports share: one URL, the
-// authentication headers, and for a stream the Accept type and the reader
-// that assembles its events into the unstreamed body.
+// authentication headers, and for a stream the Accept type and its framing,
+// which hands the events to the provider's format.StreamAssembler.
 type httpTransport struct {
 	name   string
 	opts   Options
 	url    string
 	header http.Header
 	accept string // of a stream
-	// assemble reads a stream, passing text on through onText, and returns
-	// the body the same call makes without streaming.
+	// assemble frames a stream (sseStream, ndjsonStream) for pkg/format
+	// to assemble, passing text on through onText, and returns the body
+	// the same call makes without streaming.
 	assemble func(r io.Reader, onText func(string)) ([]byte, error)
 }
 
@@ -107,19 +107,6 @@ func postStream(ctx context.Context, hc *http.Client, provider, url, accept stri
 		return nil, statusError(provider, res.StatusCode, res.Header, data)
 	}
 	return res, nil
-}
-
-// badStream is the *format.ProviderError of a 2xx stream whose events are
-// not the JSON the provider documents (a proxy's HTML page, a cut event...).
-func badStream(provider string, err error) *format.ProviderError {
-	return &format.ProviderError{Provider: provider, Status: http.StatusOK, Message: fmt.Sprintf("response body does not decode: %v", err), Err: err}
-}
-
-// streamError is the *format.ProviderError of an error event inside a 2xx
-// stream.
-func streamError(provider string, event []byte) *format.ProviderError {
-	msg, _ := format.ErrorMessage(event)
-	return &format.ProviderError{Provider: provider, Status: http.StatusOK, Message: msg}
 }
 
 // withBetas is h with betas added to its anthropic-beta header, each once.

@@ -1,12 +1,14 @@
 // Package llm is the transport layer behind every command that calls a
 // model (ask, summarize): for each provider pkg/format's registry marks
-// callable, the endpoint, the authentication, streaming reassembly into the
-// body the same call returns without streaming, one retry policy (backoff,
-// Retry-After, a rate hook) and key redaction.
+// callable, the endpoint, the authentication, the framing of a stream (SSE,
+// NDJSON, AWS event-stream frames), one retry policy (backoff, Retry-After,
+// a rate hook) and key redaction.
 //
 // It never builds or reads a request or response body: pkg/format renders
-// the body (format.Render) and parses the answer (format.ParseResponse),
-// so that a provider gets the same request from every command. The
+// the body (format.Render), assembles a stream's events into the body the
+// same call returns without streaming (format.StreamAssembler) and parses
+// the answer (format.ParseResponse), so that a provider gets the same
+// request from every command. The
 // registry gives each transport its endpoint and environment names.
 //
 // Errors a Transport returns: *format.ProviderError when the call failed

@@ -2,21 +2,11 @@ package llm
 
 // The Chat Completions transport (OpenAI, and OpenAI-compatible servers:
 // vLLM, llama.cpp server): POST {base}/chat/completions, the key as
-// "Authorization: Bearer". Streaming:
-//   https://platform.openai.com/docs/api-reference/chat/create (stream,
-//   stream_options.include_usage) and
-//   https://platform.openai.com/docs/api-reference/chat-streaming: "data:"
-//   events of chat.completion.chunk objects, choices[].delta holding pieces of
-//   content, refusal and tool_calls (by index; id and name in the first piece,
-//   arguments spread over the rest), finish_reason on the last choice chunk,
-//   usage on a final chunk with no choices, then "data: [DONE]".
+// "Authorization: Bearer". A stream is server-sent events, assembled by
+// pkg/format (openai_stream.go).
 
 import (
-	"cmp"
-	"encoding/json"
-	"io"
 	"net/http"
-	"strings"
 
 	"github.com/convo-cli/convo/pkg/format"
 )
@@ -34,156 +24,7 @@ func newOpenAI(p format.Provider, opts Options) (Transport, error) {
 	}
 	header := bearer(opts.APIKey)
 	return &httpTransport{name: p.Name, opts: opts, url: endpoint(base, "chat/completions"), header: header,
-		accept: "text/event-stream", assemble: assembleOpenAI}, nil
-}
-
-// assembleOpenAI reads a chat.completion.chunk stream.
-func assembleOpenAI(r io.Reader, onText func(string)) ([]byte, error) {
-	var asm openaiStream
-	err := readSSE(r, func(ev sseEvent) error { return asm.add(ev.data, onText) })
-	if err != nil && err != errStop {
-		return nil, err
-	}
-	if !asm.done && asm.finish == nil {
-		return nil, errTruncated
-	}
-	return asm.body()
-}
-
-type openaiChunk struct {
-	ID                string `json:"id"`
-	Created           int64  `json:"created"`
-	Model             string `json:"model"`
-	SystemFingerprint string `json:"system_fingerprint"`
-	Choices           []struct {
-		Index int `json:"index"`
-		Delta struct {
-			Content   *string `json:"content"`
-			Refusal   *string `json:"refusal"`
-			ToolCalls []struct {
-				Index int `json:"index"`
-				openaiToolCall
-			} `json:"tool_calls"`
-		} `json:"delta"`
-		FinishReason *string `json:"finish_reason"`
-	} `json:"choices"`
-	Usage json.RawMessage `json:"usage"`
-	Error json.RawMessage `json:"error"`
-}
-
-type openaiToolCall struct {
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
-}
-
-// openaiStream assembles the chunks of a streamed chat completion into the
-// chat.completion body the same call returns without streaming.
-type openaiStream struct {
-	id, model, fingerprint string
-	created                int64
-	content, refusal       strings.Builder
-	hasContent, hasRefusal bool
-	calls                  []*openaiToolCall
-	callIndex              map[int]*openaiToolCall
-	finish                 *string
-	usage                  json.RawMessage
-	done                   bool
-}
-
-func (s *openaiStream) add(data []byte, onText func(string)) error {
-	if string(data) == "[DONE]" {
-		s.done = true
-		return errStop
-	}
-	var ch openaiChunk
-	if err := json.Unmarshal(data, &ch); err != nil {
-		return badStream("openai", err)
-	}
-	if len(ch.Error) > 0 && string(ch.Error) != "null" {
-		return streamError("openai", data)
-	}
-	s.id = cmp.Or(ch.ID, s.id)
-	s.model = cmp.Or(ch.Model, s.model)
-	s.fingerprint = cmp.Or(ch.SystemFingerprint, s.fingerprint)
-	if ch.Created != 0 {
-		s.created = ch.Created
-	}
-	if len(ch.Usage) > 0 && string(ch.Usage) != "null" {
-		s.usage = append(json.RawMessage(nil), ch.Usage...)
-	}
-	for _, choice := range ch.Choices {
-		if choice.Index != 0 {
-			continue // only the first choice is read, as without streaming
-		}
-		d := choice.Delta
-		if d.Content != nil {
-			s.hasContent = true
-			s.content.WriteString(*d.Content)
-			onText(*d.Content)
-		}
-		if d.Refusal != nil {
-			s.hasRefusal = true
-			s.refusal.WriteString(*d.Refusal)
-		}
-		for _, tc := range d.ToolCalls {
-			if s.callIndex == nil {
-				s.callIndex = map[int]*openaiToolCall{}
-			}
-			call, ok := s.callIndex[tc.Index]
-			if !ok {
-				call = &openaiToolCall{Type: "function"}
-				s.callIndex[tc.Index] = call
-				s.calls = append(s.calls, call)
-			}
-			call.ID = cmp.Or(tc.ID, call.ID)
-			call.Function.Name = cmp.Or(tc.Function.Name, call.Function.Name)
-			call.Function.Arguments += tc.Function.Arguments
-		}
-		if choice.FinishReason != nil && *choice.FinishReason != "" {
-			s.finish = choice.FinishReason
-		}
-	}
-	return nil
-}
-
-func (s *openaiStream) body() ([]byte, error) {
-	type message struct {
-		Role      string            `json:"role"`
-		Content   *string           `json:"content"`
-		Refusal   *string           `json:"refusal,omitempty"`
-		ToolCalls []*openaiToolCall `json:"tool_calls,omitempty"`
-	}
-	msg := message{Role: "assistant", ToolCalls: s.calls}
-	if s.hasContent {
-		t := s.content.String()
-		msg.Content = &t
-	}
-	if s.hasRefusal {
-		t := s.refusal.String()
-		msg.Refusal = &t
-	}
-	out := struct {
-		ID                string          `json:"id,omitempty"`
-		Object            string          `json:"object"`
-		Created           int64           `json:"created,omitempty"`
-		Model             string          `json:"model,omitempty"`
-		SystemFingerprint string          `json:"system_fingerprint,omitempty"`
-		Choices           []any           `json:"choices"`
-		Usage             json.RawMessage `json:"usage,omitempty"`
-	}{
-		ID: s.id, Object: "chat.completion", Created: s.created, Model: s.model, SystemFingerprint: s.fingerprint,
-		Choices: []any{struct {
-			Index        int     `json:"index"`
-			Message      message `json:"message"`
-			FinishReason *string `json:"finish_reason"`
-		}{0, msg, s.finish}},
-		Usage: s.usage,
-	}
-	return format.MarshalNoEscape(out)
+		accept: "text/event-stream", assemble: sseStream(p)}, nil
 }
 
 // bearer is the header of a key sent as a bearer token (OpenAI, and a proxy

@@ -219,9 +219,28 @@ func readSSE(r io.Reader, fn func(sseEvent) error) error {
 	}
 }
 
-// errStop ends a stream early without error (OpenAI's [DONE]).
+// errStop ends a stream early without error: its answer's last event came.
 var errStop = errors.New("stop")
 
 // errTruncated is the cause of a stream that ended before its last event: the
 // connection was cut, so the attempt may be retried.
-var errTruncated = fmt.Errorf("the stream ended before the answer did: %w", io.ErrUnexpectedEOF)
+var errTruncated = format.ErrStreamCut
+
+// sseStream reads a text/event-stream answer into p's assembler
+// (format.Provider.NewStream), which decodes each event's data.
+func sseStream(p format.Provider) func(io.Reader, func(string)) ([]byte, error) {
+	return func(r io.Reader, onText func(string)) ([]byte, error) {
+		asm := p.NewStream()
+		err := readSSE(r, func(ev sseEvent) error {
+			end, err := asm.Add(ev.name, ev.data, onText)
+			if err == nil && end {
+				return errStop
+			}
+			return err
+		})
+		if err != nil && err != errStop {
+			return nil, err
+		}
+		return asm.Body()
+	}
+}
