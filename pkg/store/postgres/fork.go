@@ -1,12 +1,13 @@
 package postgres
 
 // A fork inside the store as set operations (sqlstore.StatementForker):
-// one INSERT ... SELECT writes every copy, its body rewritten by
-// PostgreSQL's json functions, and one UPDATE remaps the summaries'
-// summaryIds. A body is canonical JSON (transcript.AppendJSON), and the
-// json type's operators give a value's text exactly as it stands in the
-// body: the copy is put together from those texts in AppendJSON's order,
-// the same bytes as ForkBody's and ForkRemap's.
+// one INSERT ... SELECT writes every copy, its body rewritten in SQL, and
+// one UPDATE remaps the summaries' summaryIds. A body is canonical JSON
+// (transcript.AppendJSON): most are copied as text with the id,
+// conversation and aux spliced in (forkPlain); the others are put
+// together from the json type's texts of their parts, which are exactly
+// as they stand in the body, in AppendJSON's order. Either way the bytes
+// are ForkBody's and ForkRemap's (storetest's ForkBodyBytes compares).
 
 import (
 	"fmt"
@@ -26,26 +27,47 @@ func (*dialect) ForksInSQL() bool { return true }
 // It returns the rows written and the longest body.
 func (*dialect) ForkStatement(id func(n string) string) string {
 	return `WITH src AS (
-		SELECT row_number() OVER (ORDER BY pos, sub) AS n, pos, sub, role, created, terms, body::json AS b
+		SELECT row_number() OVER (ORDER BY pos, sub) AS n, pos, sub, role, created, terms, body
 		FROM records WHERE conversation = ?1 AND (pos, sub) <= (?3, ?4)
 	), ins AS (
 		INSERT INTO records (docid, terms, conversation, id, pos, sub, role, created, seq, body)
 		SELECT (least(greatest(s.created, 0), ` + fmt.Sprint(maxSlotMillis) + `) << 20) + nextval('records_docid') % 1048576,
 			s.terms, ?2, s.nid, s.pos, s.sub, s.role, s.created, s.n,
-			'{"id":"' || s.nid || '","conversation":' || ?5 || ',"message":' || (s.b -> 'message')::text
-			|| ',"metadata":{' || coalesce('"attribute":' || (s.md -> 'attribute')::text || ',', '')
-			|| coalesce('"summaryIds":' || (s.md -> 'summaryIds')::text || ',', '')
-			|| '"timing":' || (s.md -> 'timing')::text
-			|| ',"aux":{' || (SELECT string_agg(kv, ',' ORDER BY k COLLATE "C") FROM (
-				SELECT a.key AS k, ` + jsonString("a.key") + ` || ':' || a.value::text AS kv
-				FROM json_each(s.md -> 'aux') a WHERE a.key <> '` + transcript.AuxForkedFrom + `'
-				UNION ALL SELECT '` + transcript.AuxForkedFrom + `', '"` + transcript.AuxForkedFrom + `":' || (s.b -> 'id')::text) x)
-			|| '}}}'
-		FROM (SELECT src.*, ` + id("n") + ` AS nid, b -> 'metadata' AS md FROM src) s
+			'{"id":"' || s.nid || '","conversation":' || ?5 || CASE WHEN ` + forkPlain("s.body") + `
+			THEN substr(s.body, s.mp, length(s.body) - s.mp - 1) || ',"aux":{"` + transcript.AuxForkedFrom + `":' || s.old || '}}}'
+			ELSE ` + forkJSON("s") + ` END
+		FROM (SELECT src.*, ` + id("n") + ` AS nid, strpos(body, ',"message":') AS mp,
+			substr(body, 7, strpos(body, ',"conversation":') - 7) AS old FROM src) s
 		ORDER BY s.n
 		RETURNING octet_length(body) AS size
 	)
 	SELECT count(*), coalesce(max(size), 0) FROM ins`
+}
+
+// forkPlain is the condition on a body that it holds no provider items
+// and no aux, as most do: its message holds no JSON but strings and tool
+// calls, so that the first "},"aux":{" would be the metadata's, and its
+// copy is its text from ',"message":' with aux added before the last two
+// braces. In a JSON string every quote is escaped, so that no string holds
+// ',"' and no id or conversation hides ',"message":' or ',"conversation":'.
+func forkPlain(body string) string {
+	return `strpos(` + body + `, ',"provider_data":') = 0 AND strpos(` + body + `, '},"aux":{') = 0`
+}
+
+// forkJSON is the copy of any other body (in s.body; s.mp where its
+// message starts, s.old its id's JSON text), put together from the json
+// type's texts of its metadata.
+func forkJSON(s string) string {
+	return `(SELECT substr(` + s + `.body, ` + s + `.mp, length(` + s + `.body) - length(md::text) - ` + s + `.mp)
+			|| '{' || coalesce('"attribute":' || (md -> 'attribute')::text || ',', '')
+			|| coalesce('"summaryIds":' || (md -> 'summaryIds')::text || ',', '')
+			|| '"timing":' || (md -> 'timing')::text
+			|| ',"aux":{' || (SELECT string_agg(kv, ',' ORDER BY k COLLATE "C") FROM (
+				SELECT a.key AS k, ` + jsonString("a.key") + ` || ':' || a.value::text AS kv
+				FROM json_each(md -> 'aux') a WHERE a.key <> '` + transcript.AuxForkedFrom + `'
+				UNION ALL SELECT '` + transcript.AuxForkedFrom + `', '"` + transcript.AuxForkedFrom + `":' || ` + s + `.old) x)
+			|| '}}}'
+		FROM (SELECT CAST(` + s + `.body AS json) -> 'metadata' AS md) m)`
 }
 
 // ForkRemap maps the summaryIds of ?2's summaries copied from ?1: an id
