@@ -22,7 +22,7 @@ import (
 // SetForker is a Dialect whose connections carry the functions of a fork
 // in SQL: convo_fork_body(body, id, conversation) (ForkBody),
 // convo_fork_remap(body, map) (ForkRemap) and convo_fork_docid(run, n,
-// created) (ForkDocID).
+// created) (ForkDocID), or that is a StatementForker.
 type SetForker interface {
 	ForksInSQL() bool
 }
