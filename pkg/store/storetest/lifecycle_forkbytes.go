@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -93,4 +94,32 @@ func forkRawBodies(t testing.TB, s store.Store, conv string) []rawBody {
 		return nil
 	}))
 	return out
+}
+
+// TestForkAtSizeLimit: a record just within the size limit is over it
+// with forkedFrom, and its fork fails as the record-by-record fork says,
+// whatever way the backend forks: nothing of the target is stored.
+func (x suite) TestForkAtSizeLimit(t *testing.T) {
+	s := x.open(t)
+	ctx := context.Background()
+	ids := transcript.NewIDs()
+	r := exportMsg(transcript.RoleUser, "")
+	r.Message.Contents[0] = string(bytes.Repeat([]byte("x"), transcript.MaxRecordBytes-transcript.RecordSize(&r)-8))
+	if n := transcript.RecordSize(&r); n > transcript.MaxRecordBytes {
+		t.Fatalf("the record is %d bytes", n)
+	}
+	exportAppend(t, s, ids, "big", exportMsg(transcript.RoleUser, "small"), exportMsg(transcript.RoleAssistant, "ok"), r)
+	_, err := s.Fork(ctx, "big", "copy", store.ForkOptions{}, ids)
+	var in *transcript.InputError
+	if !errors.As(err, &in) {
+		t.Fatalf("fork of a record at the limit: %v, want the record's InputError", err)
+	}
+	err = s.Read(ctx, "copy", store.ReadOptions{}, func(store.Row) error { return nil })
+	if !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("read the target after the failed fork: %v, want ErrNotFound", err)
+	}
+	// Up to the record before it, the fork goes.
+	stored := forkRawBodies(t, s, "big")
+	_, err = s.Fork(ctx, "big", "copy", store.ForkOptions{At: stored[1].ID}, ids)
+	lcMust(t, err)
 }
