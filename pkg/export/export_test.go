@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/golden"
 	"github.com/convo-cli/convo/pkg/transcript"
 	"github.com/convo-cli/convo/schemas"
 )
@@ -67,18 +68,7 @@ func TestGolden(t *testing.T) {
 		t.Run(string(f), func(t *testing.T) {
 			got := render(t, f, Options{Table: "convo"}, bodies)
 			path := filepath.Join("testdata", "golden", "records."+ext[f])
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from the golden file %s (go test -update rewrites it):\n%s", f, path, got)
-			}
+			golden.Check(t, path, got, *update)
 			// Every format but markdown is JSON a consumer can read.
 			if f == JSON && !json.Valid(got) {
 				t.Errorf("json output is not valid JSON")

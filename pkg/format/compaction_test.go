@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/golden"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -118,20 +118,7 @@ func TestRenderCompactionGolden(t *testing.T) {
 				if warn.Len() > 0 {
 					got.WriteString("--- stderr\n" + warn.String())
 				}
-				golden := filepath.Join("testdata", p, c.name+".json")
-				if *update {
-					if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test ./pkg/format -update)", err)
-				}
-				if got.String() != string(want) {
-					t.Errorf("%s differs (go test ./pkg/format -update rewrites it):\n--- got\n%s\n--- want\n%s", golden, got.String(), want)
-				}
+				golden.Check(t, filepath.Join("testdata", p, c.name+".json"), got.Bytes(), *update)
 			})
 		}
 	}

@@ -3,10 +3,11 @@ package format
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/convo-cli/convo/internal/golden"
 )
 
 // TestParseContextManagement: each strategy by name, and JSON as given,
@@ -93,24 +94,12 @@ func TestRenderContextManagementGolden(t *testing.T) {
 
 // checkGolden compares a one-line JSON payload, indented, with a golden
 // file (-update rewrites it).
-func checkGolden(t *testing.T, golden, out string) {
+func checkGolden(t *testing.T, path, out string) {
 	t.Helper()
 	var got bytes.Buffer
 	if err := json.Indent(&got, []byte(out), "", "  "); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out)
 	}
 	got.WriteString("\n")
-	if *update {
-		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./pkg/format -update)", err)
-	}
-	if got.String() != string(want) {
-		t.Errorf("%s differs (go test ./pkg/format -update rewrites it):\n--- got\n%s\n--- want\n%s", golden, got.String(), want)
-	}
+	golden.Check(t, path, got.Bytes(), *update)
 }

@@ -7,12 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/golden"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -216,23 +216,7 @@ func TestRenderGolden(t *testing.T) {
 				} else {
 					got.WriteString("\n")
 				}
-				golden := filepath.Join("testdata", p, c.name+".json")
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test ./pkg/format -update)", err)
-				}
-				if got.String() != string(want) {
-					t.Errorf("%s differs (go test ./pkg/format -update rewrites it):\n--- got\n%s\n--- want\n%s", golden, got.String(), want)
-				}
+				golden.Check(t, filepath.Join("testdata", p, c.name+".json"), got.Bytes(), *update)
 			})
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/convo-cli/convo/internal/golden"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -378,7 +379,7 @@ func TestIDsSameInTwoStores(t *testing.T) {
 			got[k] = b.String()
 		}
 		if got[0] != got[1] {
-			t.Errorf("%s: ids differ between two stores:\n%s", name, diffLines(got[0], got[1]))
+			t.Errorf("%s: ids differ between two stores:\n%s", name, golden.FirstDiff(got[0], got[1]))
 		}
 		t.Logf("%s: %d placeholders", name, fakes)
 	}

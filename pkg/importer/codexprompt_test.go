@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/golden"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -93,7 +94,7 @@ func TestCodexEventPrompts(t *testing.T) {
 			t.Fatalf("cut at %d: user records %q, want %q", cut, got, want)
 		}
 		if got := ids(t, s, conv); got != base {
-			t.Fatalf("cut at %d: ids differ from the whole file's:\n%s", cut, diffLines(base, got))
+			t.Fatalf("cut at %d: ids differ from the whole file's:\n%s", cut, golden.FirstDiff(base, got))
 		}
 	}
 }

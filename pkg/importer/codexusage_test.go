@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/golden"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -86,7 +87,7 @@ func TestCodexUsageAndExecEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := ids(t, s, conv); got != base {
-			t.Fatalf("cut at %d: ids differ from the whole file's:\n%s", cut, diffLines(base, got))
+			t.Fatalf("cut at %d: ids differ from the whole file's:\n%s", cut, golden.FirstDiff(base, got))
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/golden"
 	"github.com/convo-cli/convo/pkg/store/sqlite"
 )
 
@@ -44,6 +45,6 @@ func TestTwoImportsAtOnce(t *testing.T) {
 	}
 	defer s.Close()
 	if got, w := noTitle(dumpAll(t, s, dir)), noTitle(dumpAll(t, want, dir)); got != w {
-		t.Fatalf("two imports at once stored:\n%s", diffLines(w, got))
+		t.Fatalf("two imports at once stored:\n%s", golden.FirstDiff(w, got))
 	}
 }

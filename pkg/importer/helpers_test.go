@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/convo-cli/convo/internal/golden"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/sqlite"
 )
@@ -95,43 +96,11 @@ func stable(s string) string {
 	return s
 }
 
-// golden compares got with testdata/golden/name, rewriting it with -update.
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with testdata/golden/name, rewriting it with -update.
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to write it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("records differ from %s (rerun with -update if the change is meant):\n%s", path, diffLines(string(want), got))
-	}
-}
-
-// diffLines names the first line that differs.
-func diffLines(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return "line " + itoa(i+1) + ":\nwant " + a + "\ngot  " + b
-		}
-	}
-	return ""
+	golden.Check(t, path, []byte(got), *update)
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

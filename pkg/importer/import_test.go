@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/golden"
 	"github.com/convo-cli/convo/pkg/store"
 )
 
@@ -31,7 +32,7 @@ func TestGolden(t *testing.T) {
 			}
 			abs, _ := filepath.Abs(dir)
 			notes := strings.ReplaceAll(strings.Join(warned, "\n"), abs, "DIR")
-			golden(t, name+".jsonl", dumpAll(t, s, dir)+"## stderr\n"+notes+"\n")
+			checkGolden(t, name+".jsonl", dumpAll(t, s, dir)+"## stderr\n"+notes+"\n")
 			again, _, err := run(t, s, name, Options{Branches: true}, dir)
 			if err != nil {
 				t.Fatal(err)
@@ -92,7 +93,7 @@ func TestGrowingFileImportedTwice(t *testing.T) {
 				}
 				// A title the session gets later goes to its first record.
 				if g, w := dumpAll(t, got, dir), dumpAll(t, want, dir); g != w {
-					t.Errorf("cut at %d: the grown file's import differs from the whole file's:\n%s", cutAt, diffLines(w, g))
+					t.Errorf("cut at %d: the grown file's import differs from the whole file's:\n%s", cutAt, golden.FirstDiff(w, g))
 				}
 			}
 		})
@@ -256,7 +257,7 @@ func TestLaterExportMatchedByConversation(t *testing.T) {
 		t.Fatalf("tally %+v, warned %q", im.Tally, warned)
 	}
 	if after := records(t, s, conv); after != before {
-		t.Fatalf("the conversation changed:\n%s", diffLines(before, after))
+		t.Fatalf("the conversation changed:\n%s", golden.FirstDiff(before, after))
 	}
 	if fork := records(t, s, conv+"~u2"); !strings.Contains(fork, `"1024"`) {
 		t.Fatalf("fork holds:\n%s", fork)

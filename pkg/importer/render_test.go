@@ -54,7 +54,7 @@ func TestRenderOwnProvider(t *testing.T) {
 			if err := format.RenderTranscript(&out, req, &in, transcript.NewIDs(), func() int64 { return 0 }); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, "render-"+name+".json", strings.TrimSpace(out.String())+"\n")
+			checkGolden(t, "render-"+name+".json", strings.TrimSpace(out.String())+"\n")
 		})
 	}
 }

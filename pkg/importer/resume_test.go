@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/golden"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -138,7 +139,7 @@ func resumeGrown(t *testing.T, got store.Store, format, p string, grown []byte) 
 	}
 	dir := filepath.Dir(p)
 	if g, w := dumpAll(t, got, dir), dumpAll(t, want, dir); g != w {
-		t.Errorf("the resumed import differs from the whole file's:\n%s", diffLines(w, g))
+		t.Errorf("the resumed import differs from the whole file's:\n%s", golden.FirstDiff(w, g))
 	}
 }
 
@@ -226,7 +227,7 @@ func TestCompactionAfterLongImport(t *testing.T) {
 	}
 	g, w := dumpAll(t, got, filepath.Dir(p)), dumpAll(t, want, filepath.Dir(p))
 	if g != w {
-		t.Errorf("the grown file's import differs from the whole file's:\n%s", diffLines(w, g))
+		t.Errorf("the grown file's import differs from the whole file's:\n%s", golden.FirstDiff(w, g))
 	}
 	if n := strings.Count(w[strings.Index(w, `"summaryIds"`):], `","`); n < loadTail+98 {
 		t.Errorf("the summary covers %d records, want all %d", n+1, loadTail+99)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/golden"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
@@ -148,26 +149,15 @@ func TestGolden(t *testing.T) {
 	}
 	for name, w := range cases {
 		for _, content := range []bool{false, true} {
-			golden := name + ".json"
+			file := name + ".json"
 			if content {
-				golden = name + ".content.json"
+				file = name + ".content.json"
 			}
-			t.Run(golden, func(t *testing.T) {
+			t.Run(file, func(t *testing.T) {
 				bodies := records(t, name+".jsonl")
 				got := export(t, bodies, content)
-				path := filepath.Join("testdata", "golden", golden)
-				if *update {
-					if err := os.WriteFile(path, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				wantOut, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (go test -update writes it)", err)
-				}
-				if !bytes.Equal(got, wantOut) {
-					t.Errorf("differs from %s (go test -update rewrites it):\n%s", path, got)
-				}
+				path := filepath.Join("testdata", "golden", file)
+				golden.Check(t, path, got, *update)
 				spans := decode(t, got)
 				var names []string
 				for _, s := range spans {

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/mattn/go-runewidth"
 
+	"github.com/convo-cli/convo/internal/golden"
 	"github.com/convo-cli/convo/pkg/store/sqlite"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -109,21 +109,7 @@ func TestShowGolden(t *testing.T) {
 				got = regexp.MustCompile(`\b[0-9A-Z]{26}\b`).ReplaceAllString(got, "<id>")
 			}
 			path := filepath.Join("testdata", "show", tt.name+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (go test ./pkg/show -run TestShowGolden -update writes it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("show differs from %s (-update rewrites it):\n%s", path, got)
-			}
+			golden.Check(t, path, []byte(got), *update)
 			width := o.width
 			if width == 0 {
 				width = showWidth

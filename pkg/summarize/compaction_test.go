@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/golden"
 	"github.com/convo-cli/convo/internal/providertest"
 	"github.com/convo-cli/convo/pkg/llm"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -51,20 +51,7 @@ func TestCompactionBody(t *testing.T) {
 				t.Fatalf("%v\n%s", err, body)
 			}
 			got.WriteString("\n")
-			golden := filepath.Join("testdata", "compaction", provider+".json")
-			if *update {
-				if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to write it)", err)
-			}
-			if got.String() != string(want) {
-				t.Errorf("%s differs:\n%s", golden, got.String())
-			}
+			golden.Check(t, filepath.Join("testdata", "compaction", provider+".json"), got.Bytes(), *update)
 		})
 	}
 }

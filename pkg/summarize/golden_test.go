@@ -3,10 +3,10 @@ package summarize
 import (
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/golden"
 	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -90,21 +90,7 @@ func TestSummaryGolden(t *testing.T) {
 			}
 			got := sum.Message.Contents[0] + "\n"
 			path := filepath.Join("testdata", "golden", name+".txt")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to write it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("summary of %s:\n%s\nwant (%s):\n%s", name, got, path, want)
-			}
+			golden.Check(t, path, []byte(got), *update)
 		})
 	}
 }
