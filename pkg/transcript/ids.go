@@ -149,7 +149,8 @@ func (r IDRun) SQL(n string) string {
 	var b strings.Builder
 	b.WriteString("'" + r.Prefix + "'")
 	for k := runSuffixBits/5 - 1; k >= 0; k-- {
-		fmt.Fprintf(&b, " || substr('%s', ((%s >> %d) & 31) + 1, 1)", crockford, v, 5*k)
+		// CAST: PostgreSQL has no substr of a bigint position.
+		fmt.Fprintf(&b, " || substr('%s', CAST(((%s >> %d) & 31) + 1 AS INTEGER), 1)", crockford, v, 5*k)
 	}
 	return b.String()
 }

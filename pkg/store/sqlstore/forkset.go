@@ -104,6 +104,9 @@ func ForkDocID(run, n, created int64) (int64, error) {
 // forkSet is Fork's body as set operations, within tx; end is the place
 // of the last record copied. It returns the records written.
 func (s *Store) forkSet(ctx context.Context, tx conn, src, dst string, end store.Place, ids *transcript.IDs) (int64, error) {
+	if sf, ok := tx.d.(StatementForker); ok {
+		return s.forkStatement(ctx, tx, sf, src, dst, end, ids)
+	}
 	f := &forkRun{d: tx.d, next: 1}
 	if err := f.docs.prime(ctx, tx, `conversation = ? AND (pos, sub) <= (?, ?)`, src, end.Pos, end.Sub); err != nil {
 		return 0, err

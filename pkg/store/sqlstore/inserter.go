@@ -25,6 +25,7 @@ type inserter struct {
 	// unindexed are the docids of records queued that the index cursor
 	// does not cover (searchcursor.go), marked pending at each send.
 	unindexed []int64
+	rows      []CopyRow // a RecordCopier's batch
 }
 
 // pendingRow is a record queued but not yet sent, with its index entry
@@ -35,7 +36,11 @@ type pendingRow struct {
 }
 
 func newInserter(tx conn, conv string) inserter {
-	return inserter{tx: tx, conv: conv, batch: max(tx.d.InsertBatch(), 1)}
+	batch := tx.d.InsertBatch()
+	if rc, _, ok := tx.copier(); ok {
+		batch = rc.CopyBatch()
+	}
+	return inserter{tx: tx, conv: conv, batch: max(batch, 1)}
 }
 
 // insertValues is the INSERT of n records, bare placeholders: SQLite looks
@@ -89,13 +94,10 @@ func (b *inserter) send(ctx context.Context) error {
 	if len(b.pending) == 0 {
 		return nil
 	}
-	b.args = b.args[:0]
-	for _, p := range b.pending {
-		b.args = append(b.args, b.conv, p.id, p.pos, p.sub, p.role, p.created, p.seq, p.body)
-		b.args = docArgs(b.tx.d, b.args, p.docid, p.terms)
-	}
 	var err error
-	if len(b.pending) == b.batch {
+	if rc, c, ok := b.tx.copier(); ok {
+		err = b.copyPending(ctx, rc, c)
+	} else if b.bindPending(); len(b.pending) == b.batch {
 		if b.full == nil {
 			if b.full, err = b.tx.PrepareContext(ctx, insertValues(b.tx.d, b.batch)); err != nil {
 				return fmt.Errorf("prepare: %w", err)
@@ -117,6 +119,15 @@ func (b *inserter) send(ctx context.Context) error {
 	}
 	b.unindexed = b.unindexed[:0]
 	return nil
+}
+
+// bindPending makes the arguments of the queued rows' INSERT.
+func (b *inserter) bindPending() {
+	b.args = b.args[:0]
+	for _, p := range b.pending {
+		b.args = append(b.args, b.conv, p.id, p.pos, p.sub, p.role, p.created, p.seq, p.body)
+		b.args = docArgs(b.tx.d, b.args, p.docid, p.terms)
+	}
 }
 
 // close releases the prepared statement.

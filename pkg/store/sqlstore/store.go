@@ -219,6 +219,9 @@ func (s *Store) runTxOn(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn
 		s.writeMu.Lock()
 		defer s.writeMu.Unlock()
 	}
+	if _, ok := s.d.(RecordCopier); ok && opts == nil {
+		return s.runCopyTx(ctx, db, fn)
+	}
 	tx, err := db.BeginTx(ctx, opts)
 	if err != nil {
 		return &beginError{err}

@@ -12,14 +12,15 @@ import (
 
 // TestDumpLoadBatches loads a conversation of more records than two of
 // the bulk path's full batches (a prepared statement, then a shorter last
-// one, on either backend) with a summary between them: it reads back as
-// dumped, and search finds records of every batch in the target.
+// one; on PostgreSQL a COPY of 4,096 records each) with a summary between
+// them: it reads back as dumped, and search finds records of every batch
+// in the target.
 func (x suite) TestDumpLoadBatches(t *testing.T) {
 	src := x.open(t)
 	dst := x.open(t)
 	ctx := context.Background()
 	ids := transcript.NewIDs()
-	const n = 2*1024 + 300
+	const n = 2*4096 + 300
 	recs := make([]transcript.Record, 0, n)
 	for i := range n {
 		role := transcript.RoleUser
@@ -45,7 +46,7 @@ func (x suite) TestDumpLoadBatches(t *testing.T) {
 	if got := dumpText(t, dumpPieces(t, dst, "big")); !slices.Equal(got, dumpText(t, want)) {
 		t.Fatalf("loaded %d pieces unlike the %d dumped", len(got), len(want))
 	}
-	for _, i := range []int{0, 1023, 1024, 2047, 2048, n - 1} {
+	for _, i := range []int{0, 1023, 1024, 2047, 2048, 4095, 4096, 8191, 8192, n - 1} {
 		var hits int
 		err := dst.Search(ctx, store.SearchOptions{Query: mustQuery(t, fmt.Sprintf("turn%d", i))}, func(store.SearchHit) error {
 			hits++
