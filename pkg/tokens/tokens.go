@@ -72,6 +72,15 @@ func (c *Counter) Stored(role string, body []byte) (int, error) {
 	return c.Record(&r), nil
 }
 
+// InHand is Stored of r's stored body, counted from r itself: a writer
+// holding the record need not decode what it wrote.
+func (c *Counter) InHand(r *transcript.Record) (int, error) {
+	if r.Message.Role == transcript.RoleSystem {
+		return 0, nil
+	}
+	return c.Record(r), nil
+}
+
 // Count returns the tokens of s: what the codec counts, piece by piece.
 // The codec splits s into pieces and merges each into tokens on its own,
 // so the sum of the pieces' counts is the count of s; Count splits s

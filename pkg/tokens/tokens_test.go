@@ -82,3 +82,29 @@ func TestRarity(t *testing.T) {
 		}
 	}
 }
+
+// InHand counts a record as Stored counts its canonical body.
+func TestInHandIsStored(t *testing.T) {
+	c, err := New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		`{"role":"user","content":"hello there, how are you?"}`,
+		`{"role":"system","content":"you are helpful"}`,
+		`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"lookup","arguments":"{\"q\":\"fox\"}"}}]}`,
+		`{"role":"tool","tool_call_id":"c1","name":"lookup","content":"a quick brown fox\u2028é"}`,
+	} {
+		r, err := transcript.ParseLine([]byte(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := c.Stored(string(r.Message.Role), transcript.AppendJSON(nil, &r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := c.InHand(&r); err != nil || got != want {
+			t.Errorf("%s: InHand %d (%v), Stored %d", line, got, err, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"sync"
+	"unsafe"
 
 	"github.com/convo-cli/convo/pkg/store/sqlstore"
 	"modernc.org/sqlite"
@@ -64,11 +65,12 @@ var registerFork = sync.OnceValue(func() error {
 		})
 })
 
-// textArg is a text argument's bytes.
+// textArg is a text argument's bytes, which the caller must not change.
 func textArg(fn, name string, v driver.Value) ([]byte, error) {
 	switch b := v.(type) {
 	case string:
-		return []byte(b), nil
+		// Read only, for the call: no copy of every body.
+		return unsafe.Slice(unsafe.StringData(b), len(b)), nil
 	case []byte:
 		return b, nil
 	}

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -39,8 +40,15 @@ var errForkInGo = errors.New("fork: docids past what was read before the stateme
 
 // ForkBody is the body of a forked record: body's record with id in conv,
 // its old id under aux.forkedFrom, its summaryIds as they were (ForkRemap
-// maps them once every copy has its id).
+// maps them once every copy has its id). A stored body is canonical (get
+// prints it as it is), so it is spliced, not decoded
+// (transcript.AppendForked); one the splice does not take is decoded.
 func ForkBody(body []byte, id, conv string) (string, error) {
+	if out, ok := transcript.AppendForked(make([]byte, 0, len(body)+64), body, id, conv); ok {
+		// out is this call's own and never written again: the string
+		// shares it rather than copy every body once more.
+		return unsafe.String(unsafe.SliceData(out), len(out)), nil
+	}
 	r, err := parseStored(body)
 	if err != nil {
 		return "", err

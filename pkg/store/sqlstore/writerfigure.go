@@ -64,7 +64,7 @@ func (w *writer) figureInsert(r *transcript.Record, body []byte) {
 		w.fig.on = false // the view starts again there: keepFigures counts it
 		return
 	}
-	n, err := w.s.figures.count(string(r.Message.Role), body)
+	n, err := w.s.figures.countWritten(r, body)
 	if err != nil {
 		w.fig.on = false
 		return
@@ -81,7 +81,7 @@ func (w *writer) figureUpdate(r *transcript.Record, body []byte) {
 	if !w.fig.on {
 		return
 	}
-	n, err := w.s.figures.count(string(r.Message.Role), body)
+	n, err := w.s.figures.countWritten(r, body)
 	if err != nil || r.ID != w.fig.lastID || w.fig.lastID == "" {
 		w.fig.on = false
 		return

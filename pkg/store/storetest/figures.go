@@ -28,6 +28,14 @@ func (c *figCounter) count(role string, body []byte) (int, error) {
 	if err := transcript.DecodeStored(body, &r); err != nil {
 		return 0, err
 	}
+	return figRecord(&r)
+}
+
+// figRecord is count of a record in hand (SetFigureRecords).
+func figRecord(r *transcript.Record) (int, error) {
+	if r.Message.Role == transcript.RoleSystem {
+		return 0, nil
+	}
 	n := 1
 	for _, s := range r.Message.Contents {
 		n += len(s)
@@ -87,6 +95,13 @@ func figKeep(t testing.TB, s store.Store) {
 		t.Fatalf("%T keeps no figures", s)
 	}
 	k.SetFigures("kept", (&figCounter{}).count)
+	// Writes count the records they hold, where the store takes a
+	// counter of them: what they keep must be what count makes.
+	if r, ok := s.(interface {
+		SetFigureRecords(func(*transcript.Record) (int, error))
+	}); ok {
+		r.SetFigureRecords(figRecord)
+	}
 }
 
 // figKept checks what list reads of conv, under figKeep, with no record
