@@ -55,9 +55,9 @@ type SearchIndex interface {
 	termsSet() string
 	updateBody() string
 	termsArg(args []any, terms string) []any
-	// rowTerms is the entry a record's row holds: make's, where the row
-	// holds it; "" without calling make otherwise.
-	rowTerms(make func() (string, error)) (string, error)
+	// rowTerms is the entry a record's row holds: what terms makes, where
+	// the row holds it; "" without calling terms otherwise.
+	rowTerms(terms func() (string, error)) (string, error)
 
 	// docID is what docIDValue's placeholder is bound to for a new record
 	// created at ms, a the transaction's allocator; prime makes every read

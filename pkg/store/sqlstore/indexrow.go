@@ -35,7 +35,7 @@ func (t *termsInRow) updateBody() string    { return t.update }
 
 func (*termsInRow) termsArg(args []any, terms string) []any { return append(args, terms) }
 
-func (*termsInRow) rowTerms(make func() (string, error)) (string, error) { return make() }
+func (*termsInRow) rowTerms(terms func() (string, error)) (string, error) { return terms() }
 
 // docID: the slot; the database adds its sequence.
 func (*termsInRow) docID(_ context.Context, _ conn, _ *docIDs, ms int64) (int64, error) {
