@@ -29,8 +29,8 @@ const copyRecords = `COPY records (conversation, id, pos, sub, role, created, se
 
 // CopyRecords writes rows in one COPY in the text format, inside the
 // transaction open on c. Each row's docid is its slot plus a value of the
-// records_docid sequence, as DocIDValue gives an INSERT's, the values
-// taken in the rows' order.
+// records_docid sequence, as searchIndex's docid value gives an INSERT's,
+// the values taken in the rows' order.
 func (*dialect) CopyRecords(ctx context.Context, c *sql.Conn, conv string, rows []sqlstore.CopyRow) error {
 	if len(rows) == 0 {
 		return nil
@@ -69,7 +69,7 @@ func docidValues(ctx context.Context, pc *pgx.Conn, n int) ([]int64, error) {
 	return seqs, nil
 }
 
-// docidSpread is DocIDValue's modulus.
+// docidSpread is the modulus of searchIndex's docid value.
 const docidSpread = 1 << 20
 
 // copyText appends rows to b as COPY's text format: tab-separated, one

@@ -5,32 +5,27 @@ import (
 	"strings"
 
 	"github.com/convo-cli/convo/pkg/search"
+	"github.com/convo-cli/convo/pkg/store/sqlstore"
 )
 
 // Search in PostgreSQL: records.terms (migration 0005), a tsvector of the
 // terms pkg/search makes, written as literal lexemes so that no parser of
-// PostgreSQL's splits or changes them, under a GIN index.
+// PostgreSQL's splits or changes them, under a GIN index: the terms in
+// the row (sqlstore.NewTermsInRow).
 
-func (*dialect) DocIDColumn() string { return "docid" }
+// tsvector is the SQL of records.terms.
+type tsvector struct{}
 
-// DocIDValue adds a sequence to the slot bound: writers on many machines
-// need not wait for each other to number their records.
-func (*dialect) DocIDValue() string    { return "(? + nextval('records_docid') % 1048576)" }
-func (*dialect) AllocatesDocIDs() bool { return false }
+// searchIndex: the docid adds a sequence to the slot bound, so that
+// writers on many machines need not wait for each other to number their
+// records. No in-order range: a GIN index holds no differences of docids.
+var searchIndex = sqlstore.NewTermsInRow("docid", "(? + nextval('records_docid') % 1048576)", tsvector{})
 
-// InOrderDocIDs: none; a GIN index holds no differences of docids.
-func (*dialect) InOrderDocIDs() int64 { return 0 }
-
-func (*dialect) TermsInRow() bool               { return true }
-func (*dialect) IndexInsert() string            { return "" }
-func (*dialect) IndexDelete() string            { return "" }
-func (*dialect) IndexDeleteWhere(string) string { return "" }
-func (*dialect) IndexKey(docid int64) int64     { return docid }
-func (*dialect) IndexEntries() (string, string) { return "", "" }
+func (*dialect) SearchIndex() sqlstore.SearchIndex { return searchIndex }
 
 // IndexText writes the terms as a tsvector's text, each lexeme quoted;
 // role and conversation are columns of the row.
-func (*dialect) IndexText(terms []string, _, _ string) string {
+func (tsvector) IndexText(terms []string, _, _ string) string {
 	var b strings.Builder
 	for i, t := range terms {
 		if i > 0 {
@@ -58,21 +53,21 @@ var lexemeEscape = strings.NewReplacer(`\`, `\\`, `'`, `''`)
 const sparseMatches = 20000
 
 // SearchProbe counts the matches, up to sparseMatches + 1.
-func (*dialect) SearchProbe(x search.Index, conv, role string) (string, any, []any) {
+func (tsvector) SearchProbe(x search.Index, conv, role string) (string, any, []any) {
 	where, more := filters(conv, role, 2)
 	return `SELECT count(*) FROM (SELECT 1 FROM records WHERE terms @@ ?1::tsquery` + where +
 		` LIMIT ` + strconv.Itoa(sparseMatches+1) + `) m`, tsquery(x), more
 }
 
 // Sparse says whether n probed matches are few enough to sort.
-func (*dialect) Sparse(n int64) bool { return n <= sparseMatches }
+func (tsvector) Sparse(n int64) bool { return n <= sparseMatches }
 
 // SearchQuery: without bounds, the docid range is left to a condition the
 // planner folds away (every parameter must be used): a range over every
 // docid made it intersect the GIN matches with the whole docid index.
 // Sparse, the order is docid + 0, which no index gives: the planner reads
 // the matches through GIN and sorts them.
-func (*dialect) SearchQuery(x search.Index, conv, role string, bounded, sparse bool) (string, any, []any) {
+func (tsvector) SearchQuery(x search.Index, conv, role string, bounded, sparse bool) (string, any, []any) {
 	q := `SELECT docid, conversation, id, pos, sub, seq, role, created, body FROM records
 		WHERE terms @@ ?1::tsquery AND docid <= ?2 AND docid >= ?3`
 	if !bounded {

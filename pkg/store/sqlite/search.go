@@ -18,35 +18,34 @@ import (
 // only once it has read it whole: negated, the newest record comes first
 // in its forward order, and search WORD --limit 20 reads 20 entries of the
 // word, not all of them.
-// The engine writes its entries beside the records and deletes them
-// before the records (deleteRecords), by their text, which
-// convo_index_text makes again from the record's body.
+// The engine's index table (sqlstore.NewIndexTable) writes its entries
+// when it catches up with the records, and deletes them before the
+// records, by their text, which convo_index_text makes again from the
+// record's body.
 
-func (dialect) DocIDColumn() string   { return "rowid" }
-func (dialect) DocIDValue() string    { return "?" }
-func (dialect) AllocatesDocIDs() bool { return true }
+// fts is the SQL of records_fts.
+type fts struct{}
 
-// InOrderDocIDs: 2^62, above every slot (DocSlot's highest is below 2^62).
-func (dialect) InOrderDocIDs() int64 { return 1 << 62 }
+// searchIndex: the records' rowid is their docid; the in-order range
+// starts at 2^62, above every slot (DocSlot's highest is below 2^62).
+var searchIndex = sqlstore.NewIndexTable("rowid", 1<<62, fts{})
 
-func (dialect) TermsInRow() bool { return false }
-func (dialect) IndexDelete() string {
-	return "INSERT INTO records_fts (records_fts, rowid, terms) VALUES ('delete', ?, ?)"
-}
-func (dialect) IndexKey(docid int64) int64 { return -docid }
+func (dialect) SearchIndex() sqlstore.SearchIndex { return searchIndex }
+
+func (fts) IndexKey(docid int64) int64 { return -docid }
 
 // IndexDeleteWhere: each entry deleted with the text it was written with,
 // which convo_index_text makes again from the body, newest record first
 // (the keys ascending): FTS5 writes what it holds to a new segment each
 // time a key is not above the last.
-func (dialect) IndexDeleteWhere(where string) string {
+func (fts) IndexDeleteWhere(where string) string {
 	return `INSERT INTO records_fts (records_fts, rowid, terms)
 		SELECT 'delete', -rowid, convo_index_text(conversation, body) FROM records WHERE ` + where + ` ORDER BY rowid DESC`
 }
 
 // IndexEntries: FTS5's own view of its index, every (term, document), in a
 // temporary table of the connection.
-func (dialect) IndexEntries() (string, string) {
+func (fts) IndexEntries() (string, string) {
 	return `CREATE VIRTUAL TABLE IF NOT EXISTS temp.records_fts_entries USING fts5vocab(main, records_fts, instance)`,
 		`SELECT doc, term FROM temp.records_fts_entries`
 }
@@ -54,7 +53,7 @@ func (dialect) IndexEntries() (string, string) {
 // IndexText: the terms, space-separated (the FTS5 table's tokenizer splits
 // only at spaces), then the role and the conversation as terms no word
 // makes (a word never starts with #).
-func (dialect) IndexText(terms []string, role, conv string) string {
+func (fts) IndexText(terms []string, role, conv string) string {
 	var b strings.Builder
 	for _, t := range terms {
 		b.WriteString(t)
@@ -67,14 +66,14 @@ func (dialect) IndexText(terms []string, role, conv string) string {
 // IndexInsert: bare placeholders, as the records' INSERT, the keys
 // negated in Go: SQLite compares every constant expression of a statement
 // with the others it has seen ((-?, ?) 4,096 times took most of an append).
-func (dialect) IndexInsert() string {
+func (fts) IndexInsert() string {
 	return "INSERT INTO records_fts (rowid, terms) SELECT CAST(key AS INTEGER), value FROM json_each(?)"
 }
 
 // SearchQuery: the index drives (CROSS JOIN keeps it the outer loop), its
 // (negated) rowid order giving newest first without a sort; -c and --role are terms
 // of the index too. The rowid range costs FTS5 nothing: it is always there.
-func (dialect) SearchQuery(x search.Index, conv, role string, _, _ bool) (string, any, []any) {
+func (fts) SearchQuery(x search.Index, conv, role string, _, _ bool) (string, any, []any) {
 	return `SELECT -f.rowid, r.conversation, r.id, r.pos, r.sub, r.seq, r.role, r.created, r.body
 		FROM records_fts f CROSS JOIN records r ON r.rowid = -f.rowid
 		WHERE records_fts MATCH ?1 AND f.rowid >= -?2 AND f.rowid <= -?3
@@ -83,8 +82,8 @@ func (dialect) SearchQuery(x search.Index, conv, role string, _, _ bool) (string
 
 // SearchProbe: none; FTS5's order is the one search wants whatever the
 // number of matches.
-func (dialect) SearchProbe(search.Index, string, string) (string, any, []any) { return "", nil, nil }
-func (dialect) Sparse(int64) bool                                             { return false }
+func (fts) SearchProbe(search.Index, string, string) (string, any, []any) { return "", nil, nil }
+func (fts) Sparse(int64) bool                                             { return false }
 
 // ftsMatch writes x as an FTS5 query: each term quoted (a term holds no
 // double quote), * after a prefix; the role and conversation as the terms

@@ -13,9 +13,10 @@ import (
 // (runCopyTx), so that it can reach the driver's connection under them.
 type RecordCopier interface {
 	// CopyRecords writes rows of conv on c, inside the transaction open
-	// on it. A row's Slot is what an INSERT binds DocIDValue's
-	// placeholder to; the copier gives the row the docid DocIDValue
-	// would, and writes Terms where the row holds them (TermsInRow).
+	// on it. A row's Slot is what an INSERT binds the docid value's
+	// placeholder to (SearchIndex.docID); the copier gives the row the
+	// docid that value would, and writes Terms where the row holds them
+	// (NewTermsInRow).
 	CopyRecords(ctx context.Context, c *sql.Conn, conv string, rows []CopyRow) error
 	// CopyBatch is how many records one CopyRecords call carries.
 	CopyBatch() int

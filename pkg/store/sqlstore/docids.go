@@ -1,6 +1,7 @@
 package sqlstore
 
-// Docids: the order search reads records in, newest first.
+// Docids: the order search reads records in, newest first. Where the
+// index allocates them (indexTable), docIDs does, per transaction.
 
 import (
 	"context"
@@ -37,7 +38,7 @@ type docIDs struct {
 	// (read once): a slot above it is empty, and needs no look.
 	high     int64
 	highRead bool
-	// The in-order range (Dialect.InOrderDocIDs), read once (orderNext is
+	// The in-order range (indexTable.inOrder), read once (orderNext is
 	// 0 until then): the docid its next record takes, the creation time of
 	// its newest, and the latest it takes (a day after now).
 	orderNext, orderNewest, orderLatest int64
@@ -54,13 +55,15 @@ type docIDs struct {
 // prime makes every read arg will need for the records matching where (a
 // condition on records) beforehand, for arg to run inside a statement.
 func (a *docIDs) prime(ctx context.Context, tx conn, where string, args ...any) error {
-	if !tx.d.AllocatesDocIDs() {
-		return nil
-	}
-	if err := a.readOrder(ctx, tx); err != nil {
+	return tx.ix().prime(ctx, tx, a, where, args...)
+}
+
+// primeFor is prime for t.
+func (a *docIDs) primeFor(ctx context.Context, tx conn, t *indexTable, where string, args ...any) error {
+	if err := a.readOrder(ctx, tx, t); err != nil {
 		return err
 	}
-	if err := a.readHigh(ctx, tx); err != nil {
+	if err := a.readHigh(ctx, tx, t); err != nil {
 		return err
 	}
 	a.tops = map[int64]int64{}
@@ -86,7 +89,7 @@ func (a *docIDs) prime(ctx context.Context, tx conn, where string, args ...any) 
 			return fmt.Errorf("allocate docids: %w", err)
 		}
 		for _, slot := range slots {
-			n, err := a.slotNext(ctx, tx, slot)
+			n, err := a.slotNext(ctx, tx, t, slot)
 			if err != nil {
 				return err
 			}
@@ -101,30 +104,29 @@ func (a *docIDs) prime(ctx context.Context, tx conn, where string, args ...any) 
 	return nil
 }
 
-// arg returns what DocIDValue's placeholder is bound to for a record
-// created at ms: the docid (in the in-order range when ms is at or after
-// its newest record; else the highest docid in its slot, plus one: a
-// write transaction excludes every other writer), or its slot.
+// arg returns what the index's docIDValue placeholder is bound to for a
+// record created at ms (SearchIndex.docID).
 func (a *docIDs) arg(ctx context.Context, tx conn, ms int64) (int64, error) {
+	return tx.ix().docID(ctx, tx, a, ms)
+}
+
+// alloc is the docid t gives a record created at ms: in the in-order
+// range when ms is at or after its newest record; else the highest docid
+// in its slot, plus one (a write transaction excludes every other writer).
+func (a *docIDs) alloc(ctx context.Context, tx conn, t *indexTable, ms int64) (int64, error) {
 	slot := DocSlot(ms)
-	if !tx.d.AllocatesDocIDs() {
-		return slot, nil
+	if err := a.readOrder(ctx, tx, t); err != nil {
+		return 0, err
 	}
-	base := tx.d.InOrderDocIDs()
-	if base > 0 {
-		if err := a.readOrder(ctx, tx); err != nil {
-			return 0, err
-		}
-		if ms >= a.orderNewest && ms <= a.orderLatest {
-			a.orderNewest = ms
-			a.orderNext++
-			return a.orderNext - 1, nil
-		}
+	if ms >= a.orderNewest && ms <= a.orderLatest {
+		a.orderNewest = ms
+		a.orderNext++
+		return a.orderNext - 1, nil
 	}
 	if a.next == nil {
 		a.next = map[int64]int64{}
 	}
-	if err := a.readHigh(ctx, tx); err != nil {
+	if err := a.readHigh(ctx, tx, t); err != nil {
 		return 0, err
 	}
 	n, ok := a.next[slot]
@@ -140,7 +142,7 @@ func (a *docIDs) arg(ctx context.Context, tx conn, ms int64) (int64, error) {
 		}
 	default:
 		var err error
-		if n, err = a.slotNext(ctx, tx, slot); err != nil {
+		if n, err = a.slotNext(ctx, tx, t, slot); err != nil {
 			return 0, err
 		}
 	}
@@ -151,20 +153,20 @@ func (a *docIDs) arg(ctx context.Context, tx conn, ms int64) (int64, error) {
 		if ms >= maxSlotMillis {
 			return 0, fmt.Errorf("allocate docid: over %d records created after %s", 1<<docShift, time.UnixMilli(maxSlotMillis).UTC().Format(time.DateOnly))
 		}
-		return a.arg(ctx, tx, ms+1)
+		return a.alloc(ctx, tx, t, ms+1)
 	}
 	return n, nil
 }
 
 // readOrder reads the in-order range once: its next docid and newest
 // creation time, and the latest creation time it takes.
-func (a *docIDs) readOrder(ctx context.Context, tx conn) error {
-	base := tx.d.InOrderDocIDs()
-	if base <= 0 || a.orderNext != 0 {
+func (a *docIDs) readOrder(ctx context.Context, tx conn, t *indexTable) error {
+	base := t.inOrder
+	if a.orderNext != 0 {
 		return nil
 	}
 	var id, created sql.NullInt64
-	col := tx.d.DocIDColumn()
+	col := t.column
 	err := tx.QueryRowContext(ctx, `SELECT `+col+`, created FROM records WHERE `+col+` >= ? ORDER BY `+col+` DESC LIMIT 1`, base).Scan(&id, &created)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("allocate docid: %w", err)
@@ -173,7 +175,7 @@ func (a *docIDs) readOrder(ctx context.Context, tx conn) error {
 	if id.Valid {
 		a.orderNext, a.orderNewest = id.Int64+1, created.Int64
 	}
-	if separateIndex(tx.d) && !a.noCursor {
+	if !a.noCursor {
 		// Above the index cursor too: a docid the index held (its record
 		// deleted since) is never given again, so every docid above the
 		// cursor is a record not indexed.
@@ -188,17 +190,13 @@ func (a *docIDs) readOrder(ctx context.Context, tx conn) error {
 }
 
 // readHigh reads, once, the highest slot docid stored.
-func (a *docIDs) readHigh(ctx context.Context, tx conn) error {
+func (a *docIDs) readHigh(ctx context.Context, tx conn, t *indexTable) error {
 	if a.highRead {
 		return nil
 	}
 	var high sql.NullInt64
-	col := tx.d.DocIDColumn()
-	q, args := `SELECT max(`+col+`) FROM records`, []any(nil)
-	if base := tx.d.InOrderDocIDs(); base > 0 {
-		q, args = q+` WHERE `+col+` < ?`, []any{base}
-	}
-	if err := tx.QueryRowContext(ctx, q, args...).Scan(&high); err != nil {
+	col := t.column
+	if err := tx.QueryRowContext(ctx, `SELECT max(`+col+`) FROM records WHERE `+col+` < ?`, t.inOrder).Scan(&high); err != nil {
 		return fmt.Errorf("allocate docid: %w", err)
 	}
 	a.high, a.highRead = high.Int64, true
@@ -209,9 +207,9 @@ func (a *docIDs) readHigh(ctx context.Context, tx conn) error {
 }
 
 // slotNext reads the next free docid of slot: its highest, plus one.
-func (a *docIDs) slotNext(ctx context.Context, tx conn, slot int64) (int64, error) {
+func (a *docIDs) slotNext(ctx context.Context, tx conn, t *indexTable, slot int64) (int64, error) {
 	if a.top == nil {
-		col := tx.d.DocIDColumn()
+		col := t.column
 		st, err := tx.PrepareContext(ctx, `SELECT max(`+col+`) FROM records WHERE `+col+` >= ? AND `+col+` <= ?`)
 		if err != nil {
 			return 0, fmt.Errorf("allocate docid: %w", err)

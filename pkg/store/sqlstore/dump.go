@@ -174,52 +174,8 @@ func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumpe
 				if ins.queue(p) {
 					err = flush()
 				}
-			case d.Absorbed != nil:
-				if err = flush(); err != nil {
-					break
-				}
-				_, err = tx.ExecContext(ctx, `INSERT INTO absorbed (conversation, id, target) VALUES (?, ?, ?)`,
-					c.ID, d.Absorbed.ID, d.Absorbed.Target)
-			case d.Cursor != nil:
-				k := d.Cursor
-				if err = flush(); err != nil {
-					break
-				}
-				_, err = tx.ExecContext(ctx, `INSERT INTO export_cursors (conversation, sink, seq, held, updated) VALUES (?, ?, ?, ?, ?)`,
-					c.ID, k.Sink, k.Seq, k.Held, k.Updated)
-			case d.Schema != nil:
-				sc := d.Schema
-				if err = flush(); err != nil {
-					break
-				}
-				_, err = tx.ExecContext(ctx, `INSERT INTO conversation_schemas (conversation, name, body, updated) VALUES (?, ?, ?, ?)`,
-					c.ID, sc.Name, string(sc.Body), sc.Updated)
-			case d.Batch != nil:
-				if err = flush(); err != nil {
-					break
-				}
-				b := *d.Batch
-				b.Conversation = c.ID
-				err = putBatchRequest(ctx, tx, b)
-			case d.Import != nil:
-				if err = flush(); err != nil {
-					break
-				}
-				err = insertImportCursor(ctx, tx, c.ID, d.Import)
-			case d.Deleted != nil:
-				if err = flush(); err != nil {
-					break
-				}
-				_, err = tx.ExecContext(ctx, `INSERT INTO import_deleted (id, conversation, deleted) VALUES (?, ?, ?)
-					ON CONFLICT (id) DO UPDATE SET conversation = excluded.conversation, deleted = excluded.deleted`,
-					d.Deleted.ID, c.ID, d.Deleted.Deleted)
-			case d.Figure != nil:
-				if err = flush(); err != nil {
-					break
-				}
-				err = loadFigure(ctx, tx, c.ID, d.Figure)
 			default:
-				err = errors.New("a piece with nothing in it")
+				err = loadPiece(ctx, tx, c.ID, d, flush)
 			}
 			if err != nil {
 				return fmt.Errorf("load %q: %w", c.ID, err)
@@ -228,6 +184,61 @@ func (s *Store) Load(ctx context.Context, replace bool, next func() (store.Dumpe
 	})
 	if err == nil {
 		s.log().Info("loaded conversation", "conversation", c.ID, "records", records, "replaced", replace)
+	}
+	return err
+}
+
+// loadPiece stores a dumped piece other than a record of conv, the
+// records queued before it sent first (flush).
+func loadPiece(ctx context.Context, tx conn, conv string, d store.Dumped, flush func() error) error {
+	var err error
+	switch {
+	case d.Absorbed != nil:
+		if err = flush(); err != nil {
+			break
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO absorbed (conversation, id, target) VALUES (?, ?, ?)`,
+			conv, d.Absorbed.ID, d.Absorbed.Target)
+	case d.Cursor != nil:
+		k := d.Cursor
+		if err = flush(); err != nil {
+			break
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO export_cursors (conversation, sink, seq, held, updated) VALUES (?, ?, ?, ?, ?)`,
+			conv, k.Sink, k.Seq, k.Held, k.Updated)
+	case d.Schema != nil:
+		sc := d.Schema
+		if err = flush(); err != nil {
+			break
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO conversation_schemas (conversation, name, body, updated) VALUES (?, ?, ?, ?)`,
+			conv, sc.Name, string(sc.Body), sc.Updated)
+	case d.Batch != nil:
+		if err = flush(); err != nil {
+			break
+		}
+		b := *d.Batch
+		b.Conversation = conv
+		err = putBatchRequest(ctx, tx, b)
+	case d.Import != nil:
+		if err = flush(); err != nil {
+			break
+		}
+		err = insertImportCursor(ctx, tx, conv, d.Import)
+	case d.Deleted != nil:
+		if err = flush(); err != nil {
+			break
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO import_deleted (id, conversation, deleted) VALUES (?, ?, ?)
+				ON CONFLICT (id) DO UPDATE SET conversation = excluded.conversation, deleted = excluded.deleted`,
+			d.Deleted.ID, conv, d.Deleted.Deleted)
+	case d.Figure != nil:
+		if err = flush(); err != nil {
+			break
+		}
+		err = loadFigure(ctx, tx, conv, d.Figure)
+	default:
+		return errors.New("a piece with nothing in it")
 	}
 	return err
 }

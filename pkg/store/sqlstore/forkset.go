@@ -136,7 +136,7 @@ func (s *Store) forkSet(ctx context.Context, tx conn, src, dst string, end store
 		_, _ = tx.ExecContext(context.WithoutCancel(ctx), `DROP TABLE IF EXISTS temp.fork_rows`)
 	}()
 	idRun := ids.Run(s.nowMillis())
-	col := tx.d.DocIDColumn()
+	col := tx.ix().docIDColumn()
 	res, err := tx.ExecContext(ctx, `INSERT INTO records (`+col+`, conversation, id, pos, sub, role, created, seq, body)
 		SELECT convo_fork_docid(?1, n, created), ?2, nid, pos, sub, role, created, n, convo_fork_body(body, nid, ?2)
 		FROM (SELECT rowid AS n, pos, sub, role, created, body, `+idRun.SQL("rowid")+` AS nid
@@ -163,16 +163,8 @@ func (s *Store) forkSet(ctx context.Context, tx conn, src, dst string, end store
 			AND json_array_length(body, '$.metadata.summaryIds') > 0`, src, dst); err != nil {
 		return 0, fmt.Errorf("%w: the summaries: %w", errForkInGo, err)
 	}
-	if separateIndex(tx.d) {
-		q := `INSERT INTO search_pending (docid) SELECT ` + col + ` FROM records WHERE conversation = ?`
-		args := []any{dst}
-		if base := tx.d.InOrderDocIDs(); base > 0 {
-			q += ` AND ` + col + ` < ?`
-			args = append(args, base)
-		}
-		if _, err := tx.ExecContext(ctx, q+` ON CONFLICT DO NOTHING`, args...); err != nil {
-			return 0, fmt.Errorf("mark records unindexed: %w", err)
-		}
+	if err := tx.ix().forked(ctx, tx, dst); err != nil {
+		return 0, err
 	}
 	return n, nil
 }

@@ -20,7 +20,7 @@ type StatementForker interface {
 	// ForkStatement copies the records of conversation ?1 placed at or
 	// before (?3, ?4) into ?2 (?5: ?2 as a JSON string) in transcript
 	// order, the n-th (from 1) with the id id(n) and seq n, its docid as
-	// DocIDValue gives, its body as ForkBody's with summaryIds as they
+	// the search index's docid value gives, its body as ForkBody's with summaryIds as they
 	// were. Its one row: the records written, the longest body.
 	ForkStatement(id func(n string) string) string
 	// ForkRemap maps the summaryIds of ?2's summaries, as ForkRemap with

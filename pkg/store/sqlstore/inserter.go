@@ -22,10 +22,10 @@ type inserter struct {
 	args    []any
 	docs    docIDs
 	terms   termer
-	// unindexed are the docids of records queued that the index cursor
-	// does not cover (searchcursor.go), marked pending at each send.
-	unindexed []int64
-	rows      []CopyRow // a RecordCopier's batch
+	// added are the docids of the records queued, told the index at each
+	// send (SearchIndex.added).
+	added []int64
+	rows  []CopyRow // a RecordCopier's batch
 }
 
 // pendingRow is a record queued but not yet sent, with its index entry
@@ -45,10 +45,10 @@ func newInserter(tx conn, conv string) inserter {
 
 // insertValues is the INSERT of n records, bare placeholders: SQLite looks
 // a numbered one's name up in a list per bound value.
-func insertValues(d Dialect, n int) string {
+func insertValues(ix SearchIndex, n int) string {
 	var q strings.Builder
-	q.WriteString(`INSERT INTO records (conversation, id, pos, sub, role, created, seq, body` + docCols(d) + `) VALUES `)
-	row := "(?, ?, ?, ?, ?, ?, ?, ?" + docVals(d) + ")"
+	q.WriteString(`INSERT INTO records (conversation, id, pos, sub, role, created, seq, body` + ix.insertColumns() + `) VALUES `)
+	row := "(?, ?, ?, ?, ?, ?, ?, ?" + ix.insertValues() + ")"
 	for i := range n {
 		if i > 0 {
 			q.WriteByte(',')
@@ -58,22 +58,18 @@ func insertValues(d Dialect, n int) string {
 	return q.String()
 }
 
-// place gives p its docid and marks it unindexed where the index is a
-// table of its own; terms, called only where the row holds the index
-// entry, gives that entry. p is not queued yet (queue does).
+// place gives p its docid and, where the row holds the index entry,
+// that entry (terms', called only then). p is not queued yet (queue does).
 func (b *inserter) place(ctx context.Context, p *pendingRow, terms func() (string, error)) error {
 	docid, err := b.docs.arg(ctx, b.tx, p.created)
 	if err != nil {
 		return err
 	}
 	p.docid = docid
-	if b.tx.d.TermsInRow() {
-		if p.terms, err = terms(); err != nil {
-			return fmt.Errorf("record %s: %w", p.id, err)
-		}
-	} else if !inTail(b.tx.d, docid) {
-		b.unindexed = append(b.unindexed, docid)
+	if p.terms, err = b.tx.ix().rowTerms(terms); err != nil {
+		return fmt.Errorf("record %s: %w", p.id, err)
 	}
+	b.added = append(b.added, docid)
 	return nil
 }
 
@@ -99,14 +95,14 @@ func (b *inserter) send(ctx context.Context) error {
 		err = b.copyPending(ctx, rc, c)
 	} else if b.bindPending(); len(b.pending) == b.batch {
 		if b.full == nil {
-			if b.full, err = b.tx.PrepareContext(ctx, insertValues(b.tx.d, b.batch)); err != nil {
+			if b.full, err = b.tx.PrepareContext(ctx, insertValues(b.tx.ix(), b.batch)); err != nil {
 				return fmt.Errorf("prepare: %w", err)
 			}
 		}
 		_, err = b.full.ExecContext(ctx, b.args...)
 	} else {
 		// The last, shorter batch runs once.
-		_, err = b.tx.ExecContext(ctx, insertValues(b.tx.d, len(b.pending)), b.args...)
+		_, err = b.tx.ExecContext(ctx, insertValues(b.tx.ix(), len(b.pending)), b.args...)
 	}
 	if err != nil {
 		return fmt.Errorf("insert records %s to %s: %w", b.pending[0].id, b.pending[len(b.pending)-1].id, err)
@@ -114,10 +110,10 @@ func (b *inserter) send(ctx context.Context) error {
 	b.pending = b.pending[:0]
 	// At once: a merge into one of them later in the transaction must
 	// find it unindexed.
-	if err := pendNew(ctx, b.tx, b.unindexed...); err != nil {
+	if err := b.tx.ix().added(ctx, b.tx, b.added...); err != nil {
 		return err
 	}
-	b.unindexed = b.unindexed[:0]
+	b.added = b.added[:0]
 	return nil
 }
 
@@ -126,7 +122,7 @@ func (b *inserter) bindPending() {
 	b.args = b.args[:0]
 	for _, p := range b.pending {
 		b.args = append(b.args, b.conv, p.id, p.pos, p.sub, p.role, p.created, p.seq, p.body)
-		b.args = docArgs(b.tx.d, b.args, p.docid, p.terms)
+		b.args = b.tx.ix().termsArg(append(b.args, p.docid), p.terms)
 	}
 }
 

@@ -8,19 +8,22 @@ import (
 	"strings"
 )
 
-// CheckSearchIndex compares what the index holds with the entries the
-// stored records make, where the index is a table of its own (its entries
-// are deleted by their text, which nothing checks as it is written): for
-// tests, and for a store of test size. Records the index has not caught
-// up with must have no entry.
+// CheckSearchIndex checks the index against the records, where it is a
+// table of its own: the in-order range's order (checkInOrder), and what
+// the index holds against the entries the stored records make (its
+// entries are deleted by their text, which nothing checks as it is
+// written). For tests, and for a store of test size. Records the index
+// has not caught up with must have no entry.
 func (s *Store) CheckSearchIndex(ctx context.Context) error {
-	if err := checkInOrder(ctx, conn{s.db, s.d}); err != nil {
+	return s.ix().check(ctx, s)
+}
+
+// check: the in-order range's order, then the entries.
+func (t *indexTable) check(ctx context.Context, s *Store) error {
+	if err := t.checkInOrder(ctx, conn{s.db, s.d}); err != nil {
 		return err
 	}
-	setup, vocab := s.d.IndexEntries()
-	if vocab == "" {
-		return nil
-	}
+	setup, vocab := t.IndexEntries()
 	db, err := s.db.Conn(ctx)
 	if err != nil {
 		return err
@@ -36,11 +39,11 @@ func (s *Store) CheckSearchIndex(ctx context.Context) error {
 	}
 	want := map[pair]bool{}
 	// Only the records the index caught up with (searchcursor.go).
-	rows, err := c.QueryContext(ctx, `SELECT `+s.d.DocIDColumn()+`, conversation, body FROM records WHERE `+sqlIndexed(s.d.DocIDColumn()))
+	rows, err := c.QueryContext(ctx, `SELECT `+t.column+`, conversation, body FROM records WHERE `+t.sqlIndexed())
 	if err != nil {
 		return err
 	}
-	var t termer
+	var tm termer
 	for rows.Next() {
 		var docid int64
 		var conv string
@@ -49,13 +52,13 @@ func (s *Store) CheckSearchIndex(ctx context.Context) error {
 			rows.Close()
 			return err
 		}
-		text, err := t.stored(s.d, conv, body)
+		text, err := tm.stored(s.d, conv, body)
 		if err != nil {
 			rows.Close()
 			return err
 		}
 		for _, term := range strings.Fields(text) {
-			want[pair{s.d.IndexKey(docid), term}] = true
+			want[pair{t.IndexKey(docid), term}] = true
 		}
 	}
 	rows.Close()
@@ -91,12 +94,8 @@ func (s *Store) CheckSearchIndex(ctx context.Context) error {
 // rise. Search finds --since and --until there by binary search
 // (inOrderBounds) and merges the range with the slots by creation time, so
 // a record out of order there would be missed or misplaced.
-func checkInOrder(ctx context.Context, c conn) error {
-	base := c.d.InOrderDocIDs()
-	if base == 0 {
-		return nil
-	}
-	col := c.d.DocIDColumn()
+func (t *indexTable) checkInOrder(ctx context.Context, c conn) error {
+	base, col := t.inOrder, t.column
 	rows, err := c.QueryContext(ctx, `SELECT `+col+`, created FROM records WHERE `+col+` >= ? ORDER BY `+col, base)
 	if err != nil {
 		return err

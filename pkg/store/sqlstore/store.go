@@ -51,7 +51,9 @@ type Dialect interface {
 	Compact(ctx context.Context, db *sql.DB) (done bool, freed int64, err error)
 	// Check runs the database's own integrity check.
 	Check(ctx context.Context, db *sql.DB) error
-	SearchDialect
+	// SearchIndex is the store's search index, configured with the
+	// database's SQL (NewTermsInRow, NewIndexTable).
+	SearchIndex() SearchIndex
 }
 
 // Store is a store.Store over a database/sql database.

@@ -56,19 +56,7 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 		// tens of megabytes, so it is encoded once, into a buffer sized
 		// for it (no doubling), and bound without a copy.
 		w.buf = transcript.AppendJSON(slices.Grow(w.buf[:0], summaryBodySize(sum)), sum)
-		docid, err := w.docs.arg(ctx, tx, sum.Metadata.Timing.Creation)
-		if err != nil {
-			return err
-		}
-		var text string
-		if s.d.TermsInRow() {
-			text = w.terms.of(s.d, conv, sum)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO records (conversation, id, pos, sub, role, created, seq, body`+docCols(s.d)+`) VALUES (?, ?, ?, ?, 'summary', ?, ?, ?`+docVals(s.d)+`)`,
-			docArgs(s.d, []any{conv, sum.ID, pos, sub, sum.Metadata.Timing.Creation, w.seq, unsafe.String(unsafe.SliceData(w.buf), len(w.buf))}, docid, text)...); err != nil {
-			return fmt.Errorf("insert summary %s: %w", sum.ID, err)
-		}
-		if err := pendNew(ctx, tx, docid); err != nil {
+		if err := w.insertOne(ctx, "summary", conv, sum, pos, sub, unsafe.String(unsafe.SliceData(w.buf), len(w.buf))); err != nil {
 			return err
 		}
 		w.seq++
@@ -80,19 +68,7 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 				return fmt.Errorf("insert summary: record %s is no placeholder", ph.ID)
 			}
 			w.buf = transcript.AppendJSON(w.buf[:0], ph)
-			docid, err := w.docs.arg(ctx, tx, ph.Metadata.Timing.Creation)
-			if err != nil {
-				return err
-			}
-			var text string
-			if s.d.TermsInRow() {
-				text = w.terms.of(s.d, conv, ph)
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO records (conversation, id, pos, sub, role, created, seq, body`+docCols(s.d)+`) VALUES (?, ?, ?, ?, 'user', ?, ?, ?`+docVals(s.d)+`)`,
-				docArgs(s.d, []any{conv, ph.ID, pos, sub + 1, ph.Metadata.Timing.Creation, w.seq, string(w.buf)}, docid, text)...); err != nil {
-				return fmt.Errorf("insert placeholder %s: %w", ph.ID, err)
-			}
-			if err := pendNew(ctx, tx, docid); err != nil {
+			if err := w.insertOne(ctx, "placeholder", conv, ph, pos, sub+1, string(w.buf)); err != nil {
 				return err
 			}
 			w.seq++
@@ -117,6 +93,27 @@ func (s *Store) WriteSummary(ctx context.Context, conv string, sw store.SummaryW
 		}
 		return w.finish(ctx)
 	})
+}
+
+// insertOne inserts r of conv (what: a summary or a placeholder), body its
+// encoding, at (pos, sub), with its docid and the writer's next seq, and
+// tells the index.
+func (w *writer) insertOne(ctx context.Context, what, conv string, r *transcript.Record, pos, sub int64, body string) error {
+	tx, ix := w.tx, w.tx.ix()
+	docid, err := w.docs.arg(ctx, tx, r.Metadata.Timing.Creation)
+	if err != nil {
+		return err
+	}
+	text, err := ix.rowTerms(func() (string, error) { return w.terms.of(tx.d, conv, r), nil })
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO records (conversation, id, pos, sub, role, created, seq, body`+ix.insertColumns()+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?`+ix.insertValues()+`)`,
+		ix.termsArg([]any{conv, r.ID, pos, sub, string(r.Message.Role), r.Metadata.Timing.Creation, w.seq, body, docid}, text)...); err != nil {
+		return fmt.Errorf("insert %s %s: %w", what, r.ID, err)
+	}
+	return ix.added(ctx, tx, docid)
 }
 
 // summaryBodySize is about the size of sum encoded: its ids quoted and

@@ -34,10 +34,8 @@ type writer struct {
 }
 
 const (
-	sqlUpdate      = `UPDATE records SET body = ?, seq = ? WHERE conversation = ? AND id = ?`
-	sqlUpdateTerms = `UPDATE records SET body = ?, seq = ?, terms = ? WHERE conversation = ? AND id = ?`
-	sqlAbsorb      = `INSERT INTO absorbed (conversation, id, target) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`
-	sqlLookup      = `SELECT 1 FROM records WHERE conversation = ?1 AND id = ?2
+	sqlAbsorb = `INSERT INTO absorbed (conversation, id, target) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`
+	sqlLookup = `SELECT 1 FROM records WHERE conversation = ?1 AND id = ?2
 		UNION ALL SELECT 1 FROM absorbed WHERE conversation = ?1 AND id = ?2 LIMIT 1`
 )
 
@@ -169,32 +167,30 @@ func (w *writer) flush(ctx context.Context) error {
 }
 
 func (w *writer) update(ctx context.Context, r *transcript.Record) error {
+	ix := w.tx.ix()
+	// terms makes r's entry (no error: r is decoded already).
+	terms := func() (string, error) { return w.terms.of(w.s.d, w.conv, r), nil }
 	w.buf = transcript.AppendJSON(w.buf[:0], r)
 	w.figureUpdate(r, w.buf)
 	if i, ok := w.queued[r.ID]; ok {
 		// Not sent yet: it goes in once, as merged, with the merge's sequence.
 		p := &w.pending[i]
 		p.body, p.seq = string(w.buf), w.seq
-		if w.s.d.TermsInRow() {
-			p.terms = w.terms.of(w.s.d, w.conv, r)
-		}
+		// Where the row holds the terms; the index table's catch-up reads
+		// the body.
+		p.terms, _ = ix.rowTerms(terms)
 		w.seq++
 		return nil
 	}
-	if w.s.d.TermsInRow() {
-		text := w.terms.of(w.s.d, w.conv, r)
-		if err := w.exec(ctx, sqlUpdateTerms, string(w.buf), w.seq, text, w.conv, r.ID); err != nil {
-			return fmt.Errorf("update record %s: %w", r.ID, err)
-		}
-	} else {
-		// An indexed record's entry goes, while its old body is there to
-		// say what it was; the index takes its new text when it catches up.
-		if err := unindexWhere(ctx, w.tx, `conversation = ? AND id = ?`, w.conv, r.ID); err != nil {
-			return fmt.Errorf("update record %s: %w", r.ID, err)
-		}
-		if err := w.exec(ctx, sqlUpdate, string(w.buf), w.seq, w.conv, r.ID); err != nil {
-			return fmt.Errorf("update record %s: %w", r.ID, err)
-		}
+	text, _ := ix.rowTerms(terms)
+	// An indexed record's entry goes, while its old body is there to say
+	// what it was (an index table's: it takes the new text when it
+	// catches up; the terms in the row are written with the body).
+	if err := ix.unindex(ctx, w.tx, `conversation = ? AND id = ?`, w.conv, r.ID); err != nil {
+		return fmt.Errorf("update record %s: %w", r.ID, err)
+	}
+	if err := w.exec(ctx, ix.updateBody(), append(ix.termsArg([]any{string(w.buf), w.seq}, text), w.conv, r.ID)...); err != nil {
+		return fmt.Errorf("update record %s: %w", r.ID, err)
 	}
 	w.seq++
 	return nil
