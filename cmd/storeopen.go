@@ -42,16 +42,6 @@ const (
 	writeStore
 )
 
-// openStore opens the store spec names. With create false, a store that
-// does not exist is errNoStore (wrapped) and nothing is created.
-func openStore(ctx context.Context, spec string, create bool) (*sqlstore.Store, error) {
-	m := changeStore
-	if create {
-		m = writeStore
-	}
-	return openStoreAs(ctx, "--db", spec, m)
-}
-
 // openStoreAs opens the store spec, given as flag, as m allows. A store
 // that is not there is errNoStore (wrapped) unless m is writeStore; a spec
 // that names no store convo can use (a malformed URL, another program's
