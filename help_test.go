@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/convo-cli/convo/cmd"
+	"github.com/convo-cli/convo/pkg/iostreams"
 )
 
 // runConvo runs convo in process and returns its exit status and output.
 func runConvo(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	io, out, errOut := cmd.Test("")
+	io, out, errOut := iostreams.Test("")
 	code := cmd.Run(context.Background(), args, io)
 	return code, out.String(), errOut.String()
 }

@@ -19,12 +19,13 @@ import (
 
 	"github.com/convo-cli/convo/cmd"
 	"github.com/convo-cli/convo/internal/providertest"
+	"github.com/convo-cli/convo/pkg/iostreams"
 )
 
 // run runs the CLI in process and returns stdout, stderr and the exit code.
 func run(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
-	io, out, errOut := cmd.Test(stdin)
+	io, out, errOut := iostreams.Test(stdin)
 	code := cmd.Run(context.Background(), args, io)
 	return out.String(), errOut.String(), code
 }

@@ -189,7 +189,8 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 		// The markdown becomes JSONL lines that the usual decoder reads
 		// and checks; it is no regular file any more.
 		streams := *f.IO
-		streams.In, streams.stdinFile = export.NewMarkdownReader(f.IO.In), false
+		streams.In = export.NewMarkdownReader(f.IO.In)
+		streams.SetStdinFile(false)
 		f.IO = &streams
 	}
 	if o.conversation == "" {

@@ -58,7 +58,7 @@ func TestAppendFlags(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f, _, _ := testFactory(t, "")
-			f.IO.stdinTTY = tt.tty
+			f.IO.SetStdinTTY(tt.tty)
 			var got *appendOptions
 			execFlags(t, newCmdAppend(f, func(_ context.Context, o *appendOptions) error { got = o; return nil }), tt.code, tt.text, tt.args...)
 			if tt.code != 0 {
@@ -163,7 +163,7 @@ func TestAppendRunTransform(t *testing.T) {
 
 	// From a terminal, only the message.
 	f, out, _ = testFactory(t, "")
-	f.IO.stdinTTY = true
+	f.IO.SetStdinTTY(true)
 	if err := appendRun(ctx, appendOpts(t, f, "Hi")); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/convo-cli/convo/internal/providertest"
 	"github.com/convo-cli/convo/pkg/format"
+	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/convo-cli/convo/pkg/store"
 )
 
@@ -265,7 +266,7 @@ func TestAskExitCodes(t *testing.T) {
 		{[]string{"ask", "-c", "c", "--provider", "openai", "Hi"}, ExitOK, ""},
 		{[]string{"schema", "show", "-c", "c"}, ExitNotFound, `convo: conversation "c" has no schema: not found`},
 	} {
-		io, out, errOut := Test("")
+		io, out, errOut := iostreams.Test("")
 		if code := Run(context.Background(), append([]string{"--db", db}, tc.args...), io); code != tc.code || !strings.HasPrefix(errOut.String(), tc.stderr) {
 			t.Errorf("%v: exit %d, stderr %q; want %d, %q", tc.args, code, errOut, tc.code, tc.stderr)
 		}
@@ -292,7 +293,7 @@ func TestAskKeyFromConfig(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("OPENAI_BASE_URL", "")
 	config := writeTemp(t, "config.yaml", "openai_api_key: "+askTestKey+"\nopenai_base_url: "+srv.BaseURL("openai")+"\n")
-	io, out, errOut := Test("")
+	io, out, errOut := iostreams.Test("")
 	args := []string{"--config", config, "--db", filepath.Join(t.TempDir(), "convo.db"), "ask", "-c", "c", "--provider", "openai", "Hi"}
 	if code := Run(context.Background(), args, io); code != ExitOK || out.String() != "OK.\n" {
 		t.Fatalf("exit %d: %s %s", code, out, errOut)

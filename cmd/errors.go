@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/pkg/format"
+	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -78,10 +79,6 @@ func afterCommit(err error) error {
 	return &undeliveredError{err: err}
 }
 
-// errUndelivered is an output its reader did not take whole, though no
-// write failed: it read what was there and quit (see waitRead).
-var errUndelivered = errors.New("the reader of stdout stopped before reading everything")
-
 // unsentError is an incremental export whose stdout reader went away
 // before taking everything: no cursor moved. It exits 141 as any closed
 // pipe does, whether the export saw the pipe break (a large output) or
@@ -95,8 +92,8 @@ func (e *unsentError) Unwrap() error { return e.err }
 // outputLost reports whether err is stdout's reader gone: the pipe broke,
 // or its reader quit early.
 func outputLost(err error) bool {
-	var oe *outputError
-	return errors.Is(err, errUndelivered) || errors.As(err, &oe) && errors.Is(oe, syscall.EPIPE)
+	var oe *iostreams.OutputError
+	return errors.Is(err, iostreams.ErrUndelivered) || errors.As(err, &oe) && errors.Is(oe, syscall.EPIPE)
 }
 
 // quietExit reports whether err ends the process without a message: a
@@ -112,7 +109,7 @@ func exitCode(err error) int {
 	var ue *usageError
 	var ie *transcript.InputError
 	var de *undeliveredError
-	var oe *outputError
+	var oe *iostreams.OutputError
 	var sig *interruptedError
 	var se *unsentError
 	switch {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/convo-cli/convo/internal/providertest"
+	"github.com/convo-cli/convo/pkg/iostreams"
 )
 
 // Exit codes come from an error's type, never from its text: an error that
@@ -48,7 +49,7 @@ func TestExitCodesThroughRun(t *testing.T) {
 		{[]string{"schema", "set", "-c", "c"}, ExitUsage, "want one FILE argument"},
 		{[]string{"completion", "bash", "extra"}, ExitUsage, `unknown command "extra"`},
 	} {
-		io, _, errOut := Test("")
+		io, _, errOut := iostreams.Test("")
 		code := Run(context.Background(), append([]string{"--db", db}, tc.args...), io)
 		hint := strings.Contains(errOut.String(), "--help' for usage.")
 		if code != tc.code || !strings.Contains(errOut.String(), tc.stderr) || hint != (tc.code == ExitUsage) {
@@ -78,7 +79,7 @@ func TestEmptyConversationFlag(t *testing.T) {
 		{"show", "-c", ""},
 		{"summarize", "-c", ""},
 	} {
-		io, out, errOut := Test(`{"role":"user","content":"from stdin"}` + "\n")
+		io, out, errOut := iostreams.Test(`{"role":"user","content":"from stdin"}` + "\n")
 		code := Run(context.Background(), append([]string{"--db", db}, args...), io)
 		if code != ExitUsage || out.Len() != 0 || !strings.Contains(errOut.String(), "-c/--conversation is empty") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2", args, code, out, errOut)
@@ -91,7 +92,8 @@ func TestEmptyConversationFlag(t *testing.T) {
 func TestAppendTransformNote(t *testing.T) {
 	for _, tty := range []bool{true, false} {
 		f, out, errOut := testFactory(t, "")
-		f.IO.stdinTTY, f.IO.stderrTTY = tty, tty
+		f.IO.SetStdinTTY(tty)
+		f.IO.SetStderrTTY(tty)
 		if err := runCmd(t, f, "append", "hi"); err != nil {
 			t.Fatal(err)
 		}
@@ -117,12 +119,12 @@ func TestInterruptedExit(t *testing.T) {
 	} {
 		ctx, cancel := context.WithCancelCause(context.Background())
 		cancel(&signalCause{tc.sig})
-		io, _, errOut := Test("")
+		io, _, errOut := iostreams.Test("")
 		if code := Run(ctx, []string{"--db", db, "append", "-c", "x", "hi"}, io); code != tc.code || errOut.String() != tc.stderr {
 			t.Errorf("%v: exit %d, stderr %q; want %d, %q", tc.sig, code, errOut, tc.code, tc.stderr)
 		}
 	}
-	io, out, _ := Test("")
+	io, out, _ := iostreams.Test("")
 	if code := Run(context.Background(), []string{"--db", db, "get", "-c", "x"}, io); code != ExitNotFound {
 		t.Errorf("stored after the signal: %s", out)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/convo-cli/convo/pkg/dynamo/dynamotest"
 	"github.com/convo-cli/convo/pkg/export"
+	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -145,7 +146,7 @@ func TestExportRun(t *testing.T) {
 	if !errors.Is(err, store.ErrNotFound) || exitCode(err) != ExitNotFound {
 		t.Errorf("export of a missing conversation: %v (exit %d), want not found", err, exitCode(err))
 	}
-	f.IO.stdinTTY = true
+	f.IO.SetStdinTTY(true)
 	if err := runExport(t, f); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "nothing to export") {
 		t.Errorf("export with a terminal on stdin: %v, want a usage error", err)
 	}
@@ -250,21 +251,21 @@ func exportOneRecord(role transcript.Role, text string) func() (transcript.Recor
 // says that nothing was marked as sent; without --incremental a broken
 // pipe is as quiet as SIGPIPE.
 func TestExportReaderGone(t *testing.T) {
-	for _, err := range []error{&unsentError{errUndelivered}, &unsentError{&outputError{syscall.EPIPE}}} {
+	for _, err := range []error{&unsentError{iostreams.ErrUndelivered}, &unsentError{&iostreams.OutputError{Err: syscall.EPIPE}}} {
 		if exitCode(err) != ExitBrokenPipe || quietExit(err) || !strings.HasSuffix(err.Error(), "; nothing was marked as sent") {
 			t.Errorf("%v: exit %d, quiet %v; want 141 and a message", err, exitCode(err), quietExit(err))
 		}
 	}
-	if err := (&outputError{syscall.EPIPE}); exitCode(err) != ExitBrokenPipe || !quietExit(err) {
+	if err := (&iostreams.OutputError{Err: syscall.EPIPE}); exitCode(err) != ExitBrokenPipe || !quietExit(err) {
 		t.Errorf("a broken pipe: exit %d, quiet %v; want a quiet 141", exitCode(err), quietExit(err))
 	}
-	if outputLost(errors.New("disk full")) || !outputLost(fmt.Errorf("flush: %w", errUndelivered)) {
+	if outputLost(errors.New("disk full")) || !outputLost(fmt.Errorf("flush: %w", iostreams.ErrUndelivered)) {
 		t.Error("outputLost tells the reader's going from other failures")
 	}
 
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	db := filepath.Join(t.TempDir(), "convo.db")
-	io, _, _ := Test("")
+	io, _, _ := iostreams.Test("")
 	if code := Run(context.Background(), []string{"--db", db, "append", "-c", "demo", "hello"}, io); code != ExitOK {
 		t.Fatalf("append: exit %d", code)
 	}
@@ -275,7 +276,7 @@ func TestExportReaderGone(t *testing.T) {
 		{[]string{"export", "-c", "demo", "--incremental"}, "convo: write /dev/stdout: broken pipe; nothing was marked as sent\n"},
 		{[]string{"export", "-c", "demo"}, ""},
 	} {
-		io, _, errOut := Test("")
+		io, _, errOut := iostreams.Test("")
 		io.Out = failingWriter{syscall.EPIPE}
 		if code := Run(context.Background(), append([]string{"--db", db}, tc.args...), io); code != ExitBrokenPipe || errOut.String() != tc.stderr {
 			t.Errorf("%v: exit %d, stderr %q; want 141 and %q", tc.args, code, errOut, tc.stderr)

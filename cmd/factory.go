@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/viper"
 
+	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/sqlstore"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -20,7 +21,7 @@ import (
 // for it (the gh CLI's Factory pattern). What one command needs of them
 // is that command's function, taking the Factory, not a method of it.
 type Factory struct {
-	IO  *IOStreams
+	IO  *iostreams.IOStreams
 	Now func() time.Time
 	IDs *transcript.IDs
 	cfg *viper.Viper

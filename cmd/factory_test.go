@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/convo-cli/convo/pkg/transcript"
 	"github.com/spf13/cobra"
 )
@@ -15,7 +16,7 @@ import (
 // fresh SQLite store in t.TempDir, closed when the test ends.
 func testFactory(t *testing.T, stdin string) (*Factory, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
-	io, out, errOut := Test(stdin)
+	io, out, errOut := iostreams.Test(stdin)
 	f := &Factory{
 		IO:  io,
 		Now: func() time.Time { return time.UnixMilli(1744815823058) },

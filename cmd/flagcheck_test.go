@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/convo-cli/convo/pkg/iostreams"
 )
 
 // TestFlagsUTF8: a flag value, an environment value or an argument that is
@@ -31,7 +33,7 @@ func TestFlagsUTF8(t *testing.T) {
 			for k, v := range tc.env {
 				t.Setenv(k, v)
 			}
-			io, out, errOut := Test("")
+			io, out, errOut := iostreams.Test("")
 			if code := Run(context.Background(), tc.args, io); code != ExitUsage {
 				t.Errorf("exit %d, want %d; stderr %s", code, ExitUsage, errOut)
 			}
@@ -50,7 +52,7 @@ func TestFlagsUTF8(t *testing.T) {
 func TestFileFlagsAnyBytes(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", dir)
-	io, _, errOut := Test("")
+	io, _, errOut := iostreams.Test("")
 	if code := Run(context.Background(), []string{"get", "--db", filepath.Join(dir, "st\xffre.db"), "-c", "x"}, io); code != ExitNotFound {
 		t.Errorf("exit %d, want %d; stderr %s", code, ExitNotFound, errOut)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/spf13/cobra"
 )
 
@@ -31,7 +32,7 @@ func TestEveryCommandHasExamples(t *testing.T) {
 // reads as if it wanted a value.
 func TestHelpShowsBooleanFlagsPlain(t *testing.T) {
 	for _, args := range [][]string{{"list", "--help"}, {"summarize", "--help"}, {"--help"}} {
-		io, out, _ := Test("")
+		io, out, _ := iostreams.Test("")
 		if code := Run(context.Background(), args, io); code != ExitOK {
 			t.Fatalf("%v: exit %d", args, code)
 		}
@@ -58,7 +59,7 @@ func TestUsageErrorPointsAtCommandHelp(t *testing.T) {
 		{[]string{"apend", "-c", "x"}, "Run 'convo --help' for usage.\n"},
 	}
 	for _, tt := range tests {
-		io, _, errOut := Test("")
+		io, _, errOut := iostreams.Test("")
 		if code := Run(context.Background(), tt.args, io); code != ExitUsage {
 			t.Errorf("%v: exit %d, want %d", tt.args, code, ExitUsage)
 		}

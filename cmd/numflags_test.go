@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/convo-cli/convo/pkg/iostreams"
 )
 
 // Every numeric, duration and rate flag refuses what it cannot mean (NaN,
@@ -47,7 +49,7 @@ func TestNumericFlagsRefused(t *testing.T) {
 		{"--before", []string{"get", "-c", "x", "--before", "-5"}},
 		{"--max-tokens", []string{"render", "--provider", "openai", "--body", "--model", "m", "--max-tokens", "-1"}},
 	} {
-		io, out, errOut := Test(`{"role":"user","content":"hi"}` + "\n")
+		io, out, errOut := iostreams.Test(`{"role":"user","content":"hi"}` + "\n")
 		code := Run(context.Background(), append([]string{"--db", db}, tc.args...), io)
 		if code != ExitUsage || out.Len() != 0 || !strings.Contains(errOut.String(), tc.flag) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 naming %s", tc.args, code, out, errOut, tc.flag)

@@ -48,7 +48,7 @@ func TestRenderFlags(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			f, _, _ := testFactory(t, "")
-			f.IO.stdinTTY = tt.tty
+			f.IO.SetStdinTTY(tt.tty)
 			o, err := parseRender(t, f, tt.args...)
 			if tt.errText == "" && err != nil || tt.errText != "" && (exitCode(err) != ExitUsage || !strings.Contains(err.Error(), tt.errText)) {
 				t.Fatalf("%v (exit %d), want %q", err, exitCode(err), tt.errText)

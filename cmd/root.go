@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/convo-cli/convo/pkg/format"
+	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/convo-cli/convo/pkg/llm"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -34,12 +35,12 @@ func Main() int {
 			defer func() { pprof.StopCPUProfile(); f.Close() }()
 		}
 	}
-	return Run(ctx, os.Args[1:], System())
+	return Run(ctx, os.Args[1:], iostreams.System())
 }
 
 // Run runs convo with args on the given streams.
-func Run(ctx context.Context, args []string, io *IOStreams) int {
-	io = io.typedOut()
+func Run(ctx context.Context, args []string, io *iostreams.IOStreams) int {
+	io = io.TypedOut()
 	ctx, _ = withRunState(ctx) // onInterrupt's, or one of its own
 	app := &Factory{IO: io, Now: time.Now, IDs: transcript.NewIDs(), secrets: secrets{keys: &llm.Redactor{}}}
 	io.ErrOut = redactingWriter{io.ErrOut, &app.secrets}

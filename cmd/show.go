@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/store"
 )
@@ -113,6 +114,6 @@ func showRun(ctx context.Context, o *showOptions) error {
 
 // useColour reports whether show may colour its output: stdout is a
 // terminal, NO_COLOR is unset or empty (no-color.org) and TERM is not dumb.
-func useColour(io *IOStreams) bool {
+func useColour(io *iostreams.IOStreams) bool {
 	return io.StdoutIsTerminal() && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/mattn/go-runewidth"
 )
 
@@ -31,8 +32,8 @@ func TestShowColourAtTerminal(t *testing.T) {
 	} {
 		t.Setenv("NO_COLOR", tt.noColor)
 		t.Setenv("TERM", tt.term)
-		io, _, _ := Test("")
-		io.stdoutTTY = tt.tty
+		io, _, _ := iostreams.Test("")
+		io.SetStdoutTTY(tt.tty)
 		if got := useColour(io); got != tt.want {
 			t.Errorf("terminal %v, NO_COLOR=%q, TERM=%q: colour %v, want %v", tt.tty, tt.noColor, tt.term, got, tt.want)
 		}
@@ -42,7 +43,8 @@ func TestShowColourAtTerminal(t *testing.T) {
 // The width is the terminal's: a narrower one wraps sooner.
 func TestShowWidthFromTerminal(t *testing.T) {
 	f := appendTo(t, "demo", wrapped...)
-	f.IO.stdoutTTY, f.IO.width = true, 30
+	f.IO.SetStdoutTTY(true)
+	f.IO.SetWidth(30)
 	out := f.IO.Out.(*bytes.Buffer)
 	out.Reset()
 	no := false

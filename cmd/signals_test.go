@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/convo-cli/convo/pkg/iostreams"
 )
 
 // cancelOnWrite is a stdout that a SIGTERM reaches with its first write:
@@ -38,14 +40,14 @@ func TestSignalAfterCommit(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	io, _, errOut := Test(in.String())
+	io, _, errOut := iostreams.Test(in.String())
 	out := &cancelOnWrite{cancel: cancel}
 	io.Out = out
 	code := Run(ctx, []string{"--db", db, "append", "-c", "x"}, io)
 	if code != ExitOK || !strings.HasPrefix(errOut.String(), "convo: terminated after storing 2000 records") {
 		t.Errorf("exit %d, stderr %q; want 0 and %q", code, errOut, "convo: terminated after storing 2000 records")
 	}
-	io, got, _ := Test("")
+	io, got, _ := iostreams.Test("")
 	if Run(context.Background(), []string{"--db", db, "get", "-c", "x"}, io) != ExitOK || strings.Count(got.String(), "\n") != 2000 {
 		t.Errorf("stored %d records, want 2000", strings.Count(got.String(), "\n"))
 	}

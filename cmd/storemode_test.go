@@ -25,7 +25,8 @@ func TestSummarizeAllNothingStored(t *testing.T) {
 			}
 			f.quiet = false
 		}
-		f.IO.stdoutTTY, f.IO.stderrTTY = true, true
+		f.IO.SetStdoutTTY(true)
+		f.IO.SetStderrTTY(true)
 		done := make(chan error, 1)
 		go func() { done <- runCmd(t, f, "summarize", "--all") }()
 		select {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/convo-cli/convo/internal/pgtest"
+	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/convo-cli/convo/pkg/store/postgres"
 )
 
@@ -23,7 +24,7 @@ func TestDBMaxConnsRefused(t *testing.T) {
 		{"many", []string{"list"}, `--db-max-conns "many" from environment variable CONVO_DB_MAX_CONNS: want a whole number`},
 	} {
 		t.Setenv("CONVO_DB_MAX_CONNS", tc.env)
-		io, _, errOut := Test("")
+		io, _, errOut := iostreams.Test("")
 		if code := Run(context.Background(), append([]string{"--db", t.TempDir() + "/convo.db"}, tc.args...), io); code != ExitUsage || !strings.Contains(errOut.String(), tc.want) {
 			t.Errorf("%v (env %q): exit %d, stderr %q; want 2 and %q", tc.args, tc.env, code, errOut, tc.want)
 		}

@@ -69,7 +69,7 @@ func TestSummarizeFlags(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			f, _, _ := testFactory(t, "")
-			f.IO.stdinTTY = tt.tty
+			f.IO.SetStdinTTY(tt.tty)
 			o, err := parseSummarize(t, f, tt.args...)
 			if code := exitCode(err); code != tt.errCode {
 				t.Fatalf("exit %d (%v), want %d", code, err, tt.errCode)
@@ -281,7 +281,7 @@ func TestSummarizeRunAllProgress(t *testing.T) {
 	f, _, errOut := testFactory(t, "")
 	seedTrip(t, f, "a")
 	seedTrip(t, f, "b")
-	f.IO.stderrTTY = true
+	f.IO.SetStderrTTY(true)
 	if err := summarizeTest(t, f, "--all", "--keep-last", "1"); err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +354,8 @@ func TestSummarizeAllAtTerminal(t *testing.T) {
 			f, out, errOut := testFactory(t, "")
 			seedTrip(t, f, "a")
 			seedTrip(t, f, "b")
-			f.IO.stdoutTTY, f.IO.stderrTTY = tt.stdoutTTY, tt.stderrTTY
+			f.IO.SetStdoutTTY(tt.stdoutTTY)
+			f.IO.SetStderrTTY(tt.stderrTTY)
 			if err := summarizeTest(t, f, append([]string{"--all", "--keep-last", "1"}, tt.args...)...); err != nil {
 				t.Fatal(err)
 			}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/convo-cli/convo/internal/providertest"
+	"github.com/convo-cli/convo/pkg/iostreams"
 )
 
 // failingWriter fails every write as stdout does when its reader is gone
@@ -32,12 +33,12 @@ func TestUndeliveredOutput(t *testing.T) {
 		t.Run(errno.Error(), func(t *testing.T) {
 			db := filepath.Join(t.TempDir(), "convo.db")
 			run := func(stdin string, args ...string) (int, string) {
-				io, _, errOut := Test(stdin)
+				io, _, errOut := iostreams.Test(stdin)
 				io.Out = failingWriter{errno}
 				return Run(context.Background(), append([]string{"--db", db}, args...), io), errOut.String()
 			}
 			records := func(conv string) int {
-				io, out, _ := Test("")
+				io, out, _ := iostreams.Test("")
 				if code := Run(context.Background(), []string{"--db", db, "get", "-c", conv}, io); code != ExitOK {
 					t.Fatalf("get -c %s: exit %d", conv, code)
 				}

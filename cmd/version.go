@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -93,6 +94,6 @@ func Release() (string, time.Time) {
 // NewRootCmd returns convo's command tree on the process's streams, for
 // tools that walk it (cmd/genman writes the man pages from it).
 func NewRootCmd() *cobra.Command {
-	app := &Factory{IO: System(), Now: time.Now, IDs: transcript.NewIDs()}
+	app := &Factory{IO: iostreams.System(), Now: time.Now, IDs: transcript.NewIDs()}
 	return newRootCmd(app)
 }

@@ -1,4 +1,4 @@
-package cmd
+package iostreams
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 )
 
 // waitRead returns once the reader of the pipe f has read every byte written
-// to it, and errUndelivered if it is gone first. It then waits grace more
+// to it, and ErrUndelivered if it is gone first. It then waits grace more
 // for the reader to go away: a reader that reads until end of file (cat,
 // jq, a shell loop) is still there, while one that stopped early after a
 // read of everything at once (head -1) quits without waiting for the end.
@@ -37,12 +37,12 @@ func waitRead(ctx context.Context, f *os.File, grace time.Duration) error {
 		case cerr != nil || ierr != nil:
 			return nil // not knowable here: written is the best we know
 		case gone && unread > 0:
-			return fmt.Errorf("%w (%d bytes unread)", errUndelivered, unread)
+			return fmt.Errorf("%w (%d bytes unread)", ErrUndelivered, unread)
 		case gone:
-			return errUndelivered
+			return ErrUndelivered
 		case unread == 0:
 			if rc.Control(func(fd uintptr) { gone = readerGone(fd, grace) }) == nil && gone {
-				return errUndelivered
+				return ErrUndelivered
 			}
 			return nil
 		}

@@ -1,8 +1,12 @@
-package cmd
+// Package iostreams holds the standard streams a command reads and writes,
+// with what is known of them (terminals, width, a pipe's delivery), so
+// that tests can hand a command buffers.
+package iostreams
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"time"
@@ -45,31 +49,43 @@ func Test(stdin string) (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
 	return &IOStreams{In: bytes.NewBufferString(stdin), Out: out, ErrOut: errOut}, out, errOut
 }
 
-// outputError is a write to stdout that failed: its reader went away
-// (EPIPE: SIGPIPE is handled, see Main) or it cannot take more (ENOSPC).
-type outputError struct{ err error }
+// OutputError is a write to stdout that failed: its reader went away
+// (EPIPE: SIGPIPE is handled, see cmd.Main) or it cannot take more (ENOSPC).
+type OutputError struct{ Err error }
 
-func (e *outputError) Error() string { return e.err.Error() }
-func (e *outputError) Unwrap() error { return e.err }
+func (e *OutputError) Error() string { return e.Err.Error() }
+func (e *OutputError) Unwrap() error { return e.Err }
 
-// stdoutWriter types the write errors of stdout, so that exitCode can tell
-// a lost output from any other failure.
+// ErrUndelivered is an output its reader did not take whole, though no
+// write failed: it read what was there and quit (see waitRead).
+var ErrUndelivered = errors.New("the reader of stdout stopped before reading everything")
+
+// stdoutWriter types the write errors of stdout, so that the exit code can
+// tell a lost output from any other failure.
 type stdoutWriter struct{ w io.Writer }
 
 func (w stdoutWriter) Write(p []byte) (int, error) {
 	n, err := w.w.Write(p)
 	if err != nil {
-		err = &outputError{err}
+		err = &OutputError{err}
 	}
 	return n, err
 }
 
-// typedOut returns a copy of s whose Out types its write errors.
-func (s *IOStreams) typedOut() *IOStreams {
+// TypedOut returns a copy of s whose Out types its write errors.
+func (s *IOStreams) TypedOut() *IOStreams {
 	c := *s
 	c.Out = stdoutWriter{s.Out}
 	return &c
 }
+
+// SetStdinTTY, SetStdoutTTY, SetStderrTTY, SetStdinFile and SetWidth say
+// what the streams are, for tests: Test's buffers are no terminal.
+func (s *IOStreams) SetStdinTTY(b bool)  { s.stdinTTY = b }
+func (s *IOStreams) SetStdoutTTY(b bool) { s.stdoutTTY = b }
+func (s *IOStreams) SetStderrTTY(b bool) { s.stderrTTY = b }
+func (s *IOStreams) SetStdinFile(b bool) { s.stdinFile = b }
+func (s *IOStreams) SetWidth(w int)      { s.width = w }
 
 // StdinIsTerminal reports whether stdin is a person at a keyboard rather
 // than a pipe or file.
