@@ -124,6 +124,10 @@ func importViolations(prod, all map[string][]string) []string {
 		"pkg/show": {"pkg/transcript", "pkg/store"},
 		// The streams know terminals and pipes, nothing of convo's.
 		"pkg/iostreams": nil,
+		// The one table of exit codes reads the typed errors of the
+		// packages whose errors it maps; signals end a command through it.
+		"internal/exitcode": {"pkg/transcript", "pkg/format", "pkg/store", "pkg/iostreams"},
+		"internal/signals":  {"internal/exitcode"},
 	}
 	adapters := []string{"pkg/store/sqlite", "pkg/store/postgres", "pkg/dynamo", "pkg/llm"}
 	useCases := []string{"cmd", "pkg/ask", "pkg/answer", "pkg/show", "pkg/summarize", "pkg/importer"}

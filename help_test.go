@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/convo-cli/convo/cmd"
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/iostreams"
 )
 
@@ -35,7 +36,7 @@ func TestHelpTopics(t *testing.T) {
 		{"environment", []string{"CONVO_DB", "CONVO_CONFIG", "OPENAI_API_KEY", "NO_COLOR", "PGPASSWORD", "XDG_DATA_HOME"}},
 	} {
 		code, out, errOut := runConvo(t, "help", tt.topic)
-		if code != cmd.ExitOK || errOut != "" {
+		if code != exitcode.OK || errOut != "" {
 			t.Errorf("convo help %s: exit %d, stderr %q", tt.topic, code, errOut)
 		}
 		if strings.Contains(out, "Available Commands") {

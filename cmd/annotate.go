@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -47,7 +49,7 @@ An unknown timing key is invalid input (exit 3).`,
 				return err
 			}
 			if o.an.Empty() {
-				return usageErrorf("nothing to change: give --timing, --aux or --unset-aux")
+				return exitcode.Usagef("nothing to change: give --timing, --aux or --unset-aux")
 			}
 			if runF != nil {
 				return runF(cmd.Context(), o)
@@ -73,7 +75,7 @@ func annotateRun(ctx context.Context, o *annotateOptions) error {
 	if err != nil || o.f.quiet {
 		return err
 	}
-	noteStored(ctx, "annotating the record")
+	signals.NoteStored(ctx, "annotating the record")
 	enc := transcript.NewEncoder(o.f.IO.Out)
-	return afterCommit(errors.Join(enc.WriteLine(body), enc.Flush()))
+	return exitcode.AfterCommit(errors.Join(enc.WriteLine(body), enc.Flush()))
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -18,14 +19,14 @@ func TestAnnotateFlags(t *testing.T) {
 	}{
 		{args: []string{"-c", "v", "--id", "last-assistant", "--timing", "playStart=now"}, ref: transcript.RefLastAssistant},
 		{args: []string{"-c", "v", "--id", "01jrzj166j2wrmf990535evsq4", "--unset-aux", "k"}, ref: "01JRZJ166J2WRMF990535EVSQ4"},
-		{args: []string{"--id", "last", "--aux", "k=1"}, code: ExitUsage, text: "missing -c"},
-		{args: []string{"-c", "v", "--aux", "k=1"}, code: ExitUsage, text: "missing --id"},
-		{args: []string{"-c", "v", "--id", "nope", "--aux", "k=1"}, code: ExitUsage, text: `--id "nope": want a record id, or last`},
-		{args: []string{"-c", "v", "--id", "last"}, code: ExitUsage, text: "nothing to change"},
-		{args: []string{"-c", "v", "--id", "last", "--timing", "playstart=1"}, code: ExitInput, text: `--timing: unknown timing key "playstart"`},
-		{args: []string{"-c", "v", "--id", "last", "--timing", "playStart=soon"}, code: ExitUsage, text: "want milliseconds since the epoch or now"},
-		{args: []string{"-c", "v", "--id", "last", "--aux", "k=notjson"}, code: ExitUsage, text: "--aux k: invalid JSON"},
-		{args: []string{"-c", "v", "--id", "last", "--unset-aux", ""}, code: ExitUsage, text: "--unset-aux: want a KEY"},
+		{args: []string{"--id", "last", "--aux", "k=1"}, code: exitcode.Usage, text: "missing -c"},
+		{args: []string{"-c", "v", "--aux", "k=1"}, code: exitcode.Usage, text: "missing --id"},
+		{args: []string{"-c", "v", "--id", "nope", "--aux", "k=1"}, code: exitcode.Usage, text: `--id "nope": want a record id, or last`},
+		{args: []string{"-c", "v", "--id", "last"}, code: exitcode.Usage, text: "nothing to change"},
+		{args: []string{"-c", "v", "--id", "last", "--timing", "playstart=1"}, code: exitcode.Input, text: `--timing: unknown timing key "playstart"`},
+		{args: []string{"-c", "v", "--id", "last", "--timing", "playStart=soon"}, code: exitcode.Usage, text: "want milliseconds since the epoch or now"},
+		{args: []string{"-c", "v", "--id", "last", "--aux", "k=notjson"}, code: exitcode.Usage, text: "--aux k: invalid JSON"},
+		{args: []string{"-c", "v", "--id", "last", "--unset-aux", ""}, code: exitcode.Usage, text: "--unset-aux: want a KEY"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -79,7 +80,7 @@ func TestAnnotateRun(t *testing.T) {
 	} {
 		o.an = &transcript.Annotation{UnsetAux: []string{"x"}}
 		err := annotateRun(ctx, o)
-		if exitCode(err) != ExitNotFound || !strings.Contains(err.Error(), "not found") {
+		if exitcode.Of(err) != exitcode.NotFound || !strings.Contains(err.Error(), "not found") {
 			t.Errorf("%s in %s: %v, want exit 4", o.ref, o.conversation, err)
 		}
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/answer"
 	"github.com/convo-cli/convo/pkg/ask"
 	"github.com/convo-cli/convo/pkg/export"
@@ -122,16 +124,16 @@ func (o *appendOptions) check() error {
 	case string(export.JSONL):
 	case string(export.Markdown):
 		if len(o.texts) > 0 {
-			return usageErrorf("--format markdown reads stdin: give no TEXT arguments")
+			return exitcode.Usagef("--format markdown reads stdin: give no TEXT arguments")
 		}
 	default:
-		return usageErrorf("--format %q: want jsonl or markdown", o.format)
+		return exitcode.Usagef("--format %q: want jsonl or markdown", o.format)
 	}
 	switch {
 	case o.summarizeIfOver < 0:
-		return usageErrorf("--summarize-if-over %d: want 0 (off) or more tokens", o.summarizeIfOver)
+		return exitcode.Usagef("--summarize-if-over %d: want 0 (off) or more tokens", o.summarizeIfOver)
 	case o.summarizeEvery < 0:
-		return usageErrorf("--summarize-every %d: want 0 (off) or more records", o.summarizeEvery)
+		return exitcode.Usagef("--summarize-every %d: want 0 (off) or more records", o.summarizeEvery)
 	}
 	if err := o.policy.checkPolicy(); err != nil {
 		return err
@@ -143,7 +145,7 @@ func (o *appendOptions) check() error {
 	if slices.Contains(o.texts, "-") {
 		// "-" reads the message's text from stdin, as ask - does.
 		if len(o.texts) > 1 {
-			return usageErrorf("- (read stdin) goes alone, without TEXT arguments")
+			return exitcode.Usagef("- (read stdin) goes alone, without TEXT arguments")
 		}
 		if o.texts, err = ask.ReadMessage(o.f.IO.In); err != nil {
 			return err
@@ -159,20 +161,20 @@ func (o *appendOptions) check() error {
 	case len(o.texts) > 0:
 		role := transcript.Role(o.role)
 		if !role.Valid() {
-			return usageErrorf("--role %q: want system, user, assistant, tool or summary", o.role)
+			return exitcode.Usagef("--role %q: want system, user, assistant, tool or summary", o.role)
 		}
 		r := transcript.Record{Message: transcript.Message{
 			Role: role, Contents: o.texts, ToolCallID: o.toolCallID, Name: o.name, IsError: o.isError,
 		}}
 		if err := transcript.Validate(&r); err != nil {
-			return &usageError{err}
+			return &exitcode.UsageError{Err: err}
 		}
 		_ = o.an.Apply(&r) // annotationFlags checked the keys
 		o.add = &r
 	case o.role != "user" || o.toolCallID != "" || o.name != "" || o.isError:
-		return usageErrorf("--role, --tool-call-id, --name and --is-error build a message from TEXT arguments; none given")
+		return exitcode.Usagef("--role, --tool-call-id, --name and --is-error build a message from TEXT arguments; none given")
 	case o.conversation != "" && o.f.IO.StdinIsTerminal():
-		return usageErrorf("nothing to append: give TEXT arguments or pipe records on stdin")
+		return exitcode.Usagef("nothing to append: give TEXT arguments or pipe records on stdin")
 	}
 	return nil
 }
@@ -181,7 +183,7 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 	f := o.f
 	if o.from != "" {
 		if o.format != string(export.JSONL) {
-			return usageErrorf("--from reads a provider's response body: --format does not apply")
+			return exitcode.Usagef("--from reads a provider's response body: --format does not apply")
 		}
 		return o.runFrom(ctx, o.texts)
 	}
@@ -311,7 +313,7 @@ func (o *appendOptions) store(ctx context.Context, next func() (transcript.Recor
 		return err
 	}
 	if n := res.Inserted + res.Merged; n > 0 {
-		noteStored(ctx, "storing %s", plural(n, "record"))
+		signals.NoteStored(ctx, "storing %s", plural(n, "record"))
 	}
 	if res.Skipped > 0 {
 		a.warnf("%d record(s) already stored, skipped", res.Skipped)
@@ -324,13 +326,13 @@ func (o *appendOptions) store(ctx context.Context, next func() (transcript.Recor
 			return enc.WriteLine(r.Body)
 		})
 		if err != nil {
-			return afterCommit(errors.Join(err, enc.Flush()))
+			return exitcode.AfterCommit(errors.Join(err, enc.Flush()))
 		}
 	}
 	if (o.summarizeIfOver > 0 || o.summarizeEvery > 0) && res.ToSeq > 0 {
 		o.autoSummarize(ctx, s, enc)
 	}
-	return afterCommit(enc.Flush())
+	return exitcode.AfterCommit(enc.Flush())
 }
 
 // autoSummarize runs summarize --if-over/--every after an append, as the
@@ -349,7 +351,7 @@ func (o *appendOptions) autoSummarize(ctx context.Context, s store.Store, enc *t
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(a.IO.ErrOut, "convo: the append is stored; summarizing after it failed: %s\n", errorMessage(err))
+		fmt.Fprintf(a.IO.ErrOut, "convo: the append is stored; summarizing after it failed: %s\n", exitcode.Message(err))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -46,14 +47,14 @@ func TestAppendFlags(t *testing.T) {
 					t.Fatalf("options %+v", o)
 				}
 			}},
-		{name: "unknown role", args: []string{"--role", "robot", "x"}, code: ExitUsage, text: `--role "robot"`},
-		{name: "invalid message", args: []string{"--role", "tool", "x"}, code: ExitUsage, text: "tool_call_id"},
-		{name: "tool flags without text", args: []string{"-c", "demo", "--name", "f"}, code: ExitUsage, text: "none given"},
-		{name: "nothing on a terminal", args: []string{"-c", "demo"}, tty: true, code: ExitUsage, text: "nothing to append"},
-		{name: "unknown timing key", args: []string{"--timing", "playBegin=1", "x"}, code: ExitInput, text: "unknown timing key"},
-		{name: "bad timing value", args: []string{"--timing", "playStart=soon", "x"}, code: ExitUsage, text: "want milliseconds"},
-		{name: "bad aux", args: []string{"--aux", "k=v", "x"}, code: ExitUsage, text: "--aux k"},
-		{name: "long id", args: []string{"-c", strings.Repeat("x", 300), "x"}, code: ExitUsage, text: "longer than"},
+		{name: "unknown role", args: []string{"--role", "robot", "x"}, code: exitcode.Usage, text: `--role "robot"`},
+		{name: "invalid message", args: []string{"--role", "tool", "x"}, code: exitcode.Usage, text: "tool_call_id"},
+		{name: "tool flags without text", args: []string{"-c", "demo", "--name", "f"}, code: exitcode.Usage, text: "none given"},
+		{name: "nothing on a terminal", args: []string{"-c", "demo"}, tty: true, code: exitcode.Usage, text: "nothing to append"},
+		{name: "unknown timing key", args: []string{"--timing", "playBegin=1", "x"}, code: exitcode.Input, text: "unknown timing key"},
+		{name: "bad timing value", args: []string{"--timing", "playStart=soon", "x"}, code: exitcode.Usage, text: "want milliseconds"},
+		{name: "bad aux", args: []string{"--aux", "k=v", "x"}, code: exitcode.Usage, text: "--aux k"},
+		{name: "long id", args: []string{"-c", strings.Repeat("x", 300), "x"}, code: exitcode.Usage, text: "longer than"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,8 +128,8 @@ func TestAppendRunInvalidInput(t *testing.T) {
 	f, out, _ := testFactory(t, chat[1]+"\n"+`{"role":"robot","content":"x"}`+"\n")
 	err := appendRun(context.Background(), appendOpts(t, f, "-c", "demo"))
 	var ie *transcript.InputError
-	if exitCode(err) != ExitInput || !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), "line 2: ") {
-		t.Fatalf("err %v (exit %d), want exit 3 naming line 2", err, exitCode(err))
+	if exitcode.Of(err) != exitcode.Input || !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), "line 2: ") {
+		t.Fatalf("err %v (exit %d), want exit 3 naming line 2", err, exitcode.Of(err))
 	}
 	if out.Len() != 0 {
 		t.Errorf("printed %q", out)
@@ -188,7 +189,7 @@ func TestAppendRunFrom(t *testing.T) {
 		t.Errorf("output:\n%s", out)
 	}
 	err := appendRun(context.Background(), appendOpts(t, f, "-c", "demo", "--from", "cohere"))
-	if exitCode(err) != ExitUsage {
+	if exitcode.Of(err) != exitcode.Usage {
 		t.Errorf("--from cohere: %v, want exit 2", err)
 	}
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/answer"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/store"
@@ -85,13 +86,13 @@ func (o *appendOptions) printAnswer(rec transcript.Record, ans *format.Answer, n
 func (o *appendOptions) checkFrom(args []string) error {
 	switch {
 	case !slices.Contains(format.Names(format.CanParse), o.from):
-		return usageErrorf("--from %q: want one of %s", o.from, format.NameList(format.CanParse))
+		return exitcode.Usagef("--from %q: want one of %s", o.from, format.NameList(format.CanParse))
 	case len(args) > 0:
-		return usageErrorf("--from reads the answer on stdin: TEXT arguments do not go with it")
+		return exitcode.Usagef("--from reads the answer on stdin: TEXT arguments do not go with it")
 	case o.role != "user" || o.toolCallID != "" || o.name != "" || o.isError:
-		return usageErrorf("--role, --tool-call-id, --name and --is-error do not go with --from: the answer is the assistant's")
+		return exitcode.Usagef("--role, --tool-call-id, --name and --is-error do not go with --from: the answer is the assistant's")
 	case o.f.IO.StdinIsTerminal():
-		return usageErrorf("--from %s: pipe the provider's response body on stdin", o.from)
+		return exitcode.Usagef("--from %s: pipe the provider's response body on stdin", o.from)
 	}
 	if o.conversation != "" {
 		return checkConversationID(o.conversation)
@@ -106,7 +107,7 @@ func (o *appendOptions) checkFrom(args []string) error {
 func (o *appendOptions) appendCompaction(ctx context.Context, ans *format.Answer, an *transcript.Annotation, now int64) error {
 	a := o.f
 	if o.conversation == "" {
-		return usageErrorf("--from %s: the body holds a compaction, which stands for stored records: give -c", o.from)
+		return exitcode.Usagef("--from %s: the body holds a compaction, which stands for stored records: give -c", o.from)
 	}
 	s, err := a.Store(ctx)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -69,8 +70,8 @@ func TestAppendFromEmptyBody(t *testing.T) {
 					}
 					f, out, _ := testFactory(t, "")
 					err := appendFrom(t, f, body, append(flags, "--from", p)...)
-					if exitCode(err) != ExitInput || !strings.Contains(err.Error(), "no ") || !strings.Contains(err.Error(), missing[p]) {
-						t.Fatalf("err = %v (exit %d), want exit 3 naming %s", err, exitCode(err), missing[p])
+					if exitcode.Of(err) != exitcode.Input || !strings.Contains(err.Error(), "no ") || !strings.Contains(err.Error(), missing[p]) {
+						t.Fatalf("err = %v (exit %d), want exit 3 naming %s", err, exitcode.Of(err), missing[p])
 					}
 					if out.Len() > 0 {
 						t.Errorf("printed %s", out)
@@ -90,8 +91,8 @@ func TestAppendFromCutArguments(t *testing.T) {
 	f, _, _ := testFactory(t, "")
 	cut := `{"id":"c","choices":[{"message":{"content":"Let me look.","tool_calls":[{"id":"call_1","type":"function","function":{"name":"f","arguments":"{\"city\":\"Par"}}]},"finish_reason":"length"}]}`
 	err := appendFrom(t, f, cut, "-c", "x", "--from", "openai", "--allow-incomplete")
-	if exitCode(err) != ExitInput || !strings.Contains(err.Error(), `tool call "call_1"`) {
-		t.Fatalf("err = %v (exit %d), want exit 3 naming the call", err, exitCode(err))
+	if exitcode.Of(err) != exitcode.Input || !strings.Contains(err.Error(), `tool call "call_1"`) {
+		t.Fatalf("err = %v (exit %d), want exit 3 naming the call", err, exitcode.Of(err))
 	}
 	whole := strings.Replace(cut, `\"Par`, `\"Paris\"}`, 1)
 	if err := appendFrom(t, f, whole, "-c", "x", "--from", "openai", "--allow-incomplete"); err != nil {

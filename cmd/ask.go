@@ -13,6 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/ask"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/llm"
@@ -150,20 +152,20 @@ func (o *askOptions) check() error {
 	prov, known := format.Lookup(o.provider)
 	switch {
 	case o.provider == "":
-		return usageErrorf("missing --provider (one of %s)", format.NameList(format.CanCall))
+		return exitcode.Usagef("missing --provider (one of %s)", format.NameList(format.CanCall))
 	case !known || !prov.CanDo(format.CanCall):
-		return usageErrorf("--provider %q: want one of %s", o.provider, format.NameList(format.CanCall))
+		return exitcode.Usagef("--provider %q: want one of %s", o.provider, format.NameList(format.CanCall))
 	case o.schema != "" && o.noSchema:
-		return usageErrorf("--schema and --no-schema do not go together")
+		return exitcode.Usagef("--schema and --no-schema do not go together")
 	case o.keepInvalid && o.noSchema:
-		return usageErrorf("--keep-invalid needs a schema")
+		return exitcode.Usagef("--keep-invalid needs a schema")
 	case o.maxTokens < 0:
-		return usageErrorf("--max-tokens %d: want a positive number", o.maxTokens)
+		return exitcode.Usagef("--max-tokens %d: want a positive number", o.maxTokens)
 	case o.timeout <= 0:
-		return usageErrorf("--timeout %s: want a positive duration", o.timeout)
+		return exitcode.Usagef("--timeout %s: want a positive duration", o.timeout)
 	}
 	if o.model = cmp.Or(o.model, prov.DefaultModel); o.model == "" {
-		return usageErrorf("--provider %s needs --model", o.provider)
+		return exitcode.Usagef("--provider %s needs --model", o.provider)
 	}
 	var err error
 	if o.temp, err = parseTemperature(o.temperature); err != nil {
@@ -172,7 +174,7 @@ func (o *askOptions) check() error {
 	// The API version and what its request takes (no temperature).
 	req := format.Request{Provider: o.provider, Temperature: o.temp, APIVersion: apiVersion(o.provider, o.anthropicVersion)}
 	if err := req.Check(); err != nil {
-		return usageErrorf("--provider %s: %v", o.provider, err)
+		return exitcode.Usagef("--provider %s: %v", o.provider, err)
 	}
 	if o.pace, err = parseRate(o.rate); err != nil {
 		return err
@@ -180,9 +182,9 @@ func (o *askOptions) check() error {
 	for i, arg := range o.args {
 		switch {
 		case arg == "-" && len(o.args) > 1:
-			return usageErrorf("- (read stdin) goes alone, without TEXT arguments")
+			return exitcode.Usagef("- (read stdin) goes alone, without TEXT arguments")
 		case strings.IndexByte(arg, 0) >= 0:
-			return usageErrorf("argument %d contains a NUL character", i+1)
+			return exitcode.Usagef("argument %d contains a NUL character", i+1)
 		}
 	}
 	return nil
@@ -253,17 +255,17 @@ func askRun(ctx context.Context, o *askOptions) error {
 	if res.RawErr != nil {
 		// Reported, not failed: the answer is stored, and a retry would
 		// pay for it, and store it, twice.
-		fmt.Fprintf(f.IO.ErrOut, "convo: %s\n", errorMessage(res.RawErr))
+		fmt.Fprintf(f.IO.ErrOut, "convo: %s\n", exitcode.Message(res.RawErr))
 	}
 	var re *ask.RequestError
 	if errors.As(err, &re) {
-		return &usageError{err}
+		return &exitcode.UsageError{Err: err}
 	}
 	if err != nil {
 		return err
 	}
 	// The turn is stored: from here on a failure loses only its report.
-	noteStored(ctx, "storing the question and its answer")
+	signals.NoteStored(ctx, "storing the question and its answer")
 	f.logger().Info("asked", "conversation", o.conversation, "provider", o.provider, "model", o.model, "answer", res.Answer.ID,
 		"tool_calls", len(res.Answer.Message.ToolCalls), "ms", res.LLMEnd-res.LLMStart, "streamed", o.stream)
 	if err := printAnswer(o, &res.Answer, streamed); outErr == nil {
@@ -274,7 +276,7 @@ func askRun(ctx context.Context, o *askOptions) error {
 		// Exit 3 stands: the answer does not match; the output is second.
 		return errors.Join(fmt.Errorf("%w\nstored anyway (--keep-invalid)", res.Invalid), outErr)
 	}
-	return afterCommit(outErr)
+	return exitcode.AfterCommit(outErr)
 }
 
 // askContents is the new user message: the arguments, or stdin with -;
@@ -293,11 +295,11 @@ func readTools(path string) ([]format.Tool, error) {
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, usageErrorf("--tools: %v", err)
+		return nil, exitcode.Usagef("--tools: %v", err)
 	}
 	tools, err := format.ParseTools(b)
 	if err != nil {
-		return nil, usageErrorf("--tools %s: %v", path, err)
+		return nil, exitcode.Usagef("--tools %s: %v", path, err)
 	}
 	return tools, nil
 }

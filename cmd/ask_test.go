@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/internal/providertest"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/iostreams"
@@ -63,8 +64,8 @@ func TestAskFlags(t *testing.T) {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			f, _, _ := testFactory(t, "")
 			o, err := parseAsk(t, f, tt.args...)
-			if tt.errText == "" && err != nil || tt.errText != "" && (exitCode(err) != ExitUsage || err == nil || !strings.Contains(err.Error(), tt.errText)) {
-				t.Fatalf("%v (exit %d), want %q", err, exitCode(err), tt.errText)
+			if tt.errText == "" && err != nil || tt.errText != "" && (exitcode.Of(err) != exitcode.Usage || err == nil || !strings.Contains(err.Error(), tt.errText)) {
+				t.Fatalf("%v (exit %d), want %q", err, exitcode.Of(err), tt.errText)
 			}
 			if tt.check != nil && !tt.check(o) {
 				t.Errorf("options %+v", o)
@@ -132,8 +133,8 @@ func TestAskRun(t *testing.T) {
 	}{
 		{name: "plain", step: paris, args: []string{"Capital?"}, stdout: "Paris is the capital of France.\n", stored: 2},
 		{name: "stdin", step: paris, stdin: "Capital?\n", args: []string{"-"}, stdout: "Paris is the capital of France.\n", stored: 2},
-		{name: "stdin empty", step: paris, stdin: "\n", args: []string{"-"}, code: ExitInput, stderr: "the message on stdin is empty"},
-		{name: "stdin NUL", step: paris, stdin: "a\x00b", args: []string{"-"}, code: ExitInput, stderr: "NUL"},
+		{name: "stdin empty", step: paris, stdin: "\n", args: []string{"-"}, code: exitcode.Input, stderr: "the message on stdin is empty"},
+		{name: "stdin NUL", step: paris, stdin: "a\x00b", args: []string{"-"}, code: exitcode.Input, stderr: "NUL"},
 		{name: "json", step: paris, args: []string{"--json", "Capital?"}, stored: 2,
 			checkStdout: func(s string) bool {
 				return strings.HasPrefix(s, `{"id":"`) && strings.Contains(s, `"role":"assistant","contents":["Paris is the capital of France."]`)
@@ -146,18 +147,18 @@ func TestAskRun(t *testing.T) {
 			}},
 		{name: "tool call", step: weather, args: []string{"--tools", tools, "Weather?"}, stdout: "", stderr: `tool call call_abc123: get_weather {"location":"Paris"}`, stored: 2},
 		{name: "schema", step: cityOK, args: []string{"--schema", schema, "City?"}, stdout: `{"city":"Paris"}` + "\n", stored: 2},
-		{name: "schema mismatch", step: cityBad, args: []string{"--schema", schema, "City?"}, code: ExitInput, stderr: "answer: does not match the schema City"},
-		{name: "schema mismatch kept", step: cityBad, args: []string{"--schema", schema, "--keep-invalid", "City?"}, code: ExitInput,
+		{name: "schema mismatch", step: cityBad, args: []string{"--schema", schema, "City?"}, code: exitcode.Input, stderr: "answer: does not match the schema City"},
+		{name: "schema mismatch kept", step: cityBad, args: []string{"--schema", schema, "--keep-invalid", "City?"}, code: exitcode.Input,
 			stdout: `{"city":75}` + "\n", stderr: "stored anyway (--keep-invalid)", stored: 2},
-		{name: "schema missing", step: paris, args: []string{"--schema", "/nonexistent.json", "x"}, code: ExitUsage, stderr: "--schema: open /nonexistent.json"},
-		{name: "schema invalid", step: paris, args: []string{"--schema", badSchema, "x"}, code: ExitUsage, stderr: "not a valid JSON Schema"},
-		{name: "tools missing", step: paris, args: []string{"--tools", "/nonexistent.json", "x"}, code: ExitUsage, stderr: "--tools: open"},
-		{name: "tools invalid", step: paris, args: []string{"--tools", badTools, "x"}, code: ExitUsage, stderr: "--tools " + badTools},
+		{name: "schema missing", step: paris, args: []string{"--schema", "/nonexistent.json", "x"}, code: exitcode.Usage, stderr: "--schema: open /nonexistent.json"},
+		{name: "schema invalid", step: paris, args: []string{"--schema", badSchema, "x"}, code: exitcode.Usage, stderr: "not a valid JSON Schema"},
+		{name: "tools missing", step: paris, args: []string{"--tools", "/nonexistent.json", "x"}, code: exitcode.Usage, stderr: "--tools: open"},
+		{name: "tools invalid", step: paris, args: []string{"--tools", badTools, "x"}, code: exitcode.Usage, stderr: "--tools " + badTools},
 		{name: "system file", step: paris, args: []string{"--system", "@" + prompt, "x"}, stdout: "Paris is the capital of France.\n", stored: 2},
-		{name: "system missing", step: paris, args: []string{"--system", "@/nonexistent", "x"}, code: ExitUsage, stderr: "--system: open"},
-		{name: "nothing to ask", step: paris, code: ExitUsage, stderr: `nothing to ask: conversation "c" has no message to answer`},
-		{name: "provider failure", step: providertest.Step{Status: 500, Error: "down"}, args: []string{"x"}, code: ExitFailure, stderr: "after 4 attempts); nothing was stored"},
-		{name: "incomplete", step: providertest.Step{Answer: &providertest.Answer{Text: "Once", Finish: "length"}}, args: []string{"x"}, code: ExitFailure,
+		{name: "system missing", step: paris, args: []string{"--system", "@/nonexistent", "x"}, code: exitcode.Usage, stderr: "--system: open"},
+		{name: "nothing to ask", step: paris, code: exitcode.Usage, stderr: `nothing to ask: conversation "c" has no message to answer`},
+		{name: "provider failure", step: providertest.Step{Status: 500, Error: "down"}, args: []string{"x"}, code: exitcode.Failure, stderr: "after 4 attempts); nothing was stored"},
+		{name: "incomplete", step: providertest.Step{Answer: &providertest.Answer{Text: "Once", Finish: "length"}}, args: []string{"x"}, code: exitcode.Failure,
 			stderr: "openai answer incomplete: finish reason length; nothing was stored"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -165,7 +166,7 @@ func TestAskRun(t *testing.T) {
 			f, out, errOut := testFactory(t, tc.stdin)
 			f.quiet = tc.name == "json quiet"
 			err := askTest(t, f, tc.args...)
-			if code := exitCode(err); code != tc.code {
+			if code := exitcode.Of(err); code != tc.code {
 				t.Fatalf("exit %d (%v), want %d", code, err, tc.code)
 			}
 			if err != nil {
@@ -198,8 +199,8 @@ func TestAskRunMissingKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := askRun(context.Background(), o); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "no API key (set ANTHROPIC_API_KEY)") {
-		t.Fatalf("%v (exit %d)", err, exitCode(err))
+	if err := askRun(context.Background(), o); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "no API key (set ANTHROPIC_API_KEY)") {
+		t.Fatalf("%v (exit %d)", err, exitcode.Of(err))
 	}
 }
 
@@ -261,16 +262,16 @@ func TestAskExitCodes(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{[]string{"ask", "-c", "c", "Hi"}, ExitUsage, "convo: missing --provider (one of openai, openai-responses, anthropic, gemini, bedrock, ollama)\nRun 'convo ask --help' for usage.\n"},
-		{[]string{"ask", "-c", "c", "--provider", "openai", "--schema", schema, "Hi"}, ExitInput, "convo: answer: does not match the schema City:\n"},
-		{[]string{"ask", "-c", "c", "--provider", "openai", "Hi"}, ExitOK, ""},
-		{[]string{"schema", "show", "-c", "c"}, ExitNotFound, `convo: conversation "c" has no schema: not found`},
+		{[]string{"ask", "-c", "c", "Hi"}, exitcode.Usage, "convo: missing --provider (one of openai, openai-responses, anthropic, gemini, bedrock, ollama)\nRun 'convo ask --help' for usage.\n"},
+		{[]string{"ask", "-c", "c", "--provider", "openai", "--schema", schema, "Hi"}, exitcode.Input, "convo: answer: does not match the schema City:\n"},
+		{[]string{"ask", "-c", "c", "--provider", "openai", "Hi"}, exitcode.OK, ""},
+		{[]string{"schema", "show", "-c", "c"}, exitcode.NotFound, `convo: conversation "c" has no schema: not found`},
 	} {
 		io, out, errOut := iostreams.Test("")
 		if code := Run(context.Background(), append([]string{"--db", db}, tc.args...), io); code != tc.code || !strings.HasPrefix(errOut.String(), tc.stderr) {
 			t.Errorf("%v: exit %d, stderr %q; want %d, %q", tc.args, code, errOut, tc.code, tc.stderr)
 		}
-		if tc.code == ExitOK && out.String() != `{"city":75}`+"\n" {
+		if tc.code == exitcode.OK && out.String() != `{"city":75}`+"\n" {
 			t.Errorf("%v: stdout %q", tc.args, out)
 		}
 	}
@@ -281,8 +282,8 @@ func TestAskRunRetryEnv(t *testing.T) {
 	askEnv(t)
 	t.Setenv(envRetryMaxDelay, "soon")
 	f, _, _ := testFactory(t, "")
-	if err := askTest(t, f, "x"); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), envRetryMaxDelay+`="soon"`) {
-		t.Fatalf("%v (exit %d)", err, exitCode(err))
+	if err := askTest(t, f, "x"); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), envRetryMaxDelay+`="soon"`) {
+		t.Fatalf("%v (exit %d)", err, exitcode.Of(err))
 	}
 }
 
@@ -295,7 +296,7 @@ func TestAskKeyFromConfig(t *testing.T) {
 	config := writeTemp(t, "config.yaml", "openai_api_key: "+askTestKey+"\nopenai_base_url: "+srv.BaseURL("openai")+"\n")
 	io, out, errOut := iostreams.Test("")
 	args := []string{"--config", config, "--db", filepath.Join(t.TempDir(), "convo.db"), "ask", "-c", "c", "--provider", "openai", "Hi"}
-	if code := Run(context.Background(), args, io); code != ExitOK || out.String() != "OK.\n" {
+	if code := Run(context.Background(), args, io); code != exitcode.OK || out.String() != "OK.\n" {
 		t.Fatalf("exit %d: %s %s", code, out, errOut)
 	}
 	if h := srv.Requests()[0].Header.Get("Authorization"); h != "Bearer [KEY]" {

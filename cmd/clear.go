@@ -3,6 +3,8 @@ package cmd
 import (
 	"context"
 
+	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/signals"
 	"github.com/spf13/cobra"
 )
 
@@ -28,7 +30,7 @@ func newCmdClear(f *Factory, runF func(context.Context, *clearOptions) error) *c
 				return err
 			}
 			if !o.yes {
-				return usageErrorf("clear deletes every record, summary and export cursor of %q for good; add --yes to do it", o.conversation)
+				return exitcode.Usagef("clear deletes every record, summary and export cursor of %q for good; add --yes to do it", o.conversation)
 			}
 			if runF != nil {
 				return runF(cmd.Context(), o)
@@ -50,7 +52,7 @@ func clearRun(ctx context.Context, o *clearOptions) error {
 	if err != nil {
 		return err
 	}
-	noteStored(ctx, "clearing %q", o.conversation)
+	signals.NoteStored(ctx, "clearing %q", o.conversation)
 	o.f.warnf("cleared %q: %d record(s) deleted", o.conversation, n)
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/store"
 )
 
@@ -17,9 +18,9 @@ func TestClearFlags(t *testing.T) {
 		errText string
 	}{
 		{args: []string{"-c", "demo", "--yes"}, want: "demo"},
-		{args: []string{"--yes"}, errCode: ExitUsage, errText: "missing -c"},
-		{args: []string{"-c", "demo"}, errCode: ExitUsage, errText: "add --yes"},
-		{args: []string{"-c", "demo", "--yes", "extra"}, errCode: ExitUsage},
+		{args: []string{"--yes"}, errCode: exitcode.Usage, errText: "missing -c"},
+		{args: []string{"-c", "demo"}, errCode: exitcode.Usage, errText: "add --yes"},
+		{args: []string{"-c", "demo", "--yes", "extra"}, errCode: exitcode.Usage},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -31,7 +32,7 @@ func TestClearFlags(t *testing.T) {
 			})
 			cmd.SetArgs(tt.args)
 			err := cmd.Execute()
-			if code := exitCode(err); code != tt.errCode {
+			if code := exitcode.Of(err); code != tt.errCode {
 				t.Fatalf("exit %d (%v), want %d", code, err, tt.errCode)
 			}
 			if err != nil && !strings.Contains(err.Error(), tt.errText) {
@@ -56,7 +57,7 @@ func TestClearRun(t *testing.T) {
 		t.Errorf("stderr %q", errOut)
 	}
 	err := clearRun(context.Background(), &clearOptions{f: f, conversation: "demo", yes: true})
-	if !errors.Is(err, store.ErrNotFound) || exitCode(err) != ExitNotFound {
-		t.Errorf("second clear: %v (exit %d), want not found", err, exitCode(err))
+	if !errors.Is(err, store.ErrNotFound) || exitcode.Of(err) != exitcode.NotFound {
+		t.Errorf("second clear: %v (exit %d), want not found", err, exitcode.Of(err))
 	}
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/store"
 )
 
@@ -45,9 +47,9 @@ refusal is said on stderr, and the exit status is 1 at the end.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch {
 			case o.conversation != "" && o.all:
-				return usageErrorf("give -c or --all, not both")
+				return exitcode.Usagef("give -c or --all, not both")
 			case o.conversation == "" && !o.all:
-				return usageErrorf("missing -c ID or --all: what to copy")
+				return exitcode.Usagef("missing -c ID or --all: what to copy")
 			}
 			if o.conversation != "" {
 				if err := checkConversationID(o.conversation); err != nil {
@@ -77,7 +79,7 @@ refusal is said on stderr, and the exit status is 1 at the end.`,
 func checkStoreSpec(flag, spec string) error {
 	switch {
 	case spec == "":
-		return usageErrorf("missing %s STORE: %s", flag, storeSchemes)
+		return exitcode.Usagef("missing %s STORE: %s", flag, storeSchemes)
 	}
 	return checkLocation(flag, spec)
 }
@@ -89,7 +91,7 @@ func copyRun(ctx context.Context, o *copyOptions) error {
 		return err
 	}
 	if sameStore(f.db, o.to) {
-		return usageErrorf("--to names the store copied from (%s)", src.Describe())
+		return exitcode.Usagef("--to names the store copied from (%s)", src.Describe())
 	}
 	f.secrets.notePasswords(o.to)
 	dst, err := openPooled(ctx, f, "--to", o.to, writeStore)
@@ -105,16 +107,16 @@ func copyRun(ctx context.Context, o *copyOptions) error {
 		if err != nil {
 			return err
 		}
-		noteStored(ctx, "copying %q", o.conversation)
+		signals.NoteStored(ctx, "copying %q", o.conversation)
 		f.warnf("copied 1 conversation (%d record(s)) to %s", n, dst.Describe())
 		return nil
 	}
 	tally, err := store.CopyAll(ctx, src, dst, o.force, func(conv string, n int, err error) {
 		if err != nil {
-			fmt.Fprintf(f.IO.ErrOut, "convo: not copied: %s\n", errorMessage(err))
+			fmt.Fprintf(f.IO.ErrOut, "convo: not copied: %s\n", exitcode.Message(err))
 			return
 		}
-		notePartial(ctx, "the conversations said copied above are in %s, the others not", dst.Describe())
+		signals.NotePartial(ctx, "the conversations said copied above are in %s, the others not", dst.Describe())
 		f.warnf("copied %q (%d record(s))", conv, n)
 	})
 	if tally.Copied > 0 || err == nil {
@@ -123,7 +125,7 @@ func copyRun(ctx context.Context, o *copyOptions) error {
 	switch {
 	case errors.Is(err, context.Canceled) && tally.Copied > 0:
 		// Not "nothing was written": the conversations said copied are.
-		return &partialError{err, fmt.Sprintf("the conversations said copied above are in %s, the others not", dst.Describe())}
+		return &exitcode.PartialError{Err: err, Stored: fmt.Sprintf("the conversations said copied above are in %s, the others not", dst.Describe())}
 	case err != nil:
 		return err
 	case tally.Failed > 0:

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/store"
 )
 
@@ -22,13 +23,13 @@ func TestCopyFlags(t *testing.T) {
 		{args: []string{"--all", "--to", "file:b.db", "--force"}},
 		{args: []string{"--all", "--to", "postgres://u@h/db"}},
 		{args: []string{"--all", "--to", "postgresql://u@h/db?sslmode=disable"}},
-		{args: []string{"--all"}, code: ExitUsage, text: "missing --to STORE"},
-		{args: []string{"--to", "b.db"}, code: ExitUsage, text: "missing -c ID or --all"},
-		{args: []string{"-c", "a", "--all", "--to", "b.db"}, code: ExitUsage, text: "give -c or --all, not both"},
-		{args: []string{"-c", strings.Repeat("a", 300), "--to", "b.db"}, code: ExitUsage, text: "longer than"},
-		{args: []string{"--all", "--to", "mysql://h/db"}, code: ExitUsage, text: `--to: unsupported store "mysql:"`},
-		{args: []string{"--all", "--to", "file:"}, code: ExitUsage, text: "--to file: names no file"},
-		{args: []string{"--all", "--to", "b.db", "extra"}, code: ExitUsage, text: "extra"},
+		{args: []string{"--all"}, code: exitcode.Usage, text: "missing --to STORE"},
+		{args: []string{"--to", "b.db"}, code: exitcode.Usage, text: "missing -c ID or --all"},
+		{args: []string{"-c", "a", "--all", "--to", "b.db"}, code: exitcode.Usage, text: "give -c or --all, not both"},
+		{args: []string{"-c", strings.Repeat("a", 300), "--to", "b.db"}, code: exitcode.Usage, text: "longer than"},
+		{args: []string{"--all", "--to", "mysql://h/db"}, code: exitcode.Usage, text: `--to: unsupported store "mysql:"`},
+		{args: []string{"--all", "--to", "file:"}, code: exitcode.Usage, text: "--to file: names no file"},
+		{args: []string{"--all", "--to", "b.db", "extra"}, code: exitcode.Usage, text: "extra"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -62,17 +63,17 @@ func TestCopyRun(t *testing.T) {
 		t.Fatalf("stdout %q, stderr %q", out, errOut)
 	}
 	err := copyRun(ctx, &copyOptions{f: f, to: target, conversation: "demo"})
-	if !errors.Is(err, store.ErrExists) || exitCode(err) != ExitFailure {
-		t.Fatalf("copy onto an existing conversation: %v (exit %d)", err, exitCode(err))
+	if !errors.Is(err, store.ErrExists) || exitcode.Of(err) != exitcode.Failure {
+		t.Fatalf("copy onto an existing conversation: %v (exit %d)", err, exitcode.Of(err))
 	}
 	err = copyRun(ctx, &copyOptions{f: f, to: target, conversation: "nobody"})
-	if !errors.Is(err, store.ErrNotFound) || exitCode(err) != ExitNotFound {
-		t.Fatalf("copy of a missing conversation: %v (exit %d)", err, exitCode(err))
+	if !errors.Is(err, store.ErrNotFound) || exitcode.Of(err) != exitcode.NotFound {
+		t.Fatalf("copy of a missing conversation: %v (exit %d)", err, exitcode.Of(err))
 	}
 	errOut.Reset()
 	err = copyRun(ctx, &copyOptions{f: f, to: target, all: true})
-	if exitCode(err) != ExitFailure || !strings.Contains(errOut.String(), `not copied: conversation "demo" already exists`) {
-		t.Fatalf("copy --all onto an existing conversation: %v (exit %d), stderr %q", err, exitCode(err), errOut)
+	if exitcode.Of(err) != exitcode.Failure || !strings.Contains(errOut.String(), `not copied: conversation "demo" already exists`) {
+		t.Fatalf("copy --all onto an existing conversation: %v (exit %d), stderr %q", err, exitcode.Of(err), errOut)
 	}
 	errOut.Reset()
 	if err := copyRun(ctx, &copyOptions{f: f, to: "file:" + target, all: true, force: true}); err != nil {
@@ -90,7 +91,7 @@ func TestCopyOntoItself(t *testing.T) {
 	t.Chdir(dir)
 	for _, to := range []string{f.db, "file:" + f.db, "file://" + f.db, file, "./" + file} {
 		err := copyRun(context.Background(), &copyOptions{f: f, to: to, all: true})
-		if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "--to names the store copied from") {
+		if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "--to names the store copied from") {
 			t.Errorf("--to %s: %v", to, err)
 		}
 	}

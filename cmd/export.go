@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/dynamo"
 	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/otel"
@@ -127,19 +128,19 @@ func (o *exportOptions) parse(changed func(string) bool, format, to, commit stri
 	}
 	switch {
 	case o.conversation != "" && o.all:
-		return usageErrorf("give -c or --all, not both")
+		return exitcode.Usagef("give -c or --all, not both")
 	case o.conversation == "" && !o.all && (o.incremental || o.excludeLast):
-		return usageErrorf("--incremental and --exclude-last need -c ID or --all")
+		return exitcode.Usagef("--incremental and --exclude-last need -c ID or --all")
 	case changed("sink") && !o.incremental:
-		return usageErrorf("--sink names the cursor of --incremental; add --incremental")
+		return exitcode.Usagef("--sink names the cursor of --incremental; add --incremental")
 	case o.ack && !o.incremental:
-		return usageErrorf("--ack leaves the cursor of --incremental for --commit-cursor; add --incremental")
+		return exitcode.Usagef("--ack leaves the cursor of --incremental for --commit-cursor; add --incremental")
 	case o.sink == "":
-		return usageErrorf("--sink: want a name")
+		return exitcode.Usagef("--sink: want a name")
 	case strings.HasPrefix(to, "dynamodb://") && changed("format"):
-		return usageErrorf("--to dynamodb:// writes DynamoDB items itself; --format does not apply")
+		return exitcode.Usagef("--to dynamodb:// writes DynamoDB items itself; --format does not apply")
 	case o.endpointURL != "" && !strings.HasPrefix(to, "dynamodb://"):
-		return usageErrorf("--endpoint-url applies to --to dynamodb:// only")
+		return exitcode.Usagef("--endpoint-url applies to --to dynamodb:// only")
 	}
 	if o.conversation != "" {
 		if err := checkConversationID(o.conversation); err != nil {
@@ -147,17 +148,17 @@ func (o *exportOptions) parse(changed func(string) bool, format, to, commit stri
 		}
 	}
 	if o.format, err = export.ParseFormat(format); err != nil {
-		return usageErrorf("--format: %v", err)
+		return exitcode.Usagef("--format: %v", err)
 	}
 	if (o.format == export.DynamoDBBatch) != (o.table != "") {
-		return usageErrorf("--table goes with --format dynamodb-batch, and that format needs it")
+		return exitcode.Usagef("--table goes with --format dynamodb-batch, and that format needs it")
 	}
 	if err := o.parseOTel(changed, to); err != nil || o.otlp != nil {
 		return err
 	}
 	if path, ok := strings.CutPrefix(to, "file://"); ok {
 		if path == "" {
-			return usageErrorf("--to %q: want file://PATH", to)
+			return exitcode.Usagef("--to %q: want file://PATH", to)
 		}
 		o.file = path
 		return nil
@@ -165,7 +166,7 @@ func (o *exportOptions) parse(changed func(string) bool, format, to, commit stri
 	if to != "" {
 		var ok bool
 		if o.dynamoTable, ok = strings.CutPrefix(to, "dynamodb://"); !ok || !tableName().MatchString(o.dynamoTable) {
-			return usageErrorf("--to %q: want file://PATH, dynamodb://TABLE (TABLE of 3 to 255 letters, digits, '_', '-' or '.') or otlp+http://HOST:PORT", to)
+			return exitcode.Usagef("--to %q: want file://PATH, dynamodb://TABLE (TABLE of 3 to 255 letters, digits, '_', '-' or '.') or otlp+http://HOST:PORT", to)
 		}
 	}
 	return nil
@@ -176,11 +177,11 @@ func (o *exportOptions) parse(changed func(string) bool, format, to, commit stri
 func (o *exportOptions) parseCommit(changed func(string) bool, token string) (err error) {
 	for _, name := range []string{"conversation", "all", "incremental", "sink", "ack", "exclude-last", "format", "table", "to", "endpoint-url", "otel-content"} {
 		if changed(name) {
-			return usageErrorf("--commit-cursor takes no other export flag (--%s): the token says what to move", name)
+			return exitcode.Usagef("--commit-cursor takes no other export flag (--%s): the token says what to move", name)
 		}
 	}
 	if token == "" {
-		return usageErrorf("--commit-cursor: want the token export --ack printed")
+		return exitcode.Usagef("--commit-cursor: want the token export --ack printed")
 	}
 	o.commit, err = parseAck(token)
 	return err
@@ -192,7 +193,7 @@ func exportRun(ctx context.Context, o *exportOptions) error {
 	}
 	stdin := o.conversation == "" && !o.all
 	if stdin && o.f.IO.StdinIsTerminal() {
-		return usageErrorf("nothing to export: give -c ID or --all, or pipe records on stdin")
+		return exitcode.Usagef("nothing to export: give -c ID or --all, or pipe records on stdin")
 	}
 	var s store.Store
 	if !stdin {
@@ -299,8 +300,8 @@ func (o *exportOptions) stored(ctx context.Context, s store.Store, out *exportOu
 		st = ackStore{exportStore{s}, &marks}
 	}
 	err := export.Run(ctx, st, out.Writer, j) // the writer itself, so Run sees it Staged
-	if o.incremental && outputLost(err) {
-		return &unsentError{err}
+	if o.incremental && exitcode.OutputLost(err) {
+		return &exitcode.UnsentError{Err: err}
 	}
 	if err == nil && o.ack {
 		o.printAck(marks)

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/dynamo/dynamotest"
 	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/iostreams"
@@ -73,8 +74,8 @@ func TestExportFlags(t *testing.T) {
 			f, _, _ := testFactory(t, "")
 			got, err := exportOpts(t, f, tt.args...)
 			if tt.errText != "" {
-				if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), tt.errText) {
-					t.Fatalf("error %v (exit %d), want a usage error containing %q", err, exitCode(err), tt.errText)
+				if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), tt.errText) {
+					t.Fatalf("error %v (exit %d), want a usage error containing %q", err, exitcode.Of(err), tt.errText)
 				}
 				if got != nil {
 					t.Error("runF ran after a usage error")
@@ -143,11 +144,11 @@ func TestExportRun(t *testing.T) {
 	}
 
 	err := runExport(t, f, "-c", "nobody")
-	if !errors.Is(err, store.ErrNotFound) || exitCode(err) != ExitNotFound {
-		t.Errorf("export of a missing conversation: %v (exit %d), want not found", err, exitCode(err))
+	if !errors.Is(err, store.ErrNotFound) || exitcode.Of(err) != exitcode.NotFound {
+		t.Errorf("export of a missing conversation: %v (exit %d), want not found", err, exitcode.Of(err))
 	}
 	f.IO.SetStdinTTY(true)
-	if err := runExport(t, f); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "nothing to export") {
+	if err := runExport(t, f); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "nothing to export") {
 		t.Errorf("export with a terminal on stdin: %v, want a usage error", err)
 	}
 }
@@ -226,8 +227,8 @@ func TestExportRunDynamoDB(t *testing.T) {
 	// A table that does not exist fails the export and moves no cursor.
 	exportAppend(t, f, "more", "hello")
 	err := runExport(t, f, "-c", "more", "--incremental", "--to", "dynamodb://no-such-table", "--endpoint-url", url)
-	if exitCode(err) != ExitFailure || !strings.Contains(err.Error(), "no-such-table") {
-		t.Fatalf("export to a missing table: %v (exit %d)", err, exitCode(err))
+	if exitcode.Of(err) != exitcode.Failure || !strings.Contains(err.Error(), "no-such-table") {
+		t.Fatalf("export to a missing table: %v (exit %d)", err, exitcode.Of(err))
 	}
 	if seq, _ := s.Cursor(ctx, "more", DefaultSink); seq != 0 {
 		t.Fatalf("a failed export moved the cursor to %d", seq)
@@ -251,22 +252,22 @@ func exportOneRecord(role transcript.Role, text string) func() (transcript.Recor
 // says that nothing was marked as sent; without --incremental a broken
 // pipe is as quiet as SIGPIPE.
 func TestExportReaderGone(t *testing.T) {
-	for _, err := range []error{&unsentError{iostreams.ErrUndelivered}, &unsentError{&iostreams.OutputError{Err: syscall.EPIPE}}} {
-		if exitCode(err) != ExitBrokenPipe || quietExit(err) || !strings.HasSuffix(err.Error(), "; nothing was marked as sent") {
-			t.Errorf("%v: exit %d, quiet %v; want 141 and a message", err, exitCode(err), quietExit(err))
+	for _, err := range []error{&exitcode.UnsentError{Err: iostreams.ErrUndelivered}, &exitcode.UnsentError{Err: &iostreams.OutputError{Err: syscall.EPIPE}}} {
+		if exitcode.Of(err) != exitcode.BrokenPipe || exitcode.Quiet(err) || !strings.HasSuffix(err.Error(), "; nothing was marked as sent") {
+			t.Errorf("%v: exit %d, quiet %v; want 141 and a message", err, exitcode.Of(err), exitcode.Quiet(err))
 		}
 	}
-	if err := (&iostreams.OutputError{Err: syscall.EPIPE}); exitCode(err) != ExitBrokenPipe || !quietExit(err) {
-		t.Errorf("a broken pipe: exit %d, quiet %v; want a quiet 141", exitCode(err), quietExit(err))
+	if err := (&iostreams.OutputError{Err: syscall.EPIPE}); exitcode.Of(err) != exitcode.BrokenPipe || !exitcode.Quiet(err) {
+		t.Errorf("a broken pipe: exit %d, quiet %v; want a quiet 141", exitcode.Of(err), exitcode.Quiet(err))
 	}
-	if outputLost(errors.New("disk full")) || !outputLost(fmt.Errorf("flush: %w", iostreams.ErrUndelivered)) {
+	if exitcode.OutputLost(errors.New("disk full")) || !exitcode.OutputLost(fmt.Errorf("flush: %w", iostreams.ErrUndelivered)) {
 		t.Error("outputLost tells the reader's going from other failures")
 	}
 
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	db := filepath.Join(t.TempDir(), "convo.db")
 	io, _, _ := iostreams.Test("")
-	if code := Run(context.Background(), []string{"--db", db, "append", "-c", "demo", "hello"}, io); code != ExitOK {
+	if code := Run(context.Background(), []string{"--db", db, "append", "-c", "demo", "hello"}, io); code != exitcode.OK {
 		t.Fatalf("append: exit %d", code)
 	}
 	for _, tc := range []struct {
@@ -278,7 +279,7 @@ func TestExportReaderGone(t *testing.T) {
 	} {
 		io, _, errOut := iostreams.Test("")
 		io.Out = failingWriter{syscall.EPIPE}
-		if code := Run(context.Background(), append([]string{"--db", db}, tc.args...), io); code != ExitBrokenPipe || errOut.String() != tc.stderr {
+		if code := Run(context.Background(), append([]string{"--db", db}, tc.args...), io); code != exitcode.BrokenPipe || errOut.String() != tc.stderr {
 			t.Errorf("%v: exit %d, stderr %q; want 141 and %q", tc.args, code, errOut, tc.stderr)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/store"
 )
@@ -30,7 +31,7 @@ func parseAck(tok string) (*ackCommit, error) {
 	a, err := export.ParseAck(tok)
 	var bad *export.AckError
 	if errors.As(err, &bad) {
-		return nil, usageErrorf("--commit-cursor: not a token that export --ack printed (%s)", bad.Why)
+		return nil, exitcode.Usagef("--commit-cursor: not a token that export --ack printed (%s)", bad.Why)
 	}
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/store"
 )
 
@@ -18,7 +19,7 @@ func TestAckTokenMarks(t *testing.T) {
 	if err != nil || c.sink != "s3" || !reflect.DeepEqual(c.marks, marks) {
 		t.Fatalf("parsed %+v, %v; want sink s3 and %+v", c, err, marks)
 	}
-	if _, err := parseAck("ack1.!!!!"); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "--commit-cursor") {
+	if _, err := parseAck("ack1.!!!!"); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "--commit-cursor") {
 		t.Fatalf("a damaged token: %v, want a usage error", err)
 	}
 }

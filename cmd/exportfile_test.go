@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/store"
 )
@@ -86,8 +87,8 @@ func TestExportFileRefusedLeavesAllAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := runExport(t, f, "-c", "demo", "--incremental", "--to", "file://"+foreign)
-	if !errors.Is(err, export.ErrForeignTail) || exitCode(err) != ExitFailure || !strings.Contains(err.Error(), foreign) {
-		t.Fatalf("export to a foreign torn file: %v (exit %d), want ErrForeignTail, exit 1, naming the file", err, exitCode(err))
+	if !errors.Is(err, export.ErrForeignTail) || exitcode.Of(err) != exitcode.Failure || !strings.Contains(err.Error(), foreign) {
+		t.Fatalf("export to a foreign torn file: %v (exit %d), want ErrForeignTail, exit 1, naming the file", err, exitcode.Of(err))
 	}
 	if got, _ := os.ReadFile(foreign); string(got) != "keep\nimportant" {
 		t.Errorf("the file changed: %q", got)
@@ -108,7 +109,7 @@ func TestExportFileRefusedLeavesAllAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec, _ := exportFileRecord(t, s, empty)
-	if err := runExport(t, f, "-c", "nobody", "--to", "file://"+filepath.Join(dir, "none.jsonl")); exitCode(err) != ExitNotFound {
+	if err := runExport(t, f, "-c", "nobody", "--to", "file://"+filepath.Join(dir, "none.jsonl")); exitcode.Of(err) != exitcode.NotFound {
 		t.Fatalf("export of a missing conversation: %v", err)
 	}
 	if _, ok := exportFileRecord(t, s, filepath.Join(dir, "none.jsonl")); ok {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/otel"
 )
@@ -17,15 +18,15 @@ import (
 func (o *exportOptions) parseOTel(changed func(string) bool, to string) error {
 	if otel.IsTo(to) {
 		if changed("format") && o.format != export.OTel {
-			return usageErrorf("--to %s sends spans (--format otel); --format %s does not apply", to, o.format)
+			return exitcode.Usagef("--to %s sends spans (--format otel); --format %s does not apply", to, o.format)
 		}
 		if o.ack {
-			return usageErrorf("--ack: --to otlp moves each cursor once the receiver accepted its spans; drop --ack")
+			return exitcode.Usagef("--ack: --to otlp moves each cursor once the receiver accepted its spans; drop --ack")
 		}
 		ep, err := otel.ParseTo(to, os.Getenv)
 		var ue *otel.UsageError
 		if errors.As(err, &ue) {
-			return usageErrorf("%s", ue.Msg)
+			return exitcode.Usagef("%s", ue.Msg)
 		}
 		if err != nil {
 			return err
@@ -33,7 +34,7 @@ func (o *exportOptions) parseOTel(changed func(string) bool, to string) error {
 		o.format, o.otlp = export.OTel, &ep
 	}
 	if o.otelContent && o.format != export.OTel {
-		return usageErrorf("--otel-content puts texts on spans; it goes with --format otel or --to otlp")
+		return exitcode.Usagef("--otel-content puts texts on spans; it goes with --format otel or --to otlp")
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 )
 
@@ -42,7 +43,7 @@ func TestExportOTLPPartialSuccess(t *testing.T) {
 	f, out, errOut := testFactory(t, "")
 	exportAppend(t, f, "demo", "hello", "hi there", "more", "and more")
 	err := runExport(t, f, "-c", "demo", "--incremental", "--to", "otlp+"+srv.URL)
-	if code := exitCode(err); code != ExitFailure || !strings.Contains(err.Error(), "rejected 1 span(s)") || !strings.Contains(err.Error(), "span too old") {
+	if code := exitcode.Of(err); code != exitcode.Failure || !strings.Contains(err.Error(), "rejected 1 span(s)") || !strings.Contains(err.Error(), "span too old") {
 		t.Fatalf("partial success: exit %d, %v; want 1 and the rejected count with its reason", code, err)
 	}
 	if rc.requests != 1 || rc.spans != 2 {
@@ -68,7 +69,7 @@ func TestExportOTelFlags(t *testing.T) {
 		{"-c d --to otlp+http://u:pw-secret@127.0.0.1:1", "want otlp+http://HOST:PORT"},
 	} {
 		_, err := exportOpts(t, f, strings.Fields(tc.args)...)
-		if exitCode(err) != ExitUsage || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "pw-secret") {
+		if exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "pw-secret") {
 			t.Errorf("export %s: %v, want a usage error with %q", tc.args, err, tc.want)
 		}
 	}

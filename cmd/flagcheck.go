@@ -3,6 +3,7 @@ package cmd
 import (
 	"unicode/utf8"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -40,7 +41,7 @@ func checkUTF8(cmd *cobra.Command, args []string) error {
 			if !f.Changed {
 				from = " (from the environment or the config file)"
 			}
-			err = usageErrorf("--%s%s: invalid UTF-8 at byte %d", f.Name, from, invalidUTF8At(v)+1)
+			err = exitcode.Usagef("--%s%s: invalid UTF-8 at byte %d", f.Name, from, invalidUTF8At(v)+1)
 			return
 		}
 	})
@@ -49,7 +50,7 @@ func checkUTF8(cmd *cobra.Command, args []string) error {
 	}
 	for i, a := range args {
 		if !utf8.ValidString(a) {
-			return usageErrorf("argument %d: invalid UTF-8 at byte %d", i+1, invalidUTF8At(a)+1)
+			return exitcode.Usagef("argument %d: invalid UTF-8 at byte %d", i+1, invalidUTF8At(a)+1)
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/iostreams"
 )
 
@@ -34,8 +35,8 @@ func TestFlagsUTF8(t *testing.T) {
 				t.Setenv(k, v)
 			}
 			io, out, errOut := iostreams.Test("")
-			if code := Run(context.Background(), tc.args, io); code != ExitUsage {
-				t.Errorf("exit %d, want %d; stderr %s", code, ExitUsage, errOut)
+			if code := Run(context.Background(), tc.args, io); code != exitcode.Usage {
+				t.Errorf("exit %d, want %d; stderr %s", code, exitcode.Usage, errOut)
 			}
 			if !strings.Contains(errOut.String(), tc.want) || out.Len() > 0 {
 				t.Errorf("stderr %q, want %q; stdout %q", errOut, tc.want, out)
@@ -53,7 +54,7 @@ func TestFileFlagsAnyBytes(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", dir)
 	io, _, errOut := iostreams.Test("")
-	if code := Run(context.Background(), []string{"get", "--db", filepath.Join(dir, "st\xffre.db"), "-c", "x"}, io); code != ExitNotFound {
-		t.Errorf("exit %d, want %d; stderr %s", code, ExitNotFound, errOut)
+	if code := Run(context.Background(), []string{"get", "--db", filepath.Join(dir, "st\xffre.db"), "-c", "x"}, io); code != exitcode.NotFound {
+		t.Errorf("exit %d, want %d; stderr %s", code, exitcode.NotFound, errOut)
 	}
 }

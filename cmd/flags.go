@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -18,7 +19,7 @@ import (
 
 func noArgs(_ *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return usageErrorf("unexpected argument %q", args[0])
+		return exitcode.Usagef("unexpected argument %q", args[0])
 	}
 	return nil
 }
@@ -26,11 +27,11 @@ func noArgs(_ *cobra.Command, args []string) error {
 // recordRef reads a --id/--at/--to value (see transcript.ParseRef).
 func recordRef(flag, v string) (transcript.Ref, error) {
 	if v == "" {
-		return "", usageErrorf("missing %s: want %s", flag, transcript.RefHelp)
+		return "", exitcode.Usagef("missing %s: want %s", flag, transcript.RefHelp)
 	}
 	ref, err := transcript.ParseRef(v)
 	if err != nil {
-		return "", usageErrorf("%s %v", flag, err)
+		return "", exitcode.Usagef("%s %v", flag, err)
 	}
 	return ref, nil
 }
@@ -42,7 +43,7 @@ func annotationFlags(timing, aux, unsetAux []string, now int64) (*transcript.Ann
 	an, err := transcript.ParseAnnotation(timing, aux, unsetAux, now)
 	var ie *transcript.InputError
 	if err != nil && !errors.As(err, &ie) {
-		return nil, &usageError{err}
+		return nil, &exitcode.UsageError{Err: err}
 	}
 	return an, err
 }
@@ -88,5 +89,5 @@ func parseCutoff(flag, v string, now time.Time) (int64, error) {
 	if d, err := time.ParseDuration(v); err == nil && d >= 0 {
 		return now.Add(-d).UnixMilli(), nil
 	}
-	return 0, usageErrorf("%s %q: want %s", flag, v, TimeHelp)
+	return 0, exitcode.Usagef("%s %q: want %s", flag, v, TimeHelp)
 }

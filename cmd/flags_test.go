@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -22,7 +23,7 @@ func execFlags(t *testing.T, cmd *cobra.Command, code int, text string, args ...
 	cmd.SetOut(io.Discard)
 	cmd.SetErr(io.Discard)
 	err := cmd.ExecuteContext(context.Background())
-	if got := exitCode(err); got != code {
+	if got := exitcode.Of(err); got != code {
 		t.Fatalf("%s: exit %d (%v), want %d", strings.Join(args, " "), got, err, code)
 	}
 	if err != nil && !strings.Contains(err.Error(), text) {
@@ -81,7 +82,7 @@ func TestParseCutoff(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "d", "-1d", "-2h", "soon", "3x", "-5", "+5", "2026-13-01", "2026-01-01T25:00", "01JRZJ166J2WRMF990535EVSQ"} {
-		if _, err := parseCutoff("--x", bad, now); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "--x") {
+		if _, err := parseCutoff("--x", bad, now); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "--x") {
 			t.Errorf("%q: %v, want a usage error naming the flag", bad, err)
 		}
 	}
@@ -97,7 +98,7 @@ func TestRecordRef(t *testing.T) {
 		}
 	}
 	for in, text := range map[string]string{"": "missing --id: want a record id", "first": `--id "first": want a record id`} {
-		if _, err := recordRef("--id", in); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), text) {
+		if _, err := recordRef("--id", in); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), text) {
 			t.Errorf("%q: %v, want a usage error with %q", in, err, text)
 		}
 	}
@@ -118,16 +119,16 @@ func TestAnnotationFlags(t *testing.T) {
 		code               int
 		text               string
 	}{
-		{timing: []string{"playstart=1"}, code: ExitInput, text: `--timing: unknown timing key "playstart"`},
-		{timing: []string{"=1"}, code: ExitUsage, text: "want KEY=MS"},
-		{timing: []string{"playStart=-1"}, code: ExitUsage, text: "want milliseconds"},
-		{aux: []string{"k"}, code: ExitUsage, text: "want KEY=JSON"},
-		{aux: []string{"k=text"}, code: ExitUsage, text: `quote strings: --aux k='"text"'`},
-		{unset: []string{""}, code: ExitUsage, text: "--unset-aux: want a KEY"},
+		{timing: []string{"playstart=1"}, code: exitcode.Input, text: `--timing: unknown timing key "playstart"`},
+		{timing: []string{"=1"}, code: exitcode.Usage, text: "want KEY=MS"},
+		{timing: []string{"playStart=-1"}, code: exitcode.Usage, text: "want milliseconds"},
+		{aux: []string{"k"}, code: exitcode.Usage, text: "want KEY=JSON"},
+		{aux: []string{"k=text"}, code: exitcode.Usage, text: `quote strings: --aux k='"text"'`},
+		{unset: []string{""}, code: exitcode.Usage, text: "--unset-aux: want a KEY"},
 	} {
 		_, err := annotationFlags(tt.timing, tt.aux, tt.unset, 0)
-		if exitCode(err) != tt.code || !strings.Contains(err.Error(), tt.text) {
-			t.Errorf("%v %v %v: %v (exit %d), want exit %d with %q", tt.timing, tt.aux, tt.unset, err, exitCode(err), tt.code, tt.text)
+		if exitcode.Of(err) != tt.code || !strings.Contains(err.Error(), tt.text) {
+			t.Errorf("%v %v %v: %v (exit %d), want exit %d with %q", tt.timing, tt.aux, tt.unset, err, exitcode.Of(err), tt.code, tt.text)
 		}
 	}
 }
@@ -143,7 +144,7 @@ func FuzzParseCutoff(f *testing.F) {
 	f.Fuzz(func(t *testing.T, v string) {
 		ms, err := parseCutoff("--since", v, now)
 		if err != nil {
-			var ue *usageError
+			var ue *exitcode.UsageError
 			if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--since") {
 				t.Fatalf("%q: %v, want a usage error naming the flag", v, err)
 			}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/convo-cli/convo/internal/exitcode"
 )
 
 // parseRate reads --rate N/PERIOD ("10/1s", "60/m", "500/1h"): at most N
@@ -17,7 +19,7 @@ func parseRate(v string) (time.Duration, error) {
 	n, per, ok := strings.Cut(v, "/")
 	count, err := strconv.Atoi(n)
 	if !ok || err != nil || count <= 0 {
-		return 0, usageErrorf("--rate %q: want N/PERIOD, e.g. 10/1s or 60/m", v)
+		return 0, exitcode.Usagef("--rate %q: want N/PERIOD, e.g. 10/1s or 60/m", v)
 	}
 	switch per {
 	case "s", "sec":
@@ -29,12 +31,12 @@ func parseRate(v string) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(per)
 	if err != nil || d <= 0 {
-		return 0, usageErrorf("--rate %q: bad period %q", v, per)
+		return 0, exitcode.Usagef("--rate %q: bad period %q", v, per)
 	}
 	interval := d / time.Duration(count)
 	if interval == 0 {
 		// An interval of 0 would be no limit at all.
-		return 0, usageErrorf("--rate %q: more than one request a nanosecond", v)
+		return 0, exitcode.Usagef("--rate %q: more than one request a nanosecond", v)
 	}
 	return interval, nil
 }
@@ -44,7 +46,7 @@ func textOrFile(flag, v string) (string, error) {
 	if name, ok := strings.CutPrefix(v, "@"); ok {
 		b, err := os.ReadFile(name)
 		if err != nil {
-			return "", usageErrorf("%s: %v", flag, err)
+			return "", exitcode.Usagef("%s: %v", flag, err)
 		}
 		return string(b), nil
 	}

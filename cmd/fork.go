@@ -5,6 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -41,13 +43,13 @@ RECORD is ` + transcript.RefHelp + `.`,
 				return err
 			}
 			if o.dst == "" {
-				return usageErrorf("missing --to: the conversation to create")
+				return exitcode.Usagef("missing --to: the conversation to create")
 			}
 			if err := checkConversationID(o.dst); err != nil {
 				return err
 			}
 			if o.dst == o.src {
-				return usageErrorf("--to %q is the conversation forked from", o.dst)
+				return exitcode.Usagef("--to %q is the conversation forked from", o.dst)
 			}
 			if o.at != "" {
 				var err error
@@ -79,7 +81,7 @@ func forkRun(ctx context.Context, o *forkOptions) error {
 	if err != nil {
 		return err
 	}
-	noteStored(ctx, "forking %q into %q", o.src, o.dst)
+	signals.NoteStored(ctx, "forking %q into %q", o.src, o.dst)
 	if res.Replaced > 0 {
 		o.f.warnf("replaced %q (%d record(s) deleted)", o.dst, res.Replaced)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -20,11 +21,11 @@ func TestForkFlags(t *testing.T) {
 	}{
 		{args: []string{"-c", "a", "--to", "b"}},
 		{args: []string{"-c", "a", "--to", "b", "--at", "last-user", "--force"}, ref: transcript.RefLastUser},
-		{args: []string{"--to", "b"}, code: ExitUsage, text: "missing -c"},
-		{args: []string{"-c", "a"}, code: ExitUsage, text: "missing --to"},
-		{args: []string{"-c", "a", "--to", "a"}, code: ExitUsage, text: `--to "a" is the conversation forked from`},
-		{args: []string{"-c", "a", "--to", strings.Repeat("b", 300)}, code: ExitUsage, text: "longer than"},
-		{args: []string{"-c", "a", "--to", "b", "--at", "first"}, code: ExitUsage, text: `--at "first"`},
+		{args: []string{"--to", "b"}, code: exitcode.Usage, text: "missing -c"},
+		{args: []string{"-c", "a"}, code: exitcode.Usage, text: "missing --to"},
+		{args: []string{"-c", "a", "--to", "a"}, code: exitcode.Usage, text: `--to "a" is the conversation forked from`},
+		{args: []string{"-c", "a", "--to", strings.Repeat("b", 300)}, code: exitcode.Usage, text: "longer than"},
+		{args: []string{"-c", "a", "--to", "b", "--at", "first"}, code: exitcode.Usage, text: `--at "first"`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -65,8 +66,8 @@ func TestForkRun(t *testing.T) {
 
 	// An existing target is an error unless --force.
 	err := forkRun(ctx, &forkOptions{f: f, src: "demo", dst: "copy"})
-	if !errors.Is(err, store.ErrExists) || exitCode(err) != ExitFailure {
-		t.Errorf("existing target: %v (exit %d)", err, exitCode(err))
+	if !errors.Is(err, store.ErrExists) || exitcode.Of(err) != exitcode.Failure {
+		t.Errorf("existing target: %v (exit %d)", err, exitcode.Of(err))
 	}
 	errOut.Reset()
 	if err := forkRun(ctx, &forkOptions{f: f, src: "demo", dst: "copy", force: true}); err != nil {
@@ -80,7 +81,7 @@ func TestForkRun(t *testing.T) {
 		{f: f, src: "nobody", dst: "x"},
 		{f: f, src: "demo", dst: "x", ref: "01JRZJ166J2WRMF990535EVSQZ"},
 	} {
-		if err := forkRun(ctx, o); exitCode(err) != ExitNotFound {
+		if err := forkRun(ctx, o); exitcode.Of(err) != exitcode.NotFound {
 			t.Errorf("%+v: %v, want exit 4", o, err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -37,7 +38,7 @@ func newCmdGet(f *Factory, runF func(context.Context, *getOptions) error) *cobra
 				return err
 			}
 			if o.limit < 0 {
-				return usageErrorf("--limit %d: want a positive number", o.limit)
+				return exitcode.Usagef("--limit %d: want a positive number", o.limit)
 			}
 			o.read = store.ReadOptions{Limit: o.limit}
 			if err := parseBefore(o.before, f.Now(), &o.read); err != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/store"
 )
 
@@ -20,12 +21,12 @@ func TestGetFlags(t *testing.T) {
 		{args: []string{"-c", "demo", "--before", "01jrzj166j2wrmf990535evsqs"}, want: store.ReadOptions{BeforeID: "01JRZJ166J2WRMF990535EVSQS"}},
 		{args: []string{"-c", "demo", "--before", "1000"}, want: store.ReadOptions{BeforeTime: 1000}},
 		{args: []string{"-c", "demo", "--before", "1970-01-01T00:00:01Z"}, want: store.ReadOptions{BeforeTime: 1000}},
-		{args: []string{"--limit", "2"}, code: ExitUsage, text: "missing -c"},
-		{args: []string{"-c", "demo", "--limit", "-1"}, code: ExitUsage, text: "--limit -1"},
-		{args: []string{"-c", "demo", "--before", "yesterday"}, code: ExitUsage, text: `--before "yesterday"`},
-		{args: []string{"-c", "demo", "--limit", "x"}, code: ExitUsage, text: "invalid argument"},
-		{args: []string{"-c", "demo", "more"}, code: ExitUsage, text: `unexpected argument "more"`},
-		{args: []string{"-c", strings.Repeat("x", 257)}, code: ExitUsage, text: "longer than 256 bytes"},
+		{args: []string{"--limit", "2"}, code: exitcode.Usage, text: "missing -c"},
+		{args: []string{"-c", "demo", "--limit", "-1"}, code: exitcode.Usage, text: "--limit -1"},
+		{args: []string{"-c", "demo", "--before", "yesterday"}, code: exitcode.Usage, text: `--before "yesterday"`},
+		{args: []string{"-c", "demo", "--limit", "x"}, code: exitcode.Usage, text: "invalid argument"},
+		{args: []string{"-c", "demo", "more"}, code: exitcode.Usage, text: `unexpected argument "more"`},
+		{args: []string{"-c", strings.Repeat("x", 257)}, code: exitcode.Usage, text: "longer than 256 bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -60,11 +61,11 @@ func TestGetRun(t *testing.T) {
 	}
 
 	err := getRun(context.Background(), &getOptions{f: f, conversation: "nobody"})
-	if exitCode(err) != ExitNotFound || !strings.Contains(err.Error(), `"nobody"`) {
-		t.Errorf("missing conversation: %v (exit %d), want exit 4 naming it", err, exitCode(err))
+	if exitcode.Of(err) != exitcode.NotFound || !strings.Contains(err.Error(), `"nobody"`) {
+		t.Errorf("missing conversation: %v (exit %d), want exit 4 naming it", err, exitcode.Of(err))
 	}
 	err = getRun(context.Background(), &getOptions{f: f, conversation: "demo", read: store.ReadOptions{BeforeID: "01JRZJ166J2WRMF990535EVSQZ"}})
-	if exitCode(err) != ExitNotFound {
+	if exitcode.Of(err) != exitcode.NotFound {
 		t.Errorf("--before an unknown record: %v, want exit 4", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -100,7 +101,7 @@ func helpCommand(root *cobra.Command) *cobra.Command {
 						cmds = append(cmds, sub.Name())
 					}
 				}
-				return usageErrorf("unknown help topic %q: the topics are %s; the commands are %s",
+				return exitcode.Usagef("unknown help topic %q: the topics are %s; the commands are %s",
 					strings.Join(args, " "), strings.Join(topics, ", "), strings.Join(cmds, ", "))
 			}
 			if target == nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/spf13/cobra"
 )
@@ -33,7 +34,7 @@ func TestEveryCommandHasExamples(t *testing.T) {
 func TestHelpShowsBooleanFlagsPlain(t *testing.T) {
 	for _, args := range [][]string{{"list", "--help"}, {"summarize", "--help"}, {"--help"}} {
 		io, out, _ := iostreams.Test("")
-		if code := Run(context.Background(), args, io); code != ExitOK {
+		if code := Run(context.Background(), args, io); code != exitcode.OK {
 			t.Fatalf("%v: exit %d", args, code)
 		}
 		if strings.Contains(out.String(), "[=true|false]") || strings.Contains(out.String(), "[=false]") {
@@ -60,8 +61,8 @@ func TestUsageErrorPointsAtCommandHelp(t *testing.T) {
 	}
 	for _, tt := range tests {
 		io, _, errOut := iostreams.Test("")
-		if code := Run(context.Background(), tt.args, io); code != ExitUsage {
-			t.Errorf("%v: exit %d, want %d", tt.args, code, ExitUsage)
+		if code := Run(context.Background(), tt.args, io); code != exitcode.Usage {
+			t.Errorf("%v: exit %d, want %d", tt.args, code, exitcode.Usage)
 		}
 		if !strings.HasSuffix(errOut.String(), tt.help) {
 			t.Errorf("%v: stderr %q, want it to end %q", tt.args, errOut, tt.help)

@@ -15,6 +15,8 @@ import (
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 
+	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/importer"
 	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -55,18 +57,18 @@ docs/import.md of convo's source.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var ok bool
 			if o.format, ok = importer.Lookup(o.from); !ok {
-				return usageErrorf("--from %q: want one of %s", o.from, strings.Join(importer.Names(), ", "))
+				return exitcode.Usagef("--from %q: want one of %s", o.from, strings.Join(importer.Names(), ", "))
 			}
 			if len(args) == 0 {
-				return usageErrorf("import reads files: give at least one PATH (- for stdin)")
+				return exitcode.Usagef("import reads files: give at least one PATH (- for stdin)")
 			}
 			if o.name != "" {
 				if o.prefix != "" {
-					return usageErrorf("--name and --prefix both name conversations: give one")
+					return exitcode.Usagef("--name and --prefix both name conversations: give one")
 				}
 				var err error
 				if o.tmpl, err = template.New("name").Option("missingkey=error").Parse(o.name); err != nil {
-					return usageErrorf("--name: %v", err)
+					return exitcode.Usagef("--name: %v", err)
 				}
 			}
 			o.paths = args
@@ -147,7 +149,7 @@ func (o *importOptions) files() (files []string, stdin bool, err error) {
 		}
 		got, err := importer.Files(o.format, []string{p})
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, false, usageErrorf("%s: no such file or directory", p)
+			return nil, false, exitcode.Usagef("%s: no such file or directory", p)
 		}
 		if err != nil {
 			return nil, false, err
@@ -217,7 +219,7 @@ func (o *importOptions) importerOptions(ctx context.Context, rep *importReport, 
 		Stored: func(n int) {
 			// each chunk commits with its cursor: an interrupt says so
 			rep.stored += n
-			notePartial(ctx, "%d records were stored before that, each chunk with its cursor", rep.stored)
+			signals.NotePartial(ctx, "%d records were stored before that, each chunk with its cursor", rep.stored)
 		},
 		Changed:  rep.changed,
 		Progress: bar.add,
@@ -227,7 +229,7 @@ func (o *importOptions) importerOptions(ctx context.Context, rep *importReport, 
 		opt.Name = func(d importer.NameData) (string, error) {
 			var b strings.Builder
 			if err := o.tmpl.Execute(&b, d); err != nil {
-				return "", usageErrorf("--name: %v", err)
+				return "", exitcode.Usagef("--name: %v", err)
 			}
 			return b.String(), nil
 		}
@@ -275,7 +277,7 @@ func (r *importReport) finish(ctx context.Context, t *importer.Tally, bad int, e
 		return err
 	}
 	if t.Inserted+t.Merged > 0 {
-		noteStored(ctx, "importing %d records", t.Inserted+t.Merged)
+		signals.NoteStored(ctx, "importing %d records", t.Inserted+t.Merged)
 	}
 	if bad > 0 {
 		return &transcript.InputError{Err: fmt.Errorf("%d of %s could not be imported (named above); the rest is stored", bad, plural(t.Files, "file"))}
@@ -286,7 +288,7 @@ func (r *importReport) finish(ctx context.Context, t *importer.Tally, bad int, e
 		return &transcript.InputError{Err: fmt.Errorf("--strict: %s lost, %s cut, %s rewritten in place not read (named above); the rest is stored",
 			plural(t.Lost, "thing"), entries(t.Cut), plural(t.Rewritten, "file"))}
 	}
-	return afterCommit(r.printErr)
+	return exitcode.AfterCommit(r.printErr)
 }
 
 // printImportTally prints --json's last line: the tally, what was not

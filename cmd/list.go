@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/tokens"
@@ -49,7 +50,7 @@ them and no record.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var err error
 			if o.key, err = tokens.Canonical(o.tokenizer); err != nil {
-				return usageErrorf("--tokenizer: %v", err)
+				return exitcode.Usagef("--tokenizer: %v", err)
 			}
 			if o.since != "" {
 				if o.from, err = parseCutoff("--since", o.since, f.Now()); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/schemas"
 )
@@ -22,10 +23,10 @@ func TestListFlags(t *testing.T) {
 		{args: []string{}},
 		{args: []string{"--since", "1d", "--older-than", "1970-01-01T00:00:01Z"}, from: now - day, before: 1000},
 		{args: []string{"--tokenizer", "cl100k_base", "--json"}},
-		{args: []string{"--tokenizer", "gpt2"}, code: ExitUsage, text: "--tokenizer"},
-		{args: []string{"--since", "soon"}, code: ExitUsage, text: `--since "soon"`},
-		{args: []string{"--older-than", "-1d"}, code: ExitUsage, text: `--older-than "-1d"`},
-		{args: []string{"extra"}, code: ExitUsage, text: "unexpected argument"},
+		{args: []string{"--tokenizer", "gpt2"}, code: exitcode.Usage, text: "--tokenizer"},
+		{args: []string{"--since", "soon"}, code: exitcode.Usage, text: `--since "soon"`},
+		{args: []string{"--older-than", "-1d"}, code: exitcode.Usage, text: `--older-than "-1d"`},
+		{args: []string{"extra"}, code: exitcode.Usage, text: "unexpected argument"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

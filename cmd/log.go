@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -37,7 +38,7 @@ func newLogger(w io.Writer, o logOptions) (*slog.Logger, error) {
 	}
 	level, ok := logLevels[name]
 	if !ok {
-		return nil, usageErrorf("--log-level %q: want debug, info, warn or error", o.level)
+		return nil, exitcode.Usagef("--log-level %q: want debug, info, warn or error", o.level)
 	}
 	opts := &slog.HandlerOptions{Level: level}
 	switch strings.ToLower(o.format) {
@@ -46,7 +47,7 @@ func newLogger(w io.Writer, o logOptions) (*slog.Logger, error) {
 	case "json":
 		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
-	return nil, usageErrorf("--log-format %q: want text or json", o.format)
+	return nil, exitcode.Usagef("--log-format %q: want text or json", o.format)
 }
 
 var discardLogger = slog.New(slog.DiscardHandler)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/iostreams"
 )
 
@@ -51,7 +52,7 @@ func TestNumericFlagsRefused(t *testing.T) {
 	} {
 		io, out, errOut := iostreams.Test(`{"role":"user","content":"hi"}` + "\n")
 		code := Run(context.Background(), append([]string{"--db", db}, tc.args...), io)
-		if code != ExitUsage || out.Len() != 0 || !strings.Contains(errOut.String(), tc.flag) {
+		if code != exitcode.Usage || out.Len() != 0 || !strings.Contains(errOut.String(), tc.flag) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 naming %s", tc.args, code, out, errOut, tc.flag)
 		}
 	}

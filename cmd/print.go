@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"text/tabwriter"
 
@@ -28,4 +29,12 @@ func printStored(ctx context.Context, f *Factory, conv string, opt store.ReadOpt
 	enc := transcript.NewEncoder(f.IO.Out)
 	err = s.Read(ctx, conv, opt, func(r store.Row) error { return enc.WriteLine(r.Body) })
 	return errors.Join(err, enc.Flush())
+}
+
+// plural is n and noun, in the plural unless n is 1: "2000 records".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

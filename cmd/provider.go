@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/llm"
 	"github.com/convo-cli/convo/pkg/summarize"
@@ -135,7 +136,7 @@ func (a *Factory) newSummarizer(p *providerOptions, counter *tokens.Counter) (su
 		return &extractive.Summarizer{Counter: counter}, nil
 	case "exec":
 		if strings.TrimSpace(p.exec) == "" {
-			return nil, usageErrorf("--summarizer exec needs --exec 'CMD'")
+			return nil, exitcode.Usagef("--summarizer exec needs --exec 'CMD'")
 		}
 		return &summarize.Exec{Command: p.exec, Timeout: p.timeout, Model: p.model}, nil
 	}
@@ -156,11 +157,11 @@ func (a *Factory) newSummarizer(p *providerOptions, counter *tokens.Counter) (su
 	}
 	prov, ok := format.Lookup(p.name)
 	if !ok || !prov.CanDo(format.CanCall) {
-		return nil, usageErrorf("unknown provider %q: want one of %s, %s, %s", p.name, strings.Join(ownSummarizers, ", "), format.NameList(format.CanCall), strings.Join(format.CompactionSummarizers(), ", "))
+		return nil, exitcode.Usagef("unknown provider %q: want one of %s, %s, %s", p.name, strings.Join(ownSummarizers, ", "), format.NameList(format.CanCall), strings.Join(format.CompactionSummarizers(), ", "))
 	}
 	model := cmp.Or(p.model, prov.DefaultModel)
 	if model == "" {
-		return nil, usageErrorf("--summarizer %s needs --model", p.name)
+		return nil, exitcode.Usagef("--summarizer %s needs --model", p.name)
 	}
 	t, err := a.newTransport(p.name, p.baseURL, apiVersion(p.name, p.anthropicVersion), p.timeout, p.limit)
 	if err != nil {
@@ -185,17 +186,17 @@ func (a *Factory) newTransport(name, baseURL, version string, timeout time.Durat
 		if v := os.Getenv(env); v != "" {
 			dur, err := time.ParseDuration(v)
 			if err != nil || dur <= 0 {
-				return nil, usageErrorf("%s=%q: want a positive duration", env, v)
+				return nil, exitcode.Usagef("%s=%q: want a positive duration", env, v)
 			}
 			*d = dur
 		}
 	}
 	t, err := llm.New(name, opts)
 	if errors.Is(err, llm.ErrMissingKey) {
-		return nil, &usageError{err}
+		return nil, &exitcode.UsageError{Err: err}
 	}
 	if err != nil {
-		return nil, usageErrorf("%v", err)
+		return nil, exitcode.Usagef("%v", err)
 	}
 	return t, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/summarize"
 )
 
@@ -31,7 +32,7 @@ func TestNewSummarizer(t *testing.T) {
 		case (err != nil) != tc.wantErr:
 			t.Errorf("%+v: err %v, want an error: %v", tc.p, err, tc.wantErr)
 		case err != nil:
-			var ue *usageError
+			var ue *exitcode.UsageError
 			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("%+v: %v, want %q", tc.p, err, tc.want)
 			}

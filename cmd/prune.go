@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/summarize"
 )
@@ -45,7 +47,7 @@ was made). PATTERN is a glob
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.olderThan == "" && !o.keepSummaries {
-				return usageErrorf("prune deletes conversations older than --older-than TIME, or trims them with --keep-summaries; give one")
+				return exitcode.Usagef("prune deletes conversations older than --older-than TIME, or trims them with --keep-summaries; give one")
 			}
 			if err := checkGlob("--conversation-glob", o.glob); err != nil {
 				return err
@@ -86,14 +88,14 @@ func pruneRun(ctx context.Context, o *pruneOptions) error {
 	res, err := s.Prune(ctx, store.PruneOptions{Before: o.before, Glob: o.glob, KeepSummaries: o.keepSummaries, DryRun: o.dryRun,
 		BatchBefore: o.f.Now().Add(-summarize.BatchPendingAge).UnixMilli()})
 	if err == nil && !o.dryRun && res.Deleted+res.Trimmed > 0 {
-		noteStored(ctx, "pruning %s", plural(res.Deleted+res.Trimmed, "conversation"))
+		signals.NoteStored(ctx, "pruning %s", plural(res.Deleted+res.Trimmed, "conversation"))
 	}
 	if err != nil || (o.f.quiet && !o.dryRun) {
 		return err
 	}
 	err = printPrune(o.f, res, o.dryRun)
 	if !o.dryRun && res.Deleted+res.Trimmed > 0 {
-		return afterCommit(err)
+		return exitcode.AfterCommit(err)
 	}
 	return err
 }
@@ -143,7 +145,7 @@ func checkGlob(flag, glob string) error {
 		}
 		end := strings.IndexByte(glob[j:], ']')
 		if end < 0 {
-			return usageErrorf("%s %q: malformed glob: the [ at byte %d is never closed by ] (a set: [abc], [^abc])", flag, glob, i+1)
+			return exitcode.Usagef("%s %q: malformed glob: the [ at byte %d is never closed by ] (a set: [abc], [^abc])", flag, glob, i+1)
 		}
 		i = j + end
 	}

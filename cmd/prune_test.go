@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/store"
 )
 
@@ -19,9 +20,9 @@ func TestPruneFlags(t *testing.T) {
 	}{
 		{args: []string{"--older-than", "30d", "--dry-run"}, before: now - 30*day},
 		{args: []string{"--keep-summaries", "--conversation-glob", "a*"}},
-		{args: []string{}, code: ExitUsage, text: "give one"},
-		{args: []string{"--older-than", "ages"}, code: ExitUsage, text: `--older-than "ages"`},
-		{args: []string{"--keep-summaries", "x"}, code: ExitUsage, text: "unexpected argument"},
+		{args: []string{}, code: exitcode.Usage, text: "give one"},
+		{args: []string{"--older-than", "ages"}, code: exitcode.Usage, text: `--older-than "ages"`},
+		{args: []string{"--keep-summaries", "x"}, code: exitcode.Usage, text: "unexpected argument"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -74,7 +75,7 @@ func TestPruneRun(t *testing.T) {
 	}
 	f.quiet = false
 	err := getRun(ctx, &getOptions{f: f, conversation: "other"})
-	if exitCode(err) != ExitNotFound {
+	if exitcode.Of(err) != exitcode.NotFound {
 		t.Errorf("pruned conversation: %v, want exit 4", err)
 	}
 	out.Reset()

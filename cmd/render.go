@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/ask"
 	"github.com/convo-cli/convo/pkg/format"
 )
@@ -190,17 +191,17 @@ func (o *renderOptions) check() error {
 	prov, ok := format.Lookup(o.provider)
 	switch {
 	case o.provider == "":
-		return usageErrorf("missing --provider (one of %s)", format.NameList(format.CanRender))
+		return exitcode.Usagef("missing --provider (one of %s)", format.NameList(format.CanRender))
 	case !ok || !prov.CanDo(format.CanRender):
-		return usageErrorf("--provider %q: want one of %s", o.provider, format.NameList(format.CanRender))
+		return exitcode.Usagef("--provider %q: want one of %s", o.provider, format.NameList(format.CanRender))
 	case !o.body && (o.model != "" || o.maxTokens != 0 || o.temperature != "" || o.tools != "" || o.contextManagement != ""):
-		return usageErrorf("--model, --max-tokens, --temperature, --tools and --context-management shape a whole request body: add --body")
+		return exitcode.Usagef("--model, --max-tokens, --temperature, --tools and --context-management shape a whole request body: add --body")
 	case o.full && o.noSummary:
-		return usageErrorf("--full renders no summary already: drop --no-summary")
+		return exitcode.Usagef("--full renders no summary already: drop --no-summary")
 	case o.maxTokens < 0:
-		return usageErrorf("--max-tokens %d: want a positive number", o.maxTokens)
+		return exitcode.Usagef("--max-tokens %d: want a positive number", o.maxTokens)
 	case o.body && o.model == "" && !prov.ModelInURL:
-		return usageErrorf("--body needs --model for %s", o.provider)
+		return exitcode.Usagef("--body needs --model for %s", o.provider)
 	}
 	if o.model != "" && prov.ModelInURL {
 		o.f.warnf("%s takes the model in the URL, not in the body: --model %s is left out", o.provider, o.model)
@@ -218,17 +219,17 @@ func (o *renderOptions) check() error {
 			return err
 		}
 		if o.req.ContextManagement, err = format.ParseContextManagement(o.provider, v); err != nil {
-			return usageErrorf("--context-management: %v", err)
+			return exitcode.Usagef("--context-management: %v", err)
 		}
 	}
 	if err := o.req.Check(); err != nil {
-		return usageErrorf("--provider %s: %v", o.provider, err)
+		return exitcode.Usagef("--provider %s: %v", o.provider, err)
 	}
 	if err := checkConversationID(o.conversation); err != nil {
 		return err
 	}
 	if o.conversation == "" && o.f.IO.StdinIsTerminal() {
-		return usageErrorf("nothing to render: give -c or pipe a transcript on stdin")
+		return exitcode.Usagef("nothing to render: give -c or pipe a transcript on stdin")
 	}
 	return nil
 }
@@ -287,7 +288,7 @@ func parseTemperature(v string) (*float64, error) {
 	t, err := strconv.ParseFloat(v, 64)
 	if err != nil || !(t >= 0) || math.IsInf(t, 1) { // NaN fails t >= 0
 
-		return nil, usageErrorf("--temperature %q: want a number of 0 or more", v)
+		return nil, exitcode.Usagef("--temperature %q: want a number of 0 or more", v)
 	}
 	return &t, nil
 }

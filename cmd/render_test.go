@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/store"
 )
@@ -50,8 +51,8 @@ func TestRenderFlags(t *testing.T) {
 			f, _, _ := testFactory(t, "")
 			f.IO.SetStdinTTY(tt.tty)
 			o, err := parseRender(t, f, tt.args...)
-			if tt.errText == "" && err != nil || tt.errText != "" && (exitCode(err) != ExitUsage || !strings.Contains(err.Error(), tt.errText)) {
-				t.Fatalf("%v (exit %d), want %q", err, exitCode(err), tt.errText)
+			if tt.errText == "" && err != nil || tt.errText != "" && (exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), tt.errText)) {
+				t.Fatalf("%v (exit %d), want %q", err, exitcode.Of(err), tt.errText)
 			}
 			if tt.check != nil && !tt.check(o) {
 				t.Errorf("options %+v", o)
@@ -113,10 +114,10 @@ func TestRenderRun(t *testing.T) {
 	out.Reset()
 
 	err := renderTest(t, f, "--provider", "openai", "-c", "nobody")
-	if !errors.Is(err, store.ErrNotFound) || exitCode(err) != ExitNotFound {
-		t.Errorf("missing conversation: %v (exit %d)", err, exitCode(err))
+	if !errors.Is(err, store.ErrNotFound) || exitcode.Of(err) != exitcode.NotFound {
+		t.Errorf("missing conversation: %v (exit %d)", err, exitcode.Of(err))
 	}
-	if err := renderTest(t, f, "--provider", "openai", "-c", "trip", "--system", "@/nonexistent"); exitCode(err) != ExitUsage {
+	if err := renderTest(t, f, "--provider", "openai", "-c", "trip", "--system", "@/nonexistent"); exitcode.Of(err) != exitcode.Usage {
 		t.Errorf("--system @missing: %v", err)
 	}
 
@@ -129,7 +130,7 @@ func TestRenderRun(t *testing.T) {
 		t.Errorf("stdin render: %s", got)
 	}
 	f.IO.In = strings.NewReader(`{"role":"robot","content":"x"}` + "\n")
-	if err := renderTest(t, f, "--provider", "openai"); exitCode(err) != ExitInput {
-		t.Errorf("bad stdin: %v (exit %d)", err, exitCode(err))
+	if err := renderTest(t, f, "--provider", "openai"); exitcode.Of(err) != exitcode.Input {
+		t.Errorf("bad stdin: %v (exit %d)", err, exitcode.Of(err))
 	}
 }

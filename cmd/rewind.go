@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -80,7 +81,7 @@ func rewindRun(ctx context.Context, o *rewindOptions) error {
 		return err
 	}
 	if !o.dryRun && res.Records > 0 {
-		noteStored(ctx, "rewinding %q", o.conversation)
+		signals.NoteStored(ctx, "rewinding %q", o.conversation)
 	}
 	switch {
 	case res.Records == 0:

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -19,9 +20,9 @@ func TestRewindFlags(t *testing.T) {
 		{args: []string{"-c", "r", "--to", "last-user"}, dry: true},
 		{args: []string{"-c", "r", "--to", "last-user", "--yes"}},
 		{args: []string{"-c", "r", "--to", "last-user", "--yes", "--dry-run"}, dry: true},
-		{args: []string{"--to", "last"}, code: ExitUsage, text: "missing -c"},
-		{args: []string{"-c", "r"}, code: ExitUsage, text: "missing --to"},
-		{args: []string{"-c", "r", "--to", "yesterday"}, code: ExitUsage, text: `--to "yesterday"`},
+		{args: []string{"--to", "last"}, code: exitcode.Usage, text: "missing -c"},
+		{args: []string{"-c", "r"}, code: exitcode.Usage, text: "missing --to"},
+		{args: []string{"-c", "r", "--to", "yesterday"}, code: exitcode.Usage, text: `--to "yesterday"`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -94,7 +95,7 @@ func TestRewindRun(t *testing.T) {
 		t.Errorf("stderr %q", errOut)
 	}
 
-	if err := rewindRun(ctx, &rewindOptions{f: f, conversation: "nobody", ref: transcript.RefLast}); exitCode(err) != ExitNotFound {
+	if err := rewindRun(ctx, &rewindOptions{f: f, conversation: "nobody", ref: transcript.RefLast}); exitcode.Of(err) != exitcode.NotFound {
 		t.Errorf("missing conversation: %v, want exit 4", err)
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/convo-cli/convo/pkg/llm"
@@ -26,9 +28,9 @@ import (
 // Main runs convo with the process's arguments and streams and returns the
 // exit status.
 func Main() int {
-	ctx, stop := onInterrupt(os.Stderr)
+	ctx, stop := signals.OnInterrupt(os.Stderr)
 	defer stop()
-	handleSIGPIPE()
+	signals.HandleSIGPIPE()
 	// CONVO_CPUPROFILE=FILE writes a CPU profile of the run, for make bench work.
 	if path := os.Getenv("CONVO_CPUPROFILE"); path != "" {
 		if f, err := os.Create(path); err == nil && pprof.StartCPUProfile(f) == nil {
@@ -41,7 +43,7 @@ func Main() int {
 // Run runs convo with args on the given streams.
 func Run(ctx context.Context, args []string, io *iostreams.IOStreams) int {
 	io = io.TypedOut()
-	ctx, _ = withRunState(ctx) // onInterrupt's, or one of its own
+	ctx, _ = signals.WithRunState(ctx) // onInterrupt's, or one of its own
 	app := &Factory{IO: io, Now: time.Now, IDs: transcript.NewIDs(), secrets: secrets{keys: &llm.Redactor{}}}
 	io.ErrOut = redactingWriter{io.ErrOut, &app.secrets}
 	root := newRootCmd(app)
@@ -57,14 +59,14 @@ func Run(ctx context.Context, args []string, io *iostreams.IOStreams) int {
 	if cerr := app.close(); err == nil && cerr != nil {
 		err = cerr
 	}
-	err = interrupted(ctx, err)
+	err = signals.Interrupted(ctx, err)
 	if err != nil {
 		err = flagSource(app, err)
-		code := exitCode(err)
-		if !quietExit(err) {
-			fmt.Fprintf(io.ErrOut, "convo: %s\n", errorMessage(err))
+		code := exitcode.Of(err)
+		if !exitcode.Quiet(err) {
+			fmt.Fprintf(io.ErrOut, "convo: %s\n", exitcode.Message(err))
 		}
-		if code == ExitUsage {
+		if code == exitcode.Usage {
 			// Point at the help of the command that was run, which
 			// holds its flags and examples.
 			path := root.CommandPath()
@@ -75,7 +77,7 @@ func Run(ctx context.Context, args []string, io *iostreams.IOStreams) int {
 		}
 		return code
 	}
-	return ExitOK
+	return exitcode.OK
 }
 
 func newRootCmd(a *Factory) *cobra.Command {
@@ -176,10 +178,10 @@ func loadConfig(a *Factory, cmd *cobra.Command, path string) error {
 	if _, err := os.Stat(path); err == nil {
 		v.SetConfigFile(path)
 		if err := v.ReadInConfig(); err != nil {
-			return usageErrorf("config file %s: %v", path, err)
+			return exitcode.Usagef("config file %s: %v", path, err)
 		}
 	} else if explicit {
-		return usageErrorf("config file %s: %v", path, err)
+		return exitcode.Usagef("config file %s: %v", path, err)
 	}
 	a.cfg = v
 	var ferr error
@@ -202,17 +204,17 @@ func loadConfig(a *Factory, cmd *cobra.Command, path string) error {
 		if sv, ok := f.Value.(pflag.SliceValue); ok {
 			vals = v.GetStringSlice(f.Name)
 			if err := sv.Replace(nil); err != nil {
-				ferr = usageErrorf("--%s from %s: %v", f.Name, source, err)
+				ferr = exitcode.Usagef("--%s from %s: %v", f.Name, source, err)
 				return
 			}
 		}
 		for _, val := range vals {
 			if f.Name == "db" && val == "" {
-				ferr = usageErrorf("--db from %s is empty: give a store (%s), or none for the default", source, storeSchemes)
+				ferr = exitcode.Usagef("--db from %s is empty: give a store (%s), or none for the default", source, storeSchemes)
 				return
 			}
 			if err := f.Value.Set(val); err != nil {
-				ferr = usageErrorf("--%s %q from %s: %v", f.Name, val, source, err)
+				ferr = exitcode.Usagef("--%s %q from %s: %v", f.Name, val, source, err)
 				return
 			}
 		}
@@ -228,7 +230,7 @@ func loadConfig(a *Factory, cmd *cobra.Command, path string) error {
 // or more turns"), when the environment or the config file gave it: the
 // person reading it looks for the value where it is.
 func flagSource(a *Factory, err error) error {
-	var ue *usageError
+	var ue *exitcode.UsageError
 	if !errors.As(err, &ue) || len(a.sources) == 0 {
 		return err
 	}
@@ -244,7 +246,7 @@ func flagSource(a *Factory, err error) error {
 	if !ok || strings.Contains(msg, source) {
 		return err
 	}
-	return &usageError{fmt.Errorf("%w (--%s was set by %s)", ue.err, name, source)}
+	return &exitcode.UsageError{Err: fmt.Errorf("%w (--%s was set by %s)", ue.Err, name, source)}
 }
 
 // commandLineOnly are the flags a value in the environment or the config
@@ -341,7 +343,7 @@ func dbFromEnv(a *Factory) {
 // works without -c would quietly become a pure transform and store nothing.
 func checkEmptyConversation(cmd *cobra.Command) error {
 	if f := cmd.Flags().Lookup("conversation"); f != nil && f.Changed && f.Value.String() == "" {
-		return usageErrorf("-c/--conversation is empty: give a conversation id (an unset shell variable?)")
+		return exitcode.Usagef("-c/--conversation is empty: give a conversation id (an unset shell variable?)")
 	}
 	return nil
 }
@@ -351,7 +353,7 @@ func checkEmptyConversation(cmd *cobra.Command) error {
 // and maybe write to, the default store.
 func checkEmptyDB(cmd *cobra.Command) error {
 	if f := cmd.Flags().Lookup("db"); f != nil && f.Changed && f.Value.String() == "" {
-		return usageErrorf("--db is empty: give a store (%s), or leave --db out for the default (an unset shell variable?)", storeSchemes)
+		return exitcode.Usagef("--db is empty: give a store (%s), or leave --db out for the default (an unset shell variable?)", storeSchemes)
 	}
 	return nil
 }
@@ -359,17 +361,17 @@ func checkEmptyDB(cmd *cobra.Command) error {
 // requireConversation checks -c for commands that need a stored conversation.
 func requireConversation(id string) error {
 	if id == "" {
-		return usageErrorf("missing -c/--conversation")
+		return exitcode.Usagef("missing -c/--conversation")
 	}
 	return checkConversationID(id)
 }
 
 func checkConversationID(id string) error {
 	if len(id) > transcript.MaxConversationBytes {
-		return usageErrorf("conversation id longer than %d bytes", transcript.MaxConversationBytes)
+		return exitcode.Usagef("conversation id longer than %d bytes", transcript.MaxConversationBytes)
 	}
 	if strings.IndexByte(id, 0) >= 0 {
-		return usageErrorf("conversation id contains a NUL character")
+		return exitcode.Usagef("conversation id contains a NUL character")
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/ask"
 	"github.com/convo-cli/convo/pkg/store"
 )
@@ -34,9 +35,9 @@ provider follows a $ref to another file. Clearing the conversation removes it.`,
 		// A bare or mistyped subcommand is a usage error, not help and exit 0.
 		RunE: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageErrorf("unknown command %q for convo schema: want set, unset or show", args[0])
+				return exitcode.Usagef("unknown command %q for convo schema: want set, unset or show", args[0])
 			}
-			return usageErrorf("convo schema needs a command: set, unset or show")
+			return exitcode.Usagef("convo schema needs a command: set, unset or show")
 		},
 	}
 	cmd.AddCommand(newCmdSchemaSet(f, nil), newCmdSchemaUnset(f, nil), newCmdSchemaShow(f, nil))
@@ -134,9 +135,9 @@ func (o *askOptions) schemaAlias(ctx context.Context) error {
 	}
 	switch {
 	case o.setSchema != "" && o.unsetSchema:
-		return usageErrorf("--set-schema and --unset-schema do not go together")
+		return exitcode.Usagef("--set-schema and --unset-schema do not go together")
 	case len(o.args) > 0 || o.schema != "" || o.noSchema:
-		return usageErrorf("--set-schema and --unset-schema change the stored schema and ask nothing: ask in another call")
+		return exitcode.Usagef("--set-schema and --unset-schema change the stored schema and ask nothing: ask in another call")
 	}
 	so := &schemaOptions{f: o.f, conversation: o.conversation, file: o.setSchema}
 	if o.unsetSchema {
@@ -149,7 +150,7 @@ func (o *askOptions) schemaAlias(ctx context.Context) error {
 func oneArg(what string) cobra.PositionalArgs {
 	return func(_ *cobra.Command, args []string) error {
 		if len(args) != 1 {
-			return usageErrorf("want one %s argument, got %d", what, len(args))
+			return exitcode.Usagef("want one %s argument, got %d", what, len(args))
 		}
 		return nil
 	}
@@ -165,13 +166,13 @@ func readSchema(flag, path string) (*ask.Schema, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		if flag != "" {
-			return nil, usageErrorf("%s: %v", flag, err)
+			return nil, exitcode.Usagef("%s: %v", flag, err)
 		}
-		return nil, usageErrorf("%v", err)
+		return nil, exitcode.Usagef("%v", err)
 	}
 	sch, err := ask.NewSchema(ask.FileSchemaName(path), b)
 	if err != nil {
-		return nil, usageErrorf("%s: %v", prefix, err)
+		return nil, exitcode.Usagef("%s: %v", prefix, err)
 	}
 	return sch, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/store"
 )
 
@@ -34,8 +35,8 @@ func TestSchemaFlags(t *testing.T) {
 			cmd.SetArgs(tt.args)
 			err := cmd.Execute()
 			if tt.errText == "" && (err != nil || got == nil || got.conversation != "demo" || got.file != tt.file) ||
-				tt.errText != "" && (exitCode(err) != ExitUsage || err == nil || !strings.Contains(err.Error(), tt.errText)) {
-				t.Fatalf("%v (exit %d), options %+v; want %q", err, exitCode(err), got, tt.errText)
+				tt.errText != "" && (exitcode.Of(err) != exitcode.Usage || err == nil || !strings.Contains(err.Error(), tt.errText)) {
+				t.Fatalf("%v (exit %d), options %+v; want %q", err, exitcode.Of(err), got, tt.errText)
 			}
 		})
 	}
@@ -68,10 +69,10 @@ func TestSchemaRun(t *testing.T) {
 		t.Fatalf("show: %v %q", err, out)
 	}
 	out.Reset()
-	if err := runCmd(t, f, "schema", "set", "-c", "demo", bad); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), bad+": not a valid JSON Schema") {
+	if err := runCmd(t, f, "schema", "set", "-c", "demo", bad); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), bad+": not a valid JSON Schema") {
 		t.Fatalf("set bad: %v", err)
 	}
-	if err := runCmd(t, f, "schema", "set", "-c", "demo", "/nonexistent.json"); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "open /nonexistent.json") {
+	if err := runCmd(t, f, "schema", "set", "-c", "demo", "/nonexistent.json"); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "open /nonexistent.json") {
 		t.Fatalf("set missing: %v", err)
 	}
 	if sc, _ := stored(); sc.Name != "city" {
@@ -88,13 +89,13 @@ func TestSchemaRun(t *testing.T) {
 	}
 	errOut.Reset()
 	err := runCmd(t, f, "schema", "show", "-c", "demo")
-	if !errors.Is(err, store.ErrNotFound) || exitCode(err) != ExitNotFound || !strings.Contains(err.Error(), `conversation "demo" has no schema`) {
-		t.Fatalf("show none: %v (exit %d)", err, exitCode(err))
+	if !errors.Is(err, store.ErrNotFound) || exitcode.Of(err) != exitcode.NotFound || !strings.Contains(err.Error(), `conversation "demo" has no schema`) {
+		t.Fatalf("show none: %v (exit %d)", err, exitcode.Of(err))
 	}
 
 	for _, args := range [][]string{{"schema"}, {"schema", "bogus"}} {
-		if err := runCmd(t, f, args...); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "want set, unset or show") && !strings.Contains(err.Error(), "needs a command") {
-			t.Errorf("%v: %v (exit %d)", args, err, exitCode(err))
+		if err := runCmd(t, f, args...); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "want set, unset or show") && !strings.Contains(err.Error(), "needs a command") {
+			t.Errorf("%v: %v (exit %d)", args, err, exitcode.Of(err))
 		}
 	}
 
@@ -105,7 +106,7 @@ func TestSchemaRun(t *testing.T) {
 	if sc, ok := stored(); !ok || sc.Name != "City" {
 		t.Fatalf("ask --set-schema stored %+v %v", sc, ok)
 	}
-	if err := runCmd(t, f, "ask", "-c", "demo", "--set-schema", bad); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "not a valid JSON Schema") {
+	if err := runCmd(t, f, "ask", "-c", "demo", "--set-schema", bad); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "not a valid JSON Schema") {
 		t.Fatalf("ask --set-schema bad: %v", err)
 	}
 	if err := runCmd(t, f, "ask", "-c", "demo", "--unset-schema"); err != nil {

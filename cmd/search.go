@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/search"
 	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/store"
@@ -53,7 +54,7 @@ or put -- before it. See docs/search.md.`,
   convo search deploy --json | jq -r .record.conversation | sort -u`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usageErrorf("search needs a QUERY")
+				return exitcode.Usagef("search needs a QUERY")
 			}
 			return nil
 		},
@@ -63,20 +64,20 @@ or put -- before it. See docs/search.md.`,
 			// inside the shell's: '"in transit"'.
 			var err error
 			if o.query, err = search.Parse(strings.Join(args, " ")); err != nil {
-				return usageErrorf("%v", err)
+				return exitcode.Usagef("%v", err)
 			}
 			if o.limit < 0 {
-				return usageErrorf("--limit %d: want 0 (every match) or more", o.limit)
+				return exitcode.Usagef("--limit %d: want 0 (every match) or more", o.limit)
 			}
 			if d := o.query.Dropped; len(d) > 0 {
 				// The query may not be what the user meant: -q or not.
 				f.alertf("search: %s dropped from the query: no word in it (a word is letters, digits and marks)", quotedList(d))
 			}
 			if o.role != "" && !transcript.Role(o.role).Valid() {
-				return usageErrorf("--role %q: want one of %v", o.role, transcript.Roles)
+				return exitcode.Usagef("--role %q: want one of %v", o.role, transcript.Roles)
 			}
 			if o.sort != "newest" && o.sort != "rank" {
-				return usageErrorf("--sort %q: want newest or rank", o.sort)
+				return exitcode.Usagef("--sort %q: want newest or rank", o.sort)
 			}
 			if cmd.Flags().Changed("conversation") {
 				if err := requireConversation(o.conversation); err != nil {
@@ -95,7 +96,7 @@ or put -- before it. See docs/search.md.`,
 				o.before = max(o.before, 1) // 0 would mean no bound
 			}
 			if o.since != "" && o.until != "" && o.from >= o.before {
-				return usageErrorf("--since %s is not before --until %s: no record can be created at or after the one and before the other", o.since, o.until)
+				return exitcode.Usagef("--since %s is not before --until %s: no record can be created at or after the one and before the other", o.since, o.until)
 			}
 			if runF != nil {
 				return runF(cmd.Context(), o)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/schemas"
 )
 
@@ -65,8 +66,8 @@ func TestSearchFlags(t *testing.T) {
 			t.Errorf("%v: %v, want %q", tt.args, err, tt.want)
 			continue
 		}
-		if err != nil && exitCode(err) != ExitUsage {
-			t.Errorf("%v: exit %d, want %d", tt.args, exitCode(err), ExitUsage)
+		if err != nil && exitcode.Of(err) != exitcode.Usage {
+			t.Errorf("%v: exit %d, want %d", tt.args, exitcode.Of(err), exitcode.Usage)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/store"
@@ -61,7 +62,7 @@ prints canonical JSONL, as get does.`,
 				return err
 			}
 			if n := btoi(o.json) + btoi(o.plain) + btoi(o.verbose); n > 1 {
-				return usageErrorf("--verbose, --plain and --json are three layouts: give one")
+				return exitcode.Usagef("--verbose, --plain and --json are three layouts: give one")
 			}
 			if runF != nil {
 				return runF(cmd.Context(), o)

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/convo-cli/convo/internal/exitcode"
 )
 
 func TestShowFlags(t *testing.T) {
@@ -17,11 +19,11 @@ func TestShowFlags(t *testing.T) {
 	}{
 		{args: []string{"-c", "demo"}},
 		{args: []string{"-c", "demo", "--json"}, json: true},
-		{args: []string{}, code: ExitUsage, text: "missing -c"},
-		{args: []string{"-c", "demo", "x"}, code: ExitUsage, text: "unexpected argument"},
-		{args: []string{"-c", "demo", "--jsn"}, code: ExitUsage, text: "unknown flag"},
-		{args: []string{"-c", "demo", "--plain", "--json"}, code: ExitUsage, text: "give one"},
-		{args: []string{"-c", "demo", "--plain", "-v"}, code: ExitUsage, text: "give one"},
+		{args: []string{}, code: exitcode.Usage, text: "missing -c"},
+		{args: []string{"-c", "demo", "x"}, code: exitcode.Usage, text: "unexpected argument"},
+		{args: []string{"-c", "demo", "--jsn"}, code: exitcode.Usage, text: "unknown flag"},
+		{args: []string{"-c", "demo", "--plain", "--json"}, code: exitcode.Usage, text: "give one"},
+		{args: []string{"-c", "demo", "--plain", "-v"}, code: exitcode.Usage, text: "give one"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -101,7 +103,7 @@ func TestShowRun(t *testing.T) {
 		}
 	}
 
-	if err := showRun(ctx, &showOptions{f: f, conversation: "nobody"}); exitCode(err) != ExitNotFound {
+	if err := showRun(ctx, &showOptions{f: f, conversation: "nobody"}); exitcode.Of(err) != exitcode.NotFound {
 		t.Errorf("missing conversation: %v, want exit 4", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/postgres"
 	"github.com/convo-cli/convo/pkg/store/sqlite"
@@ -82,13 +83,13 @@ func checkLocation(flag, spec string) error {
 		}
 	case strings.HasPrefix(spec, "file:"):
 		if strings.TrimPrefix(strings.TrimPrefix(spec, "file:"), "//") == "" {
-			return usageErrorf("%s file: names no file", flag)
+			return exitcode.Usagef("%s file: names no file", flag)
 		}
 	case schemeRE.MatchString(spec):
 		scheme, _, _ := strings.Cut(spec, ":")
-		return usageErrorf("%s: unsupported store %q: use %s", flag, scheme+":", storeSchemes)
+		return exitcode.Usagef("%s: unsupported store %q: use %s", flag, scheme+":", storeSchemes)
 	case isPGKeywords(spec):
-		return usageErrorf("%s %s: a PostgreSQL keyword/value string is not a store: give it as a postgres:// URL",
+		return exitcode.Usagef("%s %s: a PostgreSQL keyword/value string is not a store: give it as a postgres:// URL",
 			flag, postgres.Redact(spec))
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/internal/pgtest"
 	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/convo-cli/convo/pkg/store/postgres"
@@ -25,7 +26,7 @@ func TestDBMaxConnsRefused(t *testing.T) {
 	} {
 		t.Setenv("CONVO_DB_MAX_CONNS", tc.env)
 		io, _, errOut := iostreams.Test("")
-		if code := Run(context.Background(), append([]string{"--db", t.TempDir() + "/convo.db"}, tc.args...), io); code != ExitUsage || !strings.Contains(errOut.String(), tc.want) {
+		if code := Run(context.Background(), append([]string{"--db", t.TempDir() + "/convo.db"}, tc.args...), io); code != exitcode.Usage || !strings.Contains(errOut.String(), tc.want) {
 			t.Errorf("%v (env %q): exit %d, stderr %q; want 2 and %q", tc.args, tc.env, code, errOut, tc.want)
 		}
 	}

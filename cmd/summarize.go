@@ -13,6 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/llm"
 	"github.com/convo-cli/convo/pkg/store"
@@ -132,22 +134,22 @@ func (o *summarizeOptions) check() error {
 		return err
 	}
 	if o.all && o.conversation != "" {
-		return usageErrorf("give -c or --all, not both")
+		return exitcode.Usagef("give -c or --all, not both")
 	}
 	if !o.all && o.conversation == "" && o.batchIn == "" && !o.batchStatus && o.f.IO.StdinIsTerminal() {
-		return usageErrorf("give -c ID or --all, or pipe a transcript on stdin")
+		return exitcode.Usagef("give -c ID or --all, or pipe a transcript on stdin")
 	}
 	if err := checkConversationID(o.conversation); err != nil {
 		return err
 	}
 	if o.deleteOriginals && o.provider.name == "openai-compaction" {
-		return usageErrorf("--delete-originals does not go with --summarizer openai-compaction: its summary is encrypted, so only the originals can be sent to another provider")
+		return exitcode.Usagef("--delete-originals does not go with --summarizer openai-compaction: its summary is encrypted, so only the originals can be sent to another provider")
 	}
 	if o.jobs < 1 {
-		return usageErrorf("-j/--jobs %d: want 1 or more", o.jobs)
+		return exitcode.Usagef("-j/--jobs %d: want 1 or more", o.jobs)
 	}
 	if o.ifOver < 0 || o.every < 0 {
-		return usageErrorf("--if-over and --every must be 0 (off) or more")
+		return exitcode.Usagef("--if-over and --every must be 0 (off) or more")
 	}
 	if err := o.checkPolicy(); err != nil {
 		return err
@@ -164,17 +166,17 @@ func (o *summarizeOptions) check() error {
 func (o *summarizeOptions) checkBatch() error {
 	switch {
 	case o.batchStatus && (o.batchOut != "" || o.batchIn != "" || o.all || o.conversation != "" || o.dryRun || o.rate != ""):
-		return usageErrorf("--batch-status takes no other mode: no --batch-out, --batch-in, -c, --all, --dry-run or --rate")
+		return exitcode.Usagef("--batch-status takes no other mode: no --batch-out, --batch-in, -c, --all, --dry-run or --rate")
 	case o.batchOut != "" && o.batchIn != "":
-		return usageErrorf("give --batch-out or --batch-in, not both")
+		return exitcode.Usagef("give --batch-out or --batch-in, not both")
 	case o.batchOut != "" && !o.all:
-		return usageErrorf("--batch-out needs --all")
+		return exitcode.Usagef("--batch-out needs --all")
 	case o.batchOut != "" && !slices.Contains(summarize.BatchProviders(), o.provider.name):
-		return usageErrorf("--batch-out needs --summarizer %s", strings.Join(summarize.BatchProviders(), ", "))
+		return exitcode.Usagef("--batch-out needs --summarizer %s", strings.Join(summarize.BatchProviders(), ", "))
 	case o.batchIn != "" && (o.all || o.conversation != ""):
-		return usageErrorf("--batch-in takes no -c or --all: the results name their conversations")
+		return exitcode.Usagef("--batch-in takes no -c or --all: the results name their conversations")
 	case (o.batchOut != "" || o.batchIn != "") && (o.dryRun || o.rate != ""):
-		return usageErrorf("--batch-out and --batch-in take no --dry-run or --rate")
+		return exitcode.Usagef("--batch-out and --batch-in take no --dry-run or --rate")
 	}
 	return nil
 }
@@ -183,19 +185,19 @@ func (o *summarizeOptions) checkBatch() error {
 func (o *summarizeOptions) checkPolicy() error {
 	switch {
 	case o.keepLast < 0:
-		return usageErrorf("--keep-last %d: want 0 or more turns", o.keepLast)
+		return exitcode.Usagef("--keep-last %d: want 0 or more turns", o.keepLast)
 	case o.keepTokens < 0:
-		return usageErrorf("--keep-last-tokens %d: want 0 (no bound) or more", o.keepTokens)
+		return exitcode.Usagef("--keep-last-tokens %d: want 0 (no bound) or more", o.keepTokens)
 	case o.maxTokens < 1:
-		return usageErrorf("--max-summary-tokens %d: want 1 or more", o.maxTokens)
+		return exitcode.Usagef("--max-summary-tokens %d: want 1 or more", o.maxTokens)
 	case o.ledgerSize < 1:
-		return usageErrorf("--ledger-size %d: want 1 or more", o.ledgerSize)
+		return exitcode.Usagef("--ledger-size %d: want 1 or more", o.ledgerSize)
 	}
 	if !(o.ratio >= 0 && o.ratio <= 1) { // NaN fails both
-		return usageErrorf("--summary-ratio must be between 0 and 1, got %g", o.ratio)
+		return exitcode.Usagef("--summary-ratio must be between 0 and 1, got %g", o.ratio)
 	}
 	if o.provider.timeout <= 0 {
-		return usageErrorf("--timeout %s: want a positive duration", o.provider.timeout)
+		return exitcode.Usagef("--timeout %s: want a positive duration", o.provider.timeout)
 	}
 	return nil
 }
@@ -276,14 +278,14 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 		f.warnf(note, res.Skip)
 	}
 	if res.Summary != nil && o.conversation != "" {
-		noteStored(ctx, "storing the summary")
+		signals.NoteStored(ctx, "storing the summary")
 		if _, llm := res.Summary.Metadata.Aux["model"]; llm {
 			liveSpans(ctx, f, res.Summary)
 		}
 	}
 	err = errors.Join(printResult(o, enc, res), enc.Flush())
 	if res.Summary != nil { // stored
-		return afterCommit(err)
+		return exitcode.AfterCommit(err)
 	}
 	return err
 }
@@ -293,7 +295,7 @@ func (o *summarizeOptions) runner() (*summarize.Runner, error) {
 	f := o.f
 	counter, err := tokens.New(o.tokenizer)
 	if err != nil {
-		return nil, usageErrorf("--tokenizer: %v", err)
+		return nil, exitcode.Usagef("--tokenizer: %v", err)
 	}
 	r := &summarize.Runner{
 		Options: summarize.Options{
@@ -314,7 +316,7 @@ func (o *summarizeOptions) runner() (*summarize.Runner, error) {
 			return nil, err
 		}
 		if r.Options.Template, err = summarize.ParseTemplate(o.templatePath, body); err != nil {
-			return nil, usageErrorf("--template: %v", err)
+			return nil, exitcode.Usagef("--template: %v", err)
 		}
 	}
 	if !o.dryRun && o.batchOut == "" && o.batchIn == "" { // a batch file needs no key

@@ -9,6 +9,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/otel"
 	"github.com/convo-cli/convo/pkg/summarize"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -45,7 +47,7 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 		opts.Claims, opts.Owner, opts.ClaimSince = s, runnerID(f), f.Now().UnixMilli()
 		// Each worker gives its claim up as it returns; should convo exit
 		// without waiting for them (a second signal), this does.
-		defer atForcedExit(ctx, func(ctx context.Context) { s.ReleaseClaims(ctx, opts.Owner) })()
+		defer signals.AtForcedExit(ctx, func(ctx context.Context) { s.ReleaseClaims(ctx, opts.Owner) })()
 	}
 	tally, err := summarize.All(ctx, s, r, opts)
 	return rep.finish(ctx, tally, err)
@@ -90,7 +92,7 @@ func (a *allReport) done(ctx context.Context, res summarize.Result, err error) {
 	}
 	switch {
 	case err != nil && !cancelled: // the interruption is said once, at the end
-		fmt.Fprintf(people, "convo: summarize %s: %s\n", res.Conversation, errorMessage(err))
+		fmt.Fprintf(people, "convo: summarize %s: %s\n", res.Conversation, exitcode.Message(err))
 	case a.readable && err == nil && res.Summary != nil && !f.quiet:
 		if a.progress == nil {
 			people = f.IO.Out
@@ -103,7 +105,7 @@ func (a *allReport) done(ctx context.Context, res summarize.Result, err error) {
 	}
 	if err == nil && res.Summary != nil && !o.dryRun {
 		a.stored++
-		notePartial(ctx, "%d summaries were stored before that; the other conversations are as they were", a.stored)
+		signals.NotePartial(ctx, "%d summaries were stored before that; the other conversations are as they were", a.stored)
 		if _, llm := res.Summary.Metadata.Aux["model"]; llm && a.live != nil {
 			a.liveErr = cmp.Or(a.liveErr, a.live.Add(ctx, transcript.AppendJSON(nil, res.Summary)))
 		}
@@ -139,15 +141,15 @@ func (a *allReport) finish(ctx context.Context, tally summarize.Tally, err error
 	switch {
 	case err != nil:
 		if printErr != nil {
-			fmt.Fprintf(f.IO.ErrOut, "convo: the summaries stored were not all printed: %s\n", errorMessage(printErr))
+			fmt.Fprintf(f.IO.ErrOut, "convo: the summaries stored were not all printed: %s\n", exitcode.Message(printErr))
 		}
 		if ctx.Err() != nil && tally.Summarized > 0 {
 			// Each conversation is its own transaction: say what stands.
-			return &partialError{err, fmt.Sprintf("%d summaries were stored before that; the other conversations are as they were", tally.Summarized)}
+			return &exitcode.PartialError{Err: err, Stored: fmt.Sprintf("%d summaries were stored before that; the other conversations are as they were", tally.Summarized)}
 		}
 		return err
 	case tally.Summarized > 0:
-		return afterCommit(printErr)
+		return exitcode.AfterCommit(printErr)
 	}
 	return printErr
 }

@@ -9,6 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/summarize"
@@ -40,7 +42,7 @@ func summarizeBatchOut(ctx context.Context, o *summarizeOptions, r *summarize.Ru
 		Provider: o.provider.name, Model: o.provider.model, DeleteOriginals: o.deleteOriginals, Now: f.Now,
 		Done: func(res summarize.Result, err error) {
 			if err != nil {
-				fmt.Fprintf(f.IO.ErrOut, "convo: summarize %s: %s\n", res.Conversation, errorMessage(err))
+				fmt.Fprintf(f.IO.ErrOut, "convo: summarize %s: %s\n", res.Conversation, exitcode.Message(err))
 			}
 		},
 	}, w)
@@ -60,7 +62,7 @@ func summarizeBatchIn(ctx context.Context, o *summarizeOptions, r *summarize.Run
 	if o.batchIn != "-" {
 		file, err := os.Open(o.batchIn)
 		if err != nil {
-			return usageErrorf("--batch-in: %v", err)
+			return exitcode.Usagef("--batch-in: %v", err)
 		}
 		defer file.Close()
 		in = file
@@ -77,7 +79,7 @@ func summarizeBatchIn(ctx context.Context, o *summarizeOptions, r *summarize.Run
 			switch {
 			case out.Summary != nil:
 				stored++
-				notePartial(ctx, "%d summaries were stored before that; the other conversations are as they were", stored)
+				signals.NotePartial(ctx, "%d summaries were stored before that; the other conversations are as they were", stored)
 				if printErr == nil {
 					printErr = printResult(o, enc, out.Result)
 				}
@@ -86,7 +88,7 @@ func summarizeBatchIn(ctx context.Context, o *summarizeOptions, r *summarize.Run
 				if conv == "" {
 					conv = "?"
 				}
-				fmt.Fprintf(f.IO.ErrOut, "convo: summarize --batch-in line %d (%s, conversation %s): %s: %s\n", out.Line, out.CustomID, conv, out.Status, errorMessage(out.Err))
+				fmt.Fprintf(f.IO.ErrOut, "convo: summarize --batch-in line %d (%s, conversation %s): %s: %s\n", out.Line, out.CustomID, conv, out.Status, exitcode.Message(out.Err))
 			}
 		},
 	})
@@ -102,11 +104,11 @@ func summarizeBatchIn(ctx context.Context, o *summarizeOptions, r *summarize.Run
 			tally.Unrecorded, batchAgeText())
 	}
 	if err == nil && tally.Stored > 0 {
-		return afterCommit(printErr)
+		return exitcode.AfterCommit(printErr)
 	}
 	if ctx.Err() != nil && tally.Stored > 0 {
 		// Each summary is its own transaction: say what stands.
-		return &partialError{errors.Join(err, printErr), fmt.Sprintf("%d summaries were stored before that; the other conversations are as they were", tally.Stored)}
+		return &exitcode.PartialError{Err: errors.Join(err, printErr), Stored: fmt.Sprintf("%d summaries were stored before that; the other conversations are as they were", tally.Stored)}
 	}
 	return errors.Join(err, printErr)
 }

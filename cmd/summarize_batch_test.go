@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/summarize"
 )
 
@@ -21,7 +22,7 @@ func TestSummarizeBatchStatusFlags(t *testing.T) {
 		{"--batch-status", "--dry-run"},
 	} {
 		f, _, _ := testFactory(t, "")
-		execFlags(t, newCmdSummarize(f, nil), ExitUsage, "--batch-status takes no other mode", args...)
+		execFlags(t, newCmdSummarize(f, nil), exitcode.Usage, "--batch-status takes no other mode", args...)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/internal/providertest"
 	"github.com/convo-cli/convo/pkg/store"
 )
@@ -48,22 +49,22 @@ func TestSummarizeFlags(t *testing.T) {
 		{args: []string{"--dry-run", "--keep-last", "0", "--summary-ratio", "0.1", "--delete-originals"}, check: func(o *summarizeOptions) bool {
 			return o.dryRun && o.keepLast == 0 && o.ratio == 0.1 && o.deleteOriginals && !o.all && o.conversation == ""
 		}},
-		{args: []string{"-c", "demo", "--all"}, errCode: ExitUsage, errText: "not both"},
-		{args: []string{"--all", "--rate", "fast"}, errCode: ExitUsage, errText: `--rate "fast"`},
-		{args: []string{"--all", "--rate", "10/0s"}, errCode: ExitUsage, errText: "bad period"},
-		{args: []string{"--all", "-j", "0"}, errCode: ExitUsage, errText: "-j/--jobs 0: want 1 or more"},
-		{args: []string{"--all", "-j", "-2"}, errCode: ExitUsage, errText: "-j/--jobs -2: want 1 or more"},
-		{args: []string{"--all", "--keep-last", "-1"}, errCode: ExitUsage, errText: "--keep-last -1: want 0 or more"},
-		{args: []string{"--all", "--max-summary-tokens", "0"}, errCode: ExitUsage, errText: "--max-summary-tokens 0: want 1 or more"},
-		{args: []string{"--all", "--summary-ratio", "1.5"}, errCode: ExitUsage, errText: "between 0 and 1"},
-		{args: []string{"--all", "--summary-ratio", "NaN"}, errCode: ExitUsage, errText: "between 0 and 1"},
-		{args: []string{"--all", "--if-over", "-1"}, errCode: ExitUsage, errText: "--if-over and --every"},
-		{args: []string{"--all", "--every", "-1"}, errCode: ExitUsage, errText: "--if-over and --every"},
-		{args: []string{"--all", "--timeout", "-1s"}, errCode: ExitUsage, errText: "positive duration"},
-		{args: []string{"-c", "a\x00b"}, errCode: ExitUsage, errText: "NUL"},
-		{args: []string{"-c", "demo", "extra"}, errCode: ExitUsage},
-		{args: []string{"--all", "--bogus"}, errCode: ExitUsage, errText: "unknown flag"},
-		{args: []string{}, tty: true, errCode: ExitUsage, errText: "pipe a transcript on stdin"},
+		{args: []string{"-c", "demo", "--all"}, errCode: exitcode.Usage, errText: "not both"},
+		{args: []string{"--all", "--rate", "fast"}, errCode: exitcode.Usage, errText: `--rate "fast"`},
+		{args: []string{"--all", "--rate", "10/0s"}, errCode: exitcode.Usage, errText: "bad period"},
+		{args: []string{"--all", "-j", "0"}, errCode: exitcode.Usage, errText: "-j/--jobs 0: want 1 or more"},
+		{args: []string{"--all", "-j", "-2"}, errCode: exitcode.Usage, errText: "-j/--jobs -2: want 1 or more"},
+		{args: []string{"--all", "--keep-last", "-1"}, errCode: exitcode.Usage, errText: "--keep-last -1: want 0 or more"},
+		{args: []string{"--all", "--max-summary-tokens", "0"}, errCode: exitcode.Usage, errText: "--max-summary-tokens 0: want 1 or more"},
+		{args: []string{"--all", "--summary-ratio", "1.5"}, errCode: exitcode.Usage, errText: "between 0 and 1"},
+		{args: []string{"--all", "--summary-ratio", "NaN"}, errCode: exitcode.Usage, errText: "between 0 and 1"},
+		{args: []string{"--all", "--if-over", "-1"}, errCode: exitcode.Usage, errText: "--if-over and --every"},
+		{args: []string{"--all", "--every", "-1"}, errCode: exitcode.Usage, errText: "--if-over and --every"},
+		{args: []string{"--all", "--timeout", "-1s"}, errCode: exitcode.Usage, errText: "positive duration"},
+		{args: []string{"-c", "a\x00b"}, errCode: exitcode.Usage, errText: "NUL"},
+		{args: []string{"-c", "demo", "extra"}, errCode: exitcode.Usage},
+		{args: []string{"--all", "--bogus"}, errCode: exitcode.Usage, errText: "unknown flag"},
+		{args: []string{}, tty: true, errCode: exitcode.Usage, errText: "pipe a transcript on stdin"},
 		{args: []string{"-c", "demo"}, tty: true, check: func(o *summarizeOptions) bool { return o.conversation == "demo" }},
 	}
 	for _, tt := range tests {
@@ -71,7 +72,7 @@ func TestSummarizeFlags(t *testing.T) {
 			f, _, _ := testFactory(t, "")
 			f.IO.SetStdinTTY(tt.tty)
 			o, err := parseSummarize(t, f, tt.args...)
-			if code := exitCode(err); code != tt.errCode {
+			if code := exitcode.Of(err); code != tt.errCode {
 				t.Fatalf("exit %d (%v), want %d", code, err, tt.errCode)
 			}
 			if err != nil && !strings.Contains(err.Error(), tt.errText) {
@@ -142,7 +143,7 @@ func TestSummarizeRunStored(t *testing.T) {
 	}
 
 	err := summarizeTest(t, f, "-c", "nobody")
-	if !errors.Is(err, store.ErrNotFound) || exitCode(err) != ExitNotFound {
+	if !errors.Is(err, store.ErrNotFound) || exitcode.Of(err) != exitcode.NotFound {
 		t.Errorf("missing conversation: %v", err)
 	}
 }
@@ -205,7 +206,7 @@ func TestSummarizeRunAllFailures(t *testing.T) {
 	seedTrip(t, f, "a")
 	seedTrip(t, f, "b")
 	err := summarizeTest(t, f, "--all", "--keep-last", "1", "--summarizer", "exec", "--exec", "exit 3")
-	if exitCode(err) != ExitFailure || err.Error() != "2 of 2 conversations failed to summarize" {
+	if exitcode.Of(err) != exitcode.Failure || err.Error() != "2 of 2 conversations failed to summarize" {
 		t.Fatalf("err %v", err)
 	}
 	for _, conv := range []string{"a", "b"} {
@@ -265,14 +266,14 @@ func TestSummarizeRunPromptAndTemplate(t *testing.T) {
 		{"--summarizer", "nope"},
 	} {
 		f, _, _ := testFactory(t, tripJSONL)
-		if err := summarizeTest(t, f, args...); exitCode(err) != ExitUsage {
-			t.Errorf("%v: %v (exit %d), want a usage error", args, err, exitCode(err))
+		if err := summarizeTest(t, f, args...); exitcode.Of(err) != exitcode.Usage {
+			t.Errorf("%v: %v (exit %d), want a usage error", args, err, exitcode.Of(err))
 		}
 	}
 	bad := filepath.Join(dir, "bad.tmpl")
 	os.WriteFile(bad, []byte(`{{.Nope`), 0o644)
 	f, _, _ = testFactory(t, tripJSONL)
-	if err := summarizeTest(t, f, "--template", bad); exitCode(err) != ExitUsage || !strings.Contains(err.Error(), "--template: ") {
+	if err := summarizeTest(t, f, "--template", bad); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), "--template: ") {
 		t.Errorf("bad template: %v", err)
 	}
 }

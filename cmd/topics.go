@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/format"
 )
 
@@ -34,19 +35,19 @@ type HelpTopic struct {
 }
 
 // exitStatuses is the one table of what convo's exit statuses mean, with
-// the codes errors.go returns. docs/spec.md (section 6) says the same, word
+// the codes internal/exitcode returns. docs/spec.md (section 6) says the same, word
 // for word less its backquotes (TestHelpExitCodesMatchSpec).
 var exitStatuses = []struct {
 	codes []int
 	text  string
 }{
-	{[]int{ExitOK}, "success; also a command whose change committed but whose output could not be delivered (it says so on stderr), so that a retrying script never stores a change twice"},
-	{[]int{ExitFailure}, "a runtime failure (I/O, store, provider, a conflict with another writer); also summarize --batch-in when it skipped a result (changed, errored, expired), and export --to otlp+http:// when the receiver rejected spans of a batch it accepted (a partial success: the cursor moved past them, since sending them again would be rejected again)"},
-	{[]int{ExitUsage}, "a usage error (unknown flag, missing -c, bad flag value, bad config value, a --db or --to that names no convo store: another program's database, a malformed URL); the message ends by pointing at the command's --help"},
-	{[]int{ExitInput}, "invalid input (bad JSON, unknown role or key, schema violation, a record over the size limit, a merge past it): the message names the line and field"},
-	{[]int{ExitNotFound}, "not found (no such conversation, or no store at all): the message names the store"},
+	{[]int{exitcode.OK}, "success; also a command whose change committed but whose output could not be delivered (it says so on stderr), so that a retrying script never stores a change twice"},
+	{[]int{exitcode.Failure}, "a runtime failure (I/O, store, provider, a conflict with another writer); also summarize --batch-in when it skipped a result (changed, errored, expired), and export --to otlp+http:// when the receiver rejected spans of a batch it accepted (a partial success: the cursor moved past them, since sending them again would be rejected again)"},
+	{[]int{exitcode.Usage}, "a usage error (unknown flag, missing -c, bad flag value, bad config value, a --db or --to that names no convo store: another program's database, a malformed URL); the message ends by pointing at the command's --help"},
+	{[]int{exitcode.Input}, "invalid input (bad JSON, unknown role or key, schema violation, a record over the size limit, a merge past it): the message names the line and field"},
+	{[]int{exitcode.NotFound}, "not found (no such conversation, or no store at all): the message names the store"},
 	{[]int{128 + int(syscall.SIGHUP), 128 + int(syscall.SIGINT), 128 + int(syscall.SIGTERM)}, "stopped by SIGHUP (a closed terminal), SIGINT, SIGTERM before the change committed: nothing of it was written, and the message says what was (summarize --all, summarize --batch-in, copy --all: the conversations done before; import: the chunks committed, each with its cursor). A signal that arrives after the commit is exit 0, and the message says what was stored (terminated after storing 2000 records): a script must not retry it"},
-	{[]int{ExitBrokenPipe}, "stdout closed before anything was stored, as a shell expects of a pipe; also an incremental export whose reader stopped before reading everything, which says on stderr that nothing was marked as sent"},
+	{[]int{exitcode.BrokenPipe}, "stdout closed before anything was stored, as a shell expects of a pipe; also an incremental export whose reader stopped before reading everything, which says on stderr that nothing was marked as sent"},
 }
 
 // HelpTopics returns convo's help topics.

@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/internal/providertest"
 	"github.com/convo-cli/convo/pkg/iostreams"
 )
@@ -39,7 +40,7 @@ func TestUndeliveredOutput(t *testing.T) {
 			}
 			records := func(conv string) int {
 				io, out, _ := iostreams.Test("")
-				if code := Run(context.Background(), []string{"--db", db, "get", "-c", conv}, io); code != ExitOK {
+				if code := Run(context.Background(), []string{"--db", db, "get", "-c", conv}, io); code != exitcode.OK {
 					t.Fatalf("get -c %s: exit %d", conv, code)
 				}
 				return strings.Count(out.String(), "\n")
@@ -61,12 +62,12 @@ func TestUndeliveredOutput(t *testing.T) {
 			} {
 				code, stderr := run(tc.stdin, tc.args...)
 				if tc.args[1] == "-q" {
-					if code != ExitOK {
+					if code != exitcode.OK {
 						t.Errorf("%v: exit %d, stderr %q", tc.args, code, stderr)
 					}
 					continue
 				}
-				if code != ExitOK || !strings.Contains(stderr, "stored") || !strings.Contains(stderr, "not delivered") || !strings.Contains(stderr, errno.Error()) {
+				if code != exitcode.OK || !strings.Contains(stderr, "stored") || !strings.Contains(stderr, "not delivered") || !strings.Contains(stderr, errno.Error()) {
 					t.Errorf("%v: exit %d, stderr %q; want 0 and a note that the output was not delivered", tc.args, code, stderr)
 				}
 			}
@@ -78,9 +79,9 @@ func TestUndeliveredOutput(t *testing.T) {
 			}
 
 			// Nothing stored: the failure stands.
-			want, wantStderr := ExitFailure, errno.Error()
+			want, wantStderr := exitcode.Failure, errno.Error()
 			if errno == syscall.EPIPE {
-				want, wantStderr = ExitBrokenPipe, ""
+				want, wantStderr = exitcode.BrokenPipe, ""
 			}
 			for _, args := range [][]string{{"get", "-c", "c"}, {"append", "Hello"}, {"rewind", "-c", "c", "--to", "last-user", "--yes"}} {
 				code, stderr := run("", args...)

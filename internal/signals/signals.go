@@ -1,4 +1,8 @@
-package cmd
+// Package signals is what SIGINT, SIGTERM, SIGHUP and SIGPIPE do to a
+// running command: its context ends with a Cause, it is given a grace to
+// wind down, and what it noted as stored decides how it ends (see
+// internal/exitcode).
+package signals
 
 import (
 	"context"
@@ -10,15 +14,17 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/convo-cli/convo/internal/exitcode"
 )
 
-// handleSIGPIPE turns a write to a stdout nobody reads into an EPIPE error
+// HandleSIGPIPE turns a write to a stdout nobody reads into an EPIPE error
 // instead of death by SIGPIPE (Go's default for file descriptors 1 and 2):
 // a command whose change committed must exit 0 and say that its output
-// was lost (see undeliveredError), and one that stored nothing exits
+// was lost (see exitcode.UndeliveredError), and one that stored nothing exits
 // ExitBrokenPipe. Notify, not Ignore: an ignored signal stays ignored in
 // the commands we start (the exec summarizer), a handled one does not.
-func handleSIGPIPE() {
+func HandleSIGPIPE() {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 }
 
@@ -28,10 +34,10 @@ func handleSIGPIPE() {
 // reading a stdin nobody writes, never notices its context.
 const interruptGrace = 3 * time.Second
 
-// signalCause ends the command's context when a signal stops convo.
-type signalCause struct{ sig syscall.Signal }
+// Cause ends the command's context when a signal stops convo.
+type Cause struct{ Sig syscall.Signal }
 
-func (c *signalCause) Error() string { return signalName(c.sig) }
+func (c *Cause) Error() string { return exitcode.SignalName(c.Sig) }
 
 // stopSignals are the signals that stop a command: Ctrl-C, kill, and a
 // closed terminal.
@@ -46,15 +52,15 @@ func keptIgnored(sig os.Signal) bool {
 	return sig == syscall.SIGHUP && signal.Ignored(sig)
 }
 
-// onInterrupt returns a context that SIGINT, SIGTERM or SIGHUP cancels,
-// with a *signalCause; a SIGHUP convo was started ignoring (nohup) stays
+// OnInterrupt returns a context that SIGINT, SIGTERM or SIGHUP cancels,
+// with a *Cause; a SIGHUP convo was started ignoring (nohup) stays
 // ignored. Once cancelled, the command has interruptGrace to return;
 // after that, or at a second signal, convo runs the command's exit hooks
 // and exits without it (forcedExit). The store needs no winding down: an
 // unfinished transaction is rolled back, as after a crash.
-func onInterrupt(errOut io.Writer) (context.Context, func()) {
+func OnInterrupt(errOut io.Writer) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	ctx, st := withRunState(ctx)
+	ctx, st := WithRunState(ctx)
 	sigs := make(chan os.Signal, 2)
 	for _, sig := range stopSignals {
 		if !keptIgnored(sig) {
@@ -70,7 +76,7 @@ func onInterrupt(errOut io.Writer) (context.Context, func()) {
 			return
 		}
 		sig, _ := first.(syscall.Signal)
-		cancel(&signalCause{sig})
+		cancel(&Cause{Sig: sig})
 		timer := time.NewTimer(interruptGrace)
 		select {
 		case <-sigs:
@@ -87,38 +93,27 @@ func onInterrupt(errOut io.Writer) (context.Context, func()) {
 	}
 }
 
-// interruptedError is a command that failed once a signal cancelled its
-// context: exit 128 + the signal's number (130 for SIGINT, 143 for
-// SIGTERM).
-type interruptedError struct {
-	sig syscall.Signal
-	err error
-}
-
-func (e *interruptedError) Error() string { return e.err.Error() }
-func (e *interruptedError) Unwrap() error { return e.err }
-
-// interrupted marks err as the end of a command that ctx's signal stopped;
+// Interrupted marks err as the end of a command that ctx's signal stopped;
 // it leaves err alone when no signal came. A command whose change
-// committed before the signal (noteStored) ends as an undeliveredError
+// committed before the signal (NoteStored) ends as an exitcode.UndeliveredError
 // saying what it stored, whether it failed after (its output cut short)
 // or not: exit 0, never "nothing was written".
-func interrupted(ctx context.Context, err error) error {
-	var sc *signalCause
+func Interrupted(ctx context.Context, err error) error {
+	var sc *Cause
 	if !errors.As(context.Cause(ctx), &sc) {
 		return err
 	}
-	var de *undeliveredError
+	var de *exitcode.UndeliveredError
 	if what, partial := stateOf(ctx).note(); what != "" && !partial {
 		if errors.As(err, &de) {
-			err = de.err
+			err = de.Err
 		}
-		return &undeliveredError{err: err, sig: sc.sig, stored: what}
+		return &exitcode.UndeliveredError{Err: err, Sig: sc.Sig, Stored: what}
 	}
 	if err == nil || errors.As(err, &de) {
 		return err
 	}
-	return &interruptedError{sc.sig, err}
+	return &exitcode.InterruptedError{Sig: sc.Sig, Err: err}
 }
 
 // runState is what the signal handler knows of the running command: what
@@ -133,8 +128,8 @@ type runState struct {
 
 type runStateKey struct{}
 
-// withRunState gives ctx a runState, unless it has one.
-func withRunState(ctx context.Context) (context.Context, *runState) {
+// WithRunState gives ctx a runState, unless it has one.
+func WithRunState(ctx context.Context) (context.Context, *runState) {
 	if st := stateOf(ctx); st != nil {
 		return ctx, st
 	}
@@ -157,11 +152,11 @@ func (st *runState) note() (string, bool) {
 	return st.stored, st.partial
 }
 
-// noteStored records that the command's change committed, as the phrase
+// NoteStored records that the command's change committed, as the phrase
 // that follows "terminated after" ("storing 2000 records"): a signal from
 // then on is exit 0, saying what was stored. Call it right after the
 // commit.
-func noteStored(ctx context.Context, format string, args ...any) {
+func NoteStored(ctx context.Context, format string, args ...any) {
 	if st := stateOf(ctx); st != nil {
 		st.mu.Lock()
 		st.stored, st.partial = fmt.Sprintf(format, args...), false
@@ -169,11 +164,11 @@ func noteStored(ctx context.Context, format string, args ...any) {
 	}
 }
 
-// notePartial records what a command that commits piece by piece
+// NotePartial records what a command that commits piece by piece
 // (summarize --all) has stored so far, as the phrase that follows
 // "interrupted; ": a signal still stops it with 128 + its number, saying
 // that.
-func notePartial(ctx context.Context, format string, args ...any) {
+func NotePartial(ctx context.Context, format string, args ...any) {
 	if st := stateOf(ctx); st != nil {
 		st.mu.Lock()
 		st.stored, st.partial = fmt.Sprintf(format, args...), true
@@ -184,11 +179,11 @@ func notePartial(ctx context.Context, format string, args ...any) {
 // exitHookGrace bounds the exit hooks of a forced exit, together.
 const exitHookGrace = time.Second
 
-// atForcedExit registers fn to run if convo exits without waiting for the
+// AtForcedExit registers fn to run if convo exits without waiting for the
 // command (a second signal, or interruptGrace passed): what its deferred
 // calls would have done, such as giving up claims. The function returned
 // unregisters it.
-func atForcedExit(ctx context.Context, fn func(context.Context)) func() {
+func AtForcedExit(ctx context.Context, fn func(context.Context)) func() {
 	st := stateOf(ctx)
 	if st == nil {
 		return func() {}
@@ -207,9 +202,6 @@ func atForcedExit(ctx context.Context, fn func(context.Context)) func() {
 		st.mu.Unlock()
 	}
 }
-
-// errStoppedWaiting is a command convo exited without.
-var errStoppedWaiting = errors.New("stopped without waiting for the command to finish")
 
 // forcedExit runs the exit hooks, for exitHookGrace at most, says on
 // errOut how the command ended, and returns convo's exit status: 0 when
@@ -238,44 +230,16 @@ func (st *runState) forcedExit(errOut io.Writer, sig syscall.Signal) int {
 		}
 		cancel()
 	}
-	var err error = &interruptedError{sig, errStoppedWaiting}
-	msg := signalName(sig) + "; " + errStoppedWaiting.Error() // what it did, it had no time to say
+	var err error = &exitcode.InterruptedError{Sig: sig, Err: exitcode.ErrStoppedWaiting}
+	msg := exitcode.SignalName(sig) + "; " + exitcode.ErrStoppedWaiting.Error() // what it did, it had no time to say
 	switch what, partial := st.note(); {
 	case what != "" && partial:
-		err = &interruptedError{sig, &partialError{errStoppedWaiting, what}}
-		msg = errorMessage(err)
+		err = &exitcode.InterruptedError{Sig: sig, Err: &exitcode.PartialError{Err: exitcode.ErrStoppedWaiting, Stored: what}}
+		msg = exitcode.Message(err)
 	case what != "":
-		err = &undeliveredError{err: errStoppedWaiting, sig: sig, stored: what}
-		msg = errorMessage(err)
+		err = &exitcode.UndeliveredError{Err: exitcode.ErrStoppedWaiting, Sig: sig, Stored: what}
+		msg = exitcode.Message(err)
 	}
 	fmt.Fprintf(errOut, "convo: %s\n", msg)
-	return exitCode(err)
-}
-
-// partialError is a failure after part of the work was stored (summarize
-// --all: each conversation in its own transaction); stored says what was.
-type partialError struct {
-	err    error
-	stored string
-}
-
-func (e *partialError) Error() string { return fmt.Sprintf("%v (%s)", e.err, e.stored) }
-func (e *partialError) Unwrap() error { return e.err }
-
-func signalName(sig syscall.Signal) string {
-	switch sig {
-	case syscall.SIGINT:
-		return "interrupted"
-	case syscall.SIGTERM:
-		return "terminated"
-	}
-	return sig.String()
-}
-
-// plural is n and noun, in the plural unless n is 1: "2000 records".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return exitcode.Of(err)
 }

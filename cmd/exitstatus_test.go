@@ -2,30 +2,16 @@ package cmd
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/internal/providertest"
+	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/iostreams"
 )
-
-// Exit codes come from an error's type, never from its text: an error that
-// merely reads like a usage error is a runtime failure.
-func TestExitCodeByType(t *testing.T) {
-	for _, err := range []error{
-		errors.New("gemini: 400 Bad Request: Request contains an invalid argument."),
-		errors.New("unknown flag: --nothing"),
-		fmt.Errorf("provider says: %w", errors.New("accepts 1 arg(s), received 2")),
-	} {
-		if got := exitCode(err); got != ExitFailure {
-			t.Errorf("exitCode(%q) = %d, want %d", err, got, ExitFailure)
-		}
-	}
-}
 
 // A provider's 400 whose message reads like cobra's "invalid argument" is a
 // provider failure: exit 1 and no usage hint. Cobra's own usage errors,
@@ -39,20 +25,20 @@ func TestExitCodesThroughRun(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{[]string{"ask", "-c", "c", "--provider", "openai", "Hi"}, ExitFailure, "Request contains an invalid argument."},
-		{[]string{"nosuchcommand"}, ExitUsage, `unknown command "nosuchcommand" for "convo"`},
-		{[]string{"apend", "-c", "c", "x"}, ExitUsage, "Did you mean this?"},
-		{[]string{"get", "-c", "c", "--bogus"}, ExitUsage, "unknown flag: --bogus"},
-		{[]string{"get", "-c", "c", "--limit", "many"}, ExitUsage, `invalid argument "many" for "--limit"`},
-		{[]string{"get", "-c"}, ExitUsage, "flag needs an argument"},
-		{[]string{"get", "-c", "c", "extra"}, ExitUsage, `unexpected argument "extra"`},
-		{[]string{"schema", "set", "-c", "c"}, ExitUsage, "want one FILE argument"},
-		{[]string{"completion", "bash", "extra"}, ExitUsage, `unknown command "extra"`},
+		{[]string{"ask", "-c", "c", "--provider", "openai", "Hi"}, exitcode.Failure, "Request contains an invalid argument."},
+		{[]string{"nosuchcommand"}, exitcode.Usage, `unknown command "nosuchcommand" for "convo"`},
+		{[]string{"apend", "-c", "c", "x"}, exitcode.Usage, "Did you mean this?"},
+		{[]string{"get", "-c", "c", "--bogus"}, exitcode.Usage, "unknown flag: --bogus"},
+		{[]string{"get", "-c", "c", "--limit", "many"}, exitcode.Usage, `invalid argument "many" for "--limit"`},
+		{[]string{"get", "-c"}, exitcode.Usage, "flag needs an argument"},
+		{[]string{"get", "-c", "c", "extra"}, exitcode.Usage, `unexpected argument "extra"`},
+		{[]string{"schema", "set", "-c", "c"}, exitcode.Usage, "want one FILE argument"},
+		{[]string{"completion", "bash", "extra"}, exitcode.Usage, `unknown command "extra"`},
 	} {
 		io, _, errOut := iostreams.Test("")
 		code := Run(context.Background(), append([]string{"--db", db}, tc.args...), io)
 		hint := strings.Contains(errOut.String(), "--help' for usage.")
-		if code != tc.code || !strings.Contains(errOut.String(), tc.stderr) || hint != (tc.code == ExitUsage) {
+		if code != tc.code || !strings.Contains(errOut.String(), tc.stderr) || hint != (tc.code == exitcode.Usage) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q, the usage hint only with exit 2", tc.args, code, errOut, tc.code, tc.stderr)
 		}
 	}
@@ -81,7 +67,7 @@ func TestEmptyConversationFlag(t *testing.T) {
 	} {
 		io, out, errOut := iostreams.Test(`{"role":"user","content":"from stdin"}` + "\n")
 		code := Run(context.Background(), append([]string{"--db", db}, args...), io)
-		if code != ExitUsage || out.Len() != 0 || !strings.Contains(errOut.String(), "-c/--conversation is empty") {
+		if code != exitcode.Usage || out.Len() != 0 || !strings.Contains(errOut.String(), "-c/--conversation is empty") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2", args, code, out, errOut)
 		}
 	}
@@ -118,14 +104,14 @@ func TestInterruptedExit(t *testing.T) {
 		{syscall.SIGTERM, 143, "convo: terminated; nothing was written\n"},
 	} {
 		ctx, cancel := context.WithCancelCause(context.Background())
-		cancel(&signalCause{tc.sig})
+		cancel(&signals.Cause{Sig: tc.sig})
 		io, _, errOut := iostreams.Test("")
 		if code := Run(ctx, []string{"--db", db, "append", "-c", "x", "hi"}, io); code != tc.code || errOut.String() != tc.stderr {
 			t.Errorf("%v: exit %d, stderr %q; want %d, %q", tc.sig, code, errOut, tc.code, tc.stderr)
 		}
 	}
 	io, out, _ := iostreams.Test("")
-	if code := Run(context.Background(), []string{"--db", db, "get", "-c", "x"}, io); code != ExitNotFound {
+	if code := Run(context.Background(), []string{"--db", db, "get", "-c", "x"}, io); code != exitcode.NotFound {
 		t.Errorf("stored after the signal: %s", out)
 	}
 }
