@@ -12,6 +12,7 @@ import (
 
 	"github.com/convo-cli/convo/cmd"
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/helptopics"
 	"github.com/convo-cli/convo/pkg/iostreams"
 )
 
@@ -87,8 +88,8 @@ func TestHelpExitCodesMatchSpec(t *testing.T) {
 		code, text, _ := strings.Cut(strings.Trim(line, "| "), " | ")
 		rows = append(rows, [2]string{code, strings.ReplaceAll(text, "`", "")})
 	}
-	var topic []cmd.HelpEntry
-	for _, tp := range cmd.HelpTopics() {
+	var topic []helptopics.Entry
+	for _, tp := range helptopics.All() {
 		if tp.Name == "exit-codes" {
 			for _, s := range tp.Sections {
 				topic = append(topic, s.Entries...)
@@ -100,7 +101,7 @@ func TestHelpExitCodesMatchSpec(t *testing.T) {
 	}
 	for i := range min(len(rows), len(topic)) {
 		if rows[i][0] != topic[i].Name || rows[i][1] != topic[i].Text {
-			t.Errorf("exit status row %d differs; change cmd/topics.go and docs/spec.md together:\n spec: %s | %s\n code: %s | %s",
+			t.Errorf("exit status row %d differs; change internal/helptopics/topics.go and docs/spec.md together:\n spec: %s | %s\n code: %s | %s",
 				i+1, rows[i][0], rows[i][1], topic[i].Name, topic[i].Text)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/helptopics"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -112,4 +113,15 @@ func helpCommand(root *cobra.Command) *cobra.Command {
 			return target.Help()
 		},
 	}
+}
+
+// newHelpTopics builds the topics as cobra help topics: commands without a
+// Run, listed by the root's help under "Additional help topics" and shown
+// by `convo help NAME`.
+func newHelpTopics() []*cobra.Command {
+	var cmds []*cobra.Command
+	for _, t := range helptopics.All() {
+		cmds = append(cmds, &cobra.Command{Use: t.Name, Short: t.Short, Long: t.Text(78)})
+	}
+	return cmds
 }

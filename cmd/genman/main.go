@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/cobra/doc"
 
 	"github.com/convo-cli/convo/cmd"
+	"github.com/convo-cli/convo/internal/helptopics"
 )
 
 func main() {
@@ -103,7 +104,7 @@ func buildDay() time.Time {
 func addSections(page []byte, c *cobra.Command) []byte {
 	var b bytes.Buffer
 	if !c.HasParent() {
-		for _, t := range cmd.HelpTopics() {
+		for _, t := range helptopics.All() {
 			b.WriteString(".SH " + t.ManSection + "\n")
 			b.WriteString(roff(t.Intro) + "\n\n")
 			for _, s := range t.Sections {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/convo-cli/convo/cmd"
+	"github.com/convo-cli/convo/internal/helptopics"
 )
 
 // make man writes one page per command, each with examples, boolean flags
@@ -99,7 +100,7 @@ func TestManExitStatusAndEnvironment(t *testing.T) {
 	if exit < 0 || env < 0 || !(exit < env && env < see) {
 		t.Fatalf("convo.1 lacks EXIT STATUS and ENVIRONMENT before SEE ALSO:\n%s", s)
 	}
-	for _, topic := range cmd.HelpTopics() {
+	for _, topic := range helptopics.All() {
 		for _, sec := range topic.Sections {
 			for _, e := range sec.Entries {
 				if !strings.Contains(s, "\\fB"+roff(e.Name)+"\\fR") {

@@ -1,36 +1,33 @@
-package cmd
+// Package helptopics holds convo's help topics, `convo help exit-codes`
+// and `convo help environment`, and the tables behind them, which
+// cmd/genman also writes into convo(1) as EXIT STATUS and ENVIRONMENT.
+package helptopics
 
 import (
 	"strconv"
 	"strings"
 	"syscall"
 
-	"github.com/spf13/cobra"
-
 	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/format"
 )
 
-// This file holds convo's help topics, `convo help exit-codes` and `convo
-// help environment`, and the tables behind them, which cmd/genman also
-// writes into convo(1) as EXIT STATUS and ENVIRONMENT.
-
-// HelpEntry is one row of a help topic: a name (an exit status, a
+// Entry is one row of a help topic: a name (an exit status, a
 // variable) and what it means.
-type HelpEntry struct{ Name, Text string }
+type Entry struct{ Name, Text string }
 
-// HelpSection is a titled group of entries; Title "" for the first.
-type HelpSection struct {
+// Section is a titled group of entries; Title "" for the first.
+type Section struct {
 	Title   string
-	Entries []HelpEntry
+	Entries []Entry
 }
 
-// HelpTopic is a help topic: `convo help NAME` prints it, and ManSection is
+// Topic is a help topic: `convo help NAME` prints it, and ManSection is
 // its section in convo(1).
-type HelpTopic struct {
+type Topic struct {
 	Name, Short, ManSection string
 	Intro                   string
-	Sections                []HelpSection
+	Sections                []Section
 	Outro                   string
 }
 
@@ -50,21 +47,21 @@ var exitStatuses = []struct {
 	{[]int{exitcode.BrokenPipe}, "stdout closed before anything was stored, as a shell expects of a pipe; also an incremental export whose reader stopped before reading everything, which says on stderr that nothing was marked as sent"},
 }
 
-// HelpTopics returns convo's help topics.
-func HelpTopics() []HelpTopic {
-	var codes []HelpEntry
+// All returns convo's help topics.
+func All() []Topic {
+	var codes []Entry
 	for _, s := range exitStatuses {
 		names := make([]string, len(s.codes))
 		for i, c := range s.codes {
 			names[i] = strconv.Itoa(c)
 		}
-		codes = append(codes, HelpEntry{strings.Join(names, ", "), s.text})
+		codes = append(codes, Entry{strings.Join(names, ", "), s.text})
 	}
-	return []HelpTopic{
+	return []Topic{
 		{
 			Name: "exit-codes", Short: "What convo's exit statuses mean", ManSection: "EXIT STATUS",
 			Intro:    "convo's exit status says what happened; its message, on stderr as \"convo: ...\", says why. Data goes to stdout. The status comes from the error's type, never from its text.",
-			Sections: []HelpSection{{Entries: codes}},
+			Sections: []Section{{Entries: codes}},
 			Outro:    "A command that fails writes nothing to the store: every change is one transaction.",
 		},
 		{
@@ -77,8 +74,8 @@ func HelpTopics() []HelpTopic {
 
 // environment is the environment topic's table. The providers' variables
 // come from the provider registry (pkg/format), which pkg/llm reads them by.
-func environment() []HelpSection {
-	providers := HelpSection{Title: "Providers (ask, summarize --summarizer; also keys of the config file)"}
+func environment() []Section {
+	providers := Section{Title: "Providers (ask, summarize --summarizer; also keys of the config file)"}
 	type use struct {
 		what, def, note string
 		names           []string
@@ -110,12 +107,12 @@ func environment() []HelpSection {
 			text += " (default " + u.def + ")"
 		}
 		text += u.note
-		providers.Entries = append(providers.Entries, HelpEntry{env, text})
+		providers.Entries = append(providers.Entries, Entry{env, text})
 	}
-	providers.Entries = append(providers.Entries, HelpEntry{"AWS_PROFILE, AWS_REGION, AWS_ACCESS_KEY_ID, ...",
+	providers.Entries = append(providers.Entries, Entry{"AWS_PROFILE, AWS_REGION, AWS_ACCESS_KEY_ID, ...",
 		"the AWS credential chain and region, for bedrock and export --to dynamodb:// (AWS_ENDPOINT_URL_DYNAMODB or --endpoint-url for a local DynamoDB)"})
-	return []HelpSection{
-		{Title: "The store and settings", Entries: []HelpEntry{
+	return []Section{
+		{Title: "The store and settings", Entries: []Entry{
 			{"CONVO_DB", "the store, as --db: a path, file:PATH or postgres://... (default $XDG_DATA_HOME/convo/convo.db)"},
 			{"CONVO_CONFIG", "the config file, as --config (default $XDG_CONFIG_HOME/convo/config.yaml)"},
 			{"CONVO_<FLAG>", "any flag, upper case, dashes as underscores: CONVO_LOG_LEVEL=debug, CONVO_DB_MAX_CONNS=8"},
@@ -123,12 +120,12 @@ func environment() []HelpSection {
 			{"XDG_CONFIG_HOME", "where the default config file lives (default ~/.config)"},
 		}},
 		providers,
-		{Title: "PostgreSQL", Entries: []HelpEntry{
+		{Title: "PostgreSQL", Entries: []Entry{
 			{"PGPASSWORD", "the password, when the URL has none; never shown in a message or log"},
 			{"PGCONNECT_TIMEOUT", "seconds to wait for a connection (default 10; 0 waits for ever), unless the URL says connect_timeout"},
 			{"PGHOST, PGUSER, PGSSLMODE, ...", "libpq's other variables fill what the URL leaves out"},
 		}},
-		{Title: "OpenTelemetry (export --format otel and --to otlp, live spans)", Entries: []HelpEntry{
+		{Title: "OpenTelemetry (export --format otel and --to otlp, live spans)", Entries: []Entry{
 			{"OTEL_SERVICE_NAME", "the resource's service.name (default convo)"},
 			{"OTEL_EXPORTER_OTLP_ENDPOINT", "the receiver's root (/v1/traces appended), for --to otlp; set, ask and summarize send the span of each call"},
 			{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "the receiver's traces URL, used as it is; wins over OTEL_EXPORTER_OTLP_ENDPOINT"},
@@ -136,11 +133,11 @@ func environment() []HelpSection {
 			{"OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf (default) or http/json"},
 			{"CONVO_OTEL_CONTENT", "1: live spans carry the messages, as export --otel-content"},
 		}},
-		{Title: "Output", Entries: []HelpEntry{
+		{Title: "Output", Entries: []Entry{
 			{"NO_COLOR", "set and not empty: show prints no colour, even at a terminal"},
 			{"TERM", "dumb: show prints no colour"},
 		}},
-		{Title: "Tuning and tests", Entries: []HelpEntry{
+		{Title: "Tuning and tests", Entries: []Entry{
 			{"GOMEMLIMIT", "the Go heap's soft limit; unset, summarize of a stored conversation sets 160 MiB"},
 			{"CONVO_CPUPROFILE", "a file to write a CPU profile of the run to"},
 			{"CONVO_RETRY_BASE_DELAY, CONVO_RETRY_MAX_DELAY", "a provider's retry backoff: the first ceiling and the cap on any wait, Retry-After included (Go durations)"},
@@ -149,19 +146,8 @@ func environment() []HelpSection {
 	}
 }
 
-// newHelpTopics builds the topics as cobra help topics: commands without a
-// Run, listed by the root's help under "Additional help topics" and shown
-// by `convo help NAME`.
-func newHelpTopics() []*cobra.Command {
-	var cmds []*cobra.Command
-	for _, t := range HelpTopics() {
-		cmds = append(cmds, &cobra.Command{Use: t.Name, Short: t.Short, Long: t.Text(78)})
-	}
-	return cmds
-}
-
 // Text is the topic for a terminal, wrapped at width columns.
-func (t HelpTopic) Text(width int) string {
+func (t Topic) Text(width int) string {
 	var b strings.Builder
 	b.WriteString(wrapText(t.Intro, width, "", ""))
 	for _, s := range t.Sections {
@@ -170,7 +156,7 @@ func (t HelpTopic) Text(width int) string {
 			b.WriteString(s.Title + ":\n")
 		}
 		for _, e := range s.Entries {
-			b.WriteString(helpEntryText(e, width))
+			b.WriteString(entryText(e, width))
 		}
 	}
 	if t.Outro != "" {
@@ -179,9 +165,9 @@ func (t HelpTopic) Text(width int) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// helpEntryText is one entry: its name, then its text indented beside it,
+// entryText is one entry: its name, then its text indented beside it,
 // or under it when the name is long.
-func helpEntryText(e HelpEntry, width int) string {
+func entryText(e Entry, width int) string {
 	const col = 10
 	name := "  " + e.Name
 	if len(name) < col-1 {
