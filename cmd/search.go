@@ -1,14 +1,10 @@
 package cmd
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -117,16 +113,6 @@ or put -- before it. See docs/search.md.`,
 	return cmd
 }
 
-// searchHit is one record to print, held past the store's callback.
-type searchHit struct {
-	conv    string
-	role    string
-	created int64
-	body    []byte
-	doc     *search.Doc
-	score   float64
-}
-
 func searchRun(ctx context.Context, o *searchOptions) error {
 	s, err := o.store(ctx)
 	if s == nil || err != nil {
@@ -144,35 +130,10 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 				indexed()
 			}
 		}}
-	var ranked *search.Ranked[searchHit]
-	if o.sort == "rank" {
-		ranked = search.NewRanked(o.query, func(h searchHit) *search.Doc { return h.doc })
-		opt.Limit = search.RankLimit + 1 // one more says there were more
-	}
-	out := bufio.NewWriter(o.f.IO.Out)
-	p := searchPrinter{o: o, w: out, colour: useColour(o.f.IO)}
-	err = s.Search(ctx, opt, func(h store.SearchHit) error {
-		hit := searchHit{conv: h.Conversation, role: h.Role, created: h.Created, body: h.Body, doc: h.Doc}
-		if ranked == nil {
-			return p.print(hit)
-		}
-		hit.body = slices.Clone(h.Body)
-		ranked.Add(hit)
-		return nil
+	p := show.SearchPrinter{Query: o.query, JSON: o.json, Rank: o.sort == "rank", Colour: useColour(o.f.IO)}
+	return p.Search(ctx, s, opt, o.f.IO.Out, o.limit, func() {
+		o.f.warnf("search: more than %d records match; ranked the newest %d (narrow with --since, --until, -c or --role)", search.RankLimit, search.RankLimit)
 	})
-	if err == nil && ranked != nil {
-		if ranked.Over() {
-			o.f.warnf("search: more than %d records match; ranked the newest %d (narrow with --since, --until, -c or --role)", search.RankLimit, search.RankLimit)
-		}
-		err = ranked.Each(o.limit, func(h searchHit, score float64) error {
-			h.score = score
-			return p.print(h)
-		})
-	}
-	if err != nil {
-		return errors.Join(err, out.Flush())
-	}
-	return out.Flush()
 }
 
 // store opens the store to search, nil when there is none to search
@@ -196,77 +157,6 @@ func (o *searchOptions) store(ctx context.Context) (store.Store, error) {
 		}
 	}
 	return s, nil
-}
-
-// searchPrinter writes hits as JSONL or for people.
-type searchPrinter struct {
-	o      *searchOptions
-	w      *bufio.Writer
-	colour bool
-}
-
-// searchLine is one line of search --json (schemas/search.schema.json).
-type searchLine struct {
-	Record json.RawMessage `json:"record"`
-	Match  searchMatch     `json:"match"`
-}
-
-type searchMatch struct {
-	Snippet string   `json:"snippet"`
-	Marks   [][2]int `json:"marks"`
-	Score   *float64 `json:"score,omitempty"`
-}
-
-func (p searchPrinter) print(h searchHit) error {
-	sn := p.o.query.Snippet(h.doc)
-	if p.o.json {
-		line := searchLine{Record: h.body, Match: searchMatch{Snippet: sn.Text, Marks: sn.Marks}}
-		if line.Match.Marks == nil {
-			line.Match.Marks = [][2]int{}
-		}
-		if p.o.sort == "rank" {
-			line.Match.Score = &h.score
-		}
-		b, err := json.Marshal(line)
-		if err != nil {
-			return err
-		}
-		p.w.Write(b)
-		return p.w.WriteByte('\n')
-	}
-	var r transcript.Record
-	if err := transcript.DecodeStored(h.body, &r); err != nil {
-		return fmt.Errorf("record of %q: %w", h.conv, err)
-	}
-	role := h.role
-	if r.Message.Role == transcript.RoleSummary {
-		// A summary says what it stands for.
-		role = fmt.Sprintf("summary of %d records", len(r.Metadata.SummaryIDs))
-	}
-	when := time.UnixMilli(h.created).Local().Format("2006-01-02 15:04")
-	head := fmt.Sprintf("%s  %s  %s  %s", show.EscapeID(h.conv), when, role, r.ID)
-	if p.colour {
-		head = show.ANSIDim + head + show.ANSIReset
-	}
-	fmt.Fprintf(p.w, "%s\n    %s\n", head, p.marked(sn))
-	return nil
-}
-
-// marked is the snippet escaped for a terminal, its matches in bold
-// colour when colour is on.
-func (p searchPrinter) marked(sn search.Snippet) string {
-	if !p.colour {
-		return show.Escape(sn.Text)
-	}
-	var b strings.Builder
-	at := 0
-	for _, m := range sn.Marks {
-		b.WriteString(show.Escape(sn.Text[at:m[0]]))
-		b.WriteString(show.ANSIYellow + show.Escape(sn.Text[m[0]:m[1]]) + show.ANSIReset)
-		at = m[1]
-	}
-	b.WriteString(show.Escape(sn.Text[at:]))
-	return b.String()
 }
 
 // quotedList is each of s Go-quoted, joined by ", ".
