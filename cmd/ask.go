@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/providers"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/ask"
 	"github.com/convo-cli/convo/pkg/format"
@@ -94,7 +95,7 @@ Failed requests are retried with backoff on 429, 5xx and timeouts, waiting
 as long as a provider's Retry-After asks, up to a minute.
 
 Keys and endpoints come from the environment or the config file:
-` + providerEnvs() + `.
+` + providers.Envs() + `.
 --provider ollama speaks Ollama's native /api/chat, as summarize
 --summarizer ollama does.`,
 		Example: `  convo ask -c demo --provider openai "What is the capital of France?"
@@ -119,7 +120,7 @@ Keys and endpoints come from the environment or the config file:
 	fl := cmd.Flags()
 	fl.StringVar(&o.provider, "provider", "", format.NameList(format.CanCall))
 	fl.StringVar(&o.model, "model", "", "model name (default: the provider's default; ollama needs one)")
-	fl.StringVar(&o.baseURL, "base-url", "", "provider endpoint (default from "+baseURLEnvs()+")")
+	fl.StringVar(&o.baseURL, "base-url", "", "provider endpoint (default from "+providers.BaseURLEnvs()+")")
 	fl.DurationVar(&o.timeout, "timeout", llm.DefaultTimeout, "time limit of one provider request (with --stream: of the wait for each piece)")
 	fl.StringVar(&o.system, "system", "", "system prompt TEXT, or @FILE, instead of the stored one")
 	fl.IntVar(&o.maxTokens, "max-tokens", 0, "output token limit (default: "+defaultLimits()+"; the provider's own for the others)")
@@ -172,7 +173,7 @@ func (o *askOptions) check() error {
 		return err
 	}
 	// The API version and what its request takes (no temperature).
-	req := format.Request{Provider: o.provider, Temperature: o.temp, APIVersion: apiVersion(o.provider, o.anthropicVersion)}
+	req := format.Request{Provider: o.provider, Temperature: o.temp, APIVersion: providers.APIVersion(o.provider, o.anthropicVersion)}
 	if err := req.Check(); err != nil {
 		return exitcode.Usagef("--provider %s: %v", o.provider, err)
 	}
@@ -199,7 +200,7 @@ func (o *askOptions) turn() (ask.Turn, error) {
 		Conversation: o.conversation, NoSchema: o.noSchema, KeepInvalid: o.keepInvalid,
 		Rate: o.pace, KeepRaw: o.keepRaw, Agent: o.agent,
 		Request: format.Request{Provider: o.provider, Model: o.model, MaxTokens: o.maxTokens,
-			Temperature: o.temp, APIVersion: apiVersion(o.provider, o.anthropicVersion), Lenient: o.lenient, Warn: f.warnf},
+			Temperature: o.temp, APIVersion: providers.APIVersion(o.provider, o.anthropicVersion), Lenient: o.lenient, Warn: f.warnf},
 	}
 	var err error
 	if turn.Contents, err = askContents(f.IO.In, o.args); err != nil {
@@ -229,7 +230,7 @@ func askRun(ctx context.Context, o *askOptions) error {
 	if err != nil {
 		return err
 	}
-	t, err := f.newTransport(o.provider, o.baseURL, apiVersion(o.provider, o.anthropicVersion), o.timeout, ask.Limit)
+	t, err := f.providers().Transport(o.provider, o.baseURL, providers.APIVersion(o.provider, o.anthropicVersion), o.timeout, ask.Limit)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/providers"
 	"github.com/convo-cli/convo/internal/providertest"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/iostreams"
@@ -81,8 +82,8 @@ func askEnv(t *testing.T, steps ...providertest.Step) *providertest.Server {
 	t.Cleanup(srv.Close)
 	t.Setenv("OPENAI_API_KEY", askTestKey)
 	t.Setenv("OPENAI_BASE_URL", srv.BaseURL("openai"))
-	t.Setenv(envRetryBaseDelay, "1ms")
-	t.Setenv(envRetryMaxDelay, "5ms")
+	t.Setenv(providers.EnvRetryBaseDelay, "1ms")
+	t.Setenv(providers.EnvRetryMaxDelay, "5ms")
 	return srv
 }
 
@@ -280,9 +281,9 @@ func TestAskExitCodes(t *testing.T) {
 // The hidden retry settings must be positive durations.
 func TestAskRunRetryEnv(t *testing.T) {
 	askEnv(t)
-	t.Setenv(envRetryMaxDelay, "soon")
+	t.Setenv(providers.EnvRetryMaxDelay, "soon")
 	f, _, _ := testFactory(t, "")
-	if err := askTest(t, f, "x"); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), envRetryMaxDelay+`="soon"`) {
+	if err := askTest(t, f, "x"); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), providers.EnvRetryMaxDelay+`="soon"`) {
 		t.Fatalf("%v (exit %d)", err, exitcode.Of(err))
 	}
 }

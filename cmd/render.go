@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/providers"
 	"github.com/convo-cli/convo/pkg/ask"
 	"github.com/convo-cli/convo/pkg/format"
 )
@@ -134,10 +135,10 @@ JSON Schema: wrap each in the AI SDK's jsonSchema() before generateText
 (` + defaultLimits() + `; none for the others, whose own default then
 applies). Gemini and Bedrock take the model in the URL, not in the body.
 
-An anthropic body is written for the API version ` + defaultAnthropicVersion() + `: send it with
-the header anthropic-version: ` + defaultAnthropicVersion() + `. --anthropic-version V (env
+An anthropic body is written for the API version ` + providers.DefaultAnthropicVersion() + `: send it with
+the header anthropic-version: ` + providers.DefaultAnthropicVersion() + `. --anthropic-version V (env
 CONVO_ANTHROPIC_VERSION) writes it for another:
-  ` + anthropicVersions() + `
+  ` + providers.AnthropicVersions() + `
 A version whose request has no temperature refuses --temperature (exit 2).
 Whenever the payload needs a header beyond those (a history that opens with
 an Anthropic compaction block needs anthropic-beta, as does
@@ -186,7 +187,7 @@ func defaultLimits() string {
 // against the registry: the providers it names, where the model goes.
 func (o *renderOptions) check() error {
 	o.req = format.Request{Provider: o.provider, NoSummary: o.noSummary, Lenient: o.lenient, Warn: o.f.warnf,
-		Body: o.body, Model: o.model, MaxTokens: o.maxTokens, APIVersion: apiVersion(o.provider, o.anthropicVersion),
+		Body: o.body, Model: o.model, MaxTokens: o.maxTokens, APIVersion: providers.APIVersion(o.provider, o.anthropicVersion),
 		Header: func(name, value string) { o.f.alertf("%s%s: %s", headerLine, name, value) }}
 	prov, ok := format.Lookup(o.provider)
 	switch {

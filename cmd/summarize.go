@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/providers"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/llm"
@@ -216,7 +217,7 @@ func (o *summarizeOptions) shareRate(ctx context.Context) error {
 	// The key ask uses too: one provider's quota, whichever command spends it.
 	key := llm.RateKey(o.provider.name, o.provider.model)
 	limit := llm.SlotLimit(func(ctx context.Context) (time.Time, error) { return s.RateSlot(ctx, key, o.pace) }, o.f.Now, nil)
-	if slices.Contains(ownSummarizers, o.provider.name) {
+	if slices.Contains(providers.Own, o.provider.name) {
 		o.wait = limit
 	} else {
 		o.wait, o.provider.limit = nil, limit
@@ -320,7 +321,7 @@ func (o *summarizeOptions) runner() (*summarize.Runner, error) {
 		}
 	}
 	if !o.dryRun && o.batchOut == "" && o.batchIn == "" { // a batch file needs no key
-		if r.Summarizer, err = f.newSummarizer(&o.provider, counter); err != nil {
+		if r.Summarizer, err = f.providers().Summarizer(o.provider.spec(), counter); err != nil {
 			return nil, err
 		}
 	}

@@ -1,7 +1,8 @@
-package cmd
+package providers
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -12,22 +13,22 @@ import (
 // TestNewSummarizer: --summarizer names extractive, exec or a callable
 // provider, whose model defaults to the registry's.
 func TestNewSummarizer(t *testing.T) {
-	f, _, _ := testFactory(t, "")
+	settings := Settings{Getenv: os.Getenv}
 	t.Setenv("OPENAI_API_KEY", "sk-test")
 	for _, tc := range []struct {
-		p       providerOptions
+		p       Spec
 		want    string // the summarizer's name, or a substring of the usage error
 		wantErr bool
 	}{
-		{providerOptions{name: "extractive"}, "extractive", false},
-		{providerOptions{name: "exec", exec: "cat"}, "exec", false},
-		{providerOptions{name: "exec"}, "needs --exec", true},
-		{providerOptions{name: "openai"}, "openai", false},
-		{providerOptions{name: "ollama"}, "--summarizer ollama needs --model", true},
-		{providerOptions{name: "ollama", model: "llama3.2"}, "ollama", false},
-		{providerOptions{name: "vercel"}, `unknown provider "vercel": want one of extractive, exec, openai, openai-responses, anthropic, gemini, bedrock, ollama`, true},
+		{Spec{Name: "extractive"}, "extractive", false},
+		{Spec{Name: "exec", Exec: "cat"}, "exec", false},
+		{Spec{Name: "exec"}, "needs --exec", true},
+		{Spec{Name: "openai"}, "openai", false},
+		{Spec{Name: "ollama"}, "--summarizer ollama needs --model", true},
+		{Spec{Name: "ollama", Model: "llama3.2"}, "ollama", false},
+		{Spec{Name: "vercel"}, `unknown provider "vercel": want one of extractive, exec, openai, openai-responses, anthropic, gemini, bedrock, ollama`, true},
 	} {
-		s, err := f.newSummarizer(&tc.p, nil)
+		s, err := settings.Summarizer(tc.p, nil)
 		switch {
 		case (err != nil) != tc.wantErr:
 			t.Errorf("%+v: err %v, want an error: %v", tc.p, err, tc.wantErr)
@@ -41,10 +42,10 @@ func TestNewSummarizer(t *testing.T) {
 		}
 	}
 	t.Setenv("ANTHROPIC_API_KEY", "")
-	if _, err := f.newSummarizer(&providerOptions{name: "anthropic"}, nil); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
+	if _, err := settings.Summarizer(Spec{Name: "anthropic"}, nil); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
 		t.Errorf("no key: %v", err)
 	}
-	if s, _ := f.newSummarizer(&providerOptions{name: "openai"}, nil); s.(*summarize.LLM).Model != "gpt-4o-mini" {
+	if s, _ := settings.Summarizer(Spec{Name: "openai"}, nil); s.(*summarize.LLM).Model != "gpt-4o-mini" {
 		t.Errorf("default model %q", s.(*summarize.LLM).Model)
 	}
 }
