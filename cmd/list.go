@@ -3,7 +3,6 @@ package cmd
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"text/tabwriter"
@@ -122,7 +121,7 @@ func listRun(ctx context.Context, o *listOptions) error {
 			}
 		}
 		if o.json {
-			line, err := listJSON(ctx, s, c, n)
+			line, err := show.ListJSON(ctx, s, c, n)
 			if err != nil {
 				return err
 			}
@@ -134,50 +133,4 @@ func listRun(ctx context.Context, o *listOptions) error {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", show.EscapeID(c.ID), c.Records, n, time.UnixMilli(c.LastActivity).UTC().Format(time.RFC3339))
 	}
 	return errors.Join(tw.Flush(), out.Flush())
-}
-
-// listEntry is one line of list --json. Consumers ignore fields they do not
-// know; fields are added, never removed or renamed.
-type listEntry struct {
-	Conversation string `json:"conversation"`
-	Records      int64  `json:"records"`
-	Tokens       int    `json:"tokens"`
-	Created      int64  `json:"created"`
-	Updated      int64  `json:"updated"`
-	LastActivity int64  `json:"lastActivity"`
-	Summaries    int64  `json:"summaries"`
-	// LatestSummary is the id of the latest summary, absent when none.
-	LatestSummary        string `json:"latestSummary,omitempty"`
-	LatestSummaryCreated int64  `json:"latestSummaryCreated,omitempty"`
-	// AfterSummary counts the records after the latest summary (all of
-	// them when there is none): what summarize --every looks at.
-	AfterSummary int64 `json:"afterSummary"`
-	// Exports lists the sinks exported to, each with the records an
-	// incremental export would send now.
-	Exports []listExport `json:"exports"`
-}
-
-type listExport struct {
-	Sink    string `json:"sink"`
-	Seq     int64  `json:"seq"`
-	Pending int64  `json:"pending"`
-	Held    bool   `json:"held"`
-	Updated int64  `json:"updated"`
-}
-
-// listJSON is list --json's line for one conversation.
-func listJSON(ctx context.Context, s store.Store, c store.ConversationFigures, tokens int) ([]byte, error) {
-	st, err := s.Status(ctx, c.ID)
-	if err != nil {
-		return nil, err
-	}
-	e := listEntry{
-		Conversation: c.ID, Records: c.Records, Tokens: tokens, Created: c.Created, Updated: c.Updated, LastActivity: c.LastActivity,
-		Summaries: st.Summaries, LatestSummary: st.LatestSummary, LatestSummaryCreated: st.LatestSummaryCreated,
-		AfterSummary: st.AfterSummary, Exports: []listExport{},
-	}
-	for _, x := range st.Exports {
-		e.Exports = append(e.Exports, listExport{x.Sink, x.Seq, x.Pending, x.Held, x.Updated})
-	}
-	return json.Marshal(e)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/schemas"
 )
@@ -72,7 +73,7 @@ func TestListRun(t *testing.T) {
 	// The most recently active first: "other" was appended now, "demo"'s
 	// newest record was made at 6 ms, whenever it was written (its last
 	// activity is that, not the write: updated).
-	var e listEntry
+	var e show.ListEntry
 	if err := json.Unmarshal([]byte(lines[1]), &e); err != nil {
 		t.Fatal(err)
 	}
