@@ -89,22 +89,6 @@ docs/import.md of convo's source.`,
 	return cmd
 }
 
-// entries is "1 entry", "2 entries".
-func entries(n int) string {
-	if n == 1 {
-		return "1 entry"
-	}
-	return fmt.Sprintf("%d entries", n)
-}
-
-// pluralES is plural for a noun whose plural ends in -es: "2 new branches".
-func pluralES(n int, noun string) string {
-	if n == 1 {
-		return plural(n, noun)
-	}
-	return plural(n, noun+"e")
-}
-
 func importRun(ctx context.Context, o *importOptions) error {
 	f := o.f
 	files, stdin, err := o.files()
@@ -266,12 +250,10 @@ func (r *importReport) changed(conv string, n int) {
 func (r *importReport) finish(ctx context.Context, t *importer.Tally, bad int, err error) error {
 	o, f := r.o, r.o.f
 	if !f.quiet {
-		fmt.Fprintf(f.IO.ErrOut, "convo: import: %s (%d unchanged, %d rewritten), %s, %s changed (%s), %s added, %d merged, %d already there, %d cut to fit, %s not imported (%d lost), %d deleted before\n",
-			plural(t.Files, "file"), t.Unchanged, t.Rewritten, plural(t.Sessions, "session"), plural(t.Conversations, "conversation"),
-			pluralES(t.Forks, "new branch"), plural(t.Inserted, "record"), t.Merged, t.Skipped, t.Cut, plural(t.NotImported, "thing"), t.Lost, t.Deleted)
+		fmt.Fprintf(f.IO.ErrOut, "convo: import: %s\n", t.Summary())
 	}
 	if o.jsonO && !f.quiet && r.printErr == nil {
-		r.printErr = printImportTally(r.out, t)
+		r.printErr = printLine(r.out, t.JSON())
 	}
 	if err != nil {
 		return err
@@ -286,31 +268,14 @@ func (r *importReport) finish(ctx context.Context, t *importer.Tally, bad int, e
 		// Loss only: what is known and kept elsewhere, or of no use to a
 		// provider (progress, snapshots, token counts), is none.
 		return &transcript.InputError{Err: fmt.Errorf("--strict: %s lost, %s cut, %s rewritten in place not read (named above); the rest is stored",
-			plural(t.Lost, "thing"), entries(t.Cut), plural(t.Rewritten, "file"))}
+			plural(t.Lost, "thing"), importer.Entries(t.Cut), plural(t.Rewritten, "file"))}
 	}
 	return exitcode.AfterCommit(r.printErr)
 }
 
-// printImportTally prints --json's last line: the tally, what was not
-// imported split into lost and known (kept elsewhere or of no use to a
-// provider), each by kind.
-func printImportTally(out lineWriter, t *importer.Tally) error {
-	lost, known := map[string]int{}, map[string]int{}
-	for k, v := range t.Kinds {
-		if importer.Known(k) {
-			known[k] = v
-		} else {
-			lost[k] = v
-		}
-	}
-	b, _ := json.Marshal(map[string]any{"tally": map[string]any{
-		"files": t.Files, "unchanged": t.Unchanged, "rewritten": t.Rewritten,
-		"sessions": t.Sessions, "conversations": t.Conversations, "newBranches": t.Forks,
-		"added": t.Inserted, "merged": t.Merged, "alreadyThere": t.Skipped, "cut": t.Cut,
-		"notImported": t.NotImported, "lost": t.Lost, "known": t.NotImported - t.Lost,
-		"lostKinds": lost, "knownKinds": known, "deletedBefore": t.Deleted,
-	}})
-	if _, err := fmt.Fprintf(out, "%s\n", b); err != nil {
+// printLine writes line and a newline to out, and flushes it.
+func printLine(out lineWriter, line []byte) error {
+	if _, err := fmt.Fprintf(out, "%s\n", line); err != nil {
 		return err
 	}
 	return out.Flush()
