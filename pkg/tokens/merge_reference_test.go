@@ -68,3 +68,25 @@ func checkMerge(t *testing.T, c *Counter, piece string) {
 func FuzzMergeMatchesCodec(f *testing.F) {
 	fuzzEachCounter(f, checkMerge)
 }
+
+// TestFirstRankMatchesCodec: Rarity's first token and count are the
+// codec's first id and number of ids, on words and on the tricky texts.
+func TestFirstRankMatchesCodec(t *testing.T) {
+	words := []string{"the", "pizza", "violin", "gatsby", "guinea", "ørsted", "東京", "don't", "x-ray", "1999", "", " "}
+	for _, c := range counters(t) {
+		for _, w := range append(words, trickyTexts...) {
+			text := " " + w
+			ids, _, err := codecOf(t, c).Encode(text)
+			if err != nil {
+				t.Fatalf("%s: codec encode of %q: %v", c.name, text, err)
+			}
+			var want uint32
+			if len(ids) > 0 {
+				want = uint32(ids[0])
+			}
+			if got := c.firstRank(text); got != want || c.Count(text) != len(ids) {
+				t.Errorf("%s: %q: first rank %d of %d tokens, codec %d of %d", c.name, text, got, c.Count(text), want, len(ids))
+			}
+		}
+	}
+}
