@@ -113,7 +113,8 @@ func insert(slots []byte, bits uint, t string, rank uint32) {
 }
 
 // Open reads a table file in place; data must stay unchanged (an embedded
-// file does). It reads only the header.
+// file does). It reads only the header: a corrupt file past it gives wrong
+// ranks, never a panic or an endless lookup (FuzzOpen).
 func Open(data string) (*Table, error) {
 	if len(data) < headerLen || data[:4] != magic {
 		return nil, errors.New("bpe: not a table file")
@@ -154,26 +155,34 @@ func (t *Table) Token(rank int) string {
 // token returns the bytes of the token of rank: its stride's start plus
 // the lengths before it in the stride.
 func (t *Table) token(rank uint32) string {
-	at := binary.LittleEndian.Uint32(t.starts[4*(rank/stride):])
+	at := int(binary.LittleEndian.Uint32(t.starts[4*(rank/stride):]))
 	for _, l := range t.lengths[rank&^(stride-1) : rank] {
-		at += uint32(l)
+		at += int(l)
 	}
-	return t.blob[at : at+uint32(t.lengths[rank])]
+	end := at + int(t.lengths[rank])
+	if end > len(t.blob) { // only in a corrupt file
+		return ""
+	}
+	return t.blob[at:end]
 }
 
 // Rank returns the rank of the token whose bytes are s, if s is one.
 func (t *Table) Rank(s string) (uint32, bool) {
 	h := hash(s)
 	fp := uint32(h >> (32 + t.bits))
-	for i := uint32(h) & t.mask; ; i = (i + 1) & t.mask {
+	i := uint32(h) & t.mask
+	for range len(t.slots) / 4 { // a file Build wrote has an empty slot long before
 		slot := binary.LittleEndian.Uint32(t.slots[4*i:])
 		if slot == empty {
 			return 0, false
 		}
 		if slot>>t.bits == fp {
-			if r := slot & t.mask; int(t.lengths[r]) == len(s) && t.token(r) == s {
+			r := slot & t.mask
+			if int(r) < len(t.lengths) && int(t.lengths[r]) == len(s) && t.token(r) == s {
 				return r, true
 			}
 		}
+		i = (i + 1) & t.mask
 	}
+	return 0, false
 }
