@@ -27,7 +27,7 @@ LDFLAGS  := -X github.com/convo-cli/convo/cmd.version=$(VERSION) \
 # relink it each time (5 s).
 SOURCES  := main.go go.mod go.sum $(shell find cmd pkg schemas internal -type f -not -name '*_test.go' -not -path '*/testdata/*' 2>/dev/null)
 
-.PHONY: build install uninstall man test test-short bench fuzz demo eval clean release-check release-snapshot
+.PHONY: build install uninstall man test test-short bench tokens fuzz demo eval clean release-check release-snapshot
 
 # Release archives (.goreleaser.yaml), by goreleaser run through go run at a
 # pinned version, not a go.mod dependency. v2.16.0 is the newest that builds
@@ -89,6 +89,12 @@ test-short:
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	bash bench/run.sh $(BIN)
+
+# pkg/tokens's vocabulary tables (pkg/tokens/tables/*.bpe), written again
+# from tiktoken-go in go.mod: after upgrading it (TestTablesMatchCodec fails
+# until they are).
+tokens:
+	$(GO) generate ./pkg/tokens
 
 # Every fuzz target, FUZZTIME each (.ci/fuzz.sh says how it copes with Go
 # 1.26's fuzz-deadline race).

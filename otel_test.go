@@ -131,15 +131,9 @@ func seedChats(t *testing.T, db string, n int) {
 	defer s.Close()
 	ids := transcript.NewIDs()
 	for c := range n {
-		i := 0
-		_, err := s.Append(ctx, fmt.Sprintf("chat-%05d", c), ids, func() (transcript.Record, error) {
-			if i == 2 {
-				return transcript.Record{}, io.EOF
-			}
-			role := []transcript.Role{"user", "assistant"}[i]
-			i++
-			return transcript.Record{Message: transcript.Message{Role: role, Contents: []string{fmt.Sprintf("turn %d of %d", i, c)}}}, nil
-		})
+		_, err := s.Append(ctx, fmt.Sprintf("chat-%05d", c), ids, transcript.Slice(
+			transcript.Record{Message: transcript.Message{Role: "user", Contents: []string{fmt.Sprintf("turn 1 of %d", c)}}},
+			transcript.Record{Message: transcript.Message{Role: "assistant", Contents: []string{fmt.Sprintf("turn 2 of %d", c)}}}))
 		if err != nil {
 			t.Fatal(err)
 		}

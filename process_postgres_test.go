@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"io"
 	"net/url"
 	"os/exec"
 	"strings"
@@ -99,16 +98,13 @@ func seedPostgres(t *testing.T, db string, n, turns int) []string {
 	for c := range n {
 		conv := fmt.Sprintf("c-%03d", c)
 		convs = append(convs, conv)
-		i := 0
-		next := func() (transcript.Record, error) {
-			if i == turns {
-				return transcript.Record{}, io.EOF
-			}
-			i++
-			return transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[i%2],
-				Contents: []string{fmt.Sprintf("message %d of %s: the plan is to ship on Friday after the review", i, conv)}}}, nil
+		recs := make([]transcript.Record, turns)
+		for j := range recs {
+			i := j + 1
+			recs[j] = transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[i%2],
+				Contents: []string{fmt.Sprintf("message %d of %s: the plan is to ship on Friday after the review", i, conv)}}}
 		}
-		if _, err := s.Append(ctx, conv, ids, next); err != nil {
+		if _, err := s.Append(ctx, conv, ids, transcript.Slice(recs...)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -209,7 +209,7 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 				return err
 			}
 		}
-		if err := o.store(ctx, oneRecord(*o.add)); err != nil {
+		if err := o.store(ctx, transcript.Slice(*o.add)); err != nil {
 			return err
 		}
 		o.noteFileText()
@@ -222,22 +222,24 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 	if f.IO.StdinIsFile() {
 		// A file cannot stall, so it streams inside the transaction (a bad
 		// line still rolls the whole append back).
-		return o.store(ctx, func() (transcript.Record, error) {
-			r, err := dec.Next()
-			if err == nil {
-				err = o.an.Apply(&r)
-			}
-			return r, err
+		recs := dec.Stream()
+		return o.store(ctx, func(yield func(*transcript.Record) error) error {
+			return recs(func(r *transcript.Record) error {
+				if err := o.an.Apply(r); err != nil {
+					return err
+				}
+				return yield(r)
+			})
 		})
 	}
 	// A pipe is read and checked to its end before the write transaction
 	// opens: a producer that pauses must not hold the store's write lock.
-	staged, err := transcript.Stage(dec.Next, o.an.Apply, transcript.DefaultStageMemory)
+	staged, err := transcript.Stage(dec.Stream(), o.an.Apply, transcript.DefaultStageMemory)
 	if err != nil {
 		return err
 	}
 	defer staged.Close()
-	return o.store(ctx, staged.Next)
+	return o.store(ctx, staged.Stream())
 }
 
 // transform is append without -c: the transcript on stdin, then the new
@@ -289,15 +291,12 @@ func shellWord(s string) string {
 	return show.Escape("'" + strings.ReplaceAll(s, "'", `'\''`) + "'")
 }
 
-// oneRecord yields r, then io.EOF.
-func oneRecord(r transcript.Record) func() (transcript.Record, error) { return store.Records(r) }
-
-// store appends what next yields to the stored conversation in one
+// store appends the records of recs to the stored conversation in one
 // transaction, prints the records written or changed, then runs the
 // --summarize-if-over policy, whose failure is reported but does not undo
 // the append. With after, the append is made only if the conversation's
 // last record is still after (else store.ErrConflict, nothing stored).
-func (o *appendOptions) store(ctx context.Context, next func() (transcript.Record, error), after ...store.Last) error {
+func (o *appendOptions) store(ctx context.Context, recs transcript.Stream, after ...store.Last) error {
 	a := o.f
 	s, err := a.Store(ctx)
 	if err != nil {
@@ -305,9 +304,9 @@ func (o *appendOptions) store(ctx context.Context, next func() (transcript.Recor
 	}
 	var res store.AppendResult
 	if len(after) > 0 {
-		res, err = s.AppendAfter(ctx, o.conversation, after[0], a.IDs, a.secrets.guarded(next))
+		res, err = s.AppendAfter(ctx, o.conversation, after[0], a.IDs, a.secrets.guarded(recs))
 	} else {
-		res, err = s.Append(ctx, o.conversation, a.IDs, a.secrets.guarded(next))
+		res, err = s.Append(ctx, o.conversation, a.IDs, a.secrets.guarded(recs))
 	}
 	if err != nil {
 		return err

@@ -230,17 +230,6 @@ func TestAppendRunSummarizes(t *testing.T) {
 	}
 }
 
-// oneRecord yields its record once.
-func TestOneRecord(t *testing.T) {
-	next := oneRecord(transcript.Record{ID: "x"})
-	if r, err := next(); err != nil || r.ID != "x" {
-		t.Fatalf("first: %+v, %v", r, err)
-	}
-	if _, err := next(); err == nil {
-		t.Fatal("second call yielded again")
-	}
-}
-
 // The same provider response appended twice (a retried script) is stored
 // once: the answer's id derives from the response id, and a known id is
 // skipped. Another response is another answer (merged, as two assistant

@@ -9,7 +9,6 @@ import (
 	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/answer"
 	"github.com/convo-cli/convo/pkg/format"
-	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -66,7 +65,7 @@ func (o *appendOptions) runFrom(ctx context.Context, args []string) error {
 		}
 		rec.ID = answer.ID(answer.Time(ans, now), o.from, ans.ResponseID, before)
 	}
-	return o.store(ctx, oneRecord(rec))
+	return o.store(ctx, transcript.Slice(rec))
 }
 
 // printAnswer is --from without -c: no transcript on stdin to continue,
@@ -118,5 +117,5 @@ func (o *appendOptions) appendCompaction(ctx context.Context, ans *format.Answer
 		return err
 	}
 	a.warnf("%s compaction: a summary standing for %s (kept), %s", o.from, plural(c.Covered, "record"), answer.CompactionNote(ans.Compaction))
-	return o.store(ctx, store.Records(c.Records...), c.Last)
+	return o.store(ctx, transcript.Slice(c.Records...), c.Last)
 }

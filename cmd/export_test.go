@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -100,15 +99,12 @@ func exportAppend(t *testing.T, f *Factory, conv string, texts ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := 0
-	_, err = s.Append(context.Background(), conv, f.IDs, func() (transcript.Record, error) {
-		if i == len(texts) {
-			return transcript.Record{}, io.EOF
-		}
-		i++
-		role := []transcript.Role{transcript.RoleUser, transcript.RoleAssistant}[(i-1)%2]
-		return transcript.Record{Message: transcript.Message{Role: role, Contents: []string{texts[i-1]}}}, nil
-	})
+	recs := make([]transcript.Record, len(texts))
+	for i, text := range texts {
+		role := []transcript.Role{transcript.RoleUser, transcript.RoleAssistant}[i%2]
+		recs[i] = transcript.Record{Message: transcript.Message{Role: role, Contents: []string{text}}}
+	}
+	_, err = s.Append(context.Background(), conv, f.IDs, transcript.Slice(recs...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +210,7 @@ func TestExportRunDynamoDB(t *testing.T) {
 	}
 	exportAppend(t, f, "demo", "And you?") // a new record
 	send("wrote 1 item(s)", "-c", "demo")
-	if _, err := s.Append(ctx, "demo", f.IDs, exportOneRecord(transcript.RoleUser, "Sunny.")); err != nil { // merges into it
+	if _, err := s.Append(ctx, "demo", f.IDs, transcript.Slice(transcript.Record{Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{"Sunny."}}})); err != nil { // merges into it
 		t.Fatal(err)
 	}
 	send("wrote 1 item(s)", "-c", "demo")
@@ -232,18 +228,6 @@ func TestExportRunDynamoDB(t *testing.T) {
 	}
 	if seq, _ := s.Cursor(ctx, "more", DefaultSink); seq != 0 {
 		t.Fatalf("a failed export moved the cursor to %d", seq)
-	}
-}
-
-// exportOneRecord is an Append source of one message.
-func exportOneRecord(role transcript.Role, text string) func() (transcript.Record, error) {
-	done := false
-	return func() (transcript.Record, error) {
-		if done {
-			return transcript.Record{}, io.EOF
-		}
-		done = true
-		return transcript.Record{Message: transcript.Message{Role: role, Contents: []string{text}}}, nil
 	}
 }
 

@@ -74,31 +74,29 @@ func (s *secrets) redact(text string) string {
 	return s.keys.String(text)
 }
 
-// guarded is next with every record's text rid of the provider keys convo
+// guarded is recs with every record's text rid of the provider keys convo
 // holds, and a record whose provider data holds one refused (see
 // llm.Redactor.Record): what enters the store never carries a key,
 // whatever its source.
-func (s *secrets) guarded(next func() (transcript.Record, error)) func() (transcript.Record, error) {
+func (s *secrets) guarded(recs transcript.Stream) transcript.Stream {
 	if s.keys == nil {
-		return next
+		return recs
 	}
-	n := 0
-	return func() (transcript.Record, error) {
-		rec, err := next()
-		if err != nil {
-			return rec, err
-		}
-		n++
-		if err := s.keys.Record(&rec); err != nil {
-			// The n-th record, not a line: Markdown input and merges
-			// make records of other than one line each.
-			var ie *transcript.InputError
-			if errors.As(err, &ie) {
-				ie.Field = fmt.Sprintf("record %d: %s", n, ie.Field)
+	return func(yield func(*transcript.Record) error) error {
+		n := 0
+		return recs(func(rec *transcript.Record) error {
+			n++
+			if err := s.keys.Record(rec); err != nil {
+				// The n-th record, not a line: Markdown input and merges
+				// make records of other than one line each.
+				var ie *transcript.InputError
+				if errors.As(err, &ie) {
+					ie.Field = fmt.Sprintf("record %d: %s", n, ie.Field)
+				}
+				return err
 			}
-			return rec, err
-		}
-		return rec, nil
+			return yield(rec)
+		})
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"strings"
 
@@ -46,17 +45,17 @@ func main() {
 	// conversations an hour apart: last activity is none of the writes'.
 	const start = int64(1767225600000) // 2026-01-01
 	for c := range *n {
-		i := 0
-		_, err := s.Append(ctx, fmt.Sprintf("session-%05d", c), ids, func() (transcript.Record, error) {
-			if i == *per {
-				return transcript.Record{}, io.EOF
+		_, err := s.Append(ctx, fmt.Sprintf("session-%05d", c), ids, func(yield func(*transcript.Record) error) error {
+			for i := range *per {
+				role := []transcript.Role{"user", "assistant"}[i%2]
+				r := transcript.Record{Message: transcript.Message{Role: role, Contents: []string{
+					fmt.Sprintf("Turn %d of session %d: we looked at the failing test in pkg/store, order #%d, and the deploy.", i, c, 4000+i)}}}
+				r.Metadata.Timing.Creation = start + int64(c)*3_600_000 + int64(i)*60_000
+				if err := yield(&r); err != nil {
+					return err
+				}
 			}
-			role := []transcript.Role{"user", "assistant"}[i%2]
-			r := transcript.Record{Message: transcript.Message{Role: role, Contents: []string{
-				fmt.Sprintf("Turn %d of session %d: we looked at the failing test in pkg/store, order #%d, and the deploy.", i, c, 4000+i)}}}
-			r.Metadata.Timing.Creation = start + int64(c)*3_600_000 + int64(i)*60_000
-			i++
-			return r, nil
+			return nil
 		})
 		if err != nil {
 			log.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"strings"
 
@@ -37,21 +36,21 @@ func main() {
 	defer s.Close()
 	ids := transcript.NewIDs()
 	for c := range *n {
-		i := 0
-		_, err := s.Append(ctx, fmt.Sprintf("conv-%05d", c), ids, func() (transcript.Record, error) {
-			if i == *turns {
-				return transcript.Record{}, io.EOF
+		_, err := s.Append(ctx, fmt.Sprintf("conv-%05d", c), ids, func(yield func(*transcript.Record) error) error {
+			for i := 1; i <= *turns; i++ {
+				role := []transcript.Role{"user", "assistant"}[(i-1)%2]
+				rec := transcript.Record{Message: transcript.Message{Role: role, Contents: []string{
+					fmt.Sprintf("Turn %d of conversation %d: we discussed the trip to Lisbon, order #%d and the budget.", i, c, 4000+i)}}}
+				if *answers && role == "assistant" {
+					rec.Metadata.Aux = map[string]json.RawMessage{"provider": []byte(`"openai"`), "model": []byte(`"gpt-4o-mini"`),
+						"response_id": []byte(fmt.Sprintf(`"chatcmpl-%d-%d"`, c, i)), "finish_reason": []byte(`"stop"`),
+						"usage": []byte(fmt.Sprintf(`{"completion_tokens":%d,"prompt_tokens":%d}`, 20+i, 100*i))}
+				}
+				if err := yield(&rec); err != nil {
+					return err
+				}
 			}
-			role := []transcript.Role{"user", "assistant"}[i%2]
-			i++
-			rec := transcript.Record{Message: transcript.Message{Role: role, Contents: []string{
-				fmt.Sprintf("Turn %d of conversation %d: we discussed the trip to Lisbon, order #%d and the budget.", i, c, 4000+i)}}}
-			if *answers && role == "assistant" {
-				rec.Metadata.Aux = map[string]json.RawMessage{"provider": []byte(`"openai"`), "model": []byte(`"gpt-4o-mini"`),
-					"response_id": []byte(fmt.Sprintf(`"chatcmpl-%d-%d"`, c, i)), "finish_reason": []byte(`"stop"`),
-					"usage": []byte(fmt.Sprintf(`{"completion_tokens":%d,"prompt_tokens":%d}`, 20+i, 100*i))}
-			}
-			return rec, nil
+			return nil
 		})
 		if err != nil {
 			log.Fatal(err)

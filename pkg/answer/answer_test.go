@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/convo-cli/convo/pkg/format"
-	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/sqlite"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -69,14 +68,14 @@ func TestTail(t *testing.T) {
 		}
 		recs = append(recs, transcript.Record{Message: transcript.Message{Role: role, Contents: []string{fmt.Sprint(i)}}})
 	}
-	if _, err := s.Append(ctx, "c", transcript.NewIDs(), store.Records(recs[:3]...)); err != nil {
+	if _, err := s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(recs[:3]...)); err != nil {
 		t.Fatal(err)
 	}
 	before, whole, err := Tail(ctx, s, "c")
 	if err != nil || len(before) != 3 || !whole || before[2].Message.Contents[0] != "2" {
 		t.Fatalf("3 records: %d, whole %v, %v", len(before), whole, err)
 	}
-	if _, err := s.Append(ctx, "c", transcript.NewIDs(), store.Records(recs[3:]...)); err != nil {
+	if _, err := s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(recs[3:]...)); err != nil {
 		t.Fatal(err)
 	}
 	before, whole, err = Tail(ctx, s, "c")

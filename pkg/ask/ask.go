@@ -27,10 +27,10 @@ type Store interface {
 	// Schema returns the conversation's stored answer schema; ok is false
 	// when it has none.
 	Schema(ctx context.Context, conv string) (sc store.ConversationSchema, ok bool, err error)
-	// AppendAfter adds the records next yields to conv in one transaction,
+	// AppendAfter adds the records of recs to conv in one transaction,
 	// applying the transcript rules, if last is still conv's last record:
 	// all or nothing, store.ErrConflict when another writer changed it.
-	AppendAfter(ctx context.Context, conv string, last store.Last, ids *transcript.IDs, next func() (transcript.Record, error)) (store.AppendResult, error)
+	AppendAfter(ctx context.Context, conv string, last store.Last, ids *transcript.IDs, recs transcript.Stream) (store.AppendResult, error)
 	// RateSlot reserves the next slot of the limiter key, shared by every
 	// process on the store, and says when it starts.
 	RateSlot(ctx context.Context, key string, interval time.Duration) (time.Time, error)
@@ -236,7 +236,7 @@ func (a *Asker) appendTurn(ctx context.Context, s Store, conv string, end store.
 		recs = append(recs, *user)
 	}
 	recs = append(recs, *ans)
-	if _, err := s.AppendAfter(ctx, conv, end, a.IDs, store.Records(recs...)); err != nil {
+	if _, err := s.AppendAfter(ctx, conv, end, a.IDs, transcript.Slice(recs...)); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return fmt.Errorf("%w while the provider answered; the turn was not stored (ask again on the conversation as it is now)", err)
 		}

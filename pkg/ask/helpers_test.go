@@ -223,7 +223,7 @@ func (e *env) seed() {
 func (e *env) appendJSONL(jsonl string) {
 	e.t.Helper()
 	dec := transcript.NewDecoder(strings.NewReader(jsonl))
-	_, err := e.s.Append(context.Background(), "c", e.asker.IDs, dec.Next)
+	_, err := e.s.Append(context.Background(), "c", e.asker.IDs, dec.Stream())
 	if err != nil {
 		e.t.Fatal(err)
 	}

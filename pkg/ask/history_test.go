@@ -41,7 +41,7 @@ func TestFullHistoryStored(t *testing.T) {
 		{Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{"a"}}},
 		{Message: transcript.Message{Role: transcript.RoleAssistant, Contents: []string{"b"}}},
 	}
-	res, err := s.Append(ctx, "c", transcript.NewIDs(), store.Records(recs...))
+	res, err := s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(recs...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestFullHistoryStored(t *testing.T) {
 	})
 	sum := transcript.Record{Message: transcript.Message{Role: transcript.RoleSummary, Contents: []string{"s"}}}
 	sum.Metadata.SummaryIDs = ids
-	if _, err := s.Append(ctx, "c", transcript.NewIDs(), store.Records(sum)); err != nil || res.Inserted != 2 {
+	if _, err := s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(sum)); err != nil || res.Inserted != 2 {
 		t.Fatal(err, res)
 	}
 	r := FullHistory(ctx, s, "c", nil, nil)

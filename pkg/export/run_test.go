@@ -43,14 +43,11 @@ func say(t testing.TB, s store.Store, conv string, role transcript.Role, texts .
 	if role == transcript.RoleAssistant {
 		roles[1] = transcript.RoleUser
 	}
-	i := 0
-	_, err := s.Append(context.Background(), conv, transcript.NewIDs(), func() (transcript.Record, error) {
-		if i == len(texts) {
-			return transcript.Record{}, io.EOF
-		}
-		i++
-		return transcript.Record{Message: transcript.Message{Role: roles[(i-1)%2], Contents: []string{texts[i-1]}}}, nil
-	})
+	recs := make([]transcript.Record, len(texts))
+	for i, text := range texts {
+		recs[i] = transcript.Record{Message: transcript.Message{Role: roles[i%2], Contents: []string{text}}}
+	}
+	_, err := s.Append(context.Background(), conv, transcript.NewIDs(), transcript.Slice(recs...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,14 +86,7 @@ func BenchmarkImportVsAppend(b *testing.B) {
 		imp += time.Since(start)
 		s2 := openStore(b)
 		start = time.Now()
-		i := 0
-		if _, err := s2.Append(context.Background(), "bench", transcript.NewIDs(), func() (transcript.Record, error) {
-			if i == len(recs) {
-				return transcript.Record{}, io.EOF
-			}
-			i++
-			return recs[i-1], nil
-		}); err != nil {
+		if _, err := s2.Append(context.Background(), "bench", transcript.NewIDs(), transcript.Slice(recs...)); err != nil {
 			b.Fatal(err)
 		}
 		app += time.Since(start)
@@ -135,18 +127,14 @@ type recorder struct {
 	recs []transcript.Record
 }
 
-func (r *recorder) ImportAppend(ctx context.Context, cur store.ImportCursor, ids *transcript.IDs, next func() (transcript.Record, error)) (store.AppendResult, error) {
+func (r *recorder) ImportAppend(ctx context.Context, cur store.ImportCursor, ids *transcript.IDs, recs transcript.Stream) (store.AppendResult, error) {
 	var mine []transcript.Record
-	for {
-		rec, err := next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return store.AppendResult{}, err
-		}
+	if err := recs(func(rec *transcript.Record) error {
 		mine = append(mine, rec.Clone())
+		return nil
+	}); err != nil {
+		return store.AppendResult{}, err
 	}
 	r.recs = append(r.recs, mine...)
-	return r.Store.ImportAppend(ctx, cur, ids, store.Records(mine...))
+	return r.Store.ImportAppend(ctx, cur, ids, transcript.Slice(mine...))
 }

@@ -59,7 +59,7 @@ const loadTail = 256
 func (b *builder) load(ctx context.Context) error {
 	b.loaded, b.ctx = true, ctx
 	n, turn := 0, false
-	err := b.read(ctx, loadTail, func(r *transcript.Record) error {
+	err := b.read(ctx, loadTail)(func(r *transcript.Record) error {
 		if n == 0 && r.Message.Role != transcript.RoleSummary {
 			b.partial = true
 		}
@@ -75,7 +75,7 @@ func (b *builder) load(ctx context.Context) error {
 		// Only tool results in the window: the turn they answer is older.
 		b.cover.reset()
 		b.open, b.role, b.partial = nil, "", false
-		err = b.read(ctx, 0, func(r *transcript.Record) error { b.observe(r); return nil })
+		err = b.read(ctx, 0)(func(r *transcript.Record) error { b.observe(r); return nil })
 	}
 	if errors.Is(err, store.ErrNotFound) {
 		// Imported before, but nothing stored (entries that make no
@@ -86,19 +86,21 @@ func (b *builder) load(ctx context.Context) error {
 	return err
 }
 
-// read calls fn with the newest limit records from the latest summary on
-// (0: all of them), keeping the last one's time.
-func (b *builder) read(ctx context.Context, limit int, fn func(*transcript.Record) error) error {
-	return b.im.st.Read(ctx, b.conv, store.ReadOptions{FromLatestSummary: true, Limit: limit}, func(row store.Row) error {
-		var r transcript.Record
-		if err := transcript.DecodeStored(row.Body, &r); err != nil {
-			return err
-		}
-		if t := r.Metadata.Timing.Creation; t > 0 {
-			b.last = time.UnixMilli(t)
-		}
-		return fn(&r)
-	})
+// read is the newest limit records from the latest summary on (0: all of
+// them), keeping the last one's time.
+func (b *builder) read(ctx context.Context, limit int) transcript.Stream {
+	return func(yield func(*transcript.Record) error) error {
+		return b.im.st.Read(ctx, b.conv, store.ReadOptions{FromLatestSummary: true, Limit: limit}, func(row store.Row) error {
+			var r transcript.Record
+			if err := transcript.DecodeStored(row.Body, &r); err != nil {
+				return err
+			}
+			if t := r.Metadata.Timing.Creation; t > 0 {
+				b.last = time.UnixMilli(t)
+			}
+			return yield(&r)
+		})
+	}
 }
 
 // fillCover puts before cover the ids stored since the latest summary

@@ -18,8 +18,8 @@ type deletingStore struct {
 	del   func()
 }
 
-func (d *deletingStore) ImportAppend(ctx context.Context, cur store.ImportCursor, ids *transcript.IDs, next func() (transcript.Record, error)) (store.AppendResult, error) {
-	res, err := d.Store.ImportAppend(ctx, cur, ids, next)
+func (d *deletingStore) ImportAppend(ctx context.Context, cur store.ImportCursor, ids *transcript.IDs, recs transcript.Stream) (store.AppendResult, error) {
+	res, err := d.Store.ImportAppend(ctx, cur, ids, recs)
 	if d.calls++; d.calls == 1 && err == nil {
 		d.del()
 	}

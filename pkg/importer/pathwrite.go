@@ -115,7 +115,7 @@ func (w *pathWrite) flush(final bool) error {
 	w.chunk, w.chunkBytes = make([]transcript.Record, 0, len(recs)), 0
 	w.pending = make(chan written, 1)
 	go func(ctx context.Context, ch chan written) {
-		res, err := im.st.ImportAppend(ctx, c, im.ids, store.Records(recs...))
+		res, err := im.st.ImportAppend(ctx, c, im.ids, transcript.Slice(recs...))
 		ch <- written{c, res, err}
 	}(w.ctx, w.pending)
 	if final {

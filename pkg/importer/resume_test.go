@@ -270,7 +270,7 @@ func TestResumeOldFormCursor(t *testing.T) {
 			old, _ := json.Marshal(fields)
 			cur := curs[0]
 			cur.Resume = string(old) // as the code before state was kept apart stored it
-			if _, err := got.ImportAppend(t.Context(), cur, transcript.NewIDs(), store.Records()); err != nil {
+			if _, err := got.ImportAppend(t.Context(), cur, transcript.NewIDs(), transcript.Slice()); err != nil {
 				t.Fatal(err)
 			}
 			resumeGrown(t, got, c.format, p, grown)

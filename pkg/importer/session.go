@@ -234,7 +234,7 @@ func (im *Importer) moved(ctx context.Context, src *Source, st fileState, s *Ses
 		cur = im.byConv[conv] // an export under another name
 	}
 	cur.Source, cur.Size, cur.MTime, cur.Resume = src.Path, st.size, st.mtime, "" // read from the start next time
-	if _, err := im.st.ImportAppend(ctx, cur, im.ids, store.Records()); err != nil {
+	if _, err := im.st.ImportAppend(ctx, cur, im.ids, transcript.Slice()); err != nil {
 		return err
 	}
 	im.cursors[[2]string{src.Path, conv}] = cur

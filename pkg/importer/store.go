@@ -15,7 +15,7 @@ type Store interface {
 	// ImportCursors: every cursor, once, when the import starts.
 	ImportCursors(ctx context.Context, source string, fn func(store.ImportCursor) error) error
 	// ImportAppend: a chunk of records and its cursor, in one transaction.
-	ImportAppend(ctx context.Context, cur store.ImportCursor, ids *transcript.IDs, next func() (transcript.Record, error)) (store.AppendResult, error)
+	ImportAppend(ctx context.Context, cur store.ImportCursor, ids *transcript.IDs, recs transcript.Stream) (store.AppendResult, error)
 	// Read: the tail of a conversation an import goes on (ids, merges),
 	// and its first record, whose aux.import takes the session's meta.
 	Read(ctx context.Context, conv string, opt store.ReadOptions, fn func(store.Row) error) error

@@ -45,7 +45,7 @@ func stored(t *testing.T, conv string, lines ...string) Store {
 	dec := transcript.NewDecoder(strings.NewReader(strings.Join(lines, "\n") + "\n"))
 	dec.Conversation = conv
 	dec.CheckAppend(nil, true)
-	if _, err := s.Append(ctx, conv, transcript.NewIDs(), dec.Next); err != nil {
+	if _, err := s.Append(ctx, conv, transcript.NewIDs(), dec.Stream()); err != nil {
 		t.Fatal(err)
 	}
 	return s

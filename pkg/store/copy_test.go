@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -64,15 +63,12 @@ func openSQLite(t *testing.T) store.Store {
 
 func appendTurns(t *testing.T, s store.Store, conv string, n int) {
 	t.Helper()
-	i := 0
-	_, err := s.Append(context.Background(), conv, transcript.NewIDs(), func() (transcript.Record, error) {
-		if i == n {
-			return transcript.Record{}, io.EOF
-		}
-		i++
-		role := []transcript.Role{transcript.RoleUser, transcript.RoleAssistant}[(i-1)%2]
-		return transcript.Record{Message: transcript.Message{Role: role, Contents: []string{fmt.Sprint(conv, " ", i)}}}, nil
-	})
+	recs := make([]transcript.Record, n)
+	for i := range recs {
+		role := []transcript.Role{transcript.RoleUser, transcript.RoleAssistant}[i%2]
+		recs[i] = transcript.Record{Message: transcript.Message{Role: role, Contents: []string{fmt.Sprint(conv, " ", i+1)}}}
+	}
+	_, err := s.Append(context.Background(), conv, transcript.NewIDs(), transcript.Slice(recs...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,15 +18,18 @@ import (
 // Store keeps conversations. Every method that writes does so in one
 // transaction: when it fails, nothing of the change is kept.
 type Store interface {
-	// Append adds the records next yields (until io.EOF) to the end of conv,
-	// applying the rules of SPEC section 2. A record whose id the
-	// conversation already holds (or absorbed in a merge) is skipped.
-	Append(ctx context.Context, conv string, ids *transcript.IDs, next func() (transcript.Record, error)) (AppendResult, error)
+	// Append adds the records of recs to the end of conv, applying the
+	// rules of SPEC section 2, inside the transaction: recs runs while it
+	// is open, and its error (or a write's) rolls everything back. The
+	// records are kept past the yield: recs must not reuse them. A record
+	// whose id the conversation already holds (or absorbed in a merge) is
+	// skipped.
+	Append(ctx context.Context, conv string, ids *transcript.IDs, recs transcript.Stream) (AppendResult, error)
 	// AppendAfter is Append on the condition that last is still conv's last
 	// record (Last{} for an empty or missing conversation): a call that read
 	// the conversation, then waited on a provider, writes only if no other
 	// writer changed its end meanwhile; otherwise ErrConflict, nothing written.
-	AppendAfter(ctx context.Context, conv string, last Last, ids *transcript.IDs, next func() (transcript.Record, error)) (AppendResult, error)
+	AppendAfter(ctx context.Context, conv string, last Last, ids *transcript.IDs, recs transcript.Stream) (AppendResult, error)
 	// Read calls fn for each record of conv opt selects, in transcript order,
 	// streaming. A missing conversation is ErrNotFound (wrapped).
 	Read(ctx context.Context, conv string, opt ReadOptions, fn func(Row) error) error
@@ -140,12 +143,12 @@ type Store interface {
 	// created before before (ms; 0: none by age), in one transaction, and
 	// returns how many went.
 	DropBatchRequests(ctx context.Context, before int64, ids ...string) (int64, error)
-	// ImportAppend is Append for convo import: the records next yields go to
+	// ImportAppend is Append for convo import: the records of recs go to
 	// the end of conv and cur, the source's cursor for conv, is stored in
 	// the same transaction, also when every record was already there. A
 	// cursor already past cur (another import went further meanwhile)
 	// stays: cursors never move back.
-	ImportAppend(ctx context.Context, cur ImportCursor, ids *transcript.IDs, next func() (transcript.Record, error)) (AppendResult, error)
+	ImportAppend(ctx context.Context, cur ImportCursor, ids *transcript.IDs, recs transcript.Stream) (AppendResult, error)
 	// ImportAgain forgets what convo deleted of conv's imported records,
 	// and conv's import cursors, so that the next import brings them back;
 	// it returns how many records were remembered.

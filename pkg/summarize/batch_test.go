@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -22,15 +21,13 @@ import (
 // two stores hold the same conversation.
 func seedFixed(t *testing.T, s store.Store, conv string, n int) {
 	t.Helper()
-	i := 0
-	_, err := s.Append(context.Background(), conv, transcript.NewIDs(), func() (transcript.Record, error) {
-		if i == n {
-			return transcript.Record{}, io.EOF
-		}
-		i++
-		return transcript.Record{ID: fmt.Sprintf("01JRZJ166J2WRMF990535EVS%02d", i), Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[(i-1)%2],
-			Contents: []string{fmt.Sprintf("turn %d: the Lisbon trip, order #%d.", i, 4000+i)}}}, nil
-	})
+	recs := make([]transcript.Record, n)
+	for j := range recs {
+		i := j + 1
+		recs[j] = transcript.Record{ID: fmt.Sprintf("01JRZJ166J2WRMF990535EVS%02d", i), Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[(i-1)%2],
+			Contents: []string{fmt.Sprintf("turn %d: the Lisbon trip, order #%d.", i, 4000+i)}}}
+	}
+	_, err := s.Append(context.Background(), conv, transcript.NewIDs(), transcript.Slice(recs...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,16 +214,8 @@ func TestBatchInChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	seedMore := func(conv string) {
-		_, err := s.Append(context.Background(), conv, transcript.NewIDs(), func() func() (transcript.Record, error) {
-			done := false
-			return func() (transcript.Record, error) {
-				if done {
-					return transcript.Record{}, io.EOF
-				}
-				done = true
-				return transcript.Record{Message: transcript.Message{Role: "user", Contents: []string{"one more question"}}}, nil
-			}
-		}())
+		more := transcript.Record{Message: transcript.Message{Role: "user", Contents: []string{"one more question"}}}
+		_, err := s.Append(context.Background(), conv, transcript.NewIDs(), transcript.Slice(more))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,6 @@ import (
 // user's instructions come first, then what the user said, then what was
 // said more often, then the newest.
 func CarryLedger(prev *transcript.Record, covered []transcript.Record, size int) ([]facts.Fact, int) {
-	ledger, dropped, _ := carryLedger(prev, covered, sliceStream(covered), size, nil)
+	ledger, dropped, _ := carryLedger(prev, covered, transcript.Slice(covered...), size, nil)
 	return ledger, dropped
 }

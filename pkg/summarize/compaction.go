@@ -122,11 +122,7 @@ func compactionBody(provider, model string, in Input) ([]byte, []string, error) 
 			return nil, nil, err
 		}
 	}
-	each := in.Each
-	if each == nil {
-		each = sliceStream(in.Records)
-	}
-	if err := each(func(rec *transcript.Record) error { return r.Add(rec) }); err != nil {
+	if err := in.Stream()(func(rec *transcript.Record) error { return r.Add(rec) }); err != nil {
 		return nil, nil, err
 	}
 	if err := r.Close(); err != nil {

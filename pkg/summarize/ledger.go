@@ -64,7 +64,7 @@ func previousSections(prev *transcript.Record) *facts.Sections {
 //
 // sections, when not nil, is given every record covered, in order, with
 // its error lines, in the same read.
-func carryLedger(prev *transcript.Record, held []transcript.Record, covered RecordStream, size int, sections *facts.SectionBuilder) ([]facts.Fact, int, error) {
+func carryLedger(prev *transcript.Record, held []transcript.Record, covered transcript.Stream, size int, sections *facts.SectionBuilder) ([]facts.Fact, int, error) {
 	if size <= 0 {
 		size = DefaultLedgerSize
 	}
@@ -247,7 +247,7 @@ func previousLedger(prev *transcript.Record) ([]facts.Fact, int) {
 // coveredFacts calls fn with each fact of the covered records (held, or
 // else read from covered), in order, and who said it; sb, when not nil, is
 // given each record.
-func coveredFacts(held []transcript.Record, covered RecordStream, sb *facts.SectionBuilder, fn func(f facts.Found, by string)) error {
+func coveredFacts(held []transcript.Record, covered transcript.Stream, sb *facts.SectionBuilder, fn func(f facts.Found, by string)) error {
 	use := func(r *transcript.Record, rf recordFacts) {
 		if sb != nil {
 			sb.Add(r, rf.errs)

@@ -48,7 +48,7 @@ type Plan struct {
 	firstID, lastID        string
 	anchorID               string
 	coveredIDs             []string // streamed only: Records is nil
-	each                   RecordStream
+	each                   transcript.Stream
 	previousID             string
 	readSeq                int64        // streamed: the change sequence the plan was read at
 	gatherIDs              func() error // streamed: reads coveredIDs, before Record
@@ -106,7 +106,7 @@ func prepare(recs []transcript.Record, opt Options, withText bool) (*Plan, Skip,
 	p.coveredFrom = p.Covered[0].Metadata.Timing.Creation
 	p.coveredTo = p.Covered[len(p.Covered)-1].Metadata.Timing.Creation
 	p.firstID, p.lastID = originalIDs(p.Covered)
-	p.each = sliceStream(p.Covered)
+	p.each = transcript.Slice(p.Covered...)
 	if err := p.finish(opt, withText); err != nil {
 		return nil, "", err
 	}

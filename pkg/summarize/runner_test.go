@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -75,16 +74,14 @@ func openStore(t *testing.T) store.Store {
 // seed stores conv with n alternating user/assistant messages.
 func seed(t *testing.T, s store.Store, conv string, n int) {
 	t.Helper()
-	i := 0
-	_, err := s.Append(context.Background(), conv, transcript.NewIDs(), func() (transcript.Record, error) {
-		if i == n {
-			return transcript.Record{}, io.EOF
-		}
-		role := []transcript.Role{"user", "assistant"}[i%2]
-		i++
-		return transcript.Record{Message: transcript.Message{Role: role, Contents: []string{
-			fmt.Sprintf("turn %d of %s: we talked about order #%d and the Lisbon trip.", i, conv, 4000+i)}}}, nil
-	})
+	recs := make([]transcript.Record, n)
+	for j := range recs {
+		i := j + 1
+		role := []transcript.Role{"user", "assistant"}[j%2]
+		recs[j] = transcript.Record{Message: transcript.Message{Role: role, Contents: []string{
+			fmt.Sprintf("turn %d of %s: we talked about order #%d and the Lisbon trip.", i, conv, 4000+i)}}}
+	}
+	_, err := s.Append(context.Background(), conv, transcript.NewIDs(), transcript.Slice(recs...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -199,7 +199,7 @@ func prepareStored(ctx context.Context, s Store, conv string, opt Options) (*Pla
 // readCovered reads the covered records (positions in the read from the
 // latest summary, up to upTo) and calls fn with each; errSpanChanged when
 // one of them is no longer the record the plan was made of.
-func readCovered(ctx context.Context, s Store, conv string, upTo int64, covered []int, idHashes []uint32) func(fn func(*transcript.Record) error) error {
+func readCovered(ctx context.Context, s Store, conv string, upTo int64, covered []int, idHashes []uint32) transcript.Stream {
 	return func(fn func(*transcript.Record) error) error {
 		j, pos := 0, -1
 		var rec transcript.Record

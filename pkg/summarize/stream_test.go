@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -80,14 +79,7 @@ func randomTranscript(r *rand.Rand, n int) []transcript.Record {
 // appendAll stores recs in conv.
 func appendAll(t *testing.T, s store.Store, conv string, recs []transcript.Record) {
 	t.Helper()
-	i := 0
-	_, err := s.Append(context.Background(), conv, transcript.NewIDs(), func() (transcript.Record, error) {
-		if i == len(recs) {
-			return transcript.Record{}, io.EOF
-		}
-		i++
-		return recs[i-1], nil
-	})
+	_, err := s.Append(context.Background(), conv, transcript.NewIDs(), transcript.Slice(recs...))
 	if err != nil {
 		t.Fatal(err)
 	}

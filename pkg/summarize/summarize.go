@@ -24,11 +24,7 @@ const PromptVersion = "convo-summary-v2"
 type (
 	Input  = span.Input
 	Output = span.Output
-	// RecordStream calls fn for each record of a span, in order.
-	RecordStream = span.RecordStream
 )
-
-func sliceStream(recs []transcript.Record) RecordStream { return span.SliceStream(recs) }
 
 // Summarizer writes a summary.
 type Summarizer interface {

@@ -27,6 +27,8 @@ var trickyTexts = []string{
 	"[\"json\", {\"a\": 1}]\n", "(see above)", "...\n\n", " ?!\r\n", " ---\n\n---", "x!/\n/",
 	"\x00\x01\x1f", "\x7f", "a\x7fb", " \x7f", "\x7fabc", "!\x7f!", " \x7f\n", "\xff", "a\xffb", "\xe2\x82", "\xed\xa0\x80", "ok\xc3", "\xc3\xa9\xe9",
 	"\v\f\u0085\u1680x",
+	// Special tokens: the codec's Count reads them as text.
+	"<|endoftext|>", "a<|endofprompt|>b", "<|fim_prefix|>x<|fim_middle|>y<|fim_suffix|>",
 	strings.Repeat(" ", 100) + "x", strings.Repeat("ab", 60), strings.Repeat("A", 70) + "b",
 }
 

@@ -8,20 +8,25 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tiktoken-go/tokenizer"
-
+	"github.com/convo-cli/convo/pkg/tokens/internal/bpe"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
+// The encodings' names.
+const (
+	o200kBase  = "o200k_base"
+	cl100kBase = "cl100k_base"
+)
+
 // Names lists the supported encodings.
-var Names = []string{string(tokenizer.O200kBase), string(tokenizer.Cl100kBase)}
+var Names = []string{o200kBase, cl100kBase}
 
 // Default is the encoding used when none is named (GPT-4o and later).
-const Default = string(tokenizer.O200kBase)
+const Default = o200kBase
 
 // Counter counts tokens in one encoding. It is safe for concurrent use.
 type Counter struct {
-	codec tokenizer.Codec
+	table func() *bpe.Table // the vocabulary, opened at the first count
 	name  string
 	split splitter    // the codec's pre-tokenizer, written out
 	cache *pieceCache // tokens of the pieces seen
@@ -33,7 +38,7 @@ func Canonical(name string) (string, error) {
 	switch name {
 	case "":
 		return Default, nil
-	case Default, string(tokenizer.Cl100kBase):
+	case o200kBase, cl100kBase:
 		return name, nil
 	}
 	return "", fmt.Errorf("unknown tokenizer %q (want o200k_base or cl100k_base)", name)
@@ -45,15 +50,11 @@ func New(name string) (*Counter, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := tokenizer.Get(tokenizer.Encoding(name))
-	if err != nil {
-		return nil, err
+	table, split := o200kTable, splitO200k
+	if name == cl100kBase {
+		table, split = cl100kTable, splitCl100k
 	}
-	split := splitO200k
-	if name == string(tokenizer.Cl100kBase) {
-		split = splitCl100k
-	}
-	return &Counter{codec: c, name: name, split: split, cache: newPieceCache()}, nil
+	return &Counter{table: table, name: name, split: split, cache: newPieceCache()}, nil
 }
 
 // Name returns the encoding's name: the key of token counts kept by a store.
@@ -81,57 +82,49 @@ func (c *Counter) InHand(r *transcript.Record) (int, error) {
 	return c.Record(r), nil
 }
 
-// Count returns the tokens of s: what the codec counts, piece by piece.
-// The codec splits s into pieces and merges each into tokens on its own,
-// so the sum of the pieces' counts is the count of s; Count splits s
-// itself and asks the codec only for the pieces its cache lacks
+// Count returns the tokens of s: what tiktoken's codec counts, piece by
+// piece. The codec splits s into pieces and merges each into tokens on its
+// own, so the sum of the pieces' counts is the count of s; Count splits s
+// the same way and merges only the pieces its cache lacks
 // (FuzzCountMatchesCodec holds the two to the same result).
 func (c *Counter) Count(s string) int {
-	text := s
-	if !utf8.ValidString(text) {
-		// The codec's regexp engine reads each invalid byte as U+FFFD and
-		// hands back pieces of that text: count the same.
-		text = string([]rune(text))
-	}
 	n := 0
-	for at := 0; at < len(text); {
-		end := c.split(text, at)
-		if end == at { // no piece starts here: move on, as the codec does
-			_, w := utf8.DecodeRuneInString(text[at:])
-			at += w
-			continue
-		}
-		tokens, ok := c.pieceTokens(text[at:end])
-		if !ok {
-			return c.countWhole(s)
-		}
-		n += tokens
-		at = end
-	}
+	c.eachPiece(s, func(piece string) bool {
+		n += c.pieceTokens(piece)
+		return true
+	})
 	return n
 }
 
-// pieceTokens returns the tokens of one piece, from the cache or the codec.
-func (c *Counter) pieceTokens(piece string) (int, bool) {
-	if n, ok := c.cache.get(piece); ok {
-		return n, true
+// eachPiece calls yield with each piece of s, in order, until it returns
+// false.
+func (c *Counter) eachPiece(s string, yield func(piece string) bool) {
+	if !utf8.ValidString(s) {
+		// The codec's regexp engine reads each invalid byte as U+FFFD and
+		// hands back pieces of that text: count the same.
+		s = string([]rune(s))
 	}
-	n, err := c.codec.Count(piece)
-	if err != nil {
-		return 0, false
+	for at := 0; at < len(s); {
+		end := c.split(s, at)
+		if end == at { // no piece starts here: move on, as the codec does
+			_, w := utf8.DecodeRuneInString(s[at:])
+			at += w
+			continue
+		}
+		if !yield(s[at:end]) {
+			return
+		}
+		at = end
 	}
-	c.cache.put(piece, n)
-	return n, true
 }
 
-// countWhole counts s with the codec alone.
-func (c *Counter) countWhole(s string) int {
-	n, err := c.codec.Count(s)
-	if err != nil {
-		// Input is valid UTF-8 by the time it is stored; fall back to a
-		// rough estimate rather than fail a report.
-		return len(s) / 4
+// pieceTokens returns the tokens of one piece, from the cache or merged.
+func (c *Counter) pieceTokens(piece string) int {
+	if n, ok := c.cache.get(piece); ok {
+		return n
 	}
+	n := c.table().Count(piece)
+	c.cache.put(piece, n)
 	return n
 }
 
@@ -214,15 +207,29 @@ func (t *ViewTally) Tokens() int { return t.n }
 // common; never below 0. The word is taken lower-case, after a space, as it
 // stands inside a sentence.
 func (c *Counter) Rarity(word string) float64 {
-	ids, _, err := c.codec.Encode(" " + strings.ToLower(word))
-	if err != nil || len(ids) == 0 {
+	text := " " + strings.ToLower(word)
+	first, n := c.firstRank(text), c.Count(text)
+	if n == 0 {
 		return 0
 	}
-	rank := float64(ids[0])
-	if len(ids) > 1 {
-		rank = rarityVocabulary * float64(len(ids))
+	rank := float64(first)
+	if n > 1 {
+		rank = rarityVocabulary * float64(n)
 	}
 	return max(0, math.Log(rank+1)-rarityFloor)
+}
+
+// firstRank returns the rank of the first token of s (0 if s has none),
+// the codec's first id.
+func (c *Counter) firstRank(s string) uint32 {
+	var rank uint32
+	c.eachPiece(s, func(piece string) bool {
+		t := c.table()
+		bounds := t.Split(piece)
+		rank, _ = t.Rank(piece[:bounds[1]])
+		return false
+	})
+	return rank
 }
 
 const (

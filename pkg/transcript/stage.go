@@ -25,25 +25,21 @@ type Staged struct {
 // spills to a temporary file.
 const DefaultStageMemory = 8 << 20
 
-// Stage reads every record next yields, until io.EOF, calling edit on each
-// (nil for none); the first error stops it. Close the result when done.
-func Stage(next func() (Record, error), edit func(*Record) error, memory int) (*Staged, error) {
+// Stage reads every record of recs, calling edit on each (nil for none);
+// the first error stops it. Close the result when done.
+func Stage(recs Stream, edit func(*Record) error, memory int) (*Staged, error) {
 	s := &Staged{}
-	for {
-		r, err := next()
-		if errors.Is(err, io.EOF) {
-			break
+	err := recs(func(r *Record) error {
+		if edit != nil {
+			if err := edit(r); err != nil {
+				return err
+			}
 		}
-		if err == nil && edit != nil {
-			err = edit(&r)
-		}
-		if err == nil {
-			err = s.add(&r, memory)
-		}
-		if err != nil {
-			s.Close()
-			return nil, err
-		}
+		return s.add(r, memory)
+	})
+	if err != nil {
+		s.Close()
+		return nil, err
 	}
 	var src io.Reader = bytes.NewReader(s.buf)
 	if s.file != nil {

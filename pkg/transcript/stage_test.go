@@ -31,7 +31,7 @@ func TestStage(t *testing.T) {
 	for _, memory := range []int{DefaultStageMemory, 0, 300} {
 		dec := NewDecoder(strings.NewReader(in))
 		edits := 0
-		s, err := Stage(dec.Next, func(*Record) error { edits++; return nil }, memory)
+		s, err := Stage(dec.Stream(), func(*Record) error { edits++; return nil }, memory)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,12 +55,12 @@ func TestStage(t *testing.T) {
 		}
 	}
 	dec = NewDecoder(strings.NewReader(in + "{\"role\":\"robot\",\"content\":\"x\"}\n"))
-	if _, err := Stage(dec.Next, nil, 0); err == nil || !strings.Contains(err.Error(), "line 6") {
+	if _, err := Stage(dec.Stream(), nil, 0); err == nil || !strings.Contains(err.Error(), "line 6") {
 		t.Errorf("a bad fifth line: %v, want an error naming line 6", err)
 	}
 	var ie *InputError
 	dec = NewDecoder(strings.NewReader("{"))
-	if _, err := Stage(dec.Next, nil, 0); !errors.As(err, &ie) {
+	if _, err := Stage(dec.Stream(), nil, 0); !errors.As(err, &ie) {
 		t.Errorf("bad JSON: %v, want an InputError", err)
 	}
 }

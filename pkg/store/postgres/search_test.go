@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"io"
 	"testing"
 
 	"github.com/convo-cli/convo/internal/pgtest"
@@ -24,14 +23,11 @@ func TestSearchMigrationIndexesStoredRecords(t *testing.T) {
 	}
 	ids := transcript.NewIDs()
 	texts := []string{"Where is ORD-55821?", "It left the depot.", "Thanks, and ORD-55822?"}
-	i := 0
-	if _, err := s.Append(ctx, "old", ids, func() (transcript.Record, error) {
-		if i == len(texts) {
-			return transcript.Record{}, io.EOF
-		}
-		i++
-		return transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[(i-1)%2], Contents: []string{texts[i-1]}}}, nil
-	}); err != nil {
+	var recs []transcript.Record
+	for i, text := range texts {
+		recs = append(recs, transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[i%2], Contents: []string{text}}})
+	}
+	if _, err := s.Append(ctx, "old", ids, transcript.Slice(recs...)); err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range []string{`DROP TABLE import_deleted`, `ALTER TABLE conversations DROP COLUMN deletions`, `DROP INDEX records_terms`, `DROP INDEX records_docid_order`, `ALTER TABLE records DROP COLUMN terms`,

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -89,17 +88,14 @@ func appender(t *testing.T, s *sqlstore.Store, text func(created int64) string) 
 	n := 0
 	return func(created ...int64) {
 		t.Helper()
-		i := 0
-		if _, err := s.Append(context.Background(), "c", ids, func() (transcript.Record, error) {
-			if i == len(created) {
-				return transcript.Record{}, io.EOF
-			}
-			r := transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[n%2], Contents: []string{text(created[i])}}}
-			r.Metadata.Timing.Creation = created[i]
-			i++
+		var recs []transcript.Record
+		for _, c := range created {
+			r := transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[n%2], Contents: []string{text(c)}}}
+			r.Metadata.Timing.Creation = c
+			recs = append(recs, r)
 			n++
-			return r, nil
-		}); err != nil {
+		}
+		if _, err := s.Append(context.Background(), "c", ids, transcript.Slice(recs...)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -201,14 +200,8 @@ func TestOpenReadWritesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	one := true
-	if _, err := s.Append(ctx, "c", transcript.NewIDs(), func() (transcript.Record, error) {
-		if !one {
-			return transcript.Record{}, io.EOF
-		}
-		one = false
-		return transcript.Record{Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{"hi"}}}, nil
-	}); err != nil {
+	hi := transcript.Record{Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{"hi"}}}
+	if _, err := s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(hi)); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

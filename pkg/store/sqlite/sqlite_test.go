@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -50,15 +49,7 @@ func TestOpenCreatesPrivateFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	one := []transcript.Record{{Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{"hi"}}}}
-	next := func() (transcript.Record, error) {
-		if len(one) == 0 {
-			return transcript.Record{}, io.EOF
-		}
-		r := one[0]
-		one = one[1:]
-		return r, nil
-	}
-	if _, err := s.Append(context.Background(), "c", transcript.NewIDs(), next); err != nil {
+	if _, err := s.Append(context.Background(), "c", transcript.NewIDs(), transcript.Slice(one...)); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]fs.FileMode{dir: 0o700, path: 0o600, path + "-wal": 0o600, path + "-shm": 0o600}
@@ -124,15 +115,7 @@ func TestPruneVacuums(t *testing.T) {
 		for i := range recs {
 			recs[i] = transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[i%2], Contents: []string{long}}}
 		}
-		next := func() (transcript.Record, error) {
-			if len(recs) == 0 {
-				return transcript.Record{}, io.EOF
-			}
-			r := recs[0]
-			recs = recs[1:]
-			return r, nil
-		}
-		if _, err := s.Append(ctx, conv, transcript.NewIDs(), next); err != nil {
+		if _, err := s.Append(ctx, conv, transcript.NewIDs(), transcript.Slice(recs...)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -187,15 +170,8 @@ func TestMigrationFillsRecordCounts(t *testing.T) {
 	for _, conv := range []string{"a", "b"} {
 		n := map[string]int{"a": 3, "b": 40}[conv]
 		for i := range n {
-			sent := false
-			next := func() (transcript.Record, error) {
-				if sent {
-					return transcript.Record{}, io.EOF
-				}
-				sent = true
-				return transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[i%2], Contents: []string{"x"}}}, nil
-			}
-			if _, err := s.Append(ctx, conv, ids, next); err != nil {
+			r := transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[i%2], Contents: []string{"x"}}}
+			if _, err := s.Append(ctx, conv, ids, transcript.Slice(r)); err != nil {
 				t.Fatal(err)
 			}
 		}

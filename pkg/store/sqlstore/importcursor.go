@@ -8,16 +8,15 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// ImportAppend appends what next yields to cur.Conversation and stores cur
+// ImportAppend appends the records of recs to cur.Conversation and stores cur
 // in the same transaction, unless the stored cursor is already past it.
 func (s *Store) ImportAppend(ctx context.Context, cur store.ImportCursor, ids *transcript.IDs,
-	next func() (transcript.Record, error)) (store.AppendResult, error) {
+	recs transcript.Stream) (store.AppendResult, error) {
 	var res store.AppendResult
 	conv := cur.Conversation
 	var interleaved string
@@ -39,17 +38,13 @@ func (s *Store) ImportAppend(ctx context.Context, cur store.ImportCursor, ids *t
 			}
 			if interleaved != "" {
 				var ids []string
-				for {
-					r, err := next()
-					if errors.Is(err, io.EOF) {
-						break
-					}
-					if err != nil {
-						return err
-					}
+				if err := recs(func(r *transcript.Record) error {
 					if r.ID != "" {
 						ids = append(ids, r.ID)
 					}
+					return nil
+				}); err != nil {
+					return err
 				}
 				return rememberIDs(ctx, tx, s.nowMillis(), conv, ids)
 			}
@@ -59,7 +54,7 @@ func (s *Store) ImportAppend(ctx context.Context, cur store.ImportCursor, ids *t
 			return err
 		}
 		deleted := 0
-		kept, err := deletedFilter(ctx, tx, next, &deleted)
+		kept, err := deletedFilter(ctx, tx, recs, &deleted)
 		if err != nil {
 			return err
 		}

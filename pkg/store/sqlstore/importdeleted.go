@@ -42,33 +42,33 @@ func rememberDeleted(ctx context.Context, tx conn, now int64, where string, args
 	return nil
 }
 
-// deletedFilter wraps next: records whose id was deleted before are left
-// out, counted in *n. One query tells whether any is remembered at all.
-func deletedFilter(ctx context.Context, tx conn, next func() (transcript.Record, error), n *int) (func() (transcript.Record, error), error) {
+// deletedFilter is recs without the records whose id was deleted before,
+// counted in *n. One query tells whether any is remembered at all.
+func deletedFilter(ctx context.Context, tx conn, recs transcript.Stream, n *int) (transcript.Stream, error) {
 	var any int
 	err := tx.QueryRowContext(ctx, `SELECT 1 FROM import_deleted LIMIT 1`).Scan(&any)
 	if errors.Is(err, sql.ErrNoRows) {
-		return next, nil
+		return recs, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read deleted records: %w", err)
 	}
-	return func() (transcript.Record, error) {
-		for {
-			r, err := next()
-			if err != nil || r.ID == "" {
-				return r, err
+	return func(yield func(*transcript.Record) error) error {
+		return recs(func(r *transcript.Record) error {
+			if r.ID == "" {
+				return yield(r)
 			}
 			var one int
-			err = tx.QueryRowContext(ctx, `SELECT 1 FROM import_deleted WHERE id = ?`, strings.ToUpper(r.ID)).Scan(&one)
+			err := tx.QueryRowContext(ctx, `SELECT 1 FROM import_deleted WHERE id = ?`, strings.ToUpper(r.ID)).Scan(&one)
 			if errors.Is(err, sql.ErrNoRows) {
-				return r, nil
+				return yield(r)
 			}
 			if err != nil {
-				return r, fmt.Errorf("read deleted records: %w", err)
+				return fmt.Errorf("read deleted records: %w", err)
 			}
 			*n++
-		}
+			return nil
+		})
 	}, nil
 }
 

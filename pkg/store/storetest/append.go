@@ -16,9 +16,6 @@ import (
 	"github.com/convo-cli/convo/schemas"
 )
 
-// feed turns records into the pull function Append takes.
-var feed = store.Records
-
 func msg(role transcript.Role, contents ...string) transcript.Record {
 	return transcript.Record{Message: transcript.Message{Role: role, Contents: contents}}
 }
@@ -56,7 +53,7 @@ func (x suite) TestAppendAcrossCallsMergesAndFakes(t *testing.T) {
 	ctx := context.Background()
 	ids := transcript.NewIDs()
 	for _, r := range []transcript.Record{msg("assistant", "Hello!"), msg("user", "Hi, there"), msg("user", "how are you"), msg("assistant", "I am fine,", "and you?")} {
-		if _, err := s.Append(ctx, "demo", ids, feed(r)); err != nil {
+		if _, err := s.Append(ctx, "demo", ids, transcript.Slice(r)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -73,18 +70,23 @@ func (x suite) TestAppendBatchIsAllOrNothing(t *testing.T) {
 	s := x.open(t)
 	ctx := context.Background()
 	ids := transcript.NewIDs()
-	if _, err := s.Append(ctx, "c", ids, feed(msg("user", "keep me"))); err != nil {
+	if _, err := s.Append(ctx, "c", ids, transcript.Slice(msg("user", "keep me"))); err != nil {
 		t.Fatal(err)
 	}
 	before := readAll(t, s, "c", store.ReadOptions{})
 	bad := errors.New("line 3 is bad")
 	n := 0
-	_, err := s.Append(ctx, "c", ids, func() (transcript.Record, error) {
-		n++
-		if n == 3 {
-			return transcript.Record{}, bad
+	_, err := s.Append(ctx, "c", ids, func(yield func(*transcript.Record) error) error {
+		for {
+			n++
+			if n == 3 {
+				return bad
+			}
+			r := msg("assistant", fmt.Sprint(n))
+			if err := yield(&r); err != nil {
+				return err
+			}
 		}
-		return msg("assistant", fmt.Sprint(n)), nil
 	})
 	if !errors.Is(err, bad) {
 		t.Fatalf("err = %v", err)
@@ -95,7 +97,7 @@ func (x suite) TestAppendBatchIsAllOrNothing(t *testing.T) {
 		t.Fatalf("store changed by a failed batch: %s", contents(after))
 	}
 	// The counters did not move either: the next append continues cleanly.
-	res, err := s.Append(ctx, "c", ids, feed(msg("assistant", "ok")))
+	res, err := s.Append(ctx, "c", ids, transcript.Slice(msg("assistant", "ok")))
 	if err != nil || res.FromSeq != 1 || res.ToSeq != 2 {
 		t.Fatalf("res %+v err %v", res, err)
 	}
@@ -109,11 +111,11 @@ func (x suite) TestAppendIdempotentIDs(t *testing.T) {
 	a.ID = "01JRZJ166HZFPP405DV1QQB2X8"
 	b := msg("user", "two") // merged into a: its id is remembered
 	b.ID = "01JRZJ166J2WRMF990535EVSQS"
-	res, err := s.Append(ctx, "c", ids, feed(a, b))
+	res, err := s.Append(ctx, "c", ids, transcript.Slice(a, b))
 	if err != nil || res.Inserted != 1 || res.Merged != 1 {
 		t.Fatalf("res %+v err %v", res, err)
 	}
-	res, err = s.Append(ctx, "c", ids, feed(a, b, a))
+	res, err = s.Append(ctx, "c", ids, transcript.Slice(a, b, a))
 	if err != nil || res.Skipped != 3 || res.ToSeq != 0 {
 		t.Fatalf("retry: res %+v err %v", res, err)
 	}
@@ -132,7 +134,7 @@ func (x suite) TestReadOptions(t *testing.T) {
 	for i := range 6 {
 		recs = append(recs, msg([]transcript.Role{"user", "assistant"}[i%2], fmt.Sprint(i)))
 	}
-	if _, err := s.Append(ctx, "c", ids, feed(recs...)); err != nil {
+	if _, err := s.Append(ctx, "c", ids, transcript.Slice(recs...)); err != nil {
 		t.Fatal(err)
 	}
 	all := readAll(t, s, "c", store.ReadOptions{})
@@ -164,7 +166,7 @@ func (x suite) TestSummaryPlacementAndView(t *testing.T) {
 	s := x.open(t)
 	ctx := context.Background()
 	ids := transcript.NewIDs()
-	if _, err := s.Append(ctx, "demo", ids, feed(msg("assistant", "Hello!"), msg("user", "Hi"), msg("assistant", "Fine"), msg("user", "Good"))); err != nil {
+	if _, err := s.Append(ctx, "demo", ids, transcript.Slice(msg("assistant", "Hello!"), msg("user", "Hi"), msg("assistant", "Fine"), msg("user", "Good"))); err != nil {
 		t.Fatal(err)
 	}
 	recs := readAll(t, s, "demo", store.ReadOptions{})
@@ -181,7 +183,7 @@ func (x suite) TestSummaryPlacementAndView(t *testing.T) {
 		t.Fatalf("from latest summary: %s", got)
 	}
 	// The open record is still the user record after the summary: it merges.
-	if _, err := s.Append(ctx, "demo", ids, feed(msg("user", "again"))); err != nil {
+	if _, err := s.Append(ctx, "demo", ids, transcript.Slice(msg("user", "again"))); err != nil {
 		t.Fatal(err)
 	}
 	if got := contents(readAll(t, s, "demo", store.ReadOptions{FromLatestSummary: true})); got != "summary:they greeted user:Good+again" {
@@ -189,7 +191,7 @@ func (x suite) TestSummaryPlacementAndView(t *testing.T) {
 	}
 	// A second, progressive summary with the originals deleted.
 	recs = readAll(t, s, "demo", store.ReadOptions{})
-	if _, err := s.Append(ctx, "demo", ids, feed(msg("assistant", "ok"))); err != nil {
+	if _, err := s.Append(ctx, "demo", ids, transcript.Slice(msg("assistant", "ok"))); err != nil {
 		t.Fatal(err)
 	}
 	recs = readAll(t, s, "demo", store.ReadOptions{})
@@ -207,7 +209,7 @@ func (x suite) TestSummaryPlacementAndView(t *testing.T) {
 		t.Fatalf("after delete-originals: %s", got)
 	}
 	// Nothing open after a trailing summary: an assistant gets a fake user.
-	if _, err := s.Append(ctx, "demo", ids, feed(msg("assistant", "more"))); err != nil {
+	if _, err := s.Append(ctx, "demo", ids, transcript.Slice(msg("assistant", "more"))); err != nil {
 		t.Fatal(err)
 	}
 	if got := contents(readAll(t, s, "demo", store.ReadOptions{FromLatestSummary: true})); got != "summary:all of it user:... assistant:more" {
@@ -218,7 +220,7 @@ func (x suite) TestSummaryPlacementAndView(t *testing.T) {
 func (x suite) TestClear(t *testing.T) {
 	s := x.open(t)
 	ctx := context.Background()
-	if _, err := s.Append(ctx, "c", transcript.NewIDs(), feed(msg("user", "x"))); err != nil {
+	if _, err := s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(msg("user", "x"))); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := s.Clear(ctx, "c"); err != nil || n != 1 {
@@ -262,7 +264,7 @@ func (x suite) TestConcurrentWriters(t *testing.T) {
 					conv = "shared"
 				}
 				role := []transcript.Role{"user", "assistant"}[i%2]
-				if _, err := s.Append(ctx, conv, ids, feed(msg(role, fmt.Sprintf("w%d-m%d", w, i)))); err != nil {
+				if _, err := s.Append(ctx, conv, ids, transcript.Slice(msg(role, fmt.Sprintf("w%d-m%d", w, i)))); err != nil {
 					errs <- err
 					return
 				}
@@ -306,7 +308,7 @@ func (x suite) TestAppendAfter(t *testing.T) {
 	s := x.open(t)
 	ctx := context.Background()
 	ids := transcript.NewIDs()
-	if _, err := s.AppendAfter(ctx, "c", store.Last{}, ids, feed(msg("user", "first"))); err != nil {
+	if _, err := s.AppendAfter(ctx, "c", store.Last{}, ids, transcript.Slice(msg("user", "first"))); err != nil {
 		t.Fatalf("into a new conversation: %v", err)
 	}
 	last := func() store.Last {
@@ -321,26 +323,26 @@ func (x suite) TestAppendAfter(t *testing.T) {
 	}
 	before := last()
 	// Another writer merges into the last record: its sequence moves.
-	if _, err := s.Append(ctx, "c", ids, feed(msg("user", "more"))); err != nil {
+	if _, err := s.Append(ctx, "c", ids, transcript.Slice(msg("user", "more"))); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AppendAfter(ctx, "c", before, ids, feed(msg("user", "q"), msg("assistant", "a"))); !errors.Is(err, store.ErrConflict) {
+	if _, err := s.AppendAfter(ctx, "c", before, ids, transcript.Slice(msg("user", "q"), msg("assistant", "a"))); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("after a merge: %v, want ErrConflict", err)
 	}
 	if got := contents(readAll(t, s, "c", store.ReadOptions{})); got != "user:first+more" {
 		t.Fatalf("a refused append wrote: %s", got)
 	}
 	now := last()
-	if _, err := s.AppendAfter(ctx, "c", now, ids, feed(msg("assistant", "a"))); err != nil {
+	if _, err := s.AppendAfter(ctx, "c", now, ids, transcript.Slice(msg("assistant", "a"))); err != nil {
 		t.Fatalf("with the last record unchanged: %v", err)
 	}
-	if _, err := s.AppendAfter(ctx, "c", now, ids, feed(msg("user", "again"))); !errors.Is(err, store.ErrConflict) {
+	if _, err := s.AppendAfter(ctx, "c", now, ids, transcript.Slice(msg("user", "again"))); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("after an insert: %v, want ErrConflict", err)
 	}
 	if _, err := s.Clear(ctx, "c"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AppendAfter(ctx, "c", now, ids, feed(msg("user", "again"))); !errors.Is(err, store.ErrConflict) {
+	if _, err := s.AppendAfter(ctx, "c", now, ids, transcript.Slice(msg("user", "again"))); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("after a clear: %v, want ErrConflict", err)
 	}
 }

@@ -3,7 +3,6 @@ package storetest
 import (
 	"context"
 	"fmt"
-	"io"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -39,14 +38,7 @@ func BenchmarkConcurrentAppend(b *testing.B, backend Backend) {
 					for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
 						rec := transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[i%2],
 							Contents: []string{fmt.Sprintf("message %d", i)}}}
-						done := false
-						if _, err := s.Append(ctx, conv, ids, func() (transcript.Record, error) {
-							if done {
-								return transcript.Record{}, io.EOF
-							}
-							done = true
-							return rec, nil
-						}); err != nil {
+						if _, err := s.Append(ctx, conv, ids, transcript.Slice(rec)); err != nil {
 							b.Error(err)
 							return
 						}

@@ -3,7 +3,6 @@ package storetest
 import (
 	"context"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -48,16 +47,15 @@ func fillSearch(b *testing.B, s store.Store, n int) {
 	for done := 0; done < n; {
 		conv := fmt.Sprintf("c%02d", (done/10000)%100)
 		batch := min(10000, n-done)
-		i := 0
-		if _, err := s.Append(ctx, conv, ids, func() (transcript.Record, error) {
-			if i == batch {
-				return transcript.Record{}, io.EOF
+		if _, err := s.Append(ctx, conv, ids, func(yield func(*transcript.Record) error) error {
+			for k := done; k < done+batch; k++ {
+				r := exportMsg([]transcript.Role{"user", "assistant"}[k%2], benchText(rng, k))
+				r.Metadata.Timing.Creation = start + int64(k)*1000
+				if err := yield(&r); err != nil {
+					return err
+				}
 			}
-			k := done + i
-			i++
-			r := exportMsg([]transcript.Role{"user", "assistant"}[k%2], benchText(rng, k))
-			r.Metadata.Timing.Creation = start + int64(k)*1000
-			return r, nil
+			return nil
 		}); err != nil {
 			b.Fatal(err)
 		}
@@ -134,13 +132,14 @@ func BenchmarkBulkAppend(b *testing.B, backend Backend) {
 func fillSearchAt(b *testing.B, s store.Store, from, n int) {
 	rng := rand.New(rand.NewPCG(uint64(from), 2))
 	ids := transcript.NewIDs()
-	i := 0
-	if _, err := s.Append(context.Background(), fmt.Sprintf("b%d", from/n%10), ids, func() (transcript.Record, error) {
-		if i == n {
-			return transcript.Record{}, io.EOF
+	if _, err := s.Append(context.Background(), fmt.Sprintf("b%d", from/n%10), ids, func(yield func(*transcript.Record) error) error {
+		for i := 1; i <= n; i++ {
+			r := exportMsg([]transcript.Role{"user", "assistant"}[i%2], benchText(rng, from+i))
+			if err := yield(&r); err != nil {
+				return err
+			}
 		}
-		i++
-		return exportMsg([]transcript.Role{"user", "assistant"}[i%2], benchText(rng, from+i)), nil
+		return nil
 	}); err != nil {
 		b.Fatal(err)
 	}

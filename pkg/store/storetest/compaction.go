@@ -16,7 +16,7 @@ import (
 func (x suite) TestCompactionNoPlaceholder(t *testing.T) {
 	s := x.open(t)
 	ctx := context.Background()
-	if _, err := s.Append(ctx, "c", transcript.NewIDs(), feed(msg(transcript.RoleUser, "Rome?"))); err != nil {
+	if _, err := s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(msg(transcript.RoleUser, "Rome?"))); err != nil {
 		t.Fatal(err)
 	}
 	first := readAll(t, s, "c", store.ReadOptions{})
@@ -24,10 +24,10 @@ func (x suite) TestCompactionNoPlaceholder(t *testing.T) {
 	sum.Metadata.SummaryIDs = []string{first[0].ID}
 	item := json.RawMessage(`{"type":"compaction","content":"Rome asked.","signature":"EqQB"}`)
 	sum.Message.ProviderData = []transcript.ProviderItem{{Provider: "anthropic", Item: item}}
-	if _, err := s.Append(ctx, "c", transcript.NewIDs(), feed(sum)); err != nil {
+	if _, err := s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(sum)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Append(ctx, "c", transcript.NewIDs(), feed(msg(transcript.RoleAssistant, "21°C."), msg(transcript.RoleUser, "Thanks."))); err != nil {
+	if _, err := s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(msg(transcript.RoleAssistant, "21°C."), msg(transcript.RoleUser, "Thanks."))); err != nil {
 		t.Fatal(err)
 	}
 	got := readAll(t, s, "c", store.ReadOptions{})

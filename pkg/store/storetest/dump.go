@@ -230,15 +230,15 @@ func loadedAlike(t *testing.T, src, dst store.Store, ids *transcript.IDs, withID
 		}
 	}
 	more := withID(exportMsg("assistant", "You are welcome."), "01JRZJ166J2WRMF990535EVSQ9")
-	resSrc, err := src.Append(ctx, "c", ids, feed(more))
+	resSrc, err := src.Append(ctx, "c", ids, transcript.Slice(more))
 	lcMust(t, err)
-	resDst, err := dst.Append(ctx, "c", ids, feed(more))
+	resDst, err := dst.Append(ctx, "c", ids, transcript.Slice(more))
 	lcMust(t, err)
 	if resSrc != resDst {
 		t.Fatalf("the next append after the load: %+v, want %+v", resDst, resSrc)
 	}
 	// A merged id stays absorbed: sent again, it is skipped.
-	if res, err := dst.Append(ctx, "c", ids, feed(withID(exportMsg("user", "And tomorrow?"), "01JRZJ166J2WRMF990535EVSQ3"))); err != nil || res.Skipped != 1 {
+	if res, err := dst.Append(ctx, "c", ids, transcript.Slice(withID(exportMsg("user", "And tomorrow?"), "01JRZJ166J2WRMF990535EVSQ3"))); err != nil || res.Skipped != 1 {
 		t.Fatalf("an absorbed id appended again: %+v %v, want it skipped", res, err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -24,14 +23,7 @@ func exportMsg(role transcript.Role, contents ...string) transcript.Record {
 
 func exportAppend(t testing.TB, s store.Store, ids *transcript.IDs, conv string, recs ...transcript.Record) {
 	t.Helper()
-	i := 0
-	_, err := s.Append(context.Background(), conv, ids, func() (transcript.Record, error) {
-		if i == len(recs) {
-			return transcript.Record{}, io.EOF
-		}
-		i++
-		return recs[i-1], nil
-	})
+	_, err := s.Append(context.Background(), conv, ids, transcript.Slice(recs...))
 	if err != nil {
 		t.Fatal(err)
 	}

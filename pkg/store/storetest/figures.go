@@ -164,7 +164,7 @@ func (x suite) TestFiguresOrder(t *testing.T) {
 	}
 	// An import keeps them in its own transaction as an append does.
 	cur := store.ImportCursor{Source: "/s.jsonl", Conversation: "imported", Tool: "codex", Size: 10, MTime: 5, Entries: 2, LastEntry: "2", Head: "h"}
-	_, err := s.ImportAppend(ctx, cur, ids, feed(at("user", "imported question", 2500), at("assistant", "imported answer", 2600)))
+	_, err := s.ImportAppend(ctx, cur, ids, transcript.Slice(at("user", "imported question", 2500), at("assistant", "imported answer", 2600)))
 	lcMust(t, err)
 	figKept(t, s, "imported", "an import")
 	// prune --older-than compares the same time.

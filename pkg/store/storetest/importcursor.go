@@ -42,7 +42,7 @@ func (x suite) TestImportCursorMovesWithRecords(t *testing.T) {
 	id2 := transcript.SourceID(time.UnixMilli(2000), "t", "s", "2")
 	cur := store.ImportCursor{Source: "/a.jsonl", Conversation: "imp", Tool: "codex", Size: 10, MTime: 5, Entries: 1, LastEntry: "1", Head: "h",
 		Resume: `{"offset":10}`}
-	res, err := s.ImportAppend(ctx, cur, ids, feed(withID(msg("user", "a"), id1)))
+	res, err := s.ImportAppend(ctx, cur, ids, transcript.Slice(withID(msg("user", "a"), id1)))
 	if err != nil || res.Inserted != 1 {
 		t.Fatalf("first import: %+v, %v", res, err)
 	}
@@ -52,12 +52,12 @@ func (x suite) TestImportCursorMovesWithRecords(t *testing.T) {
 	// Again, grown by one entry: the first record is skipped by its id.
 	cur2 := cur
 	cur2.Size, cur2.Entries, cur2.LastEntry, cur2.Resume = 20, 2, "2", `{"offset":20}`
-	res, err = s.ImportAppend(ctx, cur2, ids, feed(withID(msg("user", "a"), id1), withID(msg("assistant", "b"), id2)))
+	res, err = s.ImportAppend(ctx, cur2, ids, transcript.Slice(withID(msg("user", "a"), id1), withID(msg("assistant", "b"), id2)))
 	if err != nil || res.Inserted != 1 || res.Skipped != 1 {
 		t.Fatalf("second import: %+v, %v", res, err)
 	}
 	// A slower import that read less moves nothing back.
-	if _, err := s.ImportAppend(ctx, cur, ids, feed(withID(msg("user", "a"), id1))); err != nil {
+	if _, err := s.ImportAppend(ctx, cur, ids, transcript.Slice(withID(msg("user", "a"), id1))); err != nil {
 		t.Fatal(err)
 	}
 	if got := importCursors(t, s, ""); len(got) != 1 || got[0] != cur2 {
@@ -67,13 +67,12 @@ func (x suite) TestImportCursorMovesWithRecords(t *testing.T) {
 	boom := errors.New("boom")
 	cur3 := cur2
 	cur3.Entries = 3
-	n := 0
-	_, err = s.ImportAppend(ctx, cur3, ids, func() (transcript.Record, error) {
-		n++
-		if n == 1 {
-			return msg("user", "c"), nil
+	_, err = s.ImportAppend(ctx, cur3, ids, func(yield func(*transcript.Record) error) error {
+		r := msg("user", "c")
+		if err := yield(&r); err != nil {
+			return err
 		}
-		return transcript.Record{}, boom
+		return boom
 	})
 	if !errors.Is(err, boom) {
 		t.Fatalf("err = %v, want boom", err)
@@ -87,7 +86,7 @@ func (x suite) TestImportCursorMovesWithRecords(t *testing.T) {
 	// A source with nothing new for a conversation never stored makes no
 	// empty conversation, but its cursor is kept.
 	empty := store.ImportCursor{Source: "/b.jsonl", Conversation: "none", Tool: "codex", Size: 1}
-	if _, err := s.ImportAppend(ctx, empty, ids, feed()); err != nil {
+	if _, err := s.ImportAppend(ctx, empty, ids, transcript.Slice()); err != nil {
 		t.Fatal(err)
 	}
 	var convs []string
@@ -112,7 +111,7 @@ func (x suite) TestImportCursorCopyClearPrune(t *testing.T) {
 	for _, conv := range []string{"c1", "c2"} {
 		cur := store.ImportCursor{Source: "/x/" + conv, Conversation: conv, Tool: "claude-code", Size: 3, MTime: 4, Entries: 1, LastEntry: "e", Head: "h",
 			Resume: `{"offset":3,"tail":"t"}`}
-		if _, err := src.ImportAppend(ctx, cur, ids, feed(msg("user", "hi"))); err != nil {
+		if _, err := src.ImportAppend(ctx, cur, ids, transcript.Slice(msg("user", "hi"))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -188,7 +187,7 @@ func (x suite) TestImportDeletedRemembered(t *testing.T) {
 	imp := func(st store.Store, conv, source string, rs []transcript.Record) store.AppendResult {
 		t.Helper()
 		cur := store.ImportCursor{Source: source, Conversation: conv, Tool: "claude-code", Size: 1, MTime: 1, Entries: int64(len(rs)), LastEntry: "e", Head: "h"}
-		res, err := st.ImportAppend(ctx, cur, ids, feed(rs...))
+		res, err := st.ImportAppend(ctx, cur, ids, transcript.Slice(rs...))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,7 +246,7 @@ func (x suite) TestImportDeletedRemembered(t *testing.T) {
 	for i := range plain {
 		plain[i].ID = transcript.SourceID(time.UnixMilli(1_700_000_100_000), "x", fmt.Sprint(i))
 	}
-	if _, err := s.Append(ctx, "plain", ids, feed(plain...)); err != nil {
+	if _, err := s.Append(ctx, "plain", ids, transcript.Slice(plain...)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Clear(ctx, "plain"); err != nil {
@@ -300,19 +299,19 @@ func (x suite) TestImportInterleaved(t *testing.T) {
 			}
 		}},
 		{"another import", "", func(conv string) {
-			if _, err := s.ImportAppend(ctx, cur(conv, 3, nil), ids, feed(rec(0), rec(1), rec(2))); err != nil {
+			if _, err := s.ImportAppend(ctx, cur(conv, 3, nil), ids, transcript.Slice(rec(0), rec(1), rec(2))); err != nil {
 				t.Fatal(err)
 			}
 		}},
 	} {
 		conv := "il-" + c.name
 		session = conv
-		res, err := s.ImportAppend(ctx, cur(conv, 2, nil), ids, feed(rec(0), rec(1)))
+		res, err := s.ImportAppend(ctx, cur(conv, 2, nil), ids, transcript.Slice(rec(0), rec(1)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		c.between(conv)
-		_, err = s.ImportAppend(ctx, cur(conv, 4, &res.State), ids, feed(rec(2), rec(3)))
+		_, err = s.ImportAppend(ctx, cur(conv, 4, &res.State), ids, transcript.Slice(rec(2), rec(3)))
 		if c.what == "" {
 			if err != nil {
 				t.Fatalf("%s between two chunks: %v, want no refusal", c.name, err)
@@ -324,7 +323,7 @@ func (x suite) TestImportInterleaved(t *testing.T) {
 			t.Fatalf("%s between two chunks: err = %v, want ErrInterleaved saying %q", c.name, err, c.what)
 		}
 		// The refused records are remembered: the same records later stay out.
-		again, err := s.ImportAppend(ctx, cur(conv, 4, nil), ids, feed(rec(2), rec(3)))
+		again, err := s.ImportAppend(ctx, cur(conv, 4, nil), ids, transcript.Slice(rec(2), rec(3)))
 		if err != nil || again.Inserted != 0 || again.Deleted != 2 {
 			t.Fatalf("%s: the refused records imported later: %+v, %v; want both left out", c.name, again, err)
 		}

@@ -29,7 +29,7 @@ func lcMust(t testing.TB, err error) {
 
 func lcAppend(t testing.TB, s store.Store, ids *transcript.IDs, conv string, recs ...transcript.Record) {
 	t.Helper()
-	_, err := s.Append(context.Background(), conv, ids, feed(recs...))
+	_, err := s.Append(context.Background(), conv, ids, transcript.Slice(recs...))
 	lcMust(t, err)
 }
 

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -101,14 +100,7 @@ func mustQuery(t testing.TB, q string) *search.Query {
 
 func appendRecs(t testing.TB, s store.Store, ids *transcript.IDs, conv string, recs ...transcript.Record) {
 	t.Helper()
-	i := 0
-	if _, err := s.Append(context.Background(), conv, ids, func() (transcript.Record, error) {
-		if i == len(recs) {
-			return transcript.Record{}, io.EOF
-		}
-		i++
-		return recs[i-1], nil
-	}); err != nil {
+	if _, err := s.Append(context.Background(), conv, ids, transcript.Slice(recs...)); err != nil {
 		t.Fatal(err)
 	}
 }

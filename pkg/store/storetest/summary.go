@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"testing"
 	"time"
 
@@ -19,19 +18,20 @@ func (x suite) TestWriteSummaryCoversManyRecords(t *testing.T) {
 	s := x.open(t)
 	ctx := context.Background()
 	ids := transcript.NewIDs()
-	i := 0
-	next := func() (transcript.Record, error) {
-		if i == n {
-			return transcript.Record{}, io.EOF
+	turns := func(yield func(*transcript.Record) error) error {
+		for i := range n {
+			role := transcript.RoleUser
+			if i%2 == 1 {
+				role = transcript.RoleAssistant
+			}
+			r := msg(role, "turn")
+			if err := yield(&r); err != nil {
+				return err
+			}
 		}
-		role := transcript.RoleUser
-		if i%2 == 1 {
-			role = transcript.RoleAssistant
-		}
-		i++
-		return msg(role, "turn"), nil
+		return nil
 	}
-	if _, err := s.Append(ctx, "long", ids, next); err != nil {
+	if _, err := s.Append(ctx, "long", ids, turns); err != nil {
 		t.Fatal(err)
 	}
 	var covered []string
@@ -80,7 +80,7 @@ func (x suite) TestWriteSummaryAnchorGone(t *testing.T) {
 	s := x.open(t)
 	ctx := context.Background()
 	ids := transcript.NewIDs()
-	if _, err := s.Append(ctx, "c", ids, feed(msg("user", "a"), msg("assistant", "b"), msg("user", "c"), msg("assistant", "d"))); err != nil {
+	if _, err := s.Append(ctx, "c", ids, transcript.Slice(msg("user", "a"), msg("assistant", "b"), msg("user", "c"), msg("assistant", "d"))); err != nil {
 		t.Fatal(err)
 	}
 	recs := readAll(t, s, "c", store.ReadOptions{})

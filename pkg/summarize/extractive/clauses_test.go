@@ -209,7 +209,7 @@ func TestListWordsCountAsTheirWord(t *testing.T) {
 	}
 	texts := []string{"We ate apples, fruits, and pears.", "Dried fruits keep."}
 	recs := conversation(2, func(i int) string { return texts[i] })
-	s := &noteSet{e: &Engine{Counter: c}, recs: recs, each: SliceStream(recs)}
+	s := &noteSet{e: &Engine{Counter: c}, recs: recs, each: transcript.Slice(recs...)}
 	if err := s.scan(""); err != nil {
 		t.Fatal(err)
 	}

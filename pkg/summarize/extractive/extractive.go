@@ -36,13 +36,6 @@ type Engine struct {
 	Counter *tokens.Counter
 }
 
-// RecordStream calls fn for each record of a span, in order (package
-// span).
-type RecordStream = span.RecordStream
-
-// SliceStream is the stream of recs, held.
-func SliceStream(recs []transcript.Record) RecordStream { return span.SliceStream(recs) }
-
 // defaultMaxTokens bounds a text given no bound.
 const defaultMaxTokens = 4000
 

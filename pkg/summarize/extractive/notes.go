@@ -18,7 +18,7 @@ import (
 // fit).
 type noteSet struct {
 	e    *Engine
-	each RecordStream
+	each transcript.Stream
 	// tools: the notes are an agent session's decisions (Input.Tools).
 	tools bool
 	// recs are the records each streams when they are held, and clauses
@@ -153,7 +153,7 @@ func (s *noteSet) fresh(fn func(note) error) error {
 				}
 			})
 		}
-		each = SliceStream(s.recs)
+		each = transcript.Slice(s.recs...)
 		clauses = nil
 	}
 	pos := -1

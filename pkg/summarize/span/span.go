@@ -35,7 +35,7 @@ type Input struct {
 	// instead, in order, as often as it is called: a long span is
 	// streamed from the store, never held.
 	Records []transcript.Record
-	Each    RecordStream
+	Each    transcript.Stream
 	// MaxTokens bounds the text.
 	MaxTokens int
 	// Facts is the ledger the text is followed by, unless it holds them
@@ -55,28 +55,11 @@ type Input struct {
 func (in Input) Compose() string { return in.Instruction + "\n\n" + in.Text }
 
 // Stream is the stream of the records folded in: Each, or Records.
-func (in Input) Stream() RecordStream {
+func (in Input) Stream() transcript.Stream {
 	if in.Each != nil {
 		return in.Each
 	}
-	return SliceStream(in.Records)
-}
-
-// RecordStream calls fn for each record of a span, in order; fn's error
-// ends the stream and is returned. The record is valid only during the
-// call.
-type RecordStream func(fn func(*transcript.Record) error) error
-
-// SliceStream is the stream of recs, held.
-func SliceStream(recs []transcript.Record) RecordStream {
-	return func(fn func(*transcript.Record) error) error {
-		for i := range recs {
-			if err := fn(&recs[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
+	return transcript.Slice(in.Records...)
 }
 
 // Output is a summarizer's answer.

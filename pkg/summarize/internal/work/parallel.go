@@ -46,7 +46,7 @@ var Batch = 256
 
 // InBatches calls work with each record of stream, on every processor a
 // batch at a time, then use with each record and its result, in order.
-func InBatches[T any](stream func(func(*transcript.Record) error) error, work func(*transcript.Record) T, use func(*transcript.Record, T) error) error {
+func InBatches[T any](stream transcript.Stream, work func(*transcript.Record) T, use func(*transcript.Record, T) error) error {
 	var batch []transcript.Record
 	var out []T
 	flush := func() error {
