@@ -132,6 +132,7 @@ func importViolations(prod, all map[string][]string) []string {
 		// The help topics' tables: exit statuses and the environment,
 		// whose provider variables come from the registry.
 		"internal/helptopics": {"internal/exitcode", "pkg/format"},
+		"internal/memlimit":   nil, // the Go heap's soft limit, nothing of ours
 		// Building a provider's transport or a summarizer from settings:
 		// with cmd, the one place that hands the engine to the use case.
 		"internal/providers": {"internal/exitcode", "pkg/format", "pkg/llm", "pkg/tokens",

@@ -16,6 +16,7 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/memlimit"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/importer"
 	"github.com/convo-cli/convo/pkg/show"
@@ -193,7 +194,7 @@ func (b *importBar) done(err error) {
 func (o *importOptions) importerOptions(ctx context.Context, rep *importReport, bar *importBar) importer.Options {
 	f := o.f
 	opt := importer.Options{
-		Format: o.format, Prefix: o.prefix, Branches: o.branches, Guard: f.secrets.guard, LongRead: longReadMemory,
+		Format: o.format, Prefix: o.prefix, Branches: o.branches, Guard: f.secrets.guard, LongRead: memlimit.LongRead,
 		Warn: func(msg string) {
 			if !f.quiet {
 				// file names and session ids reach the terminal escaped

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -14,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/memlimit"
 	"github.com/convo-cli/convo/internal/providers"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/format"
@@ -225,20 +224,6 @@ func (o *summarizeOptions) shareRate(ctx context.Context) error {
 	return nil
 }
 
-// summarizeMemoryLimit is the soft limit on the Go heap summarize sets
-// unless GOMEMLIMIT does: a long stored conversation is summarized in
-// passes that each decode every record again, and the garbage would let
-// the heap grow to twice what is live (at 1,450,000 records about 100 MB
-// live, 275 MB of RSS without the limit, 196 MB with it). The collector
-// works harder instead; it is a soft limit and never fails a run.
-const summarizeMemoryLimit = 160 << 20
-
-func limitSummarizeMemory() {
-	if debug.SetMemoryLimit(-1) == math.MaxInt64 {
-		debug.SetMemoryLimit(summarizeMemoryLimit)
-	}
-}
-
 func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 	f := o.f
 	if err := o.shareRate(ctx); err != nil {
@@ -248,7 +233,7 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 	if err != nil {
 		return err
 	}
-	limitSummarizeMemory()
+	memlimit.Summarize()
 	enc := transcript.NewEncoder(f.IO.Out)
 	switch {
 	case o.batchOut != "":
@@ -304,7 +289,7 @@ func (o *summarizeOptions) runner() (*summarize.Runner, error) {
 			MaxSummaryTokens: o.maxTokens, SummaryRatio: o.ratio, LedgerSize: o.ledgerSize, Counter: counter,
 		},
 		DryRun: o.dryRun, DeleteOriginals: o.deleteOriginals, Wait: o.wait,
-		IDs: f.IDs, Now: f.Now, Logger: f.logger(), LongWrite: longWriteMemory,
+		IDs: f.IDs, Now: f.Now, Logger: f.logger(), LongWrite: memlimit.LongWrite,
 	}
 	if o.prompt != "" {
 		if r.Options.Prompt, err = textOrFile("--prompt", o.prompt); err != nil {
