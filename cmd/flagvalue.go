@@ -2,43 +2,21 @@ package cmd
 
 import (
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/pkg/llm"
 )
 
-// parseRate reads --rate N/PERIOD ("10/1s", "60/m", "500/1h"): at most N
-// requests per PERIOD, spaced evenly, as the interval between two
-// requests (PERIOD/N). "" means no limit: 0.
+// parseRate reads --rate N/PERIOD (llm.ParseRate): the interval between
+// two requests, 0 for none; a bad value is a usage error.
 func parseRate(v string) (time.Duration, error) {
-	if v == "" {
-		return 0, nil
+	d, err := llm.ParseRate(v)
+	if err != nil {
+		return 0, exitcode.Usagef("--rate %v", err)
 	}
-	n, per, ok := strings.Cut(v, "/")
-	count, err := strconv.Atoi(n)
-	if !ok || err != nil || count <= 0 {
-		return 0, exitcode.Usagef("--rate %q: want N/PERIOD, e.g. 10/1s or 60/m", v)
-	}
-	switch per {
-	case "s", "sec":
-		per = "1s"
-	case "m", "min":
-		per = "1m"
-	case "h":
-		per = "1h"
-	}
-	d, err := time.ParseDuration(per)
-	if err != nil || d <= 0 {
-		return 0, exitcode.Usagef("--rate %q: bad period %q", v, per)
-	}
-	interval := d / time.Duration(count)
-	if interval == 0 {
-		// An interval of 0 would be no limit at all.
-		return 0, exitcode.Usagef("--rate %q: more than one request a nanosecond", v)
-	}
-	return interval, nil
+	return d, nil
 }
 
 // textOrFile reads a TEXT|@FILE flag value.

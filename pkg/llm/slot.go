@@ -3,6 +3,9 @@ package llm
 import (
 	"cmp"
 	"context"
+	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -66,4 +69,36 @@ func RateKey(provider, model string) string {
 		return provider + "/" + model
 	}
 	return provider
+}
+
+// ParseRate reads a rate N/PERIOD ("10/1s", "60/m", "500/1h"): at most N
+// requests per PERIOD, spaced evenly, as the interval between two
+// requests (PERIOD/N). "" means no limit: 0. An error quotes v.
+func ParseRate(v string) (time.Duration, error) {
+	if v == "" {
+		return 0, nil
+	}
+	n, per, ok := strings.Cut(v, "/")
+	count, err := strconv.Atoi(n)
+	if !ok || err != nil || count <= 0 {
+		return 0, fmt.Errorf("%q: want N/PERIOD, e.g. 10/1s or 60/m", v)
+	}
+	switch per {
+	case "s", "sec":
+		per = "1s"
+	case "m", "min":
+		per = "1m"
+	case "h":
+		per = "1h"
+	}
+	d, err := time.ParseDuration(per)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%q: bad period %q", v, per)
+	}
+	interval := d / time.Duration(count)
+	if interval == 0 {
+		// An interval of 0 would be no limit at all.
+		return 0, fmt.Errorf("%q: more than one request a nanosecond", v)
+	}
+	return interval, nil
 }
