@@ -229,7 +229,7 @@ func exportRun(ctx context.Context, o *exportOptions) error {
 		o.f.warnf("wrote %d item(s) to dynamodb table %s", out.items.Written, o.dynamoTable)
 	}
 	if err == nil && out.log != nil {
-		err = out.log.completed(ctx)
+		err = out.log.Completed(ctx)
 	}
 	if err == nil {
 		err = o.rejected(out)
@@ -244,7 +244,7 @@ type exportOutput struct {
 	export.Writer
 	items     *dynamo.Writer
 	otlp      *otel.Client
-	log       *logFile
+	log       *export.RecordedFile
 	delivered func(context.Context) error
 }
 
