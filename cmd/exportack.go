@@ -17,18 +17,10 @@ type ackCommit struct {
 	marks []store.Mark
 }
 
-// encodeAck returns the token of an export to sink that left marks.
-func encodeAck(sink string, marks []store.Mark) string {
-	a := export.Ack{Sink: sink}
-	for _, m := range marks {
-		a.Marks = append(a.Marks, export.AckMark{Conversation: m.Conversation, Created: m.Created, From: m.From, To: m.To})
-	}
-	return export.EncodeAck(a)
-}
-
-// parseAck reads a token encodeAck made; anything else is a usage error.
+// parseAck reads a token export --ack printed (store.ParseAckToken);
+// anything else is a usage error.
 func parseAck(tok string) (*ackCommit, error) {
-	a, err := export.ParseAck(tok)
+	sink, marks, err := store.ParseAckToken(tok)
 	var bad *export.AckError
 	if errors.As(err, &bad) {
 		return nil, exitcode.Usagef("--commit-cursor: not a token that export --ack printed (%s)", bad.Why)
@@ -36,11 +28,7 @@ func parseAck(tok string) (*ackCommit, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &ackCommit{sink: a.Sink}
-	for _, m := range a.Marks {
-		c.marks = append(c.marks, store.Mark{Conversation: m.Conversation, Sink: a.Sink, Created: m.Created, From: m.From, To: m.To})
-	}
-	return c, nil
+	return &ackCommit{sink: sink, marks: marks}, nil
 }
 
 // ackStore is the store of an --ack export: Commit keeps the marks for the
@@ -81,5 +69,5 @@ func commitCursorRun(ctx context.Context, o *exportOptions) error {
 // --quiet drops it, the token being the only way to move the cursor.
 func (o *exportOptions) printAck(marks []store.Mark) {
 	fmt.Fprintf(o.f.IO.ErrOut, "convo: nothing is marked as sent until the consumer confirms with: convo export --commit-cursor %s\n",
-		encodeAck(o.sink, marks))
+		store.AckToken(o.sink, marks))
 }

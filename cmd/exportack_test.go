@@ -15,7 +15,7 @@ import (
 // error naming the flag.
 func TestAckTokenMarks(t *testing.T) {
 	marks := []store.Mark{{Conversation: "demo", Sink: "s3", Created: 17, To: store.Cursor{Seq: 5, Held: 5}}}
-	c, err := parseAck(encodeAck("s3", marks))
+	c, err := parseAck(store.AckToken("s3", marks))
 	if err != nil || c.sink != "s3" || !reflect.DeepEqual(c.marks, marks) {
 		t.Fatalf("parsed %+v, %v; want sink s3 and %+v", c, err, marks)
 	}

@@ -52,3 +52,26 @@ type SinkStatus struct {
 	Pending int64 // records an incremental export would send now
 	Updated int64 // ms since the epoch of the last export
 }
+
+// AckToken is the --ack token (export's codec) of an export to sink that
+// left marks: what --commit-cursor moves.
+func AckToken(sink string, marks []Mark) string {
+	a := export.Ack{Sink: sink}
+	for _, m := range marks {
+		a.Marks = append(a.Marks, export.AckMark{Conversation: m.Conversation, Created: m.Created, From: m.From, To: m.To})
+	}
+	return export.EncodeAck(a)
+}
+
+// ParseAckToken reads a token AckToken made: its sink and marks. A token
+// it cannot read is an *export.AckError.
+func ParseAckToken(tok string) (sink string, marks []Mark, err error) {
+	a, err := export.ParseAck(tok)
+	if err != nil {
+		return "", nil, err
+	}
+	for _, m := range a.Marks {
+		marks = append(marks, Mark{Conversation: m.Conversation, Sink: a.Sink, Created: m.Created, From: m.From, To: m.To})
+	}
+	return a.Sink, marks, nil
+}
