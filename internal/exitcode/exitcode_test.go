@@ -19,4 +19,3 @@ func TestExitCodeByType(t *testing.T) {
 		}
 	}
 }
-
