@@ -3,13 +3,13 @@ package cmd
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/internal/signals"
+	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/summarize"
 )
@@ -80,7 +80,7 @@ func pruneRun(ctx context.Context, o *pruneOptions) error {
 		if o.f.quiet && !o.dryRun {
 			return nil
 		}
-		return printPrune(o.f, store.PruneResult{}, o.dryRun)
+		return show.Prune(o.f.IO.Out, store.PruneResult{}, o.dryRun, batchAgeText())
 	}
 	if err != nil {
 		return err
@@ -93,39 +93,11 @@ func pruneRun(ctx context.Context, o *pruneOptions) error {
 	if err != nil || (o.f.quiet && !o.dryRun) {
 		return err
 	}
-	err = printPrune(o.f, res, o.dryRun)
+	err = show.Prune(o.f.IO.Out, res, o.dryRun, batchAgeText())
 	if !o.dryRun && res.Deleted+res.Trimmed > 0 {
 		return exitcode.AfterCommit(err)
 	}
 	return err
-}
-
-func printPrune(f *Factory, res store.PruneResult, dryRun bool) error {
-	w := newLineWriter(f.IO.Out)
-	verb := map[bool]string{true: "deleted", false: "trimmed"}
-	if dryRun {
-		verb = map[bool]string{true: "would delete", false: "would trim"}
-	}
-	for _, p := range res.Conversations {
-		fmt.Fprintf(w, "%s\t%s\t%s\n", verb[p.Deleted], p.Conversation, plural(int(p.Records), "record"))
-	}
-	if dryRun {
-		fmt.Fprintf(w, "prune: %s would be deleted, %d trimmed, %s removed", plural(res.Deleted, "conversation"), res.Trimmed, plural(int(res.Records), "record"))
-	} else {
-		fmt.Fprintf(w, "prune: %s deleted, %d trimmed, %s removed", plural(res.Deleted, "conversation"), res.Trimmed, plural(int(res.Records), "record"))
-	}
-	switch {
-	case dryRun:
-		fmt.Fprint(w, " (dry run: nothing changed)")
-	case res.Vacuumed:
-		fmt.Fprintf(w, "; vacuumed, %d bytes freed", res.FreedBytes)
-	}
-	if res.BatchDropped > 0 {
-		fmt.Fprintf(w, "; %d pending batch request(s) written over %s ago %s", res.BatchDropped, batchAgeText(),
-			map[bool]string{true: "would be dropped", false: "dropped"}[dryRun])
-	}
-	fmt.Fprintln(w)
-	return w.Flush()
 }
 
 // checkGlob refuses a malformed glob, naming flag: a [ that no ] closes

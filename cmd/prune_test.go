@@ -83,20 +83,3 @@ func TestPruneRun(t *testing.T) {
 		t.Errorf("trimmed conversation: %v\n%s", err, out)
 	}
 }
-
-// The tally names the pending batch requests dropped by age, and says a
-// dry run drops none.
-func TestPrintPruneBatchDropped(t *testing.T) {
-	for dry, want := range map[bool]string{
-		false: "; 2 pending batch request(s) written over 30 days ago dropped\n",
-		true:  " (dry run: nothing changed); 2 pending batch request(s) written over 30 days ago would be dropped\n",
-	} {
-		f, out, _ := testFactory(t, "")
-		if err := printPrune(f, store.PruneResult{BatchDropped: 2}, dry); err != nil {
-			t.Fatal(err)
-		}
-		if !strings.HasSuffix(out.String(), want) {
-			t.Errorf("dry run %v: %q, want it to end %q", dry, out, want)
-		}
-	}
-}

@@ -2,11 +2,9 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"text/tabwriter"
 	"time"
 
 	"github.com/convo-cli/convo/internal/exitcode"
@@ -113,23 +111,6 @@ func summarizeBatchIn(ctx context.Context, o *summarizeOptions, r *summarize.Run
 	return errors.Join(err, printErr)
 }
 
-// batchStatusEntry is one line of summarize --batch-status --json.
-// Consumers ignore fields they do not know; fields are added, never
-// removed or renamed.
-type batchStatusEntry struct {
-	CustomID     string          `json:"customId"`
-	Conversation string          `json:"conversation"`
-	Summarizer   string          `json:"summarizer"`
-	Model        string          `json:"model"`
-	ReadSeq      int64           `json:"readSeq"`
-	FirstID      string          `json:"firstId"`
-	LastID       string          `json:"lastId"`
-	Covered      int64           `json:"covered"`
-	Options      json.RawMessage `json:"options"`
-	Created      int64           `json:"created"`
-	Expires      int64           `json:"expires"`
-}
-
 // summarizeBatchStatus lists the pending batch requests, oldest first: a
 // table for people, or with --json one object per line.
 func summarizeBatchStatus(ctx context.Context, o *summarizeOptions) error {
@@ -146,32 +127,5 @@ func summarizeBatchStatus(ctx context.Context, o *summarizeOptions) error {
 			return err
 		}
 	}
-	age := summarize.BatchPendingAge.Milliseconds()
-	if o.json {
-		w := newLineWriter(f.IO.Out)
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		for _, r := range reqs {
-			options := json.RawMessage(r.Options)
-			if !json.Valid(options) {
-				options = json.RawMessage("null")
-			}
-			if err := enc.Encode(batchStatusEntry{
-				CustomID: r.CustomID, Conversation: r.Conversation, Summarizer: r.Summarizer, Model: r.Model,
-				ReadSeq: r.ReadSeq, FirstID: r.FirstID, LastID: r.LastID, Covered: r.Covered,
-				Options: options, Created: r.Created, Expires: r.Created + age,
-			}); err != nil {
-				return err
-			}
-		}
-		return w.Flush()
-	}
-	tw := tabwriter.NewWriter(f.IO.Out, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "CUSTOM ID\tCONVERSATION\tSUMMARIZER\tRECORDS\tWRITTEN\tDROPPED AFTER")
-	for _, r := range reqs {
-		// An id is printed for people: escaped as list escapes it.
-		fmt.Fprintf(tw, "%s\t%s\t%s/%s\t%d\t%s\t%s\n", r.CustomID, show.EscapeID(r.Conversation), r.Summarizer, r.Model, r.Covered,
-			time.UnixMilli(r.Created).UTC().Format(time.RFC3339), time.UnixMilli(r.Created+age).UTC().Format(time.RFC3339))
-	}
-	return tw.Flush()
+	return show.BatchStatus(f.IO.Out, reqs, summarize.BatchPendingAge, o.json)
 }
