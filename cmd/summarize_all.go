@@ -3,7 +3,6 @@ package cmd
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -97,7 +96,7 @@ func (a *allReport) done(ctx context.Context, res summarize.Result, err error) {
 		if a.progress == nil {
 			people = f.IO.Out
 		}
-		if _, werr := io.WriteString(people, summaryLine(res)); a.printErr == nil && a.progress == nil {
+		if _, werr := io.WriteString(people, res.Line()); a.printErr == nil && a.progress == nil {
 			a.printErr = werr
 		}
 	case a.printErr == nil:
@@ -131,12 +130,7 @@ func (a *allReport) finish(ctx context.Context, tally summarize.Tally, err error
 		return err
 	}
 	if !o.dryRun {
-		stopped := ""
-		if tally.Interrupted > 0 {
-			stopped = fmt.Sprintf(", %d stopped midway", tally.Interrupted)
-		}
-		f.warnf("summarize --all: %d conversations in %s: %d summarized, %d with nothing to cover, %d under the trigger, %s, %d failed%s",
-			tally.Conversations, time.Since(a.start).Round(time.Millisecond), tally.Summarized, tally.Nothing, tally.NotDue, heldNote(tally), tally.Failed, stopped)
+		f.warnf("summarize --all: %s", tally.Text(time.Since(a.start)))
 	}
 	switch {
 	case err != nil:
@@ -152,28 +146,6 @@ func (a *allReport) finish(ctx context.Context, tally summarize.Tally, err error
 		return exitcode.AfterCommit(printErr)
 	}
 	return printErr
-}
-
-// heldNote is the tally's count of the conversations other runners held,
-// with when their claims lapse at the latest where they are leases: a
-// rerun after that takes them (a runner killed outright renews nothing).
-func heldNote(t summarize.Tally) string {
-	held := fmt.Sprintf("%d held by other runners", t.Held)
-	if t.Held > 0 && !t.HeldUntil.IsZero() {
-		held += fmt.Sprintf(" (their claims lapse by %s unless renewed)", t.HeldUntil.Local().Format(time.TimeOnly))
-	}
-	return held
-}
-
-// summaryLine is a summary stored, for a person: the conversation, what
-// the summary covers and the tokens of the LLM view before and after.
-func summaryLine(res summarize.Result) string {
-	md := &res.Summary.Metadata
-	var before, after int64
-	json.Unmarshal(md.Aux["tokensBefore"], &before)
-	json.Unmarshal(md.Aux["tokensAfter"], &after)
-	return fmt.Sprintf("summarized %s: %d records into %s, view %d -> %d tokens\n",
-		res.Conversation, len(md.SummaryIDs), res.Summary.ID, before, after)
 }
 
 // printResult prints the summary stored (unless --quiet) or the text a dry
