@@ -199,21 +199,7 @@ func appendRun(ctx context.Context, o *appendOptions) error {
 		return o.transform(ctx)
 	}
 	if o.add != nil {
-		if o.add.Message.Role == transcript.RoleTool {
-			// The store must never hold what render refuses: an orphan result.
-			before, whole, err := o.tail(ctx)
-			if err != nil {
-				return err
-			}
-			if err := transcript.CheckToolResult(before, whole, o.add); err != nil {
-				return err
-			}
-		}
-		if err := o.store(ctx, transcript.Slice(*o.add)); err != nil {
-			return err
-		}
-		o.noteFileText()
-		return nil
+		return o.storeOne(ctx)
 	}
 	dec, err := o.decoder(ctx, o.conversation)
 	if err != nil {
@@ -381,4 +367,24 @@ func (o *appendOptions) tail(ctx context.Context) (before []transcript.Record, w
 		return nil, false, err
 	}
 	return answer.Tail(ctx, s, o.conversation)
+}
+
+// storeOne stores the record the flags and arguments make (o.add); a tool
+// result only after the call it answers, since the store must never hold
+// what render refuses: an orphan result.
+func (o *appendOptions) storeOne(ctx context.Context) error {
+	if o.add.Message.Role == transcript.RoleTool {
+		before, whole, err := o.tail(ctx)
+		if err != nil {
+			return err
+		}
+		if err := transcript.CheckToolResult(before, whole, o.add); err != nil {
+			return err
+		}
+	}
+	if err := o.store(ctx, transcript.Slice(*o.add)); err != nil {
+		return err
+	}
+	o.noteFileText()
+	return nil
 }
