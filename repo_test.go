@@ -14,8 +14,13 @@ import (
 )
 
 // trackedData lists the files over trackedLimit the repository holds on
-// purpose (data, not build output), by path. None yet.
-var trackedData = map[string]bool{}
+// purpose (data, not build output), by path.
+var trackedData = map[string]bool{
+	// The token vocabularies, read in place (pkg/tokens/internal/bpe);
+	// make tokens writes them from tiktoken-go.
+	"pkg/tokens/tables/o200k_base.bpe":  true,
+	"pkg/tokens/tables/cl100k_base.bpe": true,
+}
 
 const trackedLimit = 1 << 20
 
