@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/config"
 	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/store"
@@ -139,7 +140,7 @@ func copyRun(ctx context.Context, o *copyOptions) error {
 // conversation while reading it.
 func sameStore(dbSpec, to string) bool {
 	if dbSpec == "" {
-		dbSpec = defaultDBPath()
+		dbSpec = config.DefaultDB()
 	}
 	isPG := func(s string) bool {
 		return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/viper"
 
+	"github.com/convo-cli/convo/internal/config"
 	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/sqlstore"
@@ -80,7 +81,7 @@ func (a *Factory) open(ctx context.Context, m storeMode) (store.Store, error) {
 	}
 	spec := a.db
 	if spec == "" {
-		spec = defaultDBPath()
+		spec = config.DefaultDB()
 	}
 	a.secrets.notePasswords(spec)
 	s, err := openPooled(ctx, a, "--db", spec, m)

@@ -4,11 +4,9 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/pprof"
 	"strings"
 	"time"
@@ -17,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"github.com/convo-cli/convo/internal/config"
 	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/format"
@@ -61,7 +60,7 @@ func Run(ctx context.Context, args []string, io *iostreams.IOStreams) int {
 	}
 	err = signals.Interrupted(ctx, err)
 	if err != nil {
-		err = flagSource(app, err)
+		err = config.NameSource(err, app.sources)
 		code := exitcode.Of(err)
 		if !exitcode.Quiet(err) {
 			fmt.Fprintf(io.ErrOut, "convo: %s\n", exitcode.Message(err))
@@ -167,14 +166,7 @@ func loadConfig(a *Factory, cmd *cobra.Command, path string) error {
 	v.SetEnvPrefix("convo")
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
 	v.AutomaticEnv()
-	explicit := path != ""
-	if !explicit {
-		path = os.Getenv("CONVO_CONFIG")
-		explicit = path != ""
-	}
-	if !explicit {
-		path = filepath.Join(xdgDir("XDG_CONFIG_HOME", ".config"), "convo", "config.yaml")
-	}
+	path, explicit := config.File(path, os.Getenv)
 	if _, err := os.Stat(path); err == nil {
 		v.SetConfigFile(path)
 		if err := v.ReadInConfig(); err != nil {
@@ -189,13 +181,13 @@ func loadConfig(a *Factory, cmd *cobra.Command, path string) error {
 		if ferr != nil || f.Changed || f.Name == "config" || f.Name == "help" || f.Name == "version" || !v.IsSet(f.Name) {
 			return
 		}
-		if commandLineOnly[f.Name] {
+		source := config.Source(f.Name, v.ConfigFileUsed(), os.Getenv)
+		if config.CommandLineOnly(f.Name) {
 			if !a.quiet {
-				fmt.Fprintf(a.IO.ErrOut, "convo: --%s is read from the command line only; %s ignored\n", f.Name, configSource(v, f.Name))
+				fmt.Fprintf(a.IO.ErrOut, "convo: --%s is read from the command line only; %s ignored\n", f.Name, source)
 			}
 			return
 		}
-		source := configSource(v, f.Name)
 		if a.sources == nil {
 			a.sources = map[string]string{}
 		}
@@ -223,44 +215,6 @@ func loadConfig(a *Factory, cmd *cobra.Command, path string) error {
 		warnUnknownKeys(cmd, v, a.IO.ErrOut)
 	}
 	return ferr
-}
-
-// flagSource names where a flag's value came from in a usage error about
-// it found after the value was set (a range check: "--keep-last -3: want 0
-// or more turns"), when the environment or the config file gave it: the
-// person reading it looks for the value where it is.
-func flagSource(a *Factory, err error) error {
-	var ue *exitcode.UsageError
-	if !errors.As(err, &ue) || len(a.sources) == 0 {
-		return err
-	}
-	msg := ue.Error()
-	name, ok := strings.CutPrefix(msg, "--")
-	if !ok {
-		return err
-	}
-	if i := strings.IndexAny(name, " :="); i >= 0 {
-		name = name[:i]
-	}
-	source, ok := a.sources[name]
-	if !ok || strings.Contains(msg, source) {
-		return err
-	}
-	return &exitcode.UsageError{Err: fmt.Errorf("%w (--%s was set by %s)", ue.Err, name, source)}
-}
-
-// commandLineOnly are the flags a value in the environment or the config
-// file must not set: left there, it would consent to a deletion (--yes),
-// turn every pure transform into a write (-c) or cut every read (--limit).
-var commandLineOnly = map[string]bool{"yes": true, "conversation": true, "limit": true}
-
-// configSource says where viper found flag name's value: the environment
-// wins over the file, as viper reads them.
-func configSource(v *viper.Viper, name string) string {
-	if env := "CONVO_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_")); os.Getenv(env) != "" {
-		return "environment variable " + env
-	}
-	return "config file " + v.ConfigFileUsed()
 }
 
 // warnUnknownKeys says on stderr which keys of the config file no command
@@ -296,21 +250,6 @@ func warnUnknownKeys(cmd *cobra.Command, v *viper.Viper, w io.Writer) {
 			fmt.Fprintf(w, "convo: config file %s: unknown key %q ignored\n", v.ConfigFileUsed(), top)
 		}
 	}
-}
-
-func xdgDir(env, fallback string) string {
-	if d := os.Getenv(env); d != "" {
-		return d
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return fallback
-	}
-	return filepath.Join(home, fallback)
-}
-
-func defaultDBPath() string {
-	return filepath.Join(xdgDir("XDG_DATA_HOME", filepath.Join(".local", "share")), "convo", "convo.db")
 }
 
 // conversationFlag adds -c/--conversation with completion from the store.

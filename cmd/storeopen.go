@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/convo-cli/convo/internal/config"
 	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/postgres"
@@ -124,7 +125,7 @@ func notFoundIn(err error, s store.Store) error {
 func (a *Factory) storeSpec() string {
 	spec := a.db
 	if spec == "" {
-		spec = defaultDBPath()
+		spec = config.DefaultDB()
 	}
 	if isPostgres(spec) {
 		return postgres.Redact(spec)
