@@ -54,8 +54,8 @@ func TestNameSource(t *testing.T) {
 	}{
 		{exitcode.Usagef("--keep-last -3: want 0 or more turns"), "--keep-last -3: want 0 or more turns (--keep-last was set by config file c.yaml)"},
 		{exitcode.Usagef("--keep-last from config file c.yaml: bad"), "--keep-last from config file c.yaml: bad"}, // names it already
-		{exitcode.Usagef("--model: missing"), "--model: missing"},                                                   // set on the command line
-		{errors.New("--keep-last -3"), "--keep-last -3"},                                                             // not a usage error
+		{exitcode.Usagef("--model: missing"), "--model: missing"},                                                 // set on the command line
+		{errors.New("--keep-last -3"), "--keep-last -3"},                                                          // not a usage error
 	} {
 		got := NameSource(tc.err, sources)
 		if got.Error() != tc.want {
