@@ -141,6 +141,9 @@ func importViolations(prod, all map[string][]string) []string {
 		// The config precedence that needs no flag library: file paths,
 		// command-line-only flags, a usage error naming its value's source.
 		"internal/config": {"internal/exitcode"},
+		// The values of the flags several commands share, read into what
+		// the use cases take: ask's Schema, format's Tools, llm's rate.
+		"internal/flagvalue": {"internal/exitcode", "pkg/transcript", "pkg/format", "pkg/llm", "pkg/ask"},
 		// Building a provider's transport or a summarizer from settings:
 		// with cmd, the one place that hands the engine to the use case.
 		"internal/providers": {"internal/exitcode", "pkg/format", "pkg/llm", "pkg/tokens",

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -38,7 +39,7 @@ An unknown timing key is invalid input (exit 3).`,
   convo annotate -c demo --id 01JRZJ166J2WRMF990535EVSQS --aux rating=5 --unset-aux draft`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireConversation(o.conversation); err != nil {
+			if err := flagvalue.Conversation(o.conversation); err != nil {
 				return err
 			}
 			var err error

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/answer"
 	"github.com/convo-cli/convo/pkg/ask"
@@ -116,7 +117,7 @@ var appendFormats = []string{string(export.JSONL), string(export.Markdown)}
 // the message TEXT builds.
 func (o *appendOptions) check() error {
 	if o.conversation != "" {
-		if err := checkConversationID(o.conversation); err != nil {
+		if err := flagvalue.ConversationID(o.conversation); err != nil {
 			return err
 		}
 	}

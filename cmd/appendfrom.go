@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/pkg/answer"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -94,7 +95,7 @@ func (o *appendOptions) checkFrom(args []string) error {
 		return exitcode.Usagef("--from %s: pipe the provider's response body on stdin", o.from)
 	}
 	if o.conversation != "" {
-		return checkConversationID(o.conversation)
+		return flagvalue.ConversationID(o.conversation)
 	}
 	return nil
 }

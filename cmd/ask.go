@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/internal/providers"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/ask"
@@ -147,7 +147,7 @@ Keys and endpoints come from the environment or the config file:
 // check refuses flag values that cannot work, before anything is read or
 // opened, and resolves the model.
 func (o *askOptions) check() error {
-	if err := requireConversation(o.conversation); err != nil {
+	if err := flagvalue.Conversation(o.conversation); err != nil {
 		return err
 	}
 	prov, known := format.Lookup(o.provider)
@@ -169,7 +169,7 @@ func (o *askOptions) check() error {
 		return exitcode.Usagef("--provider %s needs --model", o.provider)
 	}
 	var err error
-	if o.temp, err = parseTemperature(o.temperature); err != nil {
+	if o.temp, err = flagvalue.Temperature(o.temperature); err != nil {
 		return err
 	}
 	// The API version and what its request takes (no temperature).
@@ -177,7 +177,7 @@ func (o *askOptions) check() error {
 	if err := req.Check(); err != nil {
 		return exitcode.Usagef("--provider %s: %v", o.provider, err)
 	}
-	if o.pace, err = parseRate(o.rate); err != nil {
+	if o.pace, err = flagvalue.Rate(o.rate); err != nil {
 		return err
 	}
 	for i, arg := range o.args {
@@ -206,14 +206,14 @@ func (o *askOptions) turn() (ask.Turn, error) {
 	if turn.Contents, err = askContents(f.IO.In, o.args); err != nil {
 		return turn, err
 	}
-	if turn.Request.Tools, err = readTools(o.tools); err != nil {
+	if turn.Request.Tools, err = flagvalue.Tools(o.tools); err != nil {
 		return turn, err
 	}
-	if turn.Request.System, err = systemFlag(o.system); err != nil {
+	if turn.Request.System, err = flagvalue.System(o.system); err != nil {
 		return turn, err
 	}
 	if o.schema != "" {
-		if turn.Schema, err = readSchema("--schema", o.schema); err != nil {
+		if turn.Schema, err = flagvalue.Schema("--schema", o.schema); err != nil {
 			return turn, err
 		}
 	}
@@ -287,22 +287,6 @@ func askContents(in io.Reader, args []string) ([]string, error) {
 		return ask.ReadMessage(in)
 	}
 	return slices.Clone(args), nil
-}
-
-// readTools reads --tools (the forms format.ParseTools takes); "" is none.
-func readTools(path string) ([]format.Tool, error) {
-	if path == "" {
-		return nil, nil
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, exitcode.Usagef("--tools: %v", err)
-	}
-	tools, err := format.ParseTools(b)
-	if err != nil {
-		return nil, exitcode.Usagef("--tools %s: %v", path, err)
-	}
-	return tools, nil
 }
 
 // printAnswer prints the answer's text (unless it was streamed) or, with

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/spf13/cobra"
 )
@@ -26,7 +27,7 @@ func newCmdClear(f *Factory, runF func(context.Context, *clearOptions) error) *c
   convo list --json | jq -r 'select(.records < 2) | .conversation' | xargs -n1 convo clear --yes -c`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireConversation(o.conversation); err != nil {
+			if err := flagvalue.Conversation(o.conversation); err != nil {
 				return err
 			}
 			if !o.yes {

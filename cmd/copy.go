@@ -11,6 +11,7 @@ import (
 
 	"github.com/convo-cli/convo/internal/config"
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/store"
 )
@@ -53,7 +54,7 @@ refusal is said on stderr, and the exit status is 1 at the end.`,
 				return exitcode.Usagef("missing -c ID or --all: what to copy")
 			}
 			if o.conversation != "" {
-				if err := checkConversationID(o.conversation); err != nil {
+				if err := flagvalue.ConversationID(o.conversation); err != nil {
 					return err
 				}
 			}

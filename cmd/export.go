@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/pkg/dynamo"
 	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/otel"
@@ -143,7 +144,7 @@ func (o *exportOptions) parse(changed func(string) bool, format, to, commit stri
 		return exitcode.Usagef("--endpoint-url applies to --to dynamodb:// only")
 	}
 	if o.conversation != "" {
-		if err := checkConversationID(o.conversation); err != nil {
+		if err := flagvalue.ConversationID(o.conversation); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -39,13 +40,13 @@ RECORD is ` + transcript.RefHelp + `.`,
   convo fork -c demo --to demo-retry --at last-user`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireConversation(o.src); err != nil {
+			if err := flagvalue.Conversation(o.src); err != nil {
 				return err
 			}
 			if o.dst == "" {
 				return exitcode.Usagef("missing --to: the conversation to create")
 			}
-			if err := checkConversationID(o.dst); err != nil {
+			if err := flagvalue.ConversationID(o.dst); err != nil {
 				return err
 			}
 			if o.dst == o.src {

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -34,7 +35,7 @@ func newCmdGet(f *Factory, runF func(context.Context, *getOptions) error) *cobra
   convo get -c demo | convo render --provider openai`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireConversation(o.conversation); err != nil {
+			if err := flagvalue.Conversation(o.conversation); err != nil {
 				return err
 			}
 			if o.limit < 0 {

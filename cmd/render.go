@@ -2,13 +2,13 @@ package cmd
 
 import (
 	"context"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/internal/providers"
 	"github.com/convo-cli/convo/pkg/ask"
 	"github.com/convo-cli/convo/pkg/format"
@@ -208,14 +208,14 @@ func (o *renderOptions) check() error {
 		o.f.warnf("%s takes the model in the URL, not in the body: --model %s is left out", o.provider, o.model)
 	}
 	var err error
-	if o.req.Temperature, err = parseTemperature(o.temperature); err != nil {
+	if o.req.Temperature, err = flagvalue.Temperature(o.temperature); err != nil {
 		return err
 	}
-	if o.req.Tools, err = readTools(o.tools); err != nil {
+	if o.req.Tools, err = flagvalue.Tools(o.tools); err != nil {
 		return err
 	}
 	if o.contextManagement != "" {
-		v, err := textOrFile("--context-management", o.contextManagement)
+		v, err := flagvalue.TextOrFile("--context-management", o.contextManagement)
 		if err != nil {
 			return err
 		}
@@ -226,7 +226,7 @@ func (o *renderOptions) check() error {
 	if err := o.req.Check(); err != nil {
 		return exitcode.Usagef("--provider %s: %v", o.provider, err)
 	}
-	if err := checkConversationID(o.conversation); err != nil {
+	if err := flagvalue.ConversationID(o.conversation); err != nil {
 		return err
 	}
 	if o.conversation == "" && o.f.IO.StdinIsTerminal() {
@@ -239,7 +239,7 @@ func (o *renderOptions) check() error {
 func renderRun(ctx context.Context, o *renderOptions) error {
 	f := o.f
 	var err error
-	if o.req.System, err = systemFlag(o.system); err != nil {
+	if o.req.System, err = flagvalue.System(o.system); err != nil {
 		return err
 	}
 	if o.full {
@@ -261,35 +261,4 @@ func renderRun(ctx context.Context, o *renderOptions) error {
 		return err
 	}
 	return ask.RenderView(ctx, s, o.conversation, f.IO.Out, o.req)
-}
-
-// systemFlag reads --system TEXT|@FILE as the prompt's one content string;
-// "" is none. A file's final newline ends its last line: it is not prompt
-// text.
-func systemFlag(v string) ([]string, error) {
-	if v == "" {
-		return nil, nil
-	}
-	text, err := textOrFile("--system", v)
-	if err != nil {
-		return nil, err
-	}
-	if strings.HasPrefix(v, "@") {
-		text = strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
-	}
-	return []string{text}, nil
-}
-
-// parseTemperature reads --temperature: "" is unset, else a number of 0 or
-// more (a string flag, so that unset differs from 0 wherever it is set).
-func parseTemperature(v string) (*float64, error) {
-	if v == "" {
-		return nil, nil
-	}
-	t, err := strconv.ParseFloat(v, 64)
-	if err != nil || !(t >= 0) || math.IsInf(t, 1) { // NaN fails t >= 0
-
-		return nil, exitcode.Usagef("--temperature %q: want a number of 0 or more", v)
-	}
-	return &t, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -37,7 +38,7 @@ last question, so it can be asked again.`,
   convo rewind -c demo --to 01JRZJ166J2WRMF990535EVSQS`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireConversation(o.conversation); err != nil {
+			if err := flagvalue.Conversation(o.conversation); err != nil {
 				return err
 			}
 			var err error

@@ -296,21 +296,3 @@ func checkEmptyDB(cmd *cobra.Command) error {
 	}
 	return nil
 }
-
-// requireConversation checks -c for commands that need a stored conversation.
-func requireConversation(id string) error {
-	if id == "" {
-		return exitcode.Usagef("missing -c/--conversation")
-	}
-	return checkConversationID(id)
-}
-
-func checkConversationID(id string) error {
-	if len(id) > transcript.MaxConversationBytes {
-		return exitcode.Usagef("conversation id longer than %d bytes", transcript.MaxConversationBytes)
-	}
-	if strings.IndexByte(id, 0) >= 0 {
-		return exitcode.Usagef("conversation id contains a NUL character")
-	}
-	return nil
-}

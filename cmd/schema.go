@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
-	"github.com/convo-cli/convo/pkg/ask"
+	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/pkg/store"
 )
 
@@ -51,7 +50,7 @@ func newSchemaCmd(f *Factory, use, short, example string, args cobra.PositionalA
 	cmd := &cobra.Command{
 		Use: use, Short: short, Example: example, Args: args,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := requireConversation(o.conversation); err != nil {
+			if err := flagvalue.Conversation(o.conversation); err != nil {
 				return err
 			}
 			if len(args) == 1 {
@@ -81,7 +80,7 @@ func newCmdSchemaShow(f *Factory, runF func(context.Context, *schemaOptions) err
 
 // schemaSetRun checks and stores the schema; it prints nothing.
 func schemaSetRun(ctx context.Context, o *schemaOptions) error {
-	sch, err := readSchema("", o.file)
+	sch, err := flagvalue.Schema("", o.file)
 	if err != nil {
 		return err
 	}
@@ -130,7 +129,7 @@ func schemaShowRun(ctx context.Context, o *schemaOptions) error {
 // schemaAlias is ask's hidden --set-schema FILE and --unset-schema: what
 // `convo schema set|unset` does, kept for one release.
 func (o *askOptions) schemaAlias(ctx context.Context) error {
-	if err := requireConversation(o.conversation); err != nil {
+	if err := flagvalue.Conversation(o.conversation); err != nil {
 		return err
 	}
 	switch {
@@ -154,25 +153,4 @@ func oneArg(what string) cobra.PositionalArgs {
 		}
 		return nil
 	}
-}
-
-// readSchema reads and compiles a schema file; flag names where it came
-// from in errors ("" for an argument).
-func readSchema(flag, path string) (*ask.Schema, error) {
-	prefix := path
-	if flag != "" {
-		prefix = flag + " " + path
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		if flag != "" {
-			return nil, exitcode.Usagef("%s: %v", flag, err)
-		}
-		return nil, exitcode.Usagef("%v", err)
-	}
-	sch, err := ask.NewSchema(ask.FileSchemaName(path), b)
-	if err != nil {
-		return nil, exitcode.Usagef("%s: %v", prefix, err)
-	}
-	return sch, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/pkg/search"
 	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/store"
@@ -76,7 +77,7 @@ or put -- before it. See docs/search.md.`,
 				return exitcode.Usagef("--sort %q: want newest or rank", o.sort)
 			}
 			if cmd.Flags().Changed("conversation") {
-				if err := requireConversation(o.conversation); err != nil {
+				if err := flagvalue.Conversation(o.conversation); err != nil {
 					return err
 				}
 			}

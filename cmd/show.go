@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/store"
@@ -58,7 +59,7 @@ metadata (times in ms since the epoch), for scripts that parse it; --json
 prints canonical JSONL, as get does.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireConversation(o.conversation); err != nil {
+			if err := flagvalue.Conversation(o.conversation); err != nil {
 				return err
 			}
 			if n := btoi(o.json) + btoi(o.plain) + btoi(o.verbose); n > 1 {

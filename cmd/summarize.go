@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/internal/memlimit"
 	"github.com/convo-cli/convo/internal/providers"
 	"github.com/convo-cli/convo/internal/signals"
@@ -139,7 +140,7 @@ func (o *summarizeOptions) check() error {
 	if !o.all && o.conversation == "" && o.batchIn == "" && !o.batchStatus && o.f.IO.StdinIsTerminal() {
 		return exitcode.Usagef("give -c ID or --all, or pipe a transcript on stdin")
 	}
-	if err := checkConversationID(o.conversation); err != nil {
+	if err := flagvalue.ConversationID(o.conversation); err != nil {
 		return err
 	}
 	if o.deleteOriginals && o.provider.name == "openai-compaction" {
@@ -154,7 +155,7 @@ func (o *summarizeOptions) check() error {
 	if err := o.checkPolicy(); err != nil {
 		return err
 	}
-	pace, err := parseRate(o.rate)
+	pace, err := flagvalue.Rate(o.rate)
 	if pace > 0 {
 		// This process's own pace, until shareRate shares it through the store.
 		o.pace, o.wait = pace, llm.SlotLimit(llm.LocalSlots(pace, time.Now), time.Now, nil)
@@ -292,12 +293,12 @@ func (o *summarizeOptions) runner() (*summarize.Runner, error) {
 		IDs: f.IDs, Now: f.Now, Logger: f.logger(), LongWrite: memlimit.LongWrite,
 	}
 	if o.prompt != "" {
-		if r.Options.Prompt, err = textOrFile("--prompt", o.prompt); err != nil {
+		if r.Options.Prompt, err = flagvalue.TextOrFile("--prompt", o.prompt); err != nil {
 			return nil, err
 		}
 	}
 	if o.templatePath != "" {
-		body, err := textOrFile("--template", "@"+o.templatePath)
+		body, err := flagvalue.TextOrFile("--template", "@"+o.templatePath)
 		if err != nil {
 			return nil, err
 		}
