@@ -165,42 +165,30 @@ func (o *summarizeOptions) check() error {
 
 // checkBatch refuses --batch-out and --batch-in where they cannot work.
 func (o *summarizeOptions) checkBatch() error {
-	switch {
-	case o.batchStatus && (o.batchOut != "" || o.batchIn != "" || o.all || o.conversation != "" || o.dryRun || o.rate != ""):
-		return exitcode.Usagef("--batch-status takes no other mode: no --batch-out, --batch-in, -c, --all, --dry-run or --rate")
-	case o.batchOut != "" && o.batchIn != "":
-		return exitcode.Usagef("give --batch-out or --batch-in, not both")
-	case o.batchOut != "" && !o.all:
-		return exitcode.Usagef("--batch-out needs --all")
-	case o.batchOut != "" && !slices.Contains(summarize.BatchProviders(), o.provider.name):
-		return exitcode.Usagef("--batch-out needs --summarizer %s", strings.Join(summarize.BatchProviders(), ", "))
-	case o.batchIn != "" && (o.all || o.conversation != ""):
-		return exitcode.Usagef("--batch-in takes no -c or --all: the results name their conversations")
-	case (o.batchOut != "" || o.batchIn != "") && (o.dryRun || o.rate != ""):
-		return exitcode.Usagef("--batch-out and --batch-in take no --dry-run or --rate")
+	b := summarize.Batch{Out: o.batchOut, In: o.batchIn, Status: o.batchStatus, Summarizer: o.provider.name,
+		All: o.all, Conversation: o.conversation, DryRun: o.dryRun, Rate: o.rate != ""}
+	if err := b.Check(); err != nil {
+		return &exitcode.UsageError{Err: err}
 	}
 	return nil
 }
 
 // checkPolicy refuses values of the policy flags that cannot work.
 func (o *summarizeOptions) checkPolicy() error {
-	switch {
-	case o.keepLast < 0:
-		return exitcode.Usagef("--keep-last %d: want 0 or more turns", o.keepLast)
-	case o.keepTokens < 0:
-		return exitcode.Usagef("--keep-last-tokens %d: want 0 (no bound) or more", o.keepTokens)
-	case o.maxTokens < 1:
-		return exitcode.Usagef("--max-summary-tokens %d: want 1 or more", o.maxTokens)
-	case o.ledgerSize < 1:
-		return exitcode.Usagef("--ledger-size %d: want 1 or more", o.ledgerSize)
-	}
-	if !(o.ratio >= 0 && o.ratio <= 1) { // NaN fails both
-		return exitcode.Usagef("--summary-ratio must be between 0 and 1, got %g", o.ratio)
+	if err := o.policy().Check(); err != nil {
+		return &exitcode.UsageError{Err: err}
 	}
 	if o.provider.timeout <= 0 {
 		return exitcode.Usagef("--timeout %s: want a positive duration", o.provider.timeout)
 	}
 	return nil
+}
+
+// policy is the summary the flags describe, before the files they name
+// are read and the counter is made.
+func (o *summarizeOptions) policy() summarize.Options {
+	return summarize.Options{KeepLast: o.keepLast, KeepLastTokens: o.keepTokens, IfOver: o.ifOver, Every: o.every, Redact: o.f.secrets.redact,
+		MaxSummaryTokens: o.maxTokens, SummaryRatio: o.ratio, LedgerSize: o.ledgerSize}
 }
 
 // shareRate makes --rate one rate for every process using the store, as
@@ -285,13 +273,11 @@ func (o *summarizeOptions) runner() (*summarize.Runner, error) {
 		return nil, exitcode.Usagef("--tokenizer: %v", err)
 	}
 	r := &summarize.Runner{
-		Options: summarize.Options{
-			KeepLast: o.keepLast, KeepLastTokens: o.keepTokens, IfOver: o.ifOver, Every: o.every, Redact: f.secrets.redact,
-			MaxSummaryTokens: o.maxTokens, SummaryRatio: o.ratio, LedgerSize: o.ledgerSize, Counter: counter,
-		},
-		DryRun: o.dryRun, DeleteOriginals: o.deleteOriginals, Wait: o.wait,
+		Options: o.policy(),
+		DryRun:  o.dryRun, DeleteOriginals: o.deleteOriginals, Wait: o.wait,
 		IDs: f.IDs, Now: f.Now, Logger: f.logger(), LongWrite: memlimit.LongWrite,
 	}
+	r.Options.Counter = counter
 	if o.prompt != "" {
 		if r.Options.Prompt, err = flagvalue.TextOrFile("--prompt", o.prompt); err != nil {
 			return nil, err
