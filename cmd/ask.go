@@ -19,7 +19,6 @@ import (
 	"github.com/convo-cli/convo/pkg/ask"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/llm"
-	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // askOptions are the flags of `convo ask`.
@@ -191,8 +190,6 @@ func (o *askOptions) check() error {
 	return nil
 }
 
-// askRun reads the inputs the flags name, asks through the provider's
-// transport, and prints the answer.
 // turn is the question the flags, the files they name and stdin ask.
 func (o *askOptions) turn() (ask.Turn, error) {
 	f := o.f
@@ -220,6 +217,8 @@ func (o *askOptions) turn() (ask.Turn, error) {
 	return turn, nil
 }
 
+// askRun reads the inputs the flags name, asks through the provider's
+// transport, and prints the answer.
 func askRun(ctx context.Context, o *askOptions) error {
 	f := o.f
 	turn, err := o.turn()
@@ -234,25 +233,12 @@ func askRun(ctx context.Context, o *askOptions) error {
 	if err != nil {
 		return err
 	}
-	out, last, streamed := f.IO.Out, byte('\n'), false
-	if o.json {
-		out = f.IO.ErrOut // stdout is the record's
-	}
-	// A reader that goes away while the answer streams does not stop it
-	// being stored: the answer is paid for. outErr says it was lost.
-	var outErr error
+	p := &ask.Printer{Out: f.IO.Out, ErrOut: f.IO.ErrOut, JSON: o.json, Quiet: f.quiet, Warn: f.warnf}
 	if o.stream {
-		turn.OnText = func(text string) {
-			streamed, last = true, text[len(text)-1]
-			if _, err := io.WriteString(out, text); outErr == nil {
-				outErr = err
-			}
-		}
+		turn.OnText = p.Text
 	}
 	res, err := (&ask.Asker{IDs: f.IDs, Now: f.Now, Guard: f.secrets.guard}).Run(ctx, s, t, turn)
-	if last != '\n' && outErr == nil {
-		_, outErr = io.WriteString(out, "\n")
-	}
+	p.EndText()
 	if res.RawErr != nil {
 		// Reported, not failed: the answer is stored, and a retry would
 		// pay for it, and store it, twice.
@@ -269,9 +255,7 @@ func askRun(ctx context.Context, o *askOptions) error {
 	signals.NoteStored(ctx, "storing the question and its answer")
 	f.logger().Info("asked", "conversation", o.conversation, "provider", o.provider, "model", o.model, "answer", res.Answer.ID,
 		"tool_calls", len(res.Answer.Message.ToolCalls), "ms", res.LLMEnd-res.LLMStart, "streamed", o.stream)
-	if err := printAnswer(o, &res.Answer, streamed); outErr == nil {
-		outErr = err
-	}
+	outErr := p.Answer(&res.Answer)
 	liveSpans(ctx, f, res.User, &res.Answer)
 	if res.Invalid != nil {
 		// Exit 3 stands: the answer does not match; the output is second.
@@ -287,29 +271,4 @@ func askContents(in io.Reader, args []string) ([]string, error) {
 		return ask.ReadMessage(in)
 	}
 	return slices.Clone(args), nil
-}
-
-// printAnswer prints the answer's text (unless it was streamed) or, with
-// --json, its record; tool calls are noted on stderr.
-func printAnswer(o *askOptions, ans *transcript.Record, streamed bool) error {
-	f := o.f
-	if o.json {
-		if f.quiet {
-			return nil
-		}
-		enc := transcript.NewEncoder(f.IO.Out)
-		return errors.Join(enc.Encode(ans), enc.Flush())
-	}
-	if text := strings.Join(ans.Message.Contents, "\n\n"); text != "" && !streamed {
-		if !strings.HasSuffix(text, "\n") {
-			text += "\n"
-		}
-		if _, err := io.WriteString(f.IO.Out, text); err != nil {
-			return err
-		}
-	}
-	for _, c := range ans.Message.ToolCalls {
-		f.warnf("tool call %s: %s %s", c.ID, c.Name, c.Arguments)
-	}
-	return nil
 }
