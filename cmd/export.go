@@ -3,9 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -119,9 +117,6 @@ Without -c or --all, export is a pure transform of the transcript on stdin.`,
 	return cmd
 }
 
-// tableName is what DynamoDB accepts as a table name.
-var tableName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{3,255}$`) })
-
 // parse checks the flags together and fills format, dynamoTable and commit.
 func (o *exportOptions) parse(changed func(string) bool, format, to, commit string) (err error) {
 	if changed("commit-cursor") || commit != "" {
@@ -157,18 +152,8 @@ func (o *exportOptions) parse(changed func(string) bool, format, to, commit stri
 	if err := o.parseOTel(changed, to); err != nil || o.otlp != nil {
 		return err
 	}
-	if path, ok := strings.CutPrefix(to, "file://"); ok {
-		if path == "" {
-			return exitcode.Usagef("--to %q: want file://PATH", to)
-		}
-		o.file = path
-		return nil
-	}
-	if to != "" {
-		var ok bool
-		if o.dynamoTable, ok = strings.CutPrefix(to, "dynamodb://"); !ok || !tableName().MatchString(o.dynamoTable) {
-			return exitcode.Usagef("--to %q: want file://PATH, dynamodb://TABLE (TABLE of 3 to 255 letters, digits, '_', '-' or '.') or otlp+http://HOST:PORT", to)
-		}
+	if o.file, o.dynamoTable, err = export.ParseTo(to); err != nil {
+		return &exitcode.UsageError{Err: err}
 	}
 	return nil
 }
