@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,7 +19,6 @@ import (
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/importer"
 	"github.com/convo-cli/convo/pkg/show"
-	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // importOptions are the flags of `convo import`.
@@ -235,15 +233,7 @@ func (r *importReport) changed(conv string, n int) {
 	if r.o.f.quiet || r.printErr != nil {
 		return
 	}
-	if r.o.jsonO {
-		b, _ := json.Marshal(map[string]any{"conversation": conv, "records": n})
-		_, r.printErr = fmt.Fprintf(r.out, "%s\n", b)
-	} else {
-		_, r.printErr = fmt.Fprintf(r.out, "%s\t+%d records\n", show.EscapeID(conv), n)
-	}
-	if r.printErr == nil {
-		r.printErr = r.out.Flush()
-	}
+	r.printErr = printLine(r.out, importer.ChangedLine(conv, n, r.o.jsonO, show.EscapeID))
 }
 
 // finish prints the tally t and says how the import ended: err, else the
@@ -262,14 +252,8 @@ func (r *importReport) finish(ctx context.Context, t *importer.Tally, bad int, e
 	if t.Inserted+t.Merged > 0 {
 		signals.NoteStored(ctx, "importing %d records", t.Inserted+t.Merged)
 	}
-	if bad > 0 {
-		return &transcript.InputError{Err: fmt.Errorf("%d of %s could not be imported (named above); the rest is stored", bad, plural(t.Files, "file"))}
-	}
-	if o.strict && t.Lost+t.Cut+t.Rewritten > 0 {
-		// Loss only: what is known and kept elsewhere, or of no use to a
-		// provider (progress, snapshots, token counts), is none.
-		return &transcript.InputError{Err: fmt.Errorf("--strict: %s lost, %s cut, %s rewritten in place not read (named above); the rest is stored",
-			plural(t.Lost, "thing"), importer.Entries(t.Cut), plural(t.Rewritten, "file"))}
+	if err := t.Outcome(bad, o.strict); err != nil {
+		return err
 	}
 	return exitcode.AfterCommit(r.printErr)
 }

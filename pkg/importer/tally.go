@@ -3,6 +3,8 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // Summary is the tally as import's stderr line says it, after "import: ".
@@ -56,4 +58,31 @@ func pluralES(n int, noun string) string {
 		return plural(n, noun)
 	}
 	return plural(n, noun+"e")
+}
+
+// Outcome says how an import that ran to its end failed, if it did: bad
+// files (named as they failed) first, then with strict what was lost.
+// Both are input errors (exit 3); the rest is stored either way.
+func (t *Tally) Outcome(bad int, strict bool) error {
+	if bad > 0 {
+		return &transcript.InputError{Err: fmt.Errorf("%d of %s could not be imported (named above); the rest is stored", bad, plural(t.Files, "file"))}
+	}
+	if strict && t.Lost+t.Cut+t.Rewritten > 0 {
+		// Loss only: what is known and kept elsewhere, or of no use to a
+		// provider (progress, snapshots, token counts), is none.
+		return &transcript.InputError{Err: fmt.Errorf("--strict: %s lost, %s cut, %s rewritten in place not read (named above); the rest is stored",
+			plural(t.Lost, "thing"), Entries(t.Cut), plural(t.Rewritten, "file"))}
+	}
+	return nil
+}
+
+// ChangedLine is import's line for a conversation it changed, n records
+// added: with JSON an object, else "ID\t+N records" with the id as escape
+// gives it (a terminal must not obey what an id holds).
+func ChangedLine(conv string, n int, JSON bool, escape func(string) string) []byte {
+	if JSON {
+		b, _ := json.Marshal(map[string]any{"conversation": conv, "records": n})
+		return b
+	}
+	return fmt.Appendf(nil, "%s\t+%d records", escape(conv), n)
 }
