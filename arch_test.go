@@ -141,6 +141,9 @@ func importViolations(prod, all map[string][]string) []string {
 		// The config precedence that needs no flag library: file paths,
 		// command-line-only flags, a usage error naming its value's source.
 		"internal/config": {"internal/exitcode"},
+		// What output never shows: a store's passwords, the provider keys
+		// (llm's Redactor), on stderr and in the records stored.
+		"internal/secrets": {"pkg/transcript", "pkg/llm"},
 		// The values of the flags several commands share, read into what
 		// the use cases take: ask's Schema, format's Tools, llm's rate.
 		"internal/flagvalue": {"internal/exitcode", "pkg/transcript", "pkg/format", "pkg/llm", "pkg/ask"},

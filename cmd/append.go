@@ -291,9 +291,9 @@ func (o *appendOptions) store(ctx context.Context, recs transcript.Stream, after
 	}
 	var res store.AppendResult
 	if len(after) > 0 {
-		res, err = s.AppendAfter(ctx, o.conversation, after[0], a.IDs, a.secrets.guarded(recs))
+		res, err = s.AppendAfter(ctx, o.conversation, after[0], a.IDs, a.secrets.Guarded(recs))
 	} else {
-		res, err = s.Append(ctx, o.conversation, a.IDs, a.secrets.guarded(recs))
+		res, err = s.Append(ctx, o.conversation, a.IDs, a.secrets.Guarded(recs))
 	}
 	if err != nil {
 		return err

@@ -28,7 +28,7 @@ func (o *appendOptions) runFrom(ctx context.Context, args []string) error {
 	}
 	// The body may echo a key (an error body answering a bad one, pasted
 	// from curl): stderr hides every key convo holds whatever writes it,
-	// and the answer's text is rid of them below (secrets.guard). The body is
+	// and the answer's text is rid of them below (secrets.Guard). The body is
 	// not rewritten as a whole: its provider data must reach the store
 	// byte for byte or not at all.
 	body, err := format.ReadResponse(a.IO.In)
@@ -50,7 +50,7 @@ func (o *appendOptions) runFrom(ctx context.Context, args []string) error {
 	// The body arrived when the call ended; --timing may say otherwise.
 	_ = rec.Metadata.Timing.Set("llmEnd", now)
 	_ = an.Apply(&rec) // annotationFlags checked the keys
-	if err := a.secrets.guard(&rec); err != nil {
+	if err := a.secrets.Guard(&rec); err != nil {
 		return fmt.Errorf("%s answer: %w; nothing appended", o.from, err)
 	}
 	if err := transcript.Validate(&rec); err != nil {

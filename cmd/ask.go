@@ -237,7 +237,7 @@ func askRun(ctx context.Context, o *askOptions) error {
 	if o.stream {
 		turn.OnText = p.Text
 	}
-	res, err := (&ask.Asker{IDs: f.IDs, Now: f.Now, Guard: f.secrets.guard}).Run(ctx, s, t, turn)
+	res, err := (&ask.Asker{IDs: f.IDs, Now: f.Now, Guard: f.secrets.Guard}).Run(ctx, s, t, turn)
 	p.EndText()
 	if res.RawErr != nil {
 		// Reported, not failed: the answer is stored, and a retry would

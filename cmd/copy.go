@@ -95,7 +95,7 @@ func copyRun(ctx context.Context, o *copyOptions) error {
 	if sameStore(f.db, o.to) {
 		return exitcode.Usagef("--to names the store copied from (%s)", src.Describe())
 	}
-	f.secrets.notePasswords(o.to)
+	f.notePasswords(o.to)
 	dst, err := openPooled(ctx, f, "--to", o.to, writeStore)
 	if err != nil {
 		return err

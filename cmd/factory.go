@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/convo-cli/convo/internal/config"
+	"github.com/convo-cli/convo/internal/secrets"
 	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/sqlstore"
@@ -42,7 +43,7 @@ type Factory struct {
 	retired   []*sqlstore.Store
 	// secrets are the store passwords and provider keys that stderr and
 	// the store never show (redact.go).
-	secrets secrets
+	secrets secrets.Secrets
 	// log is built from logOpts once the flags are read (see logger).
 	log     *slog.Logger
 	logOpts logOptions
@@ -83,7 +84,7 @@ func (a *Factory) open(ctx context.Context, m storeMode) (store.Store, error) {
 	if spec == "" {
 		spec = config.DefaultDB()
 	}
-	a.secrets.notePasswords(spec)
+	a.notePasswords(spec)
 	s, err := openPooled(ctx, a, "--db", spec, m)
 	if err != nil {
 		return nil, err

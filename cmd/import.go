@@ -107,7 +107,7 @@ func importRun(ctx context.Context, o *importOptions) error {
 			return err
 		}
 		if !f.quiet {
-			fmt.Fprintf(f.IO.ErrOut, "convo: import --again %s: %d deleted records forgotten, its sources read again\n", f.secrets.redact(conv), n)
+			fmt.Fprintf(f.IO.ErrOut, "convo: import --again %s: %d deleted records forgotten, its sources read again\n", f.secrets.Redact(conv), n)
 		}
 	}
 	im, err := importer.New(ctx, s, opt)
@@ -192,11 +192,11 @@ func (b *importBar) done(err error) {
 func (o *importOptions) importerOptions(ctx context.Context, rep *importReport, bar *importBar) importer.Options {
 	f := o.f
 	opt := importer.Options{
-		Format: o.format, Prefix: o.prefix, Branches: o.branches, Guard: f.secrets.guard, LongRead: memlimit.LongRead,
+		Format: o.format, Prefix: o.prefix, Branches: o.branches, Guard: f.secrets.Guard, LongRead: memlimit.LongRead,
 		Warn: func(msg string) {
 			if !f.quiet {
 				// file names and session ids reach the terminal escaped
-				fmt.Fprintf(rep.people, "convo: %s\n", show.EscapeID(f.secrets.redact(msg)))
+				fmt.Fprintf(rep.people, "convo: %s\n", show.EscapeID(f.secrets.Redact(msg)))
 			}
 		},
 		Stored: func(n int) {

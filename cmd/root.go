@@ -17,10 +17,10 @@ import (
 
 	"github.com/convo-cli/convo/internal/config"
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/secrets"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/iostreams"
-	"github.com/convo-cli/convo/pkg/llm"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -43,8 +43,8 @@ func Main() int {
 func Run(ctx context.Context, args []string, io *iostreams.IOStreams) int {
 	io = io.TypedOut()
 	ctx, _ = signals.WithRunState(ctx) // onInterrupt's, or one of its own
-	app := &Factory{IO: io, Now: time.Now, IDs: transcript.NewIDs(), secrets: secrets{keys: &llm.Redactor{}}}
-	io.ErrOut = redactingWriter{io.ErrOut, &app.secrets}
+	app := &Factory{IO: io, Now: time.Now, IDs: transcript.NewIDs(), secrets: secrets.New()}
+	io.ErrOut = app.secrets.Writer(io.ErrOut)
 	root := newRootCmd(app)
 	typeUsageErrors(root)
 	root.SetArgs(args)
@@ -117,8 +117,8 @@ variables convo reads: convo help environment.`,
 			if err := checkEmptyDB(cmd); err != nil {
 				return err
 			}
-			a.secrets.notePasswords(a.db)
-			a.secrets.noteKeys(a.getenv)
+			a.notePasswords(a.db)
+			a.secrets.NoteKeys(a.getenv)
 			return startLogging(a, cmd)
 		},
 	}

@@ -54,9 +54,9 @@ func TestRedactingWriter(t *testing.T) {
 	t.Setenv("PGPASSWORD", "env-s3cret")
 	var buf strings.Builder
 	f := &Factory{}
-	w := redactingWriter{w: &buf, secrets: &f.secrets}
-	f.secrets.notePasswords("/tmp/pass=word.db")
-	f.secrets.notePasswords("postgres://u:user-s3cret@db/x?sslpassword=ssl-s3cret&password=q-s3cret")
+	w := f.secrets.Writer(&buf)
+	f.notePasswords("/tmp/pass=word.db")
+	f.notePasswords("postgres://u:user-s3cret@db/x?sslpassword=ssl-s3cret&password=q-s3cret")
 	for _, line := range []string{"a user-s3cret b\n", "q-s3cret and ssl-s3cret\n", "env-s3cret\n", "u:user-s3cret@db\n"} {
 		if n, err := w.Write([]byte(line)); err != nil || n != len(line) {
 			t.Fatalf("Write: %d, %v", n, err)

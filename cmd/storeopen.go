@@ -132,3 +132,12 @@ func (a *Factory) storeSpec() string {
 	}
 	return spec
 }
+
+// notePasswords makes stderr mask the passwords a PostgreSQL store
+// location holds (the URL's, PGPASSWORD's) from here on. Other locations
+// hold none.
+func (a *Factory) notePasswords(spec string) {
+	if isPostgres(spec) || isPGKeywords(spec) {
+		a.secrets.NotePasswords(postgres.Secrets(spec)...)
+	}
+}

@@ -187,7 +187,7 @@ func (o *summarizeOptions) checkPolicy() error {
 // policy is the summary the flags describe, before the files they name
 // are read and the counter is made.
 func (o *summarizeOptions) policy() summarize.Options {
-	return summarize.Options{KeepLast: o.keepLast, KeepLastTokens: o.keepTokens, IfOver: o.ifOver, Every: o.every, Redact: o.f.secrets.redact,
+	return summarize.Options{KeepLast: o.keepLast, KeepLastTokens: o.keepTokens, IfOver: o.ifOver, Every: o.every, Redact: o.f.secrets.Redact,
 		MaxSummaryTokens: o.maxTokens, SummaryRatio: o.ratio, LedgerSize: o.ledgerSize}
 }
 
