@@ -4,15 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/convo-cli/convo/internal/config"
 	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/internal/signals"
+	"github.com/convo-cli/convo/internal/storeloc"
 	"github.com/convo-cli/convo/pkg/store"
 )
 
@@ -33,7 +31,7 @@ func newCmdCopy(f *Factory, runF func(context.Context, *copyOptions) error) *cob
 		Use:   "copy --to STORE -c ID | --all [--force]",
 		Short: "Copy conversations into another store, exactly as stored",
 		Long: `Copy a conversation (-c) or every conversation (--all) of the --db store into
-the store STORE names (` + storeSchemes + `), byte
+the store STORE names (` + storeloc.Schemes + `), byte
 for byte: ids, records, metadata, summaries, merged ids, change sequences,
 export cursors and answer schemas, so an incremental export from the new
 store sends nothing the old one had sent. Each conversation is copied in one
@@ -58,7 +56,7 @@ refusal is said on stderr, and the exit status is 1 at the end.`,
 					return err
 				}
 			}
-			if err := checkStoreSpec("--to", o.to); err != nil {
+			if err := storeloc.CheckGiven("--to", o.to); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -69,21 +67,11 @@ refusal is said on stderr, and the exit status is 1 at the end.`,
 	}
 	conversationFlag(f, cmd, &o.conversation, "conversation to copy")
 	fl := cmd.Flags()
-	fl.StringVar(&o.to, "to", "", "the store to copy into: "+storeSchemes)
+	fl.StringVar(&o.to, "to", "", "the store to copy into: "+storeloc.Schemes)
 	fl.BoolVar(&o.all, "all", false, "copy every conversation")
 	fl.BoolVar(&o.force, "force", false, "replace conversations that exist in the target")
 	fl.BoolVar(&o.yes, "yes", false, "accepted as on every destructive command (--force is what replaces)")
 	return cmd
-}
-
-// checkStoreSpec refuses, naming flag, a STORE that openStore would refuse
-// for its form alone, before any store is opened.
-func checkStoreSpec(flag, spec string) error {
-	switch {
-	case spec == "":
-		return exitcode.Usagef("missing %s STORE: %s", flag, storeSchemes)
-	}
-	return checkLocation(flag, spec)
 }
 
 func copyRun(ctx context.Context, o *copyOptions) error {
@@ -92,7 +80,7 @@ func copyRun(ctx context.Context, o *copyOptions) error {
 	if err != nil {
 		return err
 	}
-	if sameStore(f.db, o.to) {
+	if storeloc.Same(f.db, o.to) {
 		return exitcode.Usagef("--to names the store copied from (%s)", src.Describe())
 	}
 	f.notePasswords(o.to)
@@ -134,23 +122,4 @@ func copyRun(ctx context.Context, o *copyOptions) error {
 		return fmt.Errorf("%d of %d conversation(s) not copied (see above)", tally.Failed, tally.Failed+tally.Copied)
 	}
 	return nil
-}
-
-// sameStore reports whether the target spec names the source store: copying
-// a store onto itself would only refuse, or with --force rewrite, every
-// conversation while reading it.
-func sameStore(dbSpec, to string) bool {
-	if dbSpec == "" {
-		dbSpec = config.DefaultDB()
-	}
-	isPG := func(s string) bool {
-		return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
-	}
-	if isPG(dbSpec) || isPG(to) {
-		return dbSpec == to
-	}
-	path := func(s string) string { return strings.TrimPrefix(strings.TrimPrefix(s, "file:"), "//") }
-	a, errA := os.Stat(path(dbSpec))
-	b, errB := os.Stat(path(to))
-	return errA == nil && errB == nil && os.SameFile(a, b)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/internal/secrets"
 	"github.com/convo-cli/convo/internal/signals"
+	"github.com/convo-cli/convo/internal/storeloc"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/iostreams"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -202,7 +203,7 @@ func loadConfig(a *Factory, cmd *cobra.Command, path string) error {
 		}
 		for _, val := range vals {
 			if f.Name == "db" && val == "" {
-				ferr = exitcode.Usagef("--db from %s is empty: give a store (%s), or none for the default", source, storeSchemes)
+				ferr = exitcode.Usagef("--db from %s is empty: give a store (%s), or none for the default", source, storeloc.Schemes)
 				return
 			}
 			if err := f.Value.Set(val); err != nil {
@@ -292,7 +293,7 @@ func checkEmptyConversation(cmd *cobra.Command) error {
 // and maybe write to, the default store.
 func checkEmptyDB(cmd *cobra.Command) error {
 	if f := cmd.Flags().Lookup("db"); f != nil && f.Changed && f.Value.String() == "" {
-		return exitcode.Usagef("--db is empty: give a store (%s), or leave --db out for the default (an unset shell variable?)", storeSchemes)
+		return exitcode.Usagef("--db is empty: give a store (%s), or leave --db out for the default (an unset shell variable?)", storeloc.Schemes)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/convo-cli/convo/internal/storeloc"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/postgres"
 	"github.com/convo-cli/convo/pkg/store/sqlstore"
@@ -54,7 +55,7 @@ func maxConnsFlag(a *Factory) atLeast {
 func openPooled(ctx context.Context, a *Factory, flag, spec string, m storeMode) (*sqlstore.Store, error) {
 	var s *sqlstore.Store
 	transient := func(error) bool { return false }
-	if isPostgres(spec) {
+	if storeloc.IsPostgres(spec) {
 		transient = postgres.Transient
 	}
 	err := store.DefaultBackoff.Do(ctx, transient, func(attempt int, err error) {
@@ -66,7 +67,7 @@ func openPooled(ctx context.Context, a *Factory, flag, spec string, m storeMode)
 	if err != nil {
 		return nil, err
 	}
-	if isPostgres(spec) {
+	if storeloc.IsPostgres(spec) {
 		postgres.SetMaxConns(s, a.dbMaxConns)
 	}
 	// Every write keeps the token figures list shows by the default
