@@ -43,10 +43,10 @@ An unknown timing key is invalid input (exit 3).`,
 				return err
 			}
 			var err error
-			if o.ref, err = recordRef("--id", o.id); err != nil {
+			if o.ref, err = flagvalue.Ref("--id", o.id); err != nil {
 				return err
 			}
-			if o.an, err = annotationFlags(o.timing, o.aux, o.unsetAux, f.nowMillis()); err != nil {
+			if o.an, err = flagvalue.Annotation(o.timing, o.aux, o.unsetAux, f.nowMillis()); err != nil {
 				return err
 			}
 			if o.an.Empty() {

@@ -140,7 +140,7 @@ func (o *appendOptions) check() error {
 		return err
 	}
 	var err error
-	if o.an, err = annotationFlags(o.timing, o.aux, nil, o.f.nowMillis()); err != nil {
+	if o.an, err = flagvalue.Annotation(o.timing, o.aux, nil, o.f.nowMillis()); err != nil {
 		return err
 	}
 	if slices.Contains(o.texts, "-") {

@@ -22,7 +22,7 @@ func (o *appendOptions) runFrom(ctx context.Context, args []string) error {
 		return err
 	}
 	now := a.nowMillis()
-	an, err := annotationFlags(o.timing, o.aux, nil, now)
+	an, err := flagvalue.Annotation(o.timing, o.aux, nil, now)
 	if err != nil {
 		return err
 	}

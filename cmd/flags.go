@@ -1,93 +1,16 @@
 package cmd
 
 import (
-	"errors"
-	"math"
-	"strconv"
-	"strings"
-	"time"
-
-	"github.com/oklog/ulid/v2"
-
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
-	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// This file holds the flag readers several commands share.
-
+// noArgs refuses the arguments of a command that takes none (the flag
+// values several commands share are read by internal/flagvalue).
 func noArgs(_ *cobra.Command, args []string) error {
 	if len(args) > 0 {
 		return exitcode.Usagef("unexpected argument %q", args[0])
 	}
 	return nil
-}
-
-// recordRef reads a --id/--at/--to value (see transcript.ParseRef).
-func recordRef(flag, v string) (transcript.Ref, error) {
-	if v == "" {
-		return "", exitcode.Usagef("missing %s: want %s", flag, transcript.RefHelp)
-	}
-	ref, err := transcript.ParseRef(v)
-	if err != nil {
-		return "", exitcode.Usagef("%s %v", flag, err)
-	}
-	return ref, nil
-}
-
-// annotationFlags reads --timing, --aux and --unset-aux (see
-// transcript.ParseAnnotation): a malformed flag is a usage error, an
-// unknown timing key invalid input, as it is in a record.
-func annotationFlags(timing, aux, unsetAux []string, now int64) (*transcript.Annotation, error) {
-	an, err := transcript.ParseAnnotation(timing, aux, unsetAux, now)
-	var ie *transcript.InputError
-	if err != nil && !errors.As(err, &ie) {
-		return nil, &exitcode.UsageError{Err: err}
-	}
-	return an, err
-}
-
-// TimeHelp says what a TIME flag takes, for help texts and errors.
-const TimeHelp = "a duration ago (36h, 30d, 2w), a date (2026-01-01), a time (2026-01-01T09:30 UTC, or RFC 3339), ms since the epoch, or a record id"
-
-// timeLayouts are the dates and times a TIME flag takes besides RFC 3339;
-// without a zone they are UTC, as convo prints times.
-var timeLayouts = []string{
-	time.RFC3339Nano,
-	"2006-01-02",
-	"2006-01-02T15:04",
-	"2006-01-02T15:04:05.999999999",
-	"2006-01-02 15:04",
-	"2006-01-02 15:04:05.999999999",
-}
-
-// parseCutoff reads a TIME flag as an instant in ms since the epoch: a
-// date or time, ms since the epoch, a record id (the time it was made, which
-// its ULID holds), or an age (a Go duration, Nd or Nw) as now minus that.
-// Every command that takes a time takes all of these.
-func parseCutoff(flag, v string, now time.Time) (int64, error) {
-	for _, layout := range timeLayouts {
-		if t, err := time.Parse(layout, v); err == nil {
-			return t.UnixMilli(), nil
-		}
-	}
-	if ms, err := strconv.ParseInt(v, 10, 64); err == nil && ms >= 0 && v[0] != '+' {
-		return ms, nil
-	}
-	if transcript.IsID(strings.ToUpper(v)) {
-		return int64(ulid.MustParse(strings.ToUpper(v)).Time()), nil
-	}
-	if len(v) > 1 {
-		unit := map[byte]time.Duration{'d': 24 * time.Hour, 'w': 7 * 24 * time.Hour}[v[len(v)-1]]
-		// NaN fails n >= 0; an age past what a Duration holds (292
-		// years) would wrap around.
-		if n, err := strconv.ParseFloat(v[:len(v)-1], 64); err == nil && unit > 0 && n >= 0 && n*float64(unit) < math.MaxInt64 {
-			return now.Add(-time.Duration(n * float64(unit))).UnixMilli(), nil
-		}
-	}
-	if d, err := time.ParseDuration(v); err == nil && d >= 0 {
-		return now.Add(-d).UnixMilli(), nil
-	}
-	return 0, exitcode.Usagef("%s %q: want %s", flag, v, TimeHelp)
 }

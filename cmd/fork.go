@@ -54,7 +54,7 @@ RECORD is ` + transcript.RefHelp + `.`,
 			}
 			if o.at != "" {
 				var err error
-				if o.ref, err = recordRef("--at", o.at); err != nil {
+				if o.ref, err = flagvalue.Ref("--at", o.at); err != nil {
 					return err
 				}
 			}

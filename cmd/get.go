@@ -53,7 +53,7 @@ func newCmdGet(f *Factory, runF func(context.Context, *getOptions) error) *cobra
 	}
 	conversationFlag(f, cmd, &o.conversation, "conversation to print")
 	cmd.Flags().IntVar(&o.limit, "limit", 0, "only the newest N records (still oldest first)")
-	cmd.Flags().StringVar(&o.before, "before", "", "only records before this record id, or created before this TIME: "+TimeHelp)
+	cmd.Flags().StringVar(&o.before, "before", "", "only records before this record id, or created before this TIME: "+flagvalue.TimeHelp)
 	return cmd
 }
 
@@ -69,7 +69,7 @@ func parseBefore(v string, now time.Time, opt *store.ReadOptions) error {
 	case transcript.IsID(strings.ToUpper(v)):
 		opt.BeforeID = strings.ToUpper(v)
 	default:
-		ms, err := parseCutoff("--before", v, now)
+		ms, err := flagvalue.Cutoff("--before", v, now)
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/tokens"
@@ -52,12 +53,12 @@ them and no record.`,
 				return exitcode.Usagef("--tokenizer: %v", err)
 			}
 			if o.since != "" {
-				if o.from, err = parseCutoff("--since", o.since, f.Now()); err != nil {
+				if o.from, err = flagvalue.Cutoff("--since", o.since, f.Now()); err != nil {
 					return err
 				}
 			}
 			if o.olderThan != "" {
-				if o.before, err = parseCutoff("--older-than", o.olderThan, f.Now()); err != nil {
+				if o.before, err = flagvalue.Cutoff("--older-than", o.olderThan, f.Now()); err != nil {
 					return err
 				}
 			}
@@ -69,8 +70,8 @@ them and no record.`,
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&o.json, "json", false, "print one JSON object per conversation, with its summaries and export cursors")
-	fl.StringVar(&o.since, "since", "", "only conversations active since TIME: "+TimeHelp)
-	fl.StringVar(&o.olderThan, "older-than", "", "only conversations with no activity since TIME: "+TimeHelp)
+	fl.StringVar(&o.since, "since", "", "only conversations active since TIME: "+flagvalue.TimeHelp)
+	fl.StringVar(&o.olderThan, "older-than", "", "only conversations with no activity since TIME: "+flagvalue.TimeHelp)
 	fl.StringVar(&o.tokenizer, "tokenizer", tokens.Default, "token encoding: o200k_base or cl100k_base")
 	return cmd
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/store"
@@ -54,7 +55,7 @@ was made). PATTERN is a glob
 			}
 			if o.olderThan != "" {
 				var err error
-				if o.before, err = parseCutoff("--older-than", o.olderThan, f.Now()); err != nil {
+				if o.before, err = flagvalue.Cutoff("--older-than", o.olderThan, f.Now()); err != nil {
 					return err
 				}
 			}
@@ -65,7 +66,7 @@ was made). PATTERN is a glob
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.olderThan, "older-than", "", "only conversations whose last activity is older than TIME: "+TimeHelp)
+	fl.StringVar(&o.olderThan, "older-than", "", "only conversations whose last activity is older than TIME: "+flagvalue.TimeHelp)
 	fl.BoolVar(&o.keepSummaries, "keep-summaries", false, "trim to the latest summary and what follows it instead of deleting")
 	fl.StringVar(&o.glob, "conversation-glob", "", "only conversations whose id matches this glob")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "print the tally of what would go; change nothing")

@@ -42,7 +42,7 @@ last question, so it can be asked again.`,
 				return err
 			}
 			var err error
-			if o.ref, err = recordRef("--to", o.to); err != nil {
+			if o.ref, err = flagvalue.Ref("--to", o.to); err != nil {
 				return err
 			}
 			o.dryRun = o.dryRun || !o.yes

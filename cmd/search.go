@@ -82,12 +82,12 @@ or put -- before it. See docs/search.md.`,
 				}
 			}
 			if o.since != "" {
-				if o.from, err = parseCutoff("--since", o.since, f.Now()); err != nil {
+				if o.from, err = flagvalue.Cutoff("--since", o.since, f.Now()); err != nil {
 					return err
 				}
 			}
 			if o.until != "" {
-				if o.before, err = parseCutoff("--until", o.until, f.Now()); err != nil {
+				if o.before, err = flagvalue.Cutoff("--until", o.until, f.Now()); err != nil {
 					return err
 				}
 				o.before = max(o.before, 1) // 0 would mean no bound
@@ -104,8 +104,8 @@ or put -- before it. See docs/search.md.`,
 	fl := cmd.Flags()
 	conversationFlag(f, cmd, &o.conversation, "only this conversation")
 	fl.StringVar(&o.role, "role", "", "only records of this role: system, user, assistant, tool or summary")
-	fl.StringVar(&o.since, "since", "", "only records created at or after TIME: "+TimeHelp)
-	fl.StringVar(&o.until, "until", "", "only records created before TIME: "+TimeHelp)
+	fl.StringVar(&o.since, "since", "", "only records created at or after TIME: "+flagvalue.TimeHelp)
+	fl.StringVar(&o.until, "until", "", "only records created before TIME: "+flagvalue.TimeHelp)
 	fl.IntVar(&o.limit, "limit", DefaultSearchLimit, "print at most N records (0: every match)")
 	fl.StringVar(&o.sort, "sort", "newest", "newest (by creation time) or rank (how well each answers the query, among the newest 10,000 matches)")
 	fl.BoolVar(&o.json, "json", false, `print one {"record": ..., "match": {"snippet": ...}} per line (docs/json-output.md)`)

@@ -1,11 +1,13 @@
 // Package flagvalue reads the values of convo's flags that more than one
 // command takes into the values the use cases want: TEXT|@FILE, --system,
-// --temperature, --tools, --rate, --schema and a conversation id. A value
+// --temperature, --tools, --rate, --schema, a conversation id, a record
+// reference, --timing and --aux, and a TIME (cutoff.go). A value
 // that cannot work is a usage error (exit 2) naming its flag. cmd declares
 // the flags; this package knows no flag library.
 package flagvalue
 
 import (
+	"errors"
 	"math"
 	"os"
 	"strconv"
@@ -126,4 +128,28 @@ func ConversationID(id string) error {
 		return exitcode.Usagef("conversation id contains a NUL character")
 	}
 	return nil
+}
+
+// Ref reads a --id/--at/--to value (see transcript.ParseRef).
+func Ref(flag, v string) (transcript.Ref, error) {
+	if v == "" {
+		return "", exitcode.Usagef("missing %s: want %s", flag, transcript.RefHelp)
+	}
+	ref, err := transcript.ParseRef(v)
+	if err != nil {
+		return "", exitcode.Usagef("%s %v", flag, err)
+	}
+	return ref, nil
+}
+
+// Annotation reads --timing, --aux and --unset-aux (see
+// transcript.ParseAnnotation): a malformed flag is a usage error, an
+// unknown timing key invalid input, as it is in a record.
+func Annotation(timing, aux, unsetAux []string, now int64) (*transcript.Annotation, error) {
+	an, err := transcript.ParseAnnotation(timing, aux, unsetAux, now)
+	var ie *transcript.InputError
+	if err != nil && !errors.As(err, &ie) {
+		return nil, &exitcode.UsageError{Err: err}
+	}
+	return an, err
 }

@@ -108,3 +108,48 @@ func TestConversation(t *testing.T) {
 		t.Errorf("Conversation(demo) = %v", err)
 	}
 }
+
+func TestRef(t *testing.T) {
+	for in, want := range map[string]transcript.Ref{
+		"last": transcript.RefLast, "last-user": transcript.RefLastUser, "last-assistant": transcript.RefLastAssistant,
+		"01jrzj166j2wrmf990535evsqs": "01JRZJ166J2WRMF990535EVSQS",
+	} {
+		if got, err := Ref("--id", in); err != nil || got != want {
+			t.Errorf("%s: %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for in, text := range map[string]string{"": "missing --id: want a record id", "first": `--id "first": want a record id`} {
+		if _, err := Ref("--id", in); exitcode.Of(err) != exitcode.Usage || !strings.Contains(err.Error(), text) {
+			t.Errorf("%q: %v, want a usage error with %q", in, err, text)
+		}
+	}
+}
+
+// A malformed metadata flag is a usage error; an unknown timing key is
+// invalid input, as in a record.
+func TestAnnotation(t *testing.T) {
+	an, err := Annotation([]string{"playStart=now", "llmEnd=7"}, []string{"k=[1, 2]"}, []string{"old"}, 99)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if an.Timing["playStart"] != 99 || an.Timing["llmEnd"] != 7 || string(an.Aux["k"]) != "[1,2]" || an.UnsetAux[0] != "old" {
+		t.Errorf("annotation %+v", an)
+	}
+	for _, tt := range []struct {
+		timing, aux, unset []string
+		code               int
+		text               string
+	}{
+		{timing: []string{"playstart=1"}, code: exitcode.Input, text: `--timing: unknown timing key "playstart"`},
+		{timing: []string{"=1"}, code: exitcode.Usage, text: "want KEY=MS"},
+		{timing: []string{"playStart=-1"}, code: exitcode.Usage, text: "want milliseconds"},
+		{aux: []string{"k"}, code: exitcode.Usage, text: "want KEY=JSON"},
+		{aux: []string{"k=text"}, code: exitcode.Usage, text: `quote strings: --aux k='"text"'`},
+		{unset: []string{""}, code: exitcode.Usage, text: "--unset-aux: want a KEY"},
+	} {
+		_, err := Annotation(tt.timing, tt.aux, tt.unset, 0)
+		if exitcode.Of(err) != tt.code || !strings.Contains(err.Error(), tt.text) {
+			t.Errorf("%v %v %v: %v (exit %d), want exit %d with %q", tt.timing, tt.aux, tt.unset, err, exitcode.Of(err), tt.code, tt.text)
+		}
+	}
+}
