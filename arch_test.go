@@ -141,6 +141,7 @@ func importViolations(prod, all map[string][]string) []string {
 		// The config precedence that needs no flag library: file paths,
 		// command-line-only flags, a usage error naming its value's source.
 		"internal/config": {"internal/exitcode"},
+		"internal/logging": {"internal/exitcode"}, // the one logger, from --log-level and --log-format
 		// A store location's form: the PostgreSQL backend checks and
 		// masks its URLs; nothing is opened here.
 		"internal/storeloc": {"internal/config", "internal/exitcode", "pkg/store/postgres"},

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/convo-cli/convo/internal/logging"
 	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/importer"
@@ -33,8 +34,8 @@ func flagValues(a *Factory) map[string]cobra.CompletionFunc {
 	records := recordRefs(a, refs)
 	return map[string]cobra.CompletionFunc{
 		"tokenizer":  fixed(tokens.Names),
-		"log-level":  fixed(logLevelNames),
-		"log-format": fixed(logFormats),
+		"log-level":  fixed(logging.Levels),
+		"log-format": fixed(logging.Formats),
 		"format":     fixed(formats), // append --format completes its own two
 		"role":       fixed(roles),
 		"from":       fixed(format.Names(format.CanParse)),
