@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -255,27 +254,11 @@ func (o *appendOptions) noteFileText() {
 	}
 	cmd := "convo append"
 	if o.conversation != "" {
-		cmd += " -c " + shellWord(o.conversation)
+		cmd += " -c " + show.ShellWord(o.conversation)
 	}
 	// A warning that what was stored may not be what was meant: -q,
 	// which silences echoes and progress, does not silence it.
-	o.f.alertf("%s names a file, but its name was stored as text; to read the file: `%s < %s`", shellWord(o.texts[0]), cmd, shellWord(o.texts[0]))
-}
-
-// shellWord is s as one word a POSIX shell reads back as s, escaped for a
-// terminal.
-func shellWord(s string) string {
-	plain := s != ""
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-", r)) {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return s
-	}
-	return show.Escape("'" + strings.ReplaceAll(s, "'", `'\''`) + "'")
+	o.f.alertf("%s names a file, but its name was stored as text; to read the file: `%s < %s`", show.ShellWord(o.texts[0]), cmd, show.ShellWord(o.texts[0]))
 }
 
 // store appends the records of recs to the stored conversation in one

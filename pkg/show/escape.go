@@ -51,3 +51,19 @@ func unsafeRune(r rune) bool {
 	return r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f ||
 		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
+
+// ShellWord is s as one word a POSIX shell reads back as s, escaped for a
+// terminal.
+func ShellWord(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-", r)) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return Escape("'" + strings.ReplaceAll(s, "'", `'\''`) + "'")
+}
