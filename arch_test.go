@@ -140,11 +140,11 @@ func importViolations(prod, all map[string][]string) []string {
 		"internal/memlimit":   nil, // the Go heap's soft limit, nothing of ours
 		// The config precedence that needs no flag library: file paths,
 		// command-line-only flags, a usage error naming its value's source.
-		"internal/config": {"internal/exitcode"},
+		"internal/config":  {"internal/exitcode"},
 		"internal/logging": {"internal/exitcode"}, // the one logger, from --log-level and --log-format
 		// A store location's form: the PostgreSQL backend checks and
 		// masks its URLs; nothing is opened here.
-		"internal/storeloc": {"internal/config", "internal/exitcode", "pkg/store/postgres"},
+		"internal/storeloc":  {"internal/config", "internal/exitcode", "pkg/store/postgres"},
 		"internal/buildinfo": nil, // which build: the linker's flags or the go command's stamp
 		// What output never shows: a store's passwords, the provider keys
 		// (llm's Redactor), on stderr and in the records stored.
