@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -37,10 +38,21 @@ func TestExecGrandchildDiesWithConvo(t *testing.T) {
 	waitGone(t, pid)
 }
 
+// hangupReachesChildren lets the convo these tests start be hung up when
+// the tests run under nohup. An ignored SIGHUP stays ignored across exec,
+// and convo keeps it ignored, as nohup asks. A signal this process
+// handles is reset to its default across exec.
+func hangupReachesChildren() {
+	if signal.Ignored(syscall.SIGHUP) {
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP)
+	}
+}
+
 // TestHangupStopsExec: SIGHUP (the terminal closed) stops summarize as
 // SIGTERM does: exit 129 saying nothing was written, the exec command and
 // its children killed.
 func TestHangupStopsExec(t *testing.T) {
+	hangupReachesChildren()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "convo.db")
 	seedConv(t, db, "a")
@@ -104,6 +116,7 @@ func rerunAll(t *testing.T, dir, db string) string {
 // second Ctrl-C that does not wait, by SIGTERM or by SIGHUP gives up its
 // claims: a rerun right after summarizes every conversation, none held.
 func TestInterruptReleasesClaims(t *testing.T) {
+	hangupReachesChildren()
 	for _, tc := range []struct {
 		name string
 		sigs []syscall.Signal
