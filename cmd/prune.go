@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -50,8 +49,8 @@ was made). PATTERN is a glob
 			if o.olderThan == "" && !o.keepSummaries {
 				return exitcode.Usagef("prune deletes conversations older than --older-than TIME, or trims them with --keep-summaries; give one")
 			}
-			if err := checkGlob("--conversation-glob", o.glob); err != nil {
-				return err
+			if err := store.CheckGlob(o.glob); err != nil {
+				return exitcode.Usagef("--conversation-glob %q: %v", o.glob, err)
 			}
 			if o.olderThan != "" {
 				var err error
@@ -99,28 +98,4 @@ func pruneRun(ctx context.Context, o *pruneOptions) error {
 		return exitcode.AfterCommit(err)
 	}
 	return err
-}
-
-// checkGlob refuses a malformed glob, naming flag: a [ that no ] closes
-// (a set's first ], or the one after ^, is a member). Such a glob would
-// match nothing on SQLite and itself on PostgreSQL: neither is meant.
-func checkGlob(flag, glob string) error {
-	for i := 0; i < len(glob); i++ {
-		if glob[i] != '[' {
-			continue
-		}
-		j := i + 1
-		if j < len(glob) && glob[j] == '^' {
-			j++
-		}
-		if j < len(glob) && glob[j] == ']' {
-			j++
-		}
-		end := strings.IndexByte(glob[j:], ']')
-		if end < 0 {
-			return exitcode.Usagef("%s %q: malformed glob: the [ at byte %d is never closed by ] (a set: [abc], [^abc])", flag, glob, i+1)
-		}
-		i = j + end
-	}
-	return nil
 }
