@@ -80,7 +80,7 @@ func pruneRun(ctx context.Context, o *pruneOptions) error {
 		if o.f.quiet && !o.dryRun {
 			return nil
 		}
-		return show.Prune(o.f.IO.Out, store.PruneResult{}, o.dryRun, batchAgeText())
+		return show.Prune(o.f.IO.Out, store.PruneResult{}, o.dryRun, summarize.BatchAge())
 	}
 	if err != nil {
 		return err
@@ -93,7 +93,7 @@ func pruneRun(ctx context.Context, o *pruneOptions) error {
 	if err != nil || (o.f.quiet && !o.dryRun) {
 		return err
 	}
-	err = show.Prune(o.f.IO.Out, res, o.dryRun, batchAgeText())
+	err = show.Prune(o.f.IO.Out, res, o.dryRun, summarize.BatchAge())
 	if !o.dryRun && res.Deleted+res.Trimmed > 0 {
 		return exitcode.AfterCommit(err)
 	}

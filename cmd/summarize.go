@@ -107,7 +107,7 @@ transcript with the summary placed on stdout.`,
 	fl.StringVar(&o.rate, "rate", "", "at most N summarizer requests per PERIOD, e.g. 60/m (delayed, never failed)")
 	fl.StringVar(&o.batchOut, "batch-out", "", "with --all and --summarizer "+strings.Join(summarize.BatchProviders(), "|")+": write the requests to FILE for the provider's batch API (half price, answered within 24h), storing no summary: each request and its summarize options are recorded as pending (see docs/batch.md)")
 	fl.StringVar(&o.batchIn, "batch-in", "", "store the summaries of the batch result FILE of a --batch-out run, by the options recorded with each request (a request not recorded here: give the options of --batch-out); conversations changed since, and errored lines, are skipped and named, and the exit status is 1")
-	fl.BoolVar(&o.batchStatus, "batch-status", false, "list the batch requests --batch-out wrote and --batch-in has not applied (dropped after "+batchAgeText()+")")
+	fl.BoolVar(&o.batchStatus, "batch-status", false, "list the batch requests --batch-out wrote and --batch-in has not applied (dropped after "+summarize.BatchAge()+")")
 	fl.BoolVar(&o.yes, "yes", false, "accepted with --delete-originals, as clear and rewind take it (summarize deletes without it)")
 	o.addPolicyFlags(cmd, "")
 	return cmd

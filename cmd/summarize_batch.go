@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/internal/signals"
@@ -14,11 +13,6 @@ import (
 	"github.com/convo-cli/convo/pkg/summarize"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
-
-// batchAgeText is summarize.BatchPendingAge for people.
-func batchAgeText() string {
-	return fmt.Sprintf("%d days", summarize.BatchPendingAge/(24*time.Hour))
-}
 
 // summarizeBatchOut writes the requests of --all for the provider's batch
 // API to --batch-out, storing nothing.
@@ -47,8 +41,7 @@ func summarizeBatchOut(ctx context.Context, o *summarizeOptions, r *summarize.Ru
 	if cerr := done(); err == nil && cerr != nil {
 		err = fmt.Errorf("--batch-out: %w", cerr)
 	}
-	f.warnf("summarize --batch-out: %d conversations: %d requests written, %d with nothing to cover, %d under the trigger, %d failed",
-		tally.Conversations, tally.Requests, tally.Nothing, tally.NotDue, tally.Failed)
+	f.warnf("summarize --batch-out: %s", tally.OutText())
 	return err
 }
 
@@ -82,11 +75,7 @@ func summarizeBatchIn(ctx context.Context, o *summarizeOptions, r *summarize.Run
 					printErr = printResult(o, enc, out.Result)
 				}
 			case out.Err != nil:
-				conv := out.Conversation
-				if conv == "" {
-					conv = "?"
-				}
-				fmt.Fprintf(f.IO.ErrOut, "convo: summarize --batch-in line %d (%s, conversation %s): %s: %s\n", out.Line, out.CustomID, conv, out.Status, exitcode.Message(out.Err))
+				fmt.Fprintf(f.IO.ErrOut, "convo: summarize --batch-in %s: %s\n", out.Where(), exitcode.Message(out.Err))
 			}
 		},
 	})
@@ -95,11 +84,9 @@ func summarizeBatchIn(ctx context.Context, o *summarizeOptions, r *summarize.Run
 	if errors.As(err, &ie) {
 		return fmt.Errorf("--batch-in %s: %w", o.batchIn, err)
 	}
-	f.warnf("summarize --batch-in: %d results: %d stored, %d summarized already, %d conversations changed since the request, %d errored or expired, %d failed",
-		tally.Conversations, tally.Stored, tally.Already, tally.Changed, tally.Errored, tally.Failed)
-	if tally.Unrecorded > 0 {
-		f.warnf("summarize --batch-in: %d of the results answer requests this store holds no record of (an older convo's, another store's, or written over %s ago): applied with the summarize options given, which must be those of --batch-out",
-			tally.Unrecorded, batchAgeText())
+	f.warnf("summarize --batch-in: %s", tally.InText())
+	if note := tally.UnrecordedText(); note != "" {
+		f.warnf("summarize --batch-in: %s", note)
 	}
 	if err == nil && tally.Stored > 0 {
 		return exitcode.AfterCommit(printErr)

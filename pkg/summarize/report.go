@@ -38,3 +38,44 @@ func (t Tally) heldNote() string {
 	}
 	return held
 }
+
+// BatchAge is BatchPendingAge for people: "30 days".
+func BatchAge() string {
+	return fmt.Sprintf("%d days", BatchPendingAge/(24*time.Hour))
+}
+
+// OutText is the tally of a --batch-out run, as summarize says it on
+// stderr after "summarize --batch-out: ".
+func (t BatchTally) OutText() string {
+	return fmt.Sprintf("%d conversations: %d requests written, %d with nothing to cover, %d under the trigger, %d failed",
+		t.Conversations, t.Requests, t.Nothing, t.NotDue, t.Failed)
+}
+
+// InText is the tally of a --batch-in run, as summarize says it on stderr
+// after "summarize --batch-in: ".
+func (t BatchTally) InText() string {
+	return fmt.Sprintf("%d results: %d stored, %d summarized already, %d conversations changed since the request, %d errored or expired, %d failed",
+		t.Conversations, t.Stored, t.Already, t.Changed, t.Errored, t.Failed)
+}
+
+// UnrecordedText warns of the results of a --batch-in run whose requests
+// the store holds no record of, after "summarize --batch-in: "; "" when
+// there are none. They were applied with the options given, which a
+// person must check are those of --batch-out.
+func (t BatchTally) UnrecordedText() string {
+	if t.Unrecorded == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of the results answer requests this store holds no record of (an older convo's, another store's, or written over %s ago): applied with the summarize options given, which must be those of --batch-out",
+		t.Unrecorded, BatchAge())
+}
+
+// Where names a --batch-in result skipped, after "summarize --batch-in ":
+// its line, custom id, conversation ("?" when unknown) and status.
+func (out BatchOutcome) Where() string {
+	conv := out.Conversation
+	if conv == "" {
+		conv = "?"
+	}
+	return fmt.Sprintf("line %d (%s, conversation %s): %s", out.Line, out.CustomID, conv, out.Status)
+}

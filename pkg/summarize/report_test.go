@@ -18,3 +18,40 @@ func TestTallyText(t *testing.T) {
 		t.Errorf("interrupted: %q", got)
 	}
 }
+
+// The batch tallies name every count in its place; the note on results
+// without a record only when there are some.
+func TestBatchTallyText(t *testing.T) {
+	tl := BatchTally{Conversations: 9, Requests: 1, Nothing: 2, NotDue: 3, Stored: 4, Already: 5, Changed: 6, Errored: 7, Failed: 8}
+	for _, tc := range []struct{ name, got, want string }{
+		{"out", tl.OutText(), "9 conversations: 1 requests written, 2 with nothing to cover, 3 under the trigger, 8 failed"},
+		{"in", tl.InText(), "9 results: 4 stored, 5 summarized already, 6 conversations changed since the request, 7 errored or expired, 8 failed"},
+		{"none unrecorded", tl.UnrecordedText(), ""},
+		{"age", BatchAge(), "30 days"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: got %q\nwant %q", tc.name, tc.got, tc.want)
+		}
+	}
+	tl.Unrecorded = 2
+	want := "2 of the results answer requests this store holds no record of (an older convo's, another store's, or written over 30 days ago): applied with the summarize options given, which must be those of --batch-out"
+	if got := tl.UnrecordedText(); got != want {
+		t.Errorf("unrecorded: got %q\nwant %q", got, want)
+	}
+}
+
+// A skipped result is named by its line, custom id, conversation ("?"
+// when the line names none) and status.
+func TestBatchOutcomeWhere(t *testing.T) {
+	for _, tc := range []struct {
+		out  BatchOutcome
+		want string
+	}{
+		{BatchOutcome{Result: Result{Conversation: "demo"}, CustomID: "r-1", Line: 3, Status: "changed"}, "line 3 (r-1, conversation demo): changed"},
+		{BatchOutcome{CustomID: "x", Line: 7, Status: "errored"}, "line 7 (x, conversation ?): errored"},
+	} {
+		if got := tc.out.Where(); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+}
