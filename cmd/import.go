@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
 	"text/template"
 
@@ -90,7 +89,10 @@ docs/import.md of convo's source.`,
 
 func importRun(ctx context.Context, o *importOptions) error {
 	f := o.f
-	files, stdin, err := o.files()
+	in, err := importer.ReadPaths(o.format, o.paths)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &exitcode.UsageError{Err: err}
+	}
 	if err != nil {
 		return err
 	}
@@ -98,7 +100,7 @@ func importRun(ctx context.Context, o *importOptions) error {
 	if err != nil {
 		return err
 	}
-	bar := newImportBar(ctx, f, files)
+	bar := newImportBar(ctx, f, in.Size)
 	rep := &importReport{o: o, out: newLineWriter(f.IO.Out), people: bar.people}
 	opt := o.importerOptions(ctx, rep, bar)
 	for _, conv := range o.again {
@@ -114,32 +116,12 @@ func importRun(ctx context.Context, o *importOptions) error {
 	if err != nil {
 		return err
 	}
-	bad, err := im.ImportFiles(ctx, files)
-	if err == nil && stdin {
+	bad, err := im.ImportFiles(ctx, in.Files)
+	if err == nil && in.Stdin {
 		err = im.ImportStream(ctx, f.IO.In)
 	}
 	bar.done(err)
 	return rep.finish(ctx, &im.Tally, bad, err)
-}
-
-// files are the files the PATH arguments name (a directory: the format's
-// files under it), and whether - asks for stdin too.
-func (o *importOptions) files() (files []string, stdin bool, err error) {
-	for _, p := range o.paths {
-		if p == "-" {
-			stdin = true
-			continue
-		}
-		got, err := importer.Files(o.format, []string{p})
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, false, exitcode.Usagef("%s: no such file or directory", p)
-		}
-		if err != nil {
-			return nil, false, err
-		}
-		files = append(files, got...)
-	}
-	return files, stdin, nil
 }
 
 // importBar is import's progress bar over the files' bytes, shown at a
@@ -150,14 +132,8 @@ type importBar struct {
 	people   io.Writer
 }
 
-func newImportBar(ctx context.Context, f *Factory, files []string) *importBar {
+func newImportBar(ctx context.Context, f *Factory, total int64) *importBar {
 	b := &importBar{people: f.IO.ErrOut}
-	var total int64
-	for _, p := range files {
-		if fi, err := os.Stat(p); err == nil {
-			total += fi.Size()
-		}
-	}
 	if f.IO.StderrIsTerminal() && !f.quiet && total > 0 {
 		b.progress = mpb.NewWithContext(ctx, mpb.WithOutput(f.IO.ErrOut), mpb.WithWidth(40), mpb.WithAutoRefresh())
 		b.bar = b.progress.AddBar(total,
