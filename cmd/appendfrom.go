@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/convo-cli/convo/internal/exitcode"
@@ -46,40 +45,24 @@ func (o *appendOptions) runFrom(ctx context.Context, args []string) error {
 	if ans.Compaction != nil {
 		return o.appendCompaction(ctx, ans, an, now)
 	}
-	rec := ans.Record
-	// The body arrived when the call ended; --timing may say otherwise.
-	_ = rec.Metadata.Timing.Set("llmEnd", now)
-	_ = an.Apply(&rec) // annotationFlags checked the keys
-	if err := a.secrets.Guard(&rec); err != nil {
-		return fmt.Errorf("%s answer: %w; nothing appended", o.from, err)
-	}
-	if err := transcript.Validate(&rec); err != nil {
+	rec, err := answer.Record(o.from, ans, an, a.secrets.Guard, now)
+	if err != nil {
 		return err
 	}
 	if o.conversation == "" {
-		return o.printAnswer(rec, ans, now)
+		// No transcript on stdin to continue: the record is printed alone.
+		rec = answer.Alone(rec, o.from, ans, func() string { return a.IDs.New(now) }, now)
+		enc := transcript.NewEncoder(a.IO.Out)
+		return errors.Join(enc.Encode(&rec), enc.Flush())
 	}
-	if ans.ResponseID != "" {
-		before, _, err := o.tail(ctx)
-		if err != nil {
-			return err
-		}
-		rec.ID = answer.ID(answer.Time(ans, now), o.from, ans.ResponseID, before)
+	s, err := a.Store(ctx)
+	if err != nil {
+		return err
+	}
+	if err := answer.Place(ctx, s, o.conversation, o.from, ans, &rec, now); err != nil {
+		return err
 	}
 	return o.store(ctx, transcript.Slice(rec))
-}
-
-// printAnswer is --from without -c: no transcript on stdin to continue,
-// the record is printed alone.
-func (o *appendOptions) printAnswer(rec transcript.Record, ans *format.Answer, now int64) error {
-	rec.ID = answer.ID(answer.Time(ans, now), o.from, ans.ResponseID, nil)
-	if rec.ID == "" {
-		rec.ID = o.f.IDs.New(now)
-	}
-	rec.Conversation = transcript.DefaultConversation
-	rec.Metadata.Timing.Creation = now
-	enc := transcript.NewEncoder(o.f.IO.Out)
-	return errors.Join(enc.Encode(&rec), enc.Flush())
 }
 
 // checkFrom checks the flags and arguments that go with --from.
