@@ -1,19 +1,14 @@
 package cmd
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"fmt"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/pkg/show"
-	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/tokens"
 )
 
@@ -76,62 +71,25 @@ them and no record.`,
 	return cmd
 }
 
-// keep reports whether a conversation passes --since and --older-than.
-// keep reports whether c is within --since and --older-than: both compare
-// the last activity, the newest record's creation time.
-func (o *listOptions) keep(c store.ConversationFigures) bool {
-	return (o.from == 0 || c.LastActivity >= o.from) && (o.before == 0 || c.LastActivity < o.before)
-}
-
 func listRun(ctx context.Context, o *listOptions) error {
-	var infos []store.ConversationFigures
-	s, err := o.f.ReadStore(ctx)
-	if errors.Is(err, errNoStore) {
-		s, err = nil, nil // a store never written to lists nothing
-	} else if err != nil {
+	var s show.ListStore
+	st, err := o.f.ReadStore(ctx)
+	switch {
+	case errors.Is(err, errNoStore):
+		// A store never written to lists nothing.
+	case err != nil:
 		return err
+	default:
+		s = st
 	}
-	if s != nil {
-		// One read of the figures every write keeps, newest activity
-		// first: no record is read unless a figure is not up to date.
-		err = s.Figures(ctx, o.key, func(c store.ConversationFigures) error {
-			if o.keep(c) {
-				infos = append(infos, c)
-			}
-			return nil
-		})
-	}
-	if err != nil {
-		return err
-	}
-	out := bufio.NewWriterSize(o.f.IO.Out, 64<<10) // a write per line costs more than the list
-	tw := tabwriter.NewWriter(out, 0, 8, 2, ' ', 0)
-	if !o.json {
-		fmt.Fprintln(tw, "CONVERSATION\tRECORDS\tTOKENS\tLAST ACTIVITY")
-	}
-	for _, c := range infos {
-		n := int(c.Tokens)
-		if !c.TokensKnown {
-			if o.counter == nil {
-				if o.counter, err = tokens.New(o.key); err != nil {
-					return err
-				}
-			}
-			if n, err = s.ViewTokens(ctx, c.ID, o.key, o.counter.Stored); err != nil {
-				return err
+	l := show.List{Key: o.key, Since: o.from, Before: o.before, JSON: o.json, Count: func() (func(string, []byte) (int, error), error) {
+		if o.counter == nil {
+			var err error
+			if o.counter, err = tokens.New(o.key); err != nil {
+				return nil, err
 			}
 		}
-		if o.json {
-			line, err := show.ListJSON(ctx, s, c, n)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(tw, "%s\n", line)
-			continue
-		}
-		// An id is printed for people: what a terminal would obey in it
-		// (an escape sequence, a carriage return) is shown escaped.
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", show.EscapeID(c.ID), c.Records, n, time.UnixMilli(c.LastActivity).UTC().Format(time.RFC3339))
-	}
-	return errors.Join(tw.Flush(), out.Flush())
+		return o.counter.Stored, nil
+	}}
+	return l.Print(ctx, s, o.f.IO.Out)
 }
