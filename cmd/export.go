@@ -280,26 +280,16 @@ func (o *exportOptions) stored(ctx context.Context, s store.Store, out *exportOu
 	if o.incremental {
 		j.Sink = o.sink
 	}
-	var st export.Store[store.Mark] = exportStore{s}
-	var marks []store.Mark
+	var marks *[]store.Mark // --ack: kept for the token, no cursor moved
 	if o.ack {
-		st = ackStore{exportStore{s}, &marks}
+		marks = new([]store.Mark)
 	}
-	err := export.Run(ctx, st, out.Writer, j) // the writer itself, so Run sees it Staged
+	err := export.Run(ctx, store.ExportSource(s, marks), out.Writer, j) // the writer itself, so Run sees it Staged
 	if o.incremental && exitcode.OutputLost(err) {
 		return &exitcode.UnsentError{Err: err}
 	}
 	if err == nil && o.ack {
-		o.printAck(marks)
+		o.printAck(*marks)
 	}
 	return err
-}
-
-// exportStore is the store as export.Run reads it: records as their
-// canonical JSON.
-type exportStore struct{ store.Store }
-
-func (s exportStore) ExportRecords(ctx context.Context, conv, sink string, excludeLast bool, fn func([]byte) error) (store.Mark, error) {
-	return s.Export(ctx, conv, store.ExportOptions{Sink: sink, ExcludeLast: excludeLast},
-		func(r store.Row) error { return fn(r.Body) })
 }

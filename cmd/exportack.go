@@ -31,19 +31,6 @@ func parseAck(tok string) (*ackCommit, error) {
 	return &ackCommit{sink: sink, marks: marks}, nil
 }
 
-// ackStore is the store of an --ack export: Commit keeps the marks for the
-// token instead of moving the cursors, which --commit-cursor does once the
-// consumer confirms.
-type ackStore struct {
-	exportStore
-	marks *[]store.Mark
-}
-
-func (s ackStore) Commit(_ context.Context, marks ...store.Mark) error {
-	*s.marks = append(*s.marks, marks...)
-	return nil
-}
-
 // commitCursorRun is export --commit-cursor TOKEN: the cursors move
 // forward, never back, so a token committed twice or after a later one
 // changes nothing.

@@ -24,14 +24,7 @@ func (o *exportOptions) openLog(ctx context.Context, s store.Store) (*export.Rec
 			return nil, fmt.Errorf("--to file://%s: %w", o.file, err)
 		}
 		host, _ := os.Hostname()
-		recorded = func() (export.FileState, bool, error) {
-			f, ok, err := s.ExportFile(ctx, host, path)
-			return export.FileState{Dev: f.Dev, Inode: f.Inode, Size: f.Size, Writing: f.Writing}, ok, err
-		}
-		record = func(ctx context.Context, st export.FileState) error {
-			return s.SetExportFile(ctx, store.ExportFile{Host: host, Path: path,
-				Dev: st.Dev, Inode: st.Inode, Size: st.Size, Writing: st.Writing})
-		}
+		recorded, record = store.LogFile(ctx, s, host, path)
 	}
 	file, err := export.OpenFile(o.file, recorded)
 	if err != nil {
