@@ -217,8 +217,9 @@ func exportRun(ctx context.Context, o *exportOptions) error {
 	if err == nil && out.log != nil {
 		err = out.log.Completed(ctx)
 	}
-	if err == nil {
-		err = o.rejected(out)
+	if err == nil && out.otlp != nil {
+		// What the receiver took but refused: exit 1 once the export is done.
+		err = out.otlp.PartialError()
 	}
 	return errors.Join(err, out.close())
 }

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 
@@ -54,17 +53,4 @@ func (o *exportOptions) otelOutput(ctx context.Context) *exportOutput {
 	}
 	sink := otel.NewJSONSink(o.f.IO.Out, otelResource())
 	return &exportOutput{Writer: otel.NewWriter(ctx, sink, o.otelContent), delivered: o.f.IO.OutRead}
-}
-
-// rejected reports what a receiver took but refused (a partial success):
-// said on stderr, and exit 1 once the export is done.
-func (o *exportOptions) rejected(out *exportOutput) error {
-	if out.otlp == nil || out.otlp.Rejected == 0 && out.otlp.Reason == "" {
-		return nil
-	}
-	reason := ""
-	if out.otlp.Reason != "" {
-		reason = ": " + out.otlp.Reason
-	}
-	return fmt.Errorf("the otlp receiver rejected %d span(s) of batches it accepted (a partial success, not sent again)%s", out.otlp.Rejected, reason)
 }

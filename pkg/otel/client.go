@@ -37,6 +37,19 @@ type Client struct {
 	buf      []byte
 }
 
+// PartialError is what the receiver took but refused (partial successes,
+// never sent again), nil when it refused nothing.
+func (c *Client) PartialError() error {
+	if c.Rejected == 0 && c.Reason == "" {
+		return nil
+	}
+	reason := ""
+	if c.Reason != "" {
+		reason = ": " + c.Reason
+	}
+	return fmt.Errorf("the otlp receiver rejected %d span(s) of batches it accepted (a partial success, not sent again)%s", c.Rejected, reason)
+}
+
 // DefaultBackoff tries a batch 6 times over about half a minute, Retry-After
 // permitting (each wait it asks is capped at MaxRetryAfter).
 var DefaultBackoff = store.Backoff{Attempts: 6, First: 500 * time.Millisecond, Max: 8 * time.Second}

@@ -289,3 +289,27 @@ func TestLiveBatch(t *testing.T) {
 		t.Error("a nil LiveBatch failed")
 	}
 }
+
+// A partial success is an error naming the spans refused and, when the
+// receiver gave one, its reason; none is nil.
+func TestPartialError(t *testing.T) {
+	for _, tc := range []struct {
+		rejected int64
+		reason   string
+		want     string
+	}{
+		{0, "", ""},
+		{3, "", "the otlp receiver rejected 3 span(s) of batches it accepted (a partial success, not sent again)"},
+		{2, "spans too old", "the otlp receiver rejected 2 span(s) of batches it accepted (a partial success, not sent again): spans too old"},
+		{0, "quota", "the otlp receiver rejected 0 span(s) of batches it accepted (a partial success, not sent again): quota"},
+	} {
+		c := &Client{Rejected: tc.rejected, Reason: tc.reason}
+		got := ""
+		if err := c.PartialError(); err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%d %q: got %q, want %q", tc.rejected, tc.reason, got, tc.want)
+		}
+	}
+}
