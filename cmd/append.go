@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/answer"
-	"github.com/convo-cli/convo/pkg/ask"
 	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/show"
@@ -142,38 +140,23 @@ func (o *appendOptions) check() error {
 	if o.an, err = flagvalue.Annotation(o.timing, o.aux, nil, o.f.nowMillis()); err != nil {
 		return err
 	}
-	if slices.Contains(o.texts, "-") {
-		// "-" reads the message's text from stdin, as ask - does.
-		if len(o.texts) > 1 {
-			return exitcode.Usagef("- (read stdin) goes alone, without TEXT arguments")
-		}
-		if o.texts, err = ask.ReadMessage(o.f.IO.In); err != nil {
-			return err
-		}
-	} else if len(o.texts) == 1 {
+	if len(o.texts) == 1 && o.texts[0] != "-" {
 		// A file's name is stored as it is, but one who meant the file
 		// is told how to read it.
 		if fi, err := os.Stat(o.texts[0]); err == nil && !fi.IsDir() {
 			o.textIsFile = true
 		}
 	}
-	switch {
-	case len(o.texts) > 0:
-		role := transcript.Role(o.role)
-		if !role.Valid() {
-			return exitcode.Usagef("--role %q: want system, user, assistant, tool or summary", o.role)
-		}
-		r := transcript.Record{Message: transcript.Message{
-			Role: role, Contents: o.texts, ToolCallID: o.toolCallID, Name: o.name, IsError: o.isError,
-		}}
-		if err := transcript.Validate(&r); err != nil {
-			return &exitcode.UsageError{Err: err}
-		}
-		_ = o.an.Apply(&r) // annotationFlags checked the keys
-		o.add = &r
-	case o.role != "user" || o.toolCallID != "" || o.name != "" || o.isError:
-		return exitcode.Usagef("--role, --tool-call-id, --name and --is-error build a message from TEXT arguments; none given")
-	case o.conversation != "" && o.f.IO.StdinIsTerminal():
+	// "-" reads the message's text from stdin, as ask - does.
+	if o.texts, err = flagvalue.Texts(o.f.IO.In, o.texts); err != nil {
+		return err
+	}
+	if o.add, err = flagvalue.Message(o.texts, o.role, o.toolCallID, o.name, o.isError); err != nil {
+		return err
+	}
+	if o.add != nil {
+		_ = o.an.Apply(o.add) // annotationFlags checked the keys
+	} else if o.conversation != "" && o.f.IO.StdinIsTerminal() {
 		return exitcode.Usagef("nothing to append: give TEXT arguments or pipe records on stdin")
 	}
 	return nil

@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -200,7 +198,8 @@ func (o *askOptions) turn() (ask.Turn, error) {
 			Temperature: o.temp, APIVersion: providers.APIVersion(o.provider, o.anthropicVersion), Lenient: o.lenient, Warn: f.warnf},
 	}
 	var err error
-	if turn.Contents, err = askContents(f.IO.In, o.args); err != nil {
+	// None answers the stored conversation as it stands.
+	if turn.Contents, err = flagvalue.Texts(f.IO.In, o.args); err != nil {
 		return turn, err
 	}
 	if turn.Request.Tools, err = flagvalue.Tools(o.tools); err != nil {
@@ -262,13 +261,4 @@ func askRun(ctx context.Context, o *askOptions) error {
 		return errors.Join(fmt.Errorf("%w\nstored anyway (--keep-invalid)", res.Invalid), outErr)
 	}
 	return exitcode.AfterCommit(outErr)
-}
-
-// askContents is the new user message: the arguments, or stdin with -;
-// none answers the stored conversation as it stands.
-func askContents(in io.Reader, args []string) ([]string, error) {
-	if len(args) == 1 && args[0] == "-" {
-		return ask.ReadMessage(in)
-	}
-	return slices.Clone(args), nil
 }

@@ -1,7 +1,8 @@
 // Package flagvalue reads the values of convo's flags that more than one
 // command takes into the values the use cases want: TEXT|@FILE, --system,
 // --temperature, --tools, --rate, --schema, a conversation id, a record
-// reference, --timing and --aux, and a TIME (cutoff.go). A value
+// reference, --timing and --aux, a TIME (cutoff.go), and the TEXT
+// arguments with the message append builds of them (message.go). A value
 // that cannot work is a usage error (exit 2) naming its flag. cmd declares
 // the flags; this package knows no flag library.
 package flagvalue
