@@ -9,14 +9,12 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/convo-cli/convo/internal/storeloc"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/postgres"
 	"github.com/convo-cli/convo/pkg/store/sqlstore"
 	"github.com/convo-cli/convo/pkg/tokens"
-	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // atLeast is an int flag that refuses values under min as it is set:
@@ -72,34 +70,12 @@ func openPooled(ctx context.Context, a *Factory, flag, spec string, m storeMode)
 	}
 	// Every write keeps the token figures list shows by the default
 	// tokenizer, in its own transaction: no list counts records.
-	s.SetFigures(tokens.Default, figureCount())
-	s.SetFigureRecords(figureRecordCount())
+	s.SetFigures(tokens.Default, figureCounter.Stored)
+	s.SetFigureRecords(figureCounter.InHand)
 	return s, nil
 }
 
-// figureCount counts a stored record's tokens by the default tokenizer,
-// made on first use: a write that changes no view loads no tokenizer.
-var figureCount = sync.OnceValue(func() func(role string, body []byte) (int, error) {
-	return func(role string, body []byte) (int, error) {
-		c, err := figureCounter()
-		if err != nil {
-			return 0, err
-		}
-		return c.Stored(role, body)
-	}
-})
-
-// figureRecordCount is figureCount of a record in hand, by the same
-// tokenizer.
-var figureRecordCount = sync.OnceValue(func() func(r *transcript.Record) (int, error) {
-	return func(r *transcript.Record) (int, error) {
-		c, err := figureCounter()
-		if err != nil {
-			return 0, err
-		}
-		return c.InHand(r)
-	}
-})
-
-// figureCounter is the default tokenizer, loaded once, on first use.
-var figureCounter = sync.OnceValues(func() (*tokens.Counter, error) { return tokens.New(tokens.Default) })
+// figureCounter counts the tokens of the figures every write keeps, by
+// the default tokenizer, made on first use: a write that changes no view
+// loads no tokenizer.
+var figureCounter = tokens.NewLazy(tokens.Default)
