@@ -9,9 +9,6 @@ import (
 	"github.com/convo-cli/convo/pkg/store"
 )
 
-// errStop ends a listing early.
-var errStop = errors.New("stop")
-
 // summarizeStoreRun runs summarize opening the store no further than its
 // flags need: a dry run only reads it (read-only, never created), and a run
 // over stored conversations changes only what is stored (never creating a
@@ -41,7 +38,7 @@ func summarizeStoreRun(ctx context.Context, o *summarizeOptions) error {
 	s, err := f.Store(ctx)
 	empty := errors.Is(err, errNoStore)
 	if err == nil {
-		empty, err = noConversations(ctx, s)
+		empty, err = store.Empty(ctx, s)
 	}
 	switch {
 	case err != nil && !empty:
@@ -61,17 +58,4 @@ func summarizeStoreRun(ctx context.Context, o *summarizeOptions) error {
 	}
 	f.warnf("summarize --all: no conversation stored: nothing to summarize")
 	return nil
-}
-
-// noConversations reports whether s holds no conversation.
-func noConversations(ctx context.Context, s store.Store) (bool, error) {
-	none := true
-	err := s.Conversations(ctx, func(store.ConversationInfo) error {
-		none = false
-		return errStop
-	})
-	if errors.Is(err, errStop) {
-		err = nil
-	}
-	return none, err
 }
