@@ -13,25 +13,7 @@ import (
 // set. A receiver that fails is a note on stderr: the command's output and
 // exit status stay what they were.
 func liveSpans(ctx context.Context, a *Factory, recs ...*transcript.Record) {
-	if os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") == "" && os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") == "" {
-		return
-	}
-	var bodies [][]byte
-	for _, r := range recs {
-		if r != nil {
-			bodies = append(bodies, transcript.AppendJSON(nil, r))
-		}
-	}
-	if err := otel.Live(ctx, os.Getenv, otelResource(), bodies...); err != nil {
+	if err := otel.LiveRecords(ctx, os.Getenv, otelResource(), recs...); err != nil {
 		a.warnf("otel: the span was not sent: %v", err)
 	}
-}
-
-// newLiveBatch gathers the live spans of a run of many calls (summarize
-// --all); nil, at no cost, when no endpoint is set.
-func newLiveBatch() (*otel.LiveBatch, error) {
-	if os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") == "" && os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") == "" {
-		return nil, nil
-	}
-	return otel.NewLiveBatch(os.Getenv, otelResource())
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/convo-cli/convo/internal/exitcode"
@@ -30,7 +31,9 @@ func summarizeAll(ctx context.Context, o *summarizeOptions, r *summarize.Runner,
 	}
 	rep := &allReport{o: o, enc: enc, readable: f.IO.StdoutIsTerminal() && !o.json && !o.dryRun}
 	if !o.dryRun {
-		if rep.live, err = newLiveBatch(); err != nil {
+		// The live spans of a run of many calls: nil, at no cost, when no
+		// endpoint is set.
+		if rep.live, err = otel.NewLiveBatch(os.Getenv, otelResource()); err != nil {
 			f.warnf("otel: no span will be sent: %v", err)
 		}
 	}

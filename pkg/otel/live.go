@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // LiveTimeout bounds a live span's one request: a receiver that does not
@@ -35,6 +36,21 @@ func Live(ctx context.Context, getenv func(string) string, res Resource, records
 	ctx, cancel := context.WithTimeout(ctx, LiveTimeout)
 	defer cancel()
 	return c.Send(ctx)
+}
+
+// LiveRecords is Live of records in hand (nil ones left out), encoded only
+// when the environment names an endpoint: without one it costs nothing.
+func LiveRecords(ctx context.Context, getenv func(string) string, res Resource, recs ...*transcript.Record) error {
+	if _, ok, _ := EnvEndpoint(getenv); !ok {
+		return nil
+	}
+	var bodies [][]byte
+	for _, r := range recs {
+		if r != nil {
+			bodies = append(bodies, transcript.AppendJSON(nil, r))
+		}
+	}
+	return Live(ctx, getenv, res, bodies...)
 }
 
 // liveClient is the converter and the client of live spans: each request
