@@ -4,6 +4,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/convo-cli/convo/internal/exitcode"
+	"github.com/convo-cli/convo/pkg/transcript"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -41,7 +42,7 @@ func checkUTF8(cmd *cobra.Command, args []string) error {
 			if !f.Changed {
 				from = " (from the environment or the config file)"
 			}
-			err = exitcode.Usagef("--%s%s: invalid UTF-8 at byte %d", f.Name, from, invalidUTF8At(v)+1)
+			err = exitcode.Usagef("--%s%s: invalid UTF-8 at byte %d", f.Name, from, transcript.InvalidUTF8At([]byte(v))+1)
 			return
 		}
 	})
@@ -50,21 +51,8 @@ func checkUTF8(cmd *cobra.Command, args []string) error {
 	}
 	for i, a := range args {
 		if !utf8.ValidString(a) {
-			return exitcode.Usagef("argument %d: invalid UTF-8 at byte %d", i+1, invalidUTF8At(a)+1)
+			return exitcode.Usagef("argument %d: invalid UTF-8 at byte %d", i+1, transcript.InvalidUTF8At([]byte(a))+1)
 		}
 	}
 	return nil
-}
-
-// invalidUTF8At returns the offset of the first byte of s that is not part
-// of a valid UTF-8 sequence.
-func invalidUTF8At(s string) int {
-	for i, r := range s {
-		if r == utf8.RuneError {
-			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
-				return i
-			}
-		}
-	}
-	return len(s)
 }

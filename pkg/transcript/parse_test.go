@@ -229,3 +229,23 @@ func BenchmarkParseLine(b *testing.B) {
 		})
 	}
 }
+
+// The first byte that is no part of a valid sequence, past a valid U+FFFD
+// written out; len when every byte is.
+func TestInvalidUTF8At(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want int
+	}{
+		{"", 0},
+		{"héllo", 6},
+		{"\xff", 0},
+		{"ab\xffcd", 2},
+		{"\uFFFDx\xc3", 4}, // the replacement character itself is valid
+		{"é\xe2\x82", 2},   // a sequence cut short
+	} {
+		if got := InvalidUTF8At([]byte(tc.s)); got != tc.want {
+			t.Errorf("InvalidUTF8At(%q) = %d, want %d", tc.s, got, tc.want)
+		}
+	}
+}
