@@ -66,9 +66,9 @@ or put -- before it. See docs/search.md.`,
 			if o.limit < 0 {
 				return exitcode.Usagef("--limit %d: want 0 (every match) or more", o.limit)
 			}
-			if d := o.query.Dropped; len(d) > 0 {
+			if len(o.query.Dropped) > 0 {
 				// The query may not be what the user meant: -q or not.
-				f.alertf("search: %s dropped from the query: no word in it (a word is letters, digits and marks)", quotedList(d))
+				f.alertf("search: %s dropped from the query: no word in it (a word is letters, digits and marks)", o.query.DroppedList())
 			}
 			if o.role != "" && !transcript.Role(o.role).Valid() {
 				return exitcode.Usagef("--role %q: want one of %v", o.role, transcript.Roles)
@@ -81,19 +81,8 @@ or put -- before it. See docs/search.md.`,
 					return err
 				}
 			}
-			if o.since != "" {
-				if o.from, err = flagvalue.Cutoff("--since", o.since, f.Now()); err != nil {
-					return err
-				}
-			}
-			if o.until != "" {
-				if o.before, err = flagvalue.Cutoff("--until", o.until, f.Now()); err != nil {
-					return err
-				}
-				o.before = max(o.before, 1) // 0 would mean no bound
-			}
-			if o.since != "" && o.until != "" && o.from >= o.before {
-				return exitcode.Usagef("--since %s is not before --until %s: no record can be created at or after the one and before the other", o.since, o.until)
+			if o.from, o.before, err = flagvalue.Window(o.since, o.until, f.Now()); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(cmd.Context(), o)
@@ -158,13 +147,4 @@ func (o *searchOptions) store(ctx context.Context) (store.Store, error) {
 		}
 	}
 	return s, nil
-}
-
-// quotedList is each of s Go-quoted, joined by ", ".
-func quotedList(s []string) string {
-	q := make([]string, len(s))
-	for i, v := range s {
-		q[i] = fmt.Sprintf("%q", v)
-	}
-	return strings.Join(q, ", ")
 }

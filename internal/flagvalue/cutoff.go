@@ -55,3 +55,25 @@ func Cutoff(flag, v string, now time.Time) (int64, error) {
 	}
 	return 0, exitcode.Usagef("%s %q: want %s", flag, v, TimeHelp)
 }
+
+// Window reads --since and --until: the cutoffs, in ms since the epoch, of
+// what was created at or after from and before before; 0 when the flag is
+// not given. An --until of the epoch itself is 1, since 0 means no bound;
+// a window no instant falls in is a usage error.
+func Window(since, until string, now time.Time) (from, before int64, err error) {
+	if since != "" {
+		if from, err = Cutoff("--since", since, now); err != nil {
+			return 0, 0, err
+		}
+	}
+	if until != "" {
+		if before, err = Cutoff("--until", until, now); err != nil {
+			return 0, 0, err
+		}
+		before = max(before, 1)
+	}
+	if since != "" && until != "" && from >= before {
+		return 0, 0, exitcode.Usagef("--since %s is not before --until %s: no record can be created at or after the one and before the other", since, until)
+	}
+	return from, before, nil
+}

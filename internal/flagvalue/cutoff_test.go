@@ -68,3 +68,31 @@ func FuzzCutoff(f *testing.F) {
 		}
 	})
 }
+
+func TestWindow(t *testing.T) {
+	now := time.UnixMilli(10 * 24 * 3600 * 1000)
+	for _, tc := range []struct {
+		since, until string
+		from, before int64
+		usage        string // "" : no error
+	}{
+		{"", "", 0, 0, ""},
+		{"1000", "", 1000, 0, ""},
+		{"", "2000", 0, 2000, ""},
+		{"", "0", 0, 1, ""}, // the epoch is a bound, not none
+		{"1d", "2000000000000", now.UnixMilli() - 24*3600*1000, 2000000000000, ""},
+		{"2000", "1000", 0, 0, "--since 2000 is not before --until 1000"},
+		{"1000", "1000", 0, 0, "--since 1000 is not before --until 1000"},
+		{"soon", "", 0, 0, `--since "soon"`},
+		{"", "later", 0, 0, `--until "later"`},
+	} {
+		from, before, err := Window(tc.since, tc.until, now)
+		if tc.usage != "" {
+			usage(t, err, tc.usage)
+			continue
+		}
+		if err != nil || from != tc.from || before != tc.before {
+			t.Errorf("Window(%q, %q) = %d, %d, %v; want %d, %d", tc.since, tc.until, from, before, err, tc.from, tc.before)
+		}
+	}
+}

@@ -179,11 +179,7 @@ func (q *Query) checkFinds() error {
 	case positive:
 	case len(q.Dropped) > 0:
 		// Say what was dropped and why, and whether anything was excluded.
-		quoted := make([]string, len(q.Dropped))
-		for i, d := range q.Dropped {
-			quoted[i] = fmt.Sprintf("%q", d)
-		}
-		msg := fmt.Sprintf("no word to find: %s dropped, holding no word (a word is letters, digits and marks; punctuation, symbols and emoji are not indexed)", strings.Join(quoted, ", "))
+		msg := fmt.Sprintf("no word to find: %s dropped, holding no word (a word is letters, digits and marks; punctuation, symbols and emoji are not indexed)", q.DroppedList())
 		if len(q.Clauses) > 0 {
 			msg += ", and what is left only excludes"
 		}
@@ -192,6 +188,15 @@ func (q *Query) checkFinds() error {
 		return &QueryError{"no word to find (a query of excluded words alone finds nothing)"}
 	}
 	return nil
+}
+
+// DroppedList is Dropped for people: each token Go-quoted, joined by ", ".
+func (q *Query) DroppedList() string {
+	quoted := make([]string, len(q.Dropped))
+	for i, d := range q.Dropped {
+		quoted[i] = fmt.Sprintf("%q", d)
+	}
+	return strings.Join(quoted, ", ")
 }
 
 // String writes q back in the query language, normalized.

@@ -165,6 +165,23 @@ func TestParseDropped(t *testing.T) {
 	}
 }
 
+// TestDroppedList: what a query dropped, quoted for people, in order.
+func TestDroppedList(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"deploy", ""},
+		{"deploy 🚀", `"🚀"`},
+		{`deploy * 🚀 "`, `"*", "🚀", "\""`},
+	} {
+		q, err := Parse(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := q.DroppedList(); got != tt.want {
+			t.Errorf("Parse(%q).DroppedList() = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestMatch(t *testing.T) {
 	text := "Your order ORD-55821 shipped to ann.lee@example.com; see /var/log/app.log\nretry later"
 	d := NewDoc(text)
