@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -203,13 +202,7 @@ func (o *summarizeOptions) shareRate(ctx context.Context) error {
 		return err
 	}
 	// The key ask uses too: one provider's quota, whichever command spends it.
-	key := llm.RateKey(o.provider.name, o.provider.model)
-	limit := llm.SlotLimit(func(ctx context.Context) (time.Time, error) { return s.RateSlot(ctx, key, o.pace) }, o.f.Now, nil)
-	if slices.Contains(providers.Own, o.provider.name) {
-		o.wait = limit
-	} else {
-		o.wait, o.provider.limit = nil, limit
-	}
+	o.wait, o.provider.limit = providers.SharedRate(o.provider.name, o.provider.model, o.pace, s.RateSlot, o.f.Now)
 	return nil
 }
 

@@ -123,6 +123,21 @@ func (s Settings) Transport(name, baseURL, version string, timeout time.Duration
 	return t, nil
 }
 
+// SharedRate paces summarizer name (with model) at one request per pace,
+// shared by every process using the store whose slot reserves the next
+// request slot of a key (store.Store's RateSlot): the key ask uses too
+// (llm.RateKey), so one provider's quota paces both commands. An Own
+// summarizer waits before each summary (wait); a provider's transport
+// before each request, retries included (limit).
+func SharedRate(name, model string, pace time.Duration, slot func(ctx context.Context, key string, pace time.Duration) (time.Time, error), now func() time.Time) (wait, limit func(context.Context) error) {
+	key := llm.RateKey(name, model)
+	shared := llm.SlotLimit(func(ctx context.Context) (time.Time, error) { return slot(ctx, key, pace) }, now, nil)
+	if slices.Contains(Own, name) {
+		return shared, nil
+	}
+	return nil, shared
+}
+
 // APIVersion is the version flag's value for provider: only anthropic has
 // versions.
 func APIVersion(provider, anthropicVersion string) string {
