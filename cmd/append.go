@@ -317,23 +317,14 @@ func (o *appendOptions) decoder(ctx context.Context, conv string) (*transcript.D
 	if conv == "" {
 		return dec, nil
 	}
-	dec.Conversation = conv
-	before, whole, err := o.tail(ctx)
+	s, err := o.f.Store(ctx)
 	if err != nil {
 		return nil, err
 	}
-	dec.CheckAppend(before, whole)
-	return dec, nil
-}
-
-// tail reads the conversation's last stored records (answer.Tail), for the
-// checks of what the append adds after them; whole says they are all of it.
-func (o *appendOptions) tail(ctx context.Context) (before []transcript.Record, whole bool, err error) {
-	s, err := o.f.Store(ctx)
-	if err != nil {
-		return nil, false, err
+	if err := answer.CheckAppend(ctx, s, dec, conv); err != nil {
+		return nil, err
 	}
-	return answer.Tail(ctx, s, o.conversation)
+	return dec, nil
 }
 
 // storeOne stores the record the flags and arguments make (o.add); a tool
@@ -341,11 +332,11 @@ func (o *appendOptions) tail(ctx context.Context) (before []transcript.Record, w
 // what render refuses: an orphan result.
 func (o *appendOptions) storeOne(ctx context.Context) error {
 	if o.add.Message.Role == transcript.RoleTool {
-		before, whole, err := o.tail(ctx)
+		s, err := o.f.Store(ctx)
 		if err != nil {
 			return err
 		}
-		if err := transcript.CheckToolResult(before, whole, o.add); err != nil {
+		if err := answer.CheckToolResult(ctx, s, o.conversation, o.add); err != nil {
 			return err
 		}
 	}
