@@ -8,7 +8,7 @@ import (
 	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/format"
 	"github.com/convo-cli/convo/pkg/importer"
-	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -93,17 +93,7 @@ func recordRefs(a *Factory, names []string) cobra.CompletionFunc {
 		if err != nil {
 			return out, cobra.ShellCompDirectiveNoFileComp
 		}
-		var ids []string
-		var r transcript.Record
-		_ = s.Read(cmd.Context(), conv, store.ReadOptions{Limit: 20}, func(row store.Row) error {
-			if transcript.DecodeStored(row.Body, &r) == nil {
-				ids = append(ids, r.ID+"\t"+string(r.Message.Role))
-			}
-			return nil
-		})
-		for i := len(ids) - 1; i >= 0; i-- {
-			out = append(out, ids[i])
-		}
+		out = append(out, show.RecentRecords(cmd.Context(), s, conv, 20)...)
 		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
 	}
 }
