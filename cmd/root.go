@@ -243,13 +243,8 @@ func warnUnknownKeys(cmd *cobra.Command, v *viper.Viper, w io.Writer) {
 			}
 		}
 	}
-	seen := map[string]bool{}
-	for _, key := range v.AllKeys() {
-		top, _, _ := strings.Cut(key, ".")
-		if !known[top] && !seen[top] {
-			seen[top] = true
-			fmt.Fprintf(w, "convo: config file %s: unknown key %q ignored\n", v.ConfigFileUsed(), top)
-		}
+	for _, top := range config.UnknownKeys(v.AllKeys(), known) {
+		fmt.Fprintf(w, "convo: config file %s: unknown key %q ignored\n", v.ConfigFileUsed(), top)
 	}
 }
 

@@ -70,6 +70,22 @@ func Source(name, file string, getenv func(string) string) string {
 	return "config file " + file
 }
 
+// UnknownKeys are the top-level names among keys (a config file's, dotted
+// as viper lists them) that known does not hold, each once, in the order
+// first seen: a misspelt key would otherwise be ignored without a word.
+func UnknownKeys(keys []string, known map[string]bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, key := range keys {
+		top, _, _ := strings.Cut(key, ".")
+		if !known[top] && !seen[top] {
+			seen[top] = true
+			out = append(out, top)
+		}
+	}
+	return out
+}
+
 // NameSource names where a flag's value came from in a usage error about
 // it found after the value was set (a range check: "--keep-last -3: want 0
 // or more turns"), when sources (flag name to Source) says the environment

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/convo-cli/convo/internal/exitcode"
@@ -63,6 +64,24 @@ func TestNameSource(t *testing.T) {
 		}
 		if exitcode.Of(got) != exitcode.Of(tc.err) {
 			t.Errorf("NameSource(%q) changed the exit code", tc.err)
+		}
+	}
+}
+
+// The unknown top-level keys, each once, in the order first seen; a known
+// key's nested settings are its own.
+func TestUnknownKeys(t *testing.T) {
+	known := map[string]bool{"db": true, "keep-last": true, "openai_api_key": true}
+	for _, tc := range []struct {
+		keys []string
+		want []string
+	}{
+		{nil, nil},
+		{[]string{"db", "keep-last", "openai_api_key"}, nil},
+		{[]string{"db", "kep-last", "db.nested", "colour.theme", "kep-last", "colour.size"}, []string{"kep-last", "colour"}},
+	} {
+		if got := UnknownKeys(tc.keys, known); !slices.Equal(got, tc.want) {
+			t.Errorf("UnknownKeys(%q) = %q, want %q", tc.keys, got, tc.want)
 		}
 	}
 }
