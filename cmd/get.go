@@ -2,15 +2,12 @@ package cmd
 
 import (
 	"context"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/internal/flagvalue"
 	"github.com/convo-cli/convo/pkg/store"
-	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // getOptions are the flags of `convo get`.
@@ -42,7 +39,8 @@ func newCmdGet(f *Factory, runF func(context.Context, *getOptions) error) *cobra
 				return exitcode.Usagef("--limit %d: want a positive number", o.limit)
 			}
 			o.read = store.ReadOptions{Limit: o.limit}
-			if err := parseBefore(o.before, f.Now(), &o.read); err != nil {
+			var err error
+			if o.read.BeforeID, o.read.BeforeTime, err = flagvalue.Before(o.before, f.Now()); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -59,23 +57,4 @@ func newCmdGet(f *Factory, runF func(context.Context, *getOptions) error) *cobra
 
 func getRun(ctx context.Context, o *getOptions) error {
 	return printStored(ctx, o.f, o.conversation, o.read)
-}
-
-// parseBefore reads --before: a record id (records before it in the
-// transcript), or any other TIME (records created before it).
-func parseBefore(v string, now time.Time, opt *store.ReadOptions) error {
-	switch {
-	case v == "":
-	case transcript.IsID(strings.ToUpper(v)):
-		opt.BeforeID = strings.ToUpper(v)
-	default:
-		ms, err := flagvalue.Cutoff("--before", v, now)
-		if err != nil {
-			return err
-		}
-		// BeforeTime 0 means no cutoff: before the epoch's first ms
-		// nothing was made.
-		opt.BeforeTime = max(ms, 1)
-	}
-	return nil
 }

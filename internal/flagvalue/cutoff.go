@@ -77,3 +77,20 @@ func Window(since, until string, now time.Time) (from, before int64, err error) 
 	}
 	return from, before, nil
 }
+
+// Before reads get's --before: a record id (the records before it in the
+// transcript: id, in capitals), or any other TIME (the records created
+// before it: ms, at least 1, since 0 means no cutoff and before the
+// epoch's first ms nothing was made). "" is neither.
+func Before(v string, now time.Time) (id string, ms int64, err error) {
+	switch {
+	case v == "":
+		return "", 0, nil
+	case transcript.IsID(strings.ToUpper(v)):
+		return strings.ToUpper(v), 0, nil
+	}
+	if ms, err = Cutoff("--before", v, now); err != nil {
+		return "", 0, err
+	}
+	return "", max(ms, 1), nil
+}

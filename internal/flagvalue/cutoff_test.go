@@ -96,3 +96,31 @@ func TestWindow(t *testing.T) {
 		}
 	}
 }
+
+func TestBefore(t *testing.T) {
+	now := time.UnixMilli(10 * 24 * 3600 * 1000)
+	id := "01JRZJ166J2WRMF990535EVSQ4"
+	for _, tc := range []struct {
+		v     string
+		id    string
+		ms    int64
+		usage string // "" : no error
+	}{
+		{"", "", 0, ""},
+		{id, id, 0, ""},
+		{strings.ToLower(id), id, 0, ""}, // ids are read in any case
+		{"2000", "", 2000, ""},
+		{"0", "", 1, ""}, // the epoch is a cutoff, not none
+		{"1d", "", now.UnixMilli() - 24*3600*1000, ""},
+		{"soon", "", 0, `--before "soon"`},
+	} {
+		gotID, ms, err := Before(tc.v, now)
+		if tc.usage != "" {
+			usage(t, err, tc.usage)
+			continue
+		}
+		if err != nil || gotID != tc.id || ms != tc.ms {
+			t.Errorf("Before(%q) = %q, %d, %v; want %q, %d", tc.v, gotID, ms, err, tc.id, tc.ms)
+		}
+	}
+}
