@@ -251,7 +251,7 @@ func summarizeRun(ctx context.Context, o *summarizeOptions) error {
 			liveSpans(ctx, f, res.Summary)
 		}
 	}
-	err = errors.Join(printResult(o, enc, res), enc.Flush())
+	err = errors.Join(res.Print(f.IO.Out, enc, f.quiet), enc.Flush())
 	if res.Summary != nil { // stored
 		return exitcode.AfterCommit(err)
 	}

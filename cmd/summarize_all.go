@@ -103,7 +103,7 @@ func (a *allReport) done(ctx context.Context, res summarize.Result, err error) {
 			a.printErr = werr
 		}
 	case a.printErr == nil:
-		a.printErr = printResult(o, a.enc, res)
+		a.printErr = res.Print(f.IO.Out, a.enc, f.quiet)
 	}
 	if err == nil && res.Summary != nil && !o.dryRun {
 		a.stored++
@@ -149,17 +149,4 @@ func (a *allReport) finish(ctx context.Context, tally summarize.Tally, err error
 		return exitcode.AfterCommit(printErr)
 	}
 	return printErr
-}
-
-// printResult prints the summary stored (unless --quiet) or the text a dry
-// run would send.
-func printResult(o *summarizeOptions, enc *transcript.Encoder, res summarize.Result) error {
-	switch {
-	case res.DryRun != "":
-		_, err := io.WriteString(o.f.IO.Out, res.DryRun+"\n")
-		return err
-	case res.Summary != nil && !o.f.quiet:
-		return enc.Encode(res.Summary)
-	}
-	return nil
 }

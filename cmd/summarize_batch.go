@@ -72,7 +72,7 @@ func summarizeBatchIn(ctx context.Context, o *summarizeOptions, r *summarize.Run
 				stored++
 				signals.NotePartial(ctx, "%d summaries were stored before that; the other conversations are as they were", stored)
 				if printErr == nil {
-					printErr = printResult(o, enc, out.Result)
+					printErr = out.Print(f.IO.Out, enc, f.quiet)
 				}
 			case out.Err != nil:
 				fmt.Fprintf(f.IO.ErrOut, "convo: summarize --batch-in %s: %s\n", out.Where(), exitcode.Message(out.Err))

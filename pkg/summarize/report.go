@@ -3,7 +3,10 @@ package summarize
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"time"
+
+	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // Line is a summary stored, for a person: the conversation, what the
@@ -15,6 +18,19 @@ func (res Result) Line() string {
 	json.Unmarshal(md.Aux["tokensAfter"], &after)
 	return fmt.Sprintf("summarized %s: %d records into %s, view %d -> %d tokens\n",
 		res.Conversation, len(md.SummaryIDs), res.Summary.ID, before, after)
+}
+
+// Print prints what res leaves on stdout: the text a dry run would send,
+// on out, or the summary stored, through enc, unless quiet.
+func (res Result) Print(out io.Writer, enc *transcript.Encoder, quiet bool) error {
+	switch {
+	case res.DryRun != "":
+		_, err := io.WriteString(out, res.DryRun+"\n")
+		return err
+	case res.Summary != nil && !quiet:
+		return enc.Encode(res.Summary)
+	}
+	return nil
 }
 
 // Text is the tally of a run that took elapsed, as summarize --all says it

@@ -1,8 +1,11 @@
 package summarize
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // The tally names every outcome, and the interrupted ones only when
@@ -53,5 +56,38 @@ func TestBatchOutcomeWhere(t *testing.T) {
 		if got := tc.out.Where(); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)
 		}
+	}
+}
+
+// A dry run prints its text, a summary its record unless quiet; a result
+// with neither prints nothing.
+func TestResultPrint(t *testing.T) {
+	sum := &transcript.Record{ID: "01JRZJ166J2WRMF990535EVSQ4", Conversation: "c",
+		Message: transcript.Message{Role: transcript.RoleSummary, Contents: []string{"s"}}}
+	for _, tc := range []struct {
+		name     string
+		res      Result
+		quiet    bool
+		out, enc string // substrings; "" : nothing
+	}{
+		{"dry run", Result{DryRun: "the text"}, false, "the text\n", ""},
+		{"dry run, quiet", Result{DryRun: "the text"}, true, "the text\n", ""},
+		{"summary", Result{Summary: sum}, false, "", `"id":"01JRZJ166J2WRMF990535EVSQ4"`},
+		{"summary, quiet", Result{Summary: sum}, true, "", ""},
+		{"skipped", Result{Skip: "nothing to cover"}, false, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, encOut strings.Builder
+			enc := transcript.NewEncoder(&encOut)
+			if err := tc.res.Print(&out, enc, tc.quiet); err != nil {
+				t.Fatal(err)
+			}
+			if err := enc.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if out.String() != tc.out || (tc.enc == "") != (encOut.Len() == 0) || !strings.Contains(encOut.String(), tc.enc) {
+				t.Errorf("out %q, records %q; want %q, one with %q", out.String(), encOut.String(), tc.out, tc.enc)
+			}
+		})
 	}
 }
