@@ -7,18 +7,26 @@ import (
 	"testing"
 
 	"github.com/convo-cli/convo/pkg/store/sqlite"
+	"github.com/convo-cli/convo/pkg/store/sqlstore"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
+
+// openStore opens a SQLite store in the test's directory, closed with it.
+func openStore(t *testing.T) *sqlstore.Store {
+	t.Helper()
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "convo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
 
 // A tool result appended alone, or read on stdin, is judged against the
 // stored tail: it must answer the call stored before it.
 func TestAppendChecks(t *testing.T) {
 	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "convo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t)
 	call := transcript.Record{Message: transcript.Message{Role: transcript.RoleAssistant,
 		ToolCalls: []transcript.ToolCall{{ID: "call_1", Name: "f", Arguments: `{}`}}}}
 	user := transcript.Record{Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{"q"}}}

@@ -3,13 +3,11 @@ package answer
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/convo-cli/convo/pkg/format"
-	"github.com/convo-cli/convo/pkg/store/sqlite"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -73,11 +71,7 @@ func TestAlone(t *testing.T) {
 
 func TestPlace(t *testing.T) {
 	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "convo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t)
 	later := transcript.SourceID(time.UnixMilli(1_000_000), "x", "y") // stored after the body's time
 	user := transcript.Record{ID: later, Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{"q"}}}
 	if _, err := s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(user)); err != nil {
