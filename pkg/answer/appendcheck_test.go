@@ -2,25 +2,16 @@ package answer
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/convo-cli/convo/pkg/store/sqlite"
+	"github.com/convo-cli/convo/internal/sqlitetest"
 	"github.com/convo-cli/convo/pkg/store/sqlstore"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
-// openStore opens a SQLite store in the test's directory, closed with it.
-func openStore(t *testing.T) *sqlstore.Store {
-	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "convo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
+// openStore opens a SQLite store of the test's own.
+func openStore(t testing.TB) *sqlstore.Store { return sqlitetest.Open(t) }
 
 // A tool result appended alone, or read on stdin, is judged against the
 // stored tail: it must answer the call stored before it.

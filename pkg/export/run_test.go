@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/sqlitetest"
 	"github.com/convo-cli/convo/pkg/export"
 	"github.com/convo-cli/convo/pkg/store"
-	"github.com/convo-cli/convo/pkg/store/sqlite"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -24,15 +23,8 @@ func (s records) ExportRecords(ctx context.Context, conv, sink string, excludeLa
 		func(r store.Row) error { return fn(r.Body) })
 }
 
-func openStore(t testing.TB) store.Store {
-	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "convo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
+// openStore opens a SQLite store of the test's own.
+func openStore(t testing.TB) store.Store { return sqlitetest.Open(t) }
 
 // say appends one message to conv per text, with roles alternating from
 // role. A message of the role the conversation ends with merges into its

@@ -13,22 +13,14 @@ import (
 	"time"
 
 	"github.com/convo-cli/convo/internal/golden"
+	"github.com/convo-cli/convo/internal/sqlitetest"
 	"github.com/convo-cli/convo/pkg/store"
-	"github.com/convo-cli/convo/pkg/store/sqlite"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden records in testdata/golden")
 
-// openStore opens a SQLite store in the test's directory.
-func openStore(t testing.TB) store.Store {
-	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "convo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
+// openStore opens a SQLite store of the test's own.
+func openStore(t testing.TB) store.Store { return sqlitetest.Open(t) }
 
 // run imports paths in format into s and returns the importer and what
 // it warned.

@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/sqlitetest"
 	"github.com/convo-cli/convo/pkg/store"
-	"github.com/convo-cli/convo/pkg/store/sqlite"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -51,15 +50,8 @@ func (s *spy) Load(ctx context.Context, replace bool, next func() (store.Dumped,
 	})
 }
 
-func openSQLite(t *testing.T) store.Store {
-	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "convo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
+// openSQLite opens a SQLite store of the test's own.
+func openSQLite(t testing.TB) store.Store { return sqlitetest.Open(t) }
 
 func appendTurns(t *testing.T, s store.Store, conv string, n int) {
 	t.Helper()

@@ -4,15 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	syncatomic "sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/convo-cli/convo/internal/sqlitetest"
 	"github.com/convo-cli/convo/pkg/store"
-	"github.com/convo-cli/convo/pkg/store/sqlite"
 	"github.com/convo-cli/convo/pkg/summarize/extractive"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -61,13 +60,8 @@ func (f *fake) Summarize(ctx context.Context, in Input) (Output, error) {
 
 // openStore opens a fresh SQLite store in t.TempDir.
 func openStore(t *testing.T) store.Store {
-	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "convo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := sqlitetest.Open(t)
 	s.Now = func() time.Time { return time.UnixMilli(1744815823058) }
-	t.Cleanup(func() { s.Close() })
 	return s
 }
 
