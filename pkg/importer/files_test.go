@@ -28,3 +28,27 @@ func TestImportFilesSkipsBadFiles(t *testing.T) {
 		t.Fatalf("tally %+v: want both files read and the good one's records stored", im.Tally)
 	}
 }
+
+// A symbolic link to a directory is walked as the directory it names
+// (filepath.WalkDir alone takes it as the link, finding no file), and the
+// files keep the link's path.
+func TestFilesFollowsLinkToDirectory(t *testing.T) {
+	f, _ := Lookup("claude-code")
+	target, err := filepath.Abs(filepath.Join("testdata", "claude-code", "proj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	got, err := Files(f, []string{link})
+	if err != nil || len(got) == 0 {
+		t.Fatalf("Files(link) = %q, %v; want the directory's sessions", got, err)
+	}
+	for _, p := range got {
+		if filepath.Dir(p) != link && filepath.Dir(filepath.Dir(filepath.Dir(p))) != link {
+			t.Errorf("%s: want a path under the link %s", p, link)
+		}
+	}
+}

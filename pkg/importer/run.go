@@ -131,7 +131,15 @@ func Files(f Format, paths []string) ([]string, error) {
 			out = append(out, p)
 			continue
 		}
-		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+		// WalkDir takes its root as Lstat sees it: a symbolic link to a
+		// directory would be walked as the link alone, finding nothing. A
+		// trailing separator makes Lstat follow it; the files keep the
+		// path as given (link/x.jsonl).
+		root := p
+		if !os.IsPathSeparator(root[len(root)-1]) {
+			root += string(filepath.Separator)
+		}
+		err = filepath.WalkDir(root, func(q string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
