@@ -155,6 +155,19 @@ func Files(f Format, paths []string) ([]string, error) {
 	return out, nil
 }
 
+// notRegular refuses a PATH that is no regular file (a named pipe, a
+// process substitution's /dev/fd/N, a device): its size says nothing of
+// what it holds and it cannot be read twice, so the import would read
+// nothing (or, /dev/zero, never end). Not the format's (exit 3), so the
+// other files are imported; stdin (-) reads a pipe.
+func notRegular(abs string, m fs.FileMode) error {
+	what := "not a regular file but a device or socket"
+	if m&fs.ModeNamedPipe != 0 {
+		what = "not a regular file but a pipe: give it on stdin instead (convo import --from FORMAT - < PATH)"
+	}
+	return fmt.Errorf("%s: %w", abs, inputErr(0, "", "%s", what))
+}
+
 // fileState is the source file as stat saw it.
 type fileState struct{ size, mtime int64 }
 
@@ -163,6 +176,11 @@ func (im *Importer) ImportFile(ctx context.Context, path string) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return err
+	}
+	// Stat before Open: opening a named pipe no one writes to blocks.
+	if fi, err := os.Stat(abs); err == nil && !fi.Mode().IsRegular() {
+		im.Tally.Files++
+		return notRegular(abs, fi.Mode())
 	}
 	f, err := os.Open(abs)
 	if err != nil {
@@ -174,6 +192,9 @@ func (im *Importer) ImportFile(ctx context.Context, path string) error {
 		return err
 	}
 	im.Tally.Files++
+	if !fi.Mode().IsRegular() { // replaced since the Stat above
+		return notRegular(abs, fi.Mode())
+	}
 	src := &Source{Path: abs, R: f, Size: fi.Size(), Branches: im.opt.Branches, progress: im.opt.Progress}
 	defer src.reached(fi.Size()) // the rest: skipped, or read by offsets
 	st := fileState{fi.Size(), fi.ModTime().UnixNano()}
