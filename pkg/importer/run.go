@@ -212,8 +212,8 @@ func (im *Importer) ImportFile(ctx context.Context, path string) error {
 		for _, c := range im.mine(abs) {
 			if c.Size > st.size || c.Head != headHash(src, c.Size) {
 				im.Tally.Rewritten++
-				im.opt.Warn(fmt.Sprintf("%s: rewritten in place since it was imported (%d bytes then, %d now): not imported again (clear its conversation %s to import it afresh)",
-					abs, c.Size, st.size, c.Conversation))
+				im.opt.Warn(fmt.Sprintf("%s: rewritten in place since it was imported (%d bytes then, %d now): not imported again (clear its conversation %s, then import with --again %s, to import it afresh)",
+					abs, c.Size, st.size, c.Conversation, c.Conversation))
 				return nil
 			}
 		}
