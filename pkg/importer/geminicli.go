@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -221,6 +222,9 @@ func gemWalk(src *Source, refs []gemRef, skip int, fn func(*Entry) error) error 
 				return inputErr(e.Line, "", "not a Gemini CLI message: %v", err)
 			}
 			e.ID, e.Time = m.ID, parseTime(m.Timestamp)
+			if k >= skip && !utf8.Valid(text) {
+				src.Note("invalid UTF-8 (replaced by U+FFFD)")
+			}
 			switch {
 			case k < skip:
 			case r.line < 0:
