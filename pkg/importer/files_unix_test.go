@@ -4,12 +4,15 @@ package importer
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // A PATH that is no regular file is refused by name, as a file that is not
@@ -50,5 +53,25 @@ func TestImportFileRefusesNonRegular(t *testing.T) {
 	}
 	if im.Tally.Files != 2 || im.Tally.Inserted == 0 {
 		t.Fatalf("tally %+v: want both paths counted and the good file's records stored", im.Tally)
+	}
+}
+
+// A device on stdin is refused before anything is read: spooled, /dev/zero
+// would fill the disk without end.
+func TestImportStreamRefusesDevice(t *testing.T) {
+	dev, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer dev.Close()
+	f, _ := Lookup("claude-code")
+	im, err := New(context.Background(), openStore(t), Options{Format: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = im.ImportStream(context.Background(), dev)
+	var ie *transcript.InputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), "stdin is a device") {
+		t.Fatalf("err = %v, want stdin refused as a device", err)
 	}
 }

@@ -272,6 +272,13 @@ func (im *Importer) tool() string {
 // ImportStream imports a source read from r (stdin), spooled to a
 // temporary file first: decoders read a source more than once.
 func (im *Importer) ImportStream(ctx context.Context, r io.Reader) error {
+	// A device on stdin (< /dev/zero, a terminal) would be spooled
+	// without end: refused as a device PATH is.
+	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&fs.ModeDevice != 0 {
+			return fmt.Errorf("-: %w", inputErr(0, "", "stdin is a device, not a file or a pipe"))
+		}
+	}
 	tmp, err := os.CreateTemp("", "convo-import-*")
 	if err != nil {
 		return err
