@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"syscall"
 )
 
@@ -27,7 +29,7 @@ type UndeliveredError struct {
 
 func (e *UndeliveredError) Error() string {
 	if e.Sig == 0 {
-		return "the change is stored, but its output was not delivered: " + e.Err.Error()
+		return "the change is stored, but its output was not delivered: " + oneLine(e.Err)
 	}
 	msg := SignalName(e.Sig) + " after " + e.Stored
 	switch {
@@ -35,11 +37,29 @@ func (e *UndeliveredError) Error() string {
 	case errors.Is(e.Err, context.Canceled), errors.Is(e.Err, ErrStoppedWaiting):
 		msg += "; its output was cut short"
 	default:
-		msg += "; its output was not delivered: " + e.Err.Error()
+		msg += "; its output was not delivered: " + oneLine(e.Err)
 	}
 	return msg
 }
 func (e *UndeliveredError) Unwrap() error { return e.Err }
+
+// oneLine is err's text on one line: the errors of a join (a write and
+// the flush after it, both failing on the same closed pipe), once each,
+// joined by "; " rather than by errors.Join's newline, which would leave
+// a line on stderr without the "convo: " before it.
+func oneLine(err error) string {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return err.Error()
+	}
+	var parts []string
+	for _, e := range j.Unwrap() {
+		if e != nil && !slices.Contains(parts, oneLine(e)) {
+			parts = append(parts, oneLine(e))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
 
 // AfterCommit marks err, a failure after the change committed, as
 // undelivered output; nil stays nil.

@@ -9,6 +9,8 @@ package flagvalue
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -35,13 +37,35 @@ func Rate(v string) (time.Duration, error) {
 // TextOrFile reads a TEXT|@FILE value of flag.
 func TextOrFile(flag, v string) (string, error) {
 	if name, ok := strings.CutPrefix(v, "@"); ok {
-		b, err := os.ReadFile(name)
+		b, err := readFile(name)
 		if err != nil {
 			return "", exitcode.Usagef("%s: %v", flag, err)
 		}
 		return string(b), nil
 	}
 	return v, nil
+}
+
+// MaxFileBytes bounds a file a flag names (TEXT|@FILE, --tools, --schema,
+// --template): no record holds more text. Read whole, an endless one
+// (/dev/zero, a stuck pipe) would take memory until the system ran out.
+const MaxFileBytes = transcript.MaxRecordBytes
+
+// readFile reads the file at path, refusing one past MaxFileBytes.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxFileBytes {
+		return nil, fmt.Errorf("%s: larger than %d bytes (4 MiB), more than a record holds", path, MaxFileBytes)
+	}
+	return b, nil
 }
 
 // System reads --system TEXT|@FILE as the prompt's one content string;
@@ -80,7 +104,7 @@ func Tools(path string) ([]format.Tool, error) {
 	if path == "" {
 		return nil, nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if err != nil {
 		return nil, exitcode.Usagef("--tools: %v", err)
 	}
@@ -98,7 +122,7 @@ func Schema(flag, path string) (*ask.Schema, error) {
 	if flag != "" {
 		prefix = flag + " " + path
 	}
-	b, err := os.ReadFile(path)
+	b, err := readFile(path)
 	if err != nil {
 		if flag != "" {
 			return nil, exitcode.Usagef("%s: %v", flag, err)

@@ -1,6 +1,8 @@
 package flagvalue
 
 import (
+	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,5 +153,37 @@ func TestAnnotation(t *testing.T) {
 		if exitcode.Of(err) != tt.code || !strings.Contains(err.Error(), tt.text) {
 			t.Errorf("%v %v %v: %v (exit %d), want exit %d with %q", tt.timing, tt.aux, tt.unset, err, exitcode.Of(err), tt.code, tt.text)
 		}
+	}
+}
+
+// A file a flag names is read up to MaxFileBytes: a larger one, or one
+// that never ends (/dev/zero), is a usage error naming the flag, not a
+// read that takes memory without bound.
+func TestFlagFilesBounded(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "big")
+	if err := os.WriteFile(big, bytes.Repeat([]byte("x"), MaxFileBytes+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{big}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		paths = append(paths, "/dev/zero")
+	}
+	for _, p := range paths {
+		_, err1 := TextOrFile("--system", "@"+p)
+		_, err2 := Tools(p)
+		_, err3 := Schema("--schema", p)
+		for i, err := range []error{err1, err2, err3} {
+			var ue *exitcode.UsageError
+			if !errors.As(err, &ue) || !strings.Contains(err.Error(), "larger than") {
+				t.Errorf("%s, reader %d: err = %v, want a usage error saying it is too large", p, i, err)
+			}
+		}
+	}
+	ok := filepath.Join(t.TempDir(), "ok")
+	if err := os.WriteFile(ok, bytes.Repeat([]byte("x"), MaxFileBytes), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := TextOrFile("--system", "@"+ok); err != nil || len(got) != MaxFileBytes {
+		t.Errorf("a file of MaxFileBytes: %d bytes, %v; want it whole", len(got), err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // maxConversationBytes bounds one conversation of an export (its JSON).
@@ -78,8 +79,13 @@ func eachConversation(src *Source, fn func(raw json.RawMessage) error) error {
 		}
 		if over {
 			src.Skip(inputErr(0, fmt.Sprintf("[%d] (%q)", i, exportID(raw)), "a conversation of more than %d MiB of JSON: refused, the others imported", maxConversationBytes>>20))
-		} else if err := fn(raw); err != nil {
-			return err
+		} else {
+			if !utf8.Valid(raw) {
+				src.Note("invalid UTF-8 (replaced by U+FFFD)")
+			}
+			if err := fn(raw); err != nil {
+				return err
+			}
 		}
 		c, err := a.skipWS()
 		switch {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -26,5 +27,49 @@ func TestImportFilesSkipsBadFiles(t *testing.T) {
 	}
 	if im.Tally.Files != 2 || im.Tally.Inserted == 0 {
 		t.Fatalf("tally %+v: want both files read and the good one's records stored", im.Tally)
+	}
+}
+
+// A symbolic link to a directory is walked as the directory it names
+// (filepath.WalkDir alone takes it as the link, finding no file), and the
+// files keep the link's path.
+func TestFilesFollowsLinkToDirectory(t *testing.T) {
+	f, _ := Lookup("claude-code")
+	target, err := filepath.Abs(filepath.Join("testdata", "claude-code", "proj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	got, err := Files(f, []string{link})
+	if err != nil || len(got) == 0 {
+		t.Fatalf("Files(link) = %q, %v; want the directory's sessions", got, err)
+	}
+	for _, p := range got {
+		if filepath.Dir(p) != link && filepath.Dir(filepath.Dir(filepath.Dir(p))) != link {
+			t.Errorf("%s: want a path under the link %s", p, link)
+		}
+	}
+}
+
+// A Gemini CLI session of one JSON object (the legacy .json) that is not
+// the format's is named with the line, as a file of lines is: where the
+// broken message starts.
+func TestGeminiLegacyErrorNamesLine(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ text, want string }{
+		{"{\n \"sessionId\": \"s\",\n \"messages\": [\n  {\"id\": \"m1\", \"type\": \"user\", \"content\": \"hi\"},\n  {\"id\": \"m2\",\n", "line 5: messages[1]: "},
+		{"{\n \"sessionId\": \"s\",\n \"messages\": [\n  {\"id\": \"m1\", \"type\": \"user\", \"content\": \"a\x00b\"}\n ]\n}\n", "line 4: messages[0]: "},
+	} {
+		p := filepath.Join(dir, "session-2026-01-01T00-00-s.json")
+		if err := os.WriteFile(p, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := run(t, openStore(t), "gemini-cli", Options{}, p)
+		if err == nil || !strings.Contains(err.Error(), p+": "+c.want) {
+			t.Errorf("%q: err %v, want %q", c.text, err, c.want)
+		}
 	}
 }

@@ -221,6 +221,9 @@ func gemWalk(src *Source, refs []gemRef, skip int, fn func(*Entry) error) error 
 				return inputErr(e.Line, "", "not a Gemini CLI message: %v", err)
 			}
 			e.ID, e.Time = m.ID, parseTime(m.Timestamp)
+			if k >= skip {
+				noteBadUTF8(src, text)
+			}
 			switch {
 			case k < skip:
 			case r.line < 0:
@@ -244,7 +247,7 @@ func gemWalk(src *Source, refs []gemRef, skip int, fn func(*Entry) error) error 
 func gemLegacy(src *Source, s *Session) ([]gemRef, error) {
 	var refs []gemRef
 	dec := json.NewDecoder(&counted{r: src.Reader(), src: src})
-	bad := func(err error) error { return inputErr(0, "", "not a Gemini CLI session: %v", err) }
+	bad := func(err error) error { return sessionErr(src, dec, "Gemini CLI", err) }
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil, bad(fmt.Errorf("no JSON object (%v)", err))
 	}
@@ -272,7 +275,7 @@ func gemLegacy(src *Source, s *Session) ([]gemRef, error) {
 					Model string `json:"model"`
 				}
 				if err := dec.Decode(&h); err != nil {
-					return nil, inputErr(0, fmt.Sprintf("messages[%d]", len(refs)), "%v", err)
+					return nil, inputErr(lineAt(src, off), fmt.Sprintf("messages[%d]", len(refs)), "%v", err)
 				}
 				if s.Meta.Model == "" {
 					s.Meta.Model = h.Model

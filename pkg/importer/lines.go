@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"unicode/utf8"
 )
 
 // maxLine bounds one line: past it the file is not the format's.
@@ -95,4 +96,35 @@ func (r *seqReader) read(dst []byte, off int64) error {
 	_, err := io.ReadFull(r.br, dst)
 	r.pos = off + int64(len(dst))
 	return err
+}
+
+// lineAt is the line (from 1) of src where the value at byte off starts,
+// past the commas and white space before it: how an error in a file read
+// as one JSON value (not line by line) names its line.
+func lineAt(src *Source, off int64) int {
+	n := 1
+	br := bufio.NewReader(io.NewSectionReader(src.R, 0, src.Size))
+	for i := int64(0); ; i++ {
+		c, err := br.ReadByte()
+		if err != nil || i >= off && !bytes.ContainsRune([]byte(", \t\r\n"), rune(c)) {
+			return n
+		}
+		if c == '\n' {
+			n++
+		}
+	}
+}
+
+// sessionErr is a session file read as one JSON value (not line by line)
+// that is not the format's, named with the line dec got to.
+func sessionErr(src *Source, dec *json.Decoder, format string, err error) error {
+	return inputErr(lineAt(src, dec.InputOffset()), "", "not a %s session: %v", format, err)
+}
+
+// noteBadUTF8 notes the invalid UTF-8 of text, which decoding replaces by
+// U+FFFD: a loss.
+func noteBadUTF8(src *Source, text []byte) {
+	if !utf8.Valid(text) {
+		src.Note("invalid UTF-8 (replaced by U+FFFD)")
+	}
 }

@@ -131,7 +131,15 @@ func Files(f Format, paths []string) ([]string, error) {
 			out = append(out, p)
 			continue
 		}
-		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+		// WalkDir takes its root as Lstat sees it: a symbolic link to a
+		// directory would be walked as the link alone, finding nothing. A
+		// trailing separator makes Lstat follow it; the files keep the
+		// path as given (link/x.jsonl).
+		root := p
+		if !os.IsPathSeparator(root[len(root)-1]) {
+			root += string(filepath.Separator)
+		}
+		err = filepath.WalkDir(root, func(q string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
@@ -147,6 +155,19 @@ func Files(f Format, paths []string) ([]string, error) {
 	return out, nil
 }
 
+// notRegular refuses a PATH that is no regular file (a named pipe, a
+// process substitution's /dev/fd/N, a device): its size says nothing of
+// what it holds and it cannot be read twice, so the import would read
+// nothing (or, /dev/zero, never end). Not the format's (exit 3), so the
+// other files are imported; stdin (-) reads a pipe.
+func notRegular(abs string, m fs.FileMode) error {
+	what := "not a regular file but a device or socket"
+	if m&fs.ModeNamedPipe != 0 {
+		what = "not a regular file but a pipe: give it on stdin instead (convo import --from FORMAT - < PATH)"
+	}
+	return fmt.Errorf("%s: %w", abs, inputErr(0, "", "%s", what))
+}
+
 // fileState is the source file as stat saw it.
 type fileState struct{ size, mtime int64 }
 
@@ -155,6 +176,11 @@ func (im *Importer) ImportFile(ctx context.Context, path string) error {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return err
+	}
+	// Stat before Open: opening a named pipe no one writes to blocks.
+	if fi, err := os.Stat(abs); err == nil && !fi.Mode().IsRegular() {
+		im.Tally.Files++
+		return notRegular(abs, fi.Mode())
 	}
 	f, err := os.Open(abs)
 	if err != nil {
@@ -166,6 +192,9 @@ func (im *Importer) ImportFile(ctx context.Context, path string) error {
 		return err
 	}
 	im.Tally.Files++
+	if !fi.Mode().IsRegular() { // replaced since the Stat above
+		return notRegular(abs, fi.Mode())
+	}
 	src := &Source{Path: abs, R: f, Size: fi.Size(), Branches: im.opt.Branches, progress: im.opt.Progress}
 	defer src.reached(fi.Size()) // the rest: skipped, or read by offsets
 	st := fileState{fi.Size(), fi.ModTime().UnixNano()}
@@ -183,8 +212,8 @@ func (im *Importer) ImportFile(ctx context.Context, path string) error {
 		for _, c := range im.mine(abs) {
 			if c.Size > st.size || c.Head != headHash(src, c.Size) {
 				im.Tally.Rewritten++
-				im.opt.Warn(fmt.Sprintf("%s: rewritten in place since it was imported (%d bytes then, %d now): not imported again (clear its conversation %s to import it afresh)",
-					abs, c.Size, st.size, c.Conversation))
+				im.opt.Warn(fmt.Sprintf("%s: rewritten in place since it was imported (%d bytes then, %d now): not imported again (clear its conversation %s, then import with --again %s, to import it afresh)",
+					abs, c.Size, st.size, c.Conversation, c.Conversation))
 				return nil
 			}
 		}
@@ -243,6 +272,13 @@ func (im *Importer) tool() string {
 // ImportStream imports a source read from r (stdin), spooled to a
 // temporary file first: decoders read a source more than once.
 func (im *Importer) ImportStream(ctx context.Context, r io.Reader) error {
+	// A device on stdin (< /dev/zero, a terminal) would be spooled
+	// without end: refused as a device PATH is.
+	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&fs.ModeDevice != 0 {
+			return fmt.Errorf("-: %w", inputErr(0, "", "stdin is a device, not a file or a pipe"))
+		}
+	}
 	tmp, err := os.CreateTemp("", "convo-import-*")
 	if err != nil {
 		return err

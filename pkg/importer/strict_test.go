@@ -36,6 +36,14 @@ func TestLostOrKnown(t *testing.T) {
 			`{"type":"assistant","parentUuid":"u1","sessionId":"s","timestamp":"2026-01-01T00:00:01Z","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"lost"}]}}`+"\n"), true},
 		{"invalid UTF-8", "claude-code", write("utf8.jsonl", u1+
 			"{\"type\":\"assistant\",\"uuid\":\"a1\",\"parentUuid\":\"u1\",\"sessionId\":\"s\",\"timestamp\":\"2026-01-01T00:00:01Z\",\"message\":{\"id\":\"m\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"caf\xe9\"}]}}\n"), true},
+		{"invalid UTF-8, gemini cli", "gemini-cli", write("session-2026-01-01T00-00-s.jsonl",
+			`{"sessionId":"s","projectHash":"p","startTime":"2026-01-01T00:00:00Z"}`+"\n"+
+				"{\"id\":\"m1\",\"timestamp\":\"2026-01-01T00:00:01Z\",\"type\":\"user\",\"content\":[{\"text\":\"caf\xe9\"}]}\n"), true},
+		{"invalid UTF-8, gemini cli legacy", "gemini-cli", write("session-2026-01-01T00-00-s.json",
+			"{\"sessionId\":\"s\",\"projectHash\":\"p\",\"messages\":[{\"id\":\"m1\",\"timestamp\":\"2026-01-01T00:00:01Z\",\"type\":\"user\",\"content\":\"caf\xe9\"}]}\n"), true},
+		{"invalid UTF-8, chatgpt", "chatgpt", write("conversations.json",
+			`[{"id":"c","title":"t","create_time":1767225600.0,"current_node":"m1","mapping":{"root":{"id":"root","message":null,"parent":null,"children":["m1"]},`+
+				"\"m1\":{\"id\":\"m1\",\"parent\":\"root\",\"children\":[],\"message\":{\"id\":\"m1\",\"author\":{\"role\":\"user\"},\"create_time\":1767225601.0,\"content\":{\"content_type\":\"text\",\"parts\":[\"caf\xe9\"]},\"recipient\":\"all\"}}}}]\n"), true},
 		{"the wrong --from", "claude-code", codexDesktop, true},
 	} {
 		im, warned, err := run(t, openStore(t), c.format, Options{}, c.path)

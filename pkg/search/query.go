@@ -177,6 +177,9 @@ func (q *Query) checkFinds() error {
 	}
 	switch {
 	case positive:
+	case len(q.Clauses) == 0 && len(q.Dropped) == 0:
+		// ('' from an unset shell variable: not a query of exclusions)
+		return &QueryError{"no word to find: the query is empty"}
 	case len(q.Dropped) > 0:
 		// Say what was dropped and why, and whether anything was excluded.
 		msg := fmt.Sprintf("no word to find: %s dropped, holding no word (a word is letters, digits and marks; punctuation, symbols and emoji are not indexed)", q.DroppedList())

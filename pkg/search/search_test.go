@@ -157,6 +157,8 @@ func TestParseDropped(t *testing.T) {
 		{"(", `"(" dropped`, "excluded"},
 		{"( -x", `"(" dropped`, "excluded words alone"},
 		{"-x", "excluded words alone", "dropped"},
+		{"", "the query is empty", "excluded"},
+		{"   ", "the query is empty", "excluded"},
 	} {
 		_, err := Parse(tt.in)
 		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), tt.not) {

@@ -255,10 +255,9 @@ func (d *Decoder) readLine() ([]byte, error) {
 			}
 			if meter.feed(chunk); meter.counted > MaxLineBytes+1 {
 				d.line++
-				// Skip the rest so the error names the right line, then stop.
-				for errors.Is(err, bufio.ErrBufferFull) {
-					_, err = d.r.ReadSlice('\n')
-				}
+				// Stop here, the rest unread: one bad line rejects the
+				// input, and a line that never ends (< /dev/zero) would
+				// be skipped forever.
 				return nil, &InputError{Line: d.line, Err: fmt.Errorf("line is longer than %d bytes (a summary's summaryIds not counted)", MaxLineBytes)}
 			}
 		}

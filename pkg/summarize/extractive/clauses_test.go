@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/pkg/summarize/span"
 	"github.com/convo-cli/convo/pkg/tokens"
 	"github.com/convo-cli/convo/pkg/transcript"
 )
@@ -233,4 +234,20 @@ func conversation(n int, text func(i int) string) []transcript.Record {
 		}
 	}
 	return out
+}
+
+// A span of blank records (whitespace only) has no clause; its summary
+// still says something, since an empty one is refused and the
+// conversation could then never be summarized.
+func TestBlankSpanHasASummary(t *testing.T) {
+	for _, blank := range []string{" ", "\t", "\n \n"} {
+		recs := []transcript.Record{
+			{Message: transcript.Message{Role: transcript.RoleUser, Contents: []string{blank}}},
+			{Message: transcript.Message{Role: transcript.RoleAssistant, Contents: []string{blank}}},
+		}
+		got, err := (&Engine{Counter: counter(t)}).Summarize(span.Input{Records: recs})
+		if err != nil || strings.TrimSpace(got) == "" {
+			t.Errorf("contents %q: summary %q, %v; want a text", blank, got, err)
+		}
+	}
 }

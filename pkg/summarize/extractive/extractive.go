@@ -36,6 +36,9 @@ type Engine struct {
 	Counter *tokens.Counter
 }
 
+// noText is the summary of a span that holds no clause.
+const noText = "(the records it covers hold no text)"
+
 // defaultMaxTokens bounds a text given no bound.
 const defaultMaxTokens = 4000
 
@@ -70,7 +73,10 @@ func (e *Engine) Summarize(in span.Input) (string, error) {
 		return "", err
 	}
 	if s.n == 0 {
-		return "", nil
+		// Records of blank text only ("\t", " "): no clause to keep, but
+		// the span must still fold (an empty answer is refused, and the
+		// conversation could then never be summarized).
+		return noText, nil
 	}
 	notes, err := s.fit(budget)
 	if err != nil {
