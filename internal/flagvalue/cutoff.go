@@ -70,10 +70,14 @@ func Window(since, until string, now time.Time) (from, before int64, err error) 
 		if before, err = Cutoff("--until", until, now); err != nil {
 			return 0, 0, err
 		}
-		before = max(before, 1)
 	}
+	// Compared before the clamp below, which would let --since 0 --until 0
+	// through.
 	if since != "" && until != "" && from >= before {
 		return 0, 0, exitcode.Usagef("--since %s is not before --until %s: no record can be created at or after the one and before the other", since, until)
+	}
+	if until != "" {
+		before = max(before, 1) // 0 would mean no bound
 	}
 	return from, before, nil
 }

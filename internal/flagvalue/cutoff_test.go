@@ -83,6 +83,7 @@ func TestWindow(t *testing.T) {
 		{"1d", "2000000000000", now.UnixMilli() - 24*3600*1000, 2000000000000, ""},
 		{"2000", "1000", 0, 0, "--since 2000 is not before --until 1000"},
 		{"1000", "1000", 0, 0, "--since 1000 is not before --until 1000"},
+		{"0", "0", 0, 0, "--since 0 is not before --until 0"}, // not the clamped 1
 		{"soon", "", 0, 0, `--since "soon"`},
 		{"", "later", 0, 0, `--until "later"`},
 	} {
