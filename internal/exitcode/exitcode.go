@@ -50,6 +50,8 @@ func Of(err error) int {
 	case errors.As(err, &ue),
 		// --db or --to naming what is no convo store, or no location at all
 		errors.Is(err, store.ErrNotAStore), errors.Is(err, store.ErrBadLocation),
+		// fork --at or rewind --to naming a placeholder
+		errors.Is(err, store.ErrPlaceholder),
 		// a request the history it sends rules out
 		errors.Is(err, format.ErrIncompatible):
 		return Usage

@@ -207,6 +207,10 @@ var (
 	// ErrOutdated is a store whose schema an older convo made, opened by a
 	// command that only reads and so may not upgrade it.
 	ErrOutdated = errors.New("store made by an older convo")
+	// ErrPlaceholder is a fork or rewind asked to cut the transcript right
+	// after a placeholder: it would leave a user turn no one wrote, into
+	// which the next user message would merge. A usage error.
+	ErrPlaceholder = errors.New("is a placeholder convo put before the record after it: name the record before it or after it")
 )
 
 // Record references a command may use instead of an id: the names of

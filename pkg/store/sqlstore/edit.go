@@ -92,6 +92,23 @@ func resolve(ctx context.Context, q conn, conv, ref string) (stored, error) {
 	return r, nil
 }
 
+// resolveCut is resolve for where fork and rewind cut the transcript: not
+// right after a placeholder (store.ErrPlaceholder).
+func resolveCut(ctx context.Context, q conn, conv, ref string) (stored, error) {
+	st, err := resolve(ctx, q, conv, ref)
+	if err != nil || st.Role != string(transcript.RoleUser) {
+		return st, err
+	}
+	r, err := parseStored(st.Body)
+	if err != nil {
+		return st, err
+	}
+	if r.IsFake() {
+		return st, fmt.Errorf("record %s of conversation %q %w", st.ID, conv, store.ErrPlaceholder)
+	}
+	return st, nil
+}
+
 // lastRealUser finds the last user record that is not a placeholder.
 func lastRealUser(ctx context.Context, q conn, conv string, r *stored) error {
 	rows, err := q.QueryContext(ctx, `SELECT id, pos, sub, role, body FROM records

@@ -41,7 +41,7 @@ func (s *Store) fork(ctx context.Context, src, dst string, opt store.ForkOptions
 		}
 		end := store.Place{Pos: 1 << 62}
 		if opt.At != "" {
-			st, err := resolve(ctx, tx, src, opt.At)
+			st, err := resolveCut(ctx, tx, src, opt.At)
 			if err != nil {
 				return err
 			}

@@ -40,7 +40,7 @@ func (s *Store) Rewind(ctx context.Context, conv, to string, opt store.RewindOpt
 		if err := mustLockTx(ctx, tx, conv); err != nil {
 			return err
 		}
-		st, err := resolve(ctx, tx, conv, to)
+		st, err := resolveCut(ctx, tx, conv, to)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -248,8 +249,11 @@ func (x suite) TestFiguresProperty(t *testing.T) {
 					_, err := s.Annotate(ctx, "p", "last", &transcript.Annotation{Timing: map[string]int64{"llmEnd": int64(step)}})
 					lcMust(t, err)
 				case 5:
-					recs := readAll(t, s, "p", store.ReadOptions{})
+					recs := cutPoints(readAll(t, s, "p", store.ReadOptions{}))
 					what = "a rewind"
+					if len(recs) == 0 {
+						break
+					}
 					_, err := s.Rewind(ctx, "p", recs[rng.IntN(len(recs))].ID, store.RewindOptions{})
 					lcMust(t, err)
 				case 6:
@@ -259,7 +263,7 @@ func (x suite) TestFiguresProperty(t *testing.T) {
 				case 7:
 					what = "a fork"
 					opt := store.ForkOptions{Force: true}
-					if recs := readAll(t, s, "p", store.ReadOptions{}); len(recs) > 0 && rng.IntN(2) == 0 {
+					if recs := cutPoints(readAll(t, s, "p", store.ReadOptions{})); len(recs) > 0 && rng.IntN(2) == 0 {
 						what, opt.At = "a fork up to a record", recs[rng.IntN(len(recs))].ID
 					}
 					_, err := s.Fork(ctx, "p", "f", opt, ids)
@@ -282,4 +286,10 @@ func (x suite) TestFiguresProperty(t *testing.T) {
 			figCheck(t, copied, "p", "a copy")
 		})
 	}
+}
+
+// cutPoints is recs less the placeholders, which a fork or rewind refuses
+// to cut after (lcRefusesCutAt).
+func cutPoints(recs []transcript.Record) []transcript.Record {
+	return slices.DeleteFunc(recs, func(r transcript.Record) bool { return r.IsFake() })
 }

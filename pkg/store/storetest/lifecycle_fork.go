@@ -37,6 +37,10 @@ func (x suite) TestLifecycleForkProperty(t *testing.T) {
 			lcCheckRules(t, "source", src)
 			for i, at := range src {
 				dst := fmt.Sprintf("fork-%d", i)
+				if at.IsFake() {
+					lcRefusesCutAt(t, s, "src", at.ID, dst, ids)
+					continue
+				}
 				res, err := s.Fork(ctx, "src", dst, store.ForkOptions{At: at.ID}, ids)
 				lcMust(t, err)
 				if res.Records != i+1 {
@@ -163,4 +167,25 @@ func (x suite) TestLifecycleForkTarget(t *testing.T) {
 		t.Fatal("fork onto itself succeeded")
 	}
 	lcMust(t, s.IntegrityCheck(ctx))
+}
+
+// lcRefusesCutAt checks that a fork of conv at the placeholder id, and a
+// rewind of conv to it, are refused (store.ErrPlaceholder) and change
+// nothing: dst is not made.
+func lcRefusesCutAt(t testing.TB, s store.Store, conv, id, dst string, ids *transcript.IDs) {
+	t.Helper()
+	ctx := context.Background()
+	before := readAll(t, s, conv, store.ReadOptions{})
+	if _, err := s.Fork(ctx, conv, dst, store.ForkOptions{At: id}, ids); !errors.Is(err, store.ErrPlaceholder) {
+		t.Fatalf("fork at the placeholder %s: %v, want %v", id, err, store.ErrPlaceholder)
+	}
+	if _, err := s.Rewind(ctx, conv, id, store.RewindOptions{}); !errors.Is(err, store.ErrPlaceholder) {
+		t.Fatalf("rewind to the placeholder %s: %v, want %v", id, err, store.ErrPlaceholder)
+	}
+	if err := s.Read(ctx, dst, store.ReadOptions{Limit: 1}, func(store.Row) error { return nil }); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("the refused fork made %q: %v", dst, err)
+	}
+	if after := readAll(t, s, conv, store.ReadOptions{}); !slices.EqualFunc(after, before, lcSame) {
+		t.Fatal("the refused rewind changed the conversation")
+	}
 }

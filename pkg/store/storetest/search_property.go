@@ -164,7 +164,8 @@ func (h *searchHistory) summarize(step int, conv string) {
 	}
 }
 
-// rewind rewinds conv to its first record.
+// rewind rewinds conv to its first record that is no summary or
+// placeholder.
 func (h *searchHistory) rewind(step int, conv string) {
 	t, s := h.t, h.s
 	ctx := context.Background()
@@ -173,7 +174,9 @@ func (h *searchHistory) rewind(step int, conv string) {
 		if first == "" && r.Role != "summary" {
 			var rec transcript.Record
 			transcript.DecodeStored(r.Body, &rec)
-			first = rec.ID
+			if !rec.IsFake() {
+				first = rec.ID
+			}
 		}
 		return nil
 	})
