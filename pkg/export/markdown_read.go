@@ -51,7 +51,7 @@ func (m *markdownReader) nextLine() (string, error) {
 		m.pendOK = false
 		return m.pending, nil
 	}
-	s, err := m.in.ReadString('\n')
+	s, err := m.readLine()
 	if err == io.EOF && s == "" {
 		return "", io.EOF
 	}
@@ -80,6 +80,27 @@ func (m *markdownReader) nextLine() (string, error) {
 		}
 	}
 	return s, nil
+}
+
+// maxMarkdownLine bounds a line: a record's text is at most
+// transcript.MaxRecordBytes, and a summary's JSON block holds its
+// summaryIds on top (64 MiB is over two million ids). A longer line is no
+// export of convo's (/dev/zero is one endless line): refused, not held.
+var maxMarkdownLine = 64 << 20
+
+// readLine is bufio.Reader.ReadString('\n') up to maxMarkdownLine bytes.
+func (m *markdownReader) readLine() (string, error) {
+	var line []byte
+	for {
+		frag, err := m.in.ReadSlice('\n')
+		if len(line)+len(frag) > maxMarkdownLine {
+			return "", m.errorf(m.line+1, "a line of over %d bytes: no markdown export of convo's", maxMarkdownLine)
+		}
+		line = append(line, frag...)
+		if err != bufio.ErrBufferFull {
+			return string(line), err
+		}
+	}
 }
 
 func (m *markdownReader) unread(s string) { m.pending, m.pendOK = s, true }

@@ -189,3 +189,28 @@ func FuzzMarkdownReader(f *testing.F) {
 		}
 	})
 }
+
+// An endless line (/dev/zero) is refused once past maxMarkdownLine, naming
+// its line, rather than held whole; a line of that length is read.
+func TestMarkdownReaderLongLine(t *testing.T) {
+	defer func(n int) { maxMarkdownLine = n }(maxMarkdownLine)
+	maxMarkdownLine = 64 << 10
+	zeros := io.LimitReader(zeroReader{}, 1<<30)
+	_, err := io.ReadAll(NewMarkdownReader(io.MultiReader(strings.NewReader("## user\n"), zeros)))
+	var ie *transcript.InputError
+	if !errors.As(err, &ie) || ie.Line != 2 || !strings.Contains(err.Error(), "a line of over 65536 bytes") {
+		t.Fatalf("an endless line: %v, want an input error naming line 2", err)
+	}
+	text := strings.Repeat("x", maxMarkdownLine-1) + "\n"
+	out, err := io.ReadAll(NewMarkdownReader(strings.NewReader("## user\n" + text)))
+	if err != nil || !bytes.Contains(out, []byte(strings.Repeat("x", 100))) {
+		t.Fatalf("a line at the bound: %v", err)
+	}
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
