@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,6 +52,31 @@ func TestFilesFollowsLinkToDirectory(t *testing.T) {
 		if filepath.Dir(p) != link && filepath.Dir(filepath.Dir(filepath.Dir(p))) != link {
 			t.Errorf("%s: want a path under the link %s", p, link)
 		}
+	}
+}
+
+// In a walked directory, a link to a session file is that file, and a link
+// to a directory is not followed (a loop would never end).
+func TestFilesFollowsLinkToFile(t *testing.T) {
+	f, _ := Lookup("claude-code")
+	session, err := filepath.Abs(filepath.Join("testdata", "claude-code", "proj", "11111111-2222-3333-4444-555555555555.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	link := filepath.Join(dir, "linked.jsonl")
+	if err := os.Symlink(session, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := os.Symlink(dir, filepath.Join(dir, "loop")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "gone.jsonl"), filepath.Join(dir, "dangling.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Files(f, []string{dir})
+	if err != nil || !slices.Equal(got, []string{link}) {
+		t.Fatalf("Files(dir) = %q, %v; want [%s]", got, err, link)
 	}
 }
 

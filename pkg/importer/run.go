@@ -143,7 +143,19 @@ func Files(f Format, paths []string) ([]string, error) {
 			if err != nil {
 				return err
 			}
-			if d.Type().IsRegular() && f.Match(q) {
+			if !f.Match(q) {
+				return nil
+			}
+			// A link to a session file is that file (a session linked in
+			// from elsewhere); links to directories are not followed, so
+			// that a link loop cannot walk forever.
+			if d.Type()&fs.ModeSymlink != 0 {
+				if fi, err := os.Stat(q); err == nil && fi.Mode().IsRegular() {
+					out = append(out, q)
+				}
+				return nil
+			}
+			if d.Type().IsRegular() {
 				out = append(out, q)
 			}
 			return nil
