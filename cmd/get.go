@@ -36,7 +36,7 @@ func newCmdGet(f *Factory, runF func(context.Context, *getOptions) error) *cobra
 				return err
 			}
 			if o.limit < 0 {
-				return exitcode.Usagef("--limit %d: want a positive number", o.limit)
+				return exitcode.Usagef("--limit %d: want 0 (every record) or more", o.limit)
 			}
 			o.read = store.ReadOptions{Limit: o.limit}
 			var err error
