@@ -129,7 +129,9 @@ func TestParse(t *testing.T) {
 		{"a AND b", `"a" "b"`},
 		{"x a OR b AND c", `"x" "a" OR "b" "c"`},
 		{"a AND -b", `"a" -"b"`},
-		{`"AND" and`, `"and" "and"`},
+		{`"AND" and`, `"and"`}, // a repeated clause once
+		{"l* x l* l* -y -y x", `"l"* "x" -"y"`},
+		{"a b OR c c OR b", `"a" "b" OR "c" "c" OR "b"`}, // OR's sides as written
 	} {
 		q, err := Parse(tt.in)
 		if err != nil {
