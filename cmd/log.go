@@ -1,7 +1,10 @@
 package cmd
 
 import (
+	"context"
+	"log"
 	"log/slog"
+	"strings"
 
 	"github.com/convo-cli/convo/internal/logging"
 	"github.com/spf13/cobra"
@@ -33,6 +36,11 @@ func startLogging(a *Factory, cmd *cobra.Command) error {
 		return err
 	}
 	a.log = l
+	// A library's own log lines (the Gemini SDK prints "Error stream idle"
+	// when a stream stalls) went to stderr as they were, without "convo:"
+	// or the key redaction: they are debug lines of convo's logger now.
+	log.SetFlags(0)
+	log.SetOutput(libraryLog{l})
 	if l.Enabled(cmd.Context(), slog.LevelDebug) {
 		// Flag names only: a value may be a URL with credentials in it.
 		var set []string
@@ -44,4 +52,14 @@ func startLogging(a *Factory, cmd *cobra.Command) error {
 		l.Debug("run", "command", cmd.CommandPath(), "flags_set", set, "config_file", cfg, "version", Version())
 	}
 	return nil
+}
+
+// libraryLog takes the lines a library writes with the standard library's
+// log package as debug lines of l; the failure they tell of, if any,
+// reaches convo as an error and is reported as such.
+type libraryLog struct{ l *slog.Logger }
+
+func (w libraryLog) Write(p []byte) (int, error) {
+	w.l.Log(context.Background(), slog.LevelDebug, "library log", "line", strings.TrimRight(string(p), "\n"))
+	return len(p), nil
 }

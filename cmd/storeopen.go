@@ -39,17 +39,18 @@ const (
 // database, a PostgreSQL keyword/value string) is a usage error naming
 // flag, the location's passwords masked.
 func openStoreAs(ctx context.Context, flag, spec string, m storeMode) (*sqlstore.Store, error) {
-	s, err := openBackend(ctx, flag, spec, m)
+	// Check's errors name flag already: wrapping them again said "--db: --db:".
+	if err := storeloc.Check(flag, spec); err != nil {
+		return nil, err
+	}
+	s, err := openBackend(ctx, spec, m)
 	if errors.Is(err, store.ErrNotAStore) || errors.Is(err, store.ErrBadLocation) {
 		return nil, fmt.Errorf("%s: %w", flag, err) // exit 2: see exitCode
 	}
 	return s, err
 }
 
-func openBackend(ctx context.Context, flag, spec string, m storeMode) (*sqlstore.Store, error) {
-	if err := storeloc.Check(flag, spec); err != nil {
-		return nil, err
-	}
+func openBackend(ctx context.Context, spec string, m storeMode) (*sqlstore.Store, error) {
 	if storeloc.IsPostgres(spec) {
 		return [...]func(context.Context, string) (*sqlstore.Store, error){
 			readStore: postgres.OpenRead, changeStore: postgres.OpenExisting, writeStore: postgres.Open,

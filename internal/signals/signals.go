@@ -113,6 +113,13 @@ func Interrupted(ctx context.Context, err error) error {
 	if err == nil || errors.As(err, &de) {
 		return err
 	}
+	// What a command committing piece by piece noted is said unless its
+	// error says it already: import said "nothing was written" after
+	// storing thousands of records.
+	var pe *exitcode.PartialError
+	if what, partial := stateOf(ctx).note(); what != "" && partial && !errors.As(err, &pe) {
+		err = &exitcode.PartialError{Err: err, Stored: what}
+	}
 	return &exitcode.InterruptedError{Sig: sc.Sig, Err: err}
 }
 

@@ -96,3 +96,32 @@ func waitDone(t *testing.T, ctx context.Context) {
 		t.Fatal("the signal never reached the command's context")
 	}
 }
+
+// TestInterruptedSaysPartial: a command that commits piece by piece
+// (import's chunks) and is stopped by a signal says what it stored, from
+// NotePartial, also when its error does not: import said "nothing was
+// written" after storing thousands of records. An error that says it
+// itself (summarize --all's) is left as it is.
+func TestInterruptedSaysPartial(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		note string
+		err  error
+		want string
+	}{
+		{"nothing noted", "", context.Canceled, "interrupted; nothing was written"},
+		{"chunks noted", "3200 records were stored before that", context.Canceled, "interrupted; 3200 records were stored before that"},
+		{"error says it", "3200 records were stored before that", &exitcode.PartialError{Err: context.Canceled, Stored: "2 summaries"}, "interrupted; 2 summaries"},
+	} {
+		ctx, _ := WithRunState(context.Background())
+		ctx, cancel := context.WithCancelCause(ctx)
+		if tt.note != "" {
+			NotePartial(ctx, "%s", tt.note)
+		}
+		cancel(&Cause{Sig: syscall.SIGINT})
+		err := Interrupted(ctx, tt.err)
+		if got := exitcode.Message(err); got != tt.want || exitcode.Of(err) != 130 {
+			t.Errorf("%s: %q, exit %d; want %q, exit 130", tt.name, got, exitcode.Of(err), tt.want)
+		}
+	}
+}

@@ -135,10 +135,11 @@ func (o Options) timeout() time.Duration {
 }
 
 func (o Options) httpClient() *http.Client {
-	if o.HTTPClient != nil {
-		return o.HTTPClient
+	hc := o.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
 	}
-	return &http.Client{}
+	return keepKeysHome(hc)
 }
 
 // New returns the transport of the named provider: one the registry marks

@@ -346,3 +346,40 @@ func TestOpenCreatesTablesOnlyToWrite(t *testing.T) {
 		t.Fatalf("OpenRead of an older store: %v, want ErrOutdated", err)
 	}
 }
+
+// A schema another program made, with tables named as convo's, is
+// store.ErrNotAStore for every mode, and nothing in it changes: it was a
+// runtime error (a failed migration, a failed query), or for a reader "no
+// such store".
+func TestForeignSchemaRefused(t *testing.T) {
+	ctx := context.Background()
+	for name, ddl := range map[string]string{
+		"convo's table names": `CREATE TABLE records (id int, body text); CREATE TABLE conversations (name text)`,
+		"foreign migrations":  `CREATE TABLE convo_migrations (version text, foo int)`,
+	} {
+		dsn := pgtest.Schema(t)
+		probe, err := sql.Open("pgx", dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer probe.Close()
+		if _, err := probe.Exec(ddl); err != nil {
+			t.Fatal(err)
+		}
+		for mode, open := range map[string]func(context.Context, string) (*sqlstore.Store, error){"Open": Open, "OpenRead": OpenRead, "OpenExisting": OpenExisting} {
+			if s, err := open(ctx, dsn); !errors.Is(err, store.ErrNotAStore) {
+				if s != nil {
+					s.Close()
+				}
+				t.Errorf("%s: %s: %v, want ErrNotAStore", name, mode, err)
+			}
+		}
+		var n int
+		if err := probe.QueryRow(`SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.Count(ddl, "CREATE TABLE"); n != want {
+			t.Errorf("%s: %d tables after opening, want %d: convo changed the schema", name, n, want)
+		}
+	}
+}
