@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/endless"
+
 	"github.com/convo-cli/convo/pkg/transcript"
 )
 
@@ -195,8 +197,7 @@ func FuzzMarkdownReader(f *testing.F) {
 func TestMarkdownReaderLongLine(t *testing.T) {
 	defer func(n int) { maxMarkdownLine = n }(maxMarkdownLine)
 	maxMarkdownLine = 64 << 10
-	zeros := io.LimitReader(zeroReader{}, 1<<30)
-	_, err := io.ReadAll(NewMarkdownReader(io.MultiReader(strings.NewReader("## user\n"), zeros)))
+	_, err := io.ReadAll(NewMarkdownReader(io.MultiReader(strings.NewReader("## user\n"), &endless.Line{Max: 1 << 30})))
 	var ie *transcript.InputError
 	if !errors.As(err, &ie) || ie.Line != 2 || !strings.Contains(err.Error(), "a line of over 65536 bytes") {
 		t.Fatalf("an endless line: %v, want an input error naming line 2", err)
@@ -206,11 +207,4 @@ func TestMarkdownReaderLongLine(t *testing.T) {
 	if err != nil || !bytes.Contains(out, []byte(strings.Repeat("x", 100))) {
 		t.Fatalf("a line at the bound: %v", err)
 	}
-}
-
-type zeroReader struct{}
-
-func (zeroReader) Read(p []byte) (int, error) {
-	clear(p)
-	return len(p), nil
 }

@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/convo-cli/convo/internal/endless"
 
 	"github.com/convo-cli/convo/internal/providertest"
 	"github.com/convo-cli/convo/pkg/llm"
@@ -275,33 +276,16 @@ func FuzzBatchResults(f *testing.F) {
 	})
 }
 
-// endlessLine is a result file whose line never ends (/dev/zero), counting
-// what was read; it stops at max so that a reader that would take it whole
-// fails the test instead of hanging it.
-type endlessLine struct{ n, max int }
-
-func (e *endlessLine) Read(p []byte) (int, error) {
-	if e.n >= e.max {
-		return 0, io.EOF
-	}
-	p = p[:min(len(p), e.max-e.n)]
-	for i := range p {
-		p[i] = 'x'
-	}
-	e.n += len(p)
-	return len(p), nil
-}
-
 // A result line past maxResultLine is refused once it is that long, not
 // read to its end first.
 func TestBatchResultLineBounded(t *testing.T) {
-	r := &endlessLine{max: 8 * maxResultLine}
+	r := &endless.Line{Max: 8 * maxResultLine}
 	_, err := readBatchResults(r)
 	var ie *transcript.InputError
 	if !errors.As(err, &ie) || ie.Line != 1 {
 		t.Fatalf("err = %v, want line 1 refused", err)
 	}
-	if r.n > 2*maxResultLine {
-		t.Errorf("read %d bytes of a line refused past %d", r.n, maxResultLine)
+	if r.N > 2*maxResultLine {
+		t.Errorf("read %d bytes of a line refused past %d", r.N, maxResultLine)
 	}
 }

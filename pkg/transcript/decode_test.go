@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/convo-cli/convo/internal/endless"
 )
 
 func TestDecoderNamesLines(t *testing.T) {
@@ -36,35 +38,18 @@ func TestDecoderRejectsHugeLine(t *testing.T) {
 	}
 }
 
-// endless is a line that never ends (/dev/zero, a producer stuck in a
-// loop), counting what was read of it; it stops at max, so that a decoder
-// that would read it to its end fails the test instead of hanging it.
-type endless struct{ n, max int }
-
-func (e *endless) Read(p []byte) (int, error) {
-	if e.n >= e.max {
-		return 0, io.EOF
-	}
-	p = p[:min(len(p), e.max-e.n)]
-	for i := range p {
-		p[i] = 'x'
-	}
-	e.n += len(p)
-	return len(p), nil
-}
-
 // A line that never ends is refused once past the limit, not read to its
 // end (which never comes).
 func TestDecoderRefusesEndlessLine(t *testing.T) {
-	src := &endless{max: 8 * MaxLineBytes}
+	src := &endless.Line{Max: 8 * MaxLineBytes}
 	d := NewDecoder(io.MultiReader(strings.NewReader(`{"role":"user","content":"`), src))
 	_, err := d.Next()
 	var ie *InputError
 	if !errors.As(err, &ie) || ie.Line != 1 || !strings.Contains(err.Error(), "longer than") {
 		t.Fatalf("err = %v, want line 1 too long", err)
 	}
-	if src.n > 2*MaxLineBytes {
-		t.Errorf("read %d bytes of a line refused past %d", src.n, MaxLineBytes)
+	if src.N > 2*MaxLineBytes {
+		t.Errorf("read %d bytes of a line refused past %d", src.N, MaxLineBytes)
 	}
 }
 
