@@ -258,7 +258,7 @@ func readBatchResults(r io.Reader) ([]batchEntry, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var entries []batchEntry
 	for n := 1; ; n++ {
-		line, err := readLine(br, maxResultLine)
+		line, err := transcript.ReadLine(br, maxResultLine)
 		if len(line) > maxResultLine {
 			return nil, &transcript.InputError{Line: n, Err: fmt.Errorf("a line over %d MiB: no result of a summary is that long", maxResultLine>>20)}
 		}
@@ -275,20 +275,6 @@ func readBatchResults(r io.Reader) ([]batchEntry, error) {
 		}
 		if err != nil {
 			return nil, err
-		}
-	}
-}
-
-// readLine reads a line as ReadBytes does, but stops past max bytes
-// (what it returns is then longer than max): a line that never ends
-// (/dev/zero) is refused, not read into memory without bound.
-func readLine(br *bufio.Reader, max int) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		line = append(line, chunk...)
-		if !errors.Is(err, bufio.ErrBufferFull) || len(line) > max {
-			return line, err
 		}
 	}
 }
