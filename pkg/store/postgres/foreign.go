@@ -12,19 +12,18 @@ import (
 	"github.com/convo-cli/convo/pkg/store"
 )
 
-// createTableRE finds the tables a migration creates.
-var createTableRE = regexp.MustCompile(`(?i)\bCREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)`)
-
 // convoTables lists the tables convo's migrations create, read from them so
 // that a new migration's table is known without a second list to keep.
 func convoTables(names []string) ([]string, error) {
+	// Compiled here, not at start-up: only a store's first opening asks.
+	createTable := regexp.MustCompile(`(?i)\bCREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)`)
 	var tables []string
 	for _, n := range names {
 		body, err := fs.ReadFile(migrationFS, n)
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range createTableRE.FindAllStringSubmatch(string(body), -1) {
+		for _, m := range createTable.FindAllStringSubmatch(string(body), -1) {
 			tables = append(tables, strings.ToLower(m[1]))
 		}
 	}
