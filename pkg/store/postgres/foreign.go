@@ -35,28 +35,39 @@ func convoTables(names []string) ([]string, error) {
 // version is no integer, or, with no convo_migrations, tables with convo's
 // names, which a migration would collide with. Either used to fail later
 // as a runtime error (exit 1) in the middle of a query or a migration.
-func checkOwn(ctx context.Context, db *sql.DB, migrations []string, present bool) error {
+// present is what an earlier look found of convo_migrations; checkOwn
+// returns it as one look at the schema finds it: a runner's migration
+// committed between the two looks made the tables and convo_migrations
+// together, and makes no foreign schema.
+func checkOwn(ctx context.Context, db *sql.DB, migrations []string, present bool) (bool, error) {
 	if present {
 		var typ string
 		err := db.QueryRowContext(ctx, `SELECT format_type(atttypid, atttypmod) FROM pg_attribute
 			WHERE attrelid = to_regclass('convo_migrations') AND attname = 'version' AND NOT attisdropped`).Scan(&typ)
 		if errors.Is(err, sql.ErrNoRows) || err == nil && typ != "integer" {
-			return fmt.Errorf("%w: its convo_migrations table has no integer version column (another program's table); convo changed nothing in it", store.ErrNotAStore)
+			return true, fmt.Errorf("%w: its convo_migrations table has no integer version column (another program's table); convo changed nothing in it", store.ErrNotAStore)
 		}
-		return err
+		return true, err
 	}
 	tables, err := convoTables(migrations)
 	if err != nil {
-		return err
+		return false, err
 	}
+	// One statement, one snapshot of pg_class: convo's tables and
+	// convo_migrations are there together or not at all.
 	var held sql.NullString
-	if err := db.QueryRowContext(ctx, `SELECT string_agg(relname, ', ' ORDER BY relname) FROM pg_class
+	var migrated bool
+	if err := db.QueryRowContext(ctx, `SELECT string_agg(relname, ', ' ORDER BY relname) FILTER (WHERE relname <> 'convo_migrations'),
+		coalesce(bool_or(relname = 'convo_migrations'), false) FROM pg_class
 		WHERE relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
-		AND relname = ANY(string_to_array($1, ','))`, strings.Join(tables, ",")).Scan(&held); err != nil {
-		return err
+		AND relname = ANY(string_to_array($1, ','))`, strings.Join(append(tables, "convo_migrations"), ",")).Scan(&held, &migrated); err != nil {
+		return false, err
+	}
+	if migrated {
+		return checkOwn(ctx, db, migrations, true)
 	}
 	if held.Valid {
-		return fmt.Errorf("%w: it holds tables named as convo's (%s) but no convo_migrations (another program's tables); convo changed nothing in it", store.ErrNotAStore, held.String)
+		return false, fmt.Errorf("%w: it holds tables named as convo's (%s) but no convo_migrations (another program's tables); convo changed nothing in it", store.ErrNotAStore, held.String)
 	}
-	return nil
+	return false, nil
 }

@@ -137,7 +137,7 @@ func prepare(ctx context.Context, db *sql.DB, m mode) error {
 	if err := db.QueryRowContext(ctx, `SELECT to_regclass('convo_migrations') IS NOT NULL`).Scan(&present); err != nil {
 		return err
 	}
-	if err := checkOwn(ctx, db, names, present); err != nil {
+	if present, err = checkOwn(ctx, db, names, present); err != nil {
 		return err
 	}
 	done := 0
