@@ -26,6 +26,9 @@ type inserter struct {
 	// send (SearchIndex.added).
 	added []int64
 	rows  []CopyRow // a RecordCopier's batch
+	// The buffers of the batch whose INSERT runs behind (sendBehind).
+	spareArgs  []any
+	spareAdded []int64
 }
 
 // pendingRow is a record queued but not yet sent, with its index entry
@@ -99,6 +102,9 @@ func (b *inserter) send(ctx context.Context) error {
 				return fmt.Errorf("prepare: %w", err)
 			}
 		}
+		if o, ok := b.tx.overlapped(); ok {
+			return b.sendBehind(ctx, o)
+		}
 		_, err = b.full.ExecContext(ctx, b.args...)
 	} else {
 		// The last, shorter batch runs once.
@@ -114,6 +120,27 @@ func (b *inserter) send(ctx context.Context) error {
 		return err
 	}
 	b.added = b.added[:0]
+	return nil
+}
+
+// sendBehind runs the full batch's INSERT (bound in b.args) behind the
+// transaction, and the index told of its rows after it: b goes on with
+// the other buffers meanwhile.
+func (b *inserter) sendBehind(ctx context.Context, o *overlapTx) error {
+	stmt, args, added := b.full, b.args, b.added
+	first, last := b.pending[0].id, b.pending[len(b.pending)-1].id
+	err := o.behind(func(tx conn) error {
+		if _, err := stmt.ExecContext(ctx, args...); err != nil {
+			return fmt.Errorf("insert records %s to %s: %w", first, last, err)
+		}
+		return tx.ix().added(ctx, tx, added...)
+	}, b.tx.d)
+	if err != nil {
+		return err
+	}
+	b.args, b.spareArgs = b.spareArgs, args
+	b.added, b.spareAdded = b.spareAdded[:0], added
+	b.pending = b.pending[:0]
 	return nil
 }
 

@@ -228,7 +228,16 @@ func (s *Store) runTxOn(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn
 	if err != nil {
 		return &beginError{err}
 	}
-	if err := fn(conn{tx, s.d}); err != nil {
+	var q querier = tx
+	o := &overlapTx{tx: tx}
+	if opts == nil {
+		q = o // a write: its bulk inserts may run behind it (overlap.go)
+	}
+	err = fn(conn{q, s.d})
+	if serr := o.settle(); err == nil {
+		err = serr
+	}
+	if err != nil {
 		tx.Rollback()
 		return err
 	}
