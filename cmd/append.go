@@ -10,6 +10,7 @@ import (
 
 	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/internal/flagvalue"
+	"github.com/convo-cli/convo/internal/memlimit"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/pkg/answer"
 	"github.com/convo-cli/convo/pkg/export"
@@ -256,11 +257,13 @@ func (o *appendOptions) store(ctx context.Context, recs transcript.Stream, after
 		return err
 	}
 	var res store.AppendResult
+	bulk := memlimit.Bulk()
 	if len(after) > 0 {
 		res, err = s.AppendAfter(ctx, o.conversation, after[0], a.IDs, a.secrets.Guarded(recs))
 	} else {
 		res, err = s.Append(ctx, o.conversation, a.IDs, a.secrets.Guarded(recs))
 	}
+	bulk()
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/internal/flagvalue"
+	"github.com/convo-cli/convo/internal/memlimit"
 	"github.com/convo-cli/convo/internal/signals"
 	"github.com/convo-cli/convo/internal/storeloc"
 	"github.com/convo-cli/convo/pkg/store"
@@ -91,6 +92,7 @@ func copyRun(ctx context.Context, o *copyOptions) error {
 	dst.Now = f.Now
 	dst.Logger = f.logger()
 	defer dst.Close()
+	defer memlimit.Bulk()()
 
 	if !o.all {
 		n, err := store.Copy(ctx, src, dst, o.conversation, o.force)

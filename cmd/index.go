@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/convo-cli/convo/internal/memlimit"
 	"github.com/spf13/cobra"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
@@ -47,7 +48,9 @@ func indexRun(ctx context.Context, f *Factory) error {
 	n := int64(0)
 	if ix, ok := s.(indexer); ok {
 		progress, done := indexProgress(ctx, f)
+		bulk := memlimit.Bulk()
 		n, err = ix.IndexSearch(ctx, progress)
+		bulk()
 		done()
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.Describe(), err)

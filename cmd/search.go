@@ -10,6 +10,7 @@ import (
 
 	"github.com/convo-cli/convo/internal/exitcode"
 	"github.com/convo-cli/convo/internal/flagvalue"
+	"github.com/convo-cli/convo/internal/memlimit"
 	"github.com/convo-cli/convo/pkg/search"
 	"github.com/convo-cli/convo/pkg/show"
 	"github.com/convo-cli/convo/pkg/store"
@@ -121,6 +122,8 @@ func searchRun(ctx context.Context, o *searchOptions) error {
 			}
 		}}
 	p := show.SearchPrinter{Query: o.query, JSON: o.json, Rank: o.sort == "rank", Colour: useColour(o.f.IO)}
+	// The index may catch up first: a bulk write.
+	defer memlimit.Bulk()()
 	return p.Search(ctx, s, opt, o.f.IO.Out, o.limit, func() {
 		o.f.warnf("search: more than %d records match; ranked the newest %d (narrow with --since, --until, -c or --role)", search.RankLimit, search.RankLimit)
 	})
