@@ -1,13 +1,13 @@
-package sqlite
+package sqlite_test
 
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/convo-cli/convo/internal/sqlitetest"
 	"github.com/convo-cli/convo/pkg/search"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/transcript"
@@ -32,11 +32,7 @@ func bulk(n int, same ...int) []transcript.Record {
 // must find it stored, and the index must hold the merged text.
 func TestBulkAppendMergesIntoBatchInFlight(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "convo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := sqlitetest.Open(t)
 	// The batches are 256 records: 256 and 512 merge into the last
 	// record of the batch before them.
 	res, err := s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(bulk(1000, 256, 512)...))
@@ -75,11 +71,7 @@ func TestBulkAppendMergesIntoBatchInFlight(t *testing.T) {
 // the store is as it was: nothing of it stored.
 func TestBulkAppendFailingBatchStoresNothing(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "convo.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := sqlitetest.Open(t)
 	if _, err := s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(bulk(10)...)); err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +81,7 @@ func TestBulkAppendFailingBatchStoresNothing(t *testing.T) {
 		BEGIN SELECT RAISE(ABORT, 'the test refuses pos 300'); END`); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(bulk(1000)[10:]...))
+	_, err := s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(bulk(1000)[10:]...))
 	if err == nil || !strings.Contains(err.Error(), "the test refuses pos 300") {
 		t.Fatalf("append: %v; want the refused batch's error", err)
 	}
