@@ -2,12 +2,15 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"io/fs"
+	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/convo-cli/convo/internal/pgtest"
 	"github.com/convo-cli/convo/pkg/store"
+	"github.com/convo-cli/convo/pkg/store/sqlstore"
 	"github.com/convo-cli/convo/pkg/store/storetest"
 )
 
@@ -120,5 +123,26 @@ func TestCheckOwnAfterMigrationCommitted(t *testing.T) {
 	present, err := checkOwn(context.Background(), s.DB(), names, false) // the earlier look's
 	if err != nil || !present {
 		t.Fatalf("checkOwn after a migration committed: present %v, %v; want present, no error", present, err)
+	}
+}
+
+// A database the server does not have is no store, for every opening:
+// convo makes tables, not databases (spec section 3).
+func TestMissingDatabaseIsNoStore(t *testing.T) {
+	u, err := url.Parse(pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/convo_no_such_database"
+	for name, open := range map[string]func(context.Context, string) (*sqlstore.Store, error){
+		"Open": Open, "OpenExisting": OpenExisting, "OpenRead": OpenRead,
+	} {
+		s, err := open(context.Background(), u.String())
+		if err == nil {
+			s.Close()
+		}
+		if !errors.Is(err, store.ErrNoStore) || !strings.Contains(err.Error(), `no database "convo_no_such_database"`) {
+			t.Errorf("%s: %v; want no store, naming the database", name, err)
+		}
 	}
 }
