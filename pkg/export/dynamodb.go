@@ -338,8 +338,7 @@ func (d *dynamoWriter) Write(body []byte) error {
 		return err
 	}
 	d.buf = append(buf, "}\n"...)
-	_, err = d.w.Write(d.buf)
-	return err
+	return writeWhole(d.w, d.buf)
 }
 
 func (d *dynamoWriter) Close() error { return d.w.Flush() }

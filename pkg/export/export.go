@@ -98,11 +98,32 @@ func NewWriter(w io.Writer, f Format, opt Options) (Writer, error) {
 	return nil, fmt.Errorf("unknown format %q", f)
 }
 
-type jsonlWriter struct{ w *bufio.Writer }
+type jsonlWriter struct {
+	w    *bufio.Writer
+	line []byte // a record too long for what the buffer has left, and its newline
+}
 
 func (j *jsonlWriter) Write(body []byte) error {
-	j.w.Write(body)
-	return j.w.WriteByte('\n') // bufio keeps the first error, so one check does
+	if len(body) < j.w.Available() {
+		j.w.Write(body)
+		return j.w.WriteByte('\n') // bufio keeps the first error, so one check does
+	}
+	j.line = append(append(j.line[:0], body...), '\n')
+	return writeWhole(j.w, j.line)
+}
+
+// writeWhole writes line to w so that w hands its writer whole lines only
+// (spec section 5): a line that does not fit in what w has left goes
+// after a flush, and one longer than w's buffer in a write of its own. An
+// export stopped between records so never ends inside one.
+func writeWhole(w *bufio.Writer, line []byte) error {
+	if len(line) > w.Available() && w.Buffered() > 0 {
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(line) // an empty buffer writes a longer line at once
+	return err
 }
 
 func (j *jsonlWriter) Close() error { return j.w.Flush() }
