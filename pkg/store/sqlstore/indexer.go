@@ -70,12 +70,11 @@ func (ix *indexer) page(q string, after int64, limit int) (int, int64, error) {
 	return len(p.docids), last, nil
 }
 
-// make makes p's entries (quoted as JSON strings, for index). Two pages
+// make makes p's entries. Two pages
 // may be made at once: each has its own termer.
 func (ix *indexer) make(p *madePage) {
 	defer close(p.done)
 	var t termer
-	var quote []byte
 	p.es = make([]entry, 0, len(p.docids))
 	for i, docid := range p.docids {
 		text, err := t.stored(ix.tx.d, p.convs[i], p.bodies[i])
@@ -83,8 +82,7 @@ func (ix *indexer) make(p *madePage) {
 			p.err = fmt.Errorf("record at %d: %w", docid, err)
 			return
 		}
-		quote = appendJSONText(quote[:0], text)
-		p.es = append(p.es, entry{docid: docid, quoted: string(quote)})
+		p.es = append(p.es, entry{docid: docid, text: text})
 		p.held += len(text)
 	}
 }

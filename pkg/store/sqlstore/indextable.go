@@ -21,14 +21,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 )
 
 // IndexTableSQL is the SQL of an index table of its own.
 type IndexTableSQL interface {
 	IndexSQL
 	// IndexInsert is the statement adding entries: its one placeholder
-	// is bound to a JSON object of key to text (one statement for any
+	// is bound to a JSONB object of key to text (one statement for any
 	// number: FTS5 writes what it holds at each statement's start);
 	// IndexKey is a docid's key.
 	IndexInsert() string
@@ -135,31 +134,67 @@ func (t *indexTable) add(ctx context.Context, tx conn, es []entry) error {
 	// FTS5 writes what it holds to a new segment whenever a key comes
 	// that is not above the last one.
 	slices.SortFunc(es, func(a, b entry) int { return cmp.Compare(b.docid, a.docid) })
-	n := 2
-	for _, e := range es {
-		n += len(e.quoted) + len(e.text) + 24 // its key, quotes and commas
-	}
-	b := make([]byte, 0, n)
-	b = append(b, '{')
-	for i, e := range es {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = strconv.AppendInt(b, t.IndexKey(e.docid), 10)
-		b = append(b, '"', ':')
-		if e.quoted != "" {
-			b = append(b, e.quoted...)
-		} else {
-			b = appendJSONText(b, e.text)
-		}
-	}
-	b = append(b, '}')
-	// Bound without a copy: b is not touched until the statement is done.
-	if _, err := tx.ExecContext(ctx, t.IndexInsert(), unsafe.String(unsafe.SliceData(b), len(b))); err != nil {
+	if _, err := tx.ExecContext(ctx, t.IndexInsert(), t.entriesJSONB(es)); err != nil {
 		return fmt.Errorf("index records: %w", err)
 	}
 	return nil
+}
+
+// entriesJSONB is es as one JSONB object (SQLite's binary JSON, which
+// json_each reads without parsing text) of each key to its text: the keys
+// TEXT elements (digits), the texts TEXTRAW ones, their bytes as they are
+// (text JSON had to be escaped by Go and parsed again by SQLite: a tenth
+// of a catch-up's clock).
+func (t *indexTable) entriesJSONB(es []entry) []byte {
+	var key [24]byte
+	n := 0
+	for _, e := range es {
+		k := len(strconv.AppendInt(key[:0], t.IndexKey(e.docid), 10))
+		n += jsonbHeaderSize(k) + k + jsonbHeaderSize(len(e.text)) + len(e.text)
+	}
+	b := make([]byte, 0, jsonbHeaderSize(n)+n)
+	b = appendJSONBHeader(b, jsonbObject, n)
+	for _, e := range es {
+		k := strconv.AppendInt(key[:0], t.IndexKey(e.docid), 10)
+		b = append(appendJSONBHeader(b, jsonbText, len(k)), k...)
+		b = append(appendJSONBHeader(b, jsonbTextRaw, len(e.text)), e.text...)
+	}
+	return b
+}
+
+// JSONB element types (sqlite.org/jsonb.html): the low four bits of an
+// element's first byte.
+const (
+	jsonbText    = 7
+	jsonbTextRaw = 10
+	jsonbObject  = 12
+)
+
+// appendJSONBHeader appends the header of a JSONB element of type typ
+// whose payload is n bytes: the size in the high four bits up to 11, else
+// in the 1, 2 or 4 bytes after them (big-endian), the smallest that holds it.
+func appendJSONBHeader(b []byte, typ byte, n int) []byte {
+	switch {
+	case n <= 11:
+		return append(b, byte(n)<<4|typ)
+	case n <= 0xff:
+		return append(b, 12<<4|typ, byte(n))
+	case n <= 0xffff:
+		return append(b, 13<<4|typ, byte(n>>8), byte(n))
+	}
+	return append(b, 14<<4|typ, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
+}
+
+func jsonbHeaderSize(n int) int {
+	switch {
+	case n <= 11:
+		return 1
+	case n <= 0xff:
+		return 2
+	case n <= 0xffff:
+		return 3
+	}
+	return 5
 }
 
 // unindex makes the records matching where unindexed, before their text

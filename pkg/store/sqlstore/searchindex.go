@@ -39,12 +39,10 @@ func StoredIndexText(d Dialect, conv string, body []byte) (string, error) {
 	return t.stored(d, conv, body)
 }
 
-// entry is a record's place in the index: its docid and index text, and
-// that text as a JSON string when it was made beforehand (see flush).
+// entry is a record's place in the index: its docid and index text.
 type entry struct {
-	docid  int64
-	text   string
-	quoted string
+	docid int64
+	text  string
 }
 
 // deleteRecords deletes the records matching where (args bound to its
@@ -88,27 +86,3 @@ func moveDocID(ctx context.Context, tx conn, conv string, r *transcript.Record) 
 // it is written.
 const maxHeldEntries = 2 << 20
 
-// appendJSONText appends s as a JSON string whose bytes SQLite's JSON
-// functions give back unchanged: only the quote, the backslash and the
-// control characters are escaped, other bytes (invalid UTF-8 included)
-// go as they are.
-func appendJSONText(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	from := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[from:i]...)
-		if c < 0x20 {
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-		} else {
-			b = append(b, '\\', c)
-		}
-		from = i + 1
-	}
-	b = append(b, s[from:]...)
-	return append(b, '"')
-}
