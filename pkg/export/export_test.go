@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -43,7 +44,14 @@ func sample(t testing.TB) [][]byte {
 func render(t testing.TB, f Format, opt Options, bodies [][]byte) []byte {
 	t.Helper()
 	var out bytes.Buffer
-	w, err := NewWriter(&out, f, opt)
+	renderTo(t, &out, f, opt, bodies)
+	return out.Bytes()
+}
+
+// renderTo writes bodies to out in format f.
+func renderTo(t testing.TB, out io.Writer, f Format, opt Options, bodies [][]byte) {
+	t.Helper()
+	w, err := NewWriter(out, f, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +63,6 @@ func render(t testing.TB, f Format, opt Options, bodies [][]byte) []byte {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return out.Bytes()
 }
 
 func TestGolden(t *testing.T) {

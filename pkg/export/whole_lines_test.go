@@ -30,18 +30,7 @@ func TestLineFormatsWriteWholeLines(t *testing.T) {
 	for _, f := range []Format{JSONL, DynamoDB} {
 		t.Run(string(f), func(t *testing.T) {
 			var out writes
-			w, err := NewWriter(&out, f, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, b := range bodies {
-				if err := w.Write(b); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
+			renderTo(t, &out, f, Options{}, bodies)
 			if got := bytes.Count(out.all.Bytes(), []byte("\n")); got != len(bodies) {
 				t.Fatalf("%d lines written, want %d", got, len(bodies))
 			}

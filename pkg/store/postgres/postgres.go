@@ -87,11 +87,7 @@ func open(ctx context.Context, dsn string, m mode) (*sqlstore.Store, error) {
 	db.SetMaxIdleConns(16)
 	if err := prepare(ctx, db, m); err != nil {
 		db.Close()
-		var pg *pgconn.PgError
-		if errors.As(err, &pg) && pg.Code == "3D000" { // invalid_catalog_name
-			// convo makes tables, not databases (spec section 3).
-			err = fmt.Errorf("%w: the server has no database %q; create it first (createdb)", store.ErrNoStore, cfg.Database)
-		}
+		err = noDatabase(err, cfg.Database)
 		return nil, scrub(fmt.Errorf("open store %s: %w", name, err), Secrets(dsn))
 	}
 	return sqlstore.New(db, &dialect{name: name}), nil
