@@ -93,3 +93,30 @@ func TestBulkAppendFailingBatchStoresNothing(t *testing.T) {
 		t.Fatalf("%d records stored after the failed append; want the 10 before it", n)
 	}
 }
+
+// A record whose id a batch in flight holds is already stored: the append
+// skips it, as it would once that batch is in, rather than insert it
+// twice (the id's lookup waits for the batch).
+func TestBulkAppendSkipsIdOfBatchInFlight(t *testing.T) {
+	ctx := context.Background()
+	s := sqlitetest.Open(t)
+	for round := range 20 {
+		conv := fmt.Sprintf("c%d", round)
+		recs := bulk(600)
+		ids := transcript.NewIDs()
+		for i := range recs {
+			recs[i].ID = ids.New(int64(1_700_000_000_000 + i))
+		}
+		// The first record after the first batch repeats one of it.
+		dup := recs[255]
+		dup.Message.Contents = []string{"again"}
+		recs = append(recs[:256], append([]transcript.Record{dup}, recs[256:]...)...)
+		res, err := s.Append(ctx, conv, transcript.NewIDs(), transcript.Slice(recs...))
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if res.Inserted != 600 || res.Skipped != 1 {
+			t.Fatalf("round %d: %+v; want 600 inserted, 1 skipped", round, res)
+		}
+	}
+}

@@ -216,6 +216,9 @@ func (a *docIDs) slotNext(ctx context.Context, tx conn, t *indexTable, slot int6
 		}
 		a.top = st
 	}
+	if err := tx.settle(); err != nil {
+		return 0, fmt.Errorf("allocate docid: %w", err)
+	}
 	var top sql.NullInt64
 	if err := a.top.QueryRowContext(ctx, slot, slot+1<<docShift-1).Scan(&top); err != nil {
 		return 0, fmt.Errorf("allocate docid: %w", err)

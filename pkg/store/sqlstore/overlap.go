@@ -7,7 +7,8 @@ package sqlstore
 // write uses two cores where the plain prepared-insert loop uses one.
 // Every other statement of the transaction, its commit and its rollback
 // wait for the insert in flight first, so each sees the rows queued before
-// it, in order.
+// it, in order; a statement prepared before and kept (writer.stmt, the
+// docid allocator's) goes through conn.settle first.
 
 import (
 	"context"
@@ -73,6 +74,16 @@ func (o *overlapTx) PrepareContext(ctx context.Context, query string) (*sql.Stmt
 		return nil, err
 	}
 	return o.tx.PrepareContext(ctx, query)
+}
+
+// settle waits for the insert running behind c, if any. A statement
+// prepared earlier (*sql.Stmt) runs past overlapTx, so whoever keeps one
+// calls this before each use.
+func (c conn) settle() error {
+	if o, ok := c.overlapped(); ok {
+		return o.settle()
+	}
+	return nil
 }
 
 // overlapped is tx's overlapTx, when it has one.

@@ -57,6 +57,10 @@ func (s *Store) newWriter(ctx context.Context, tx conn, conv string) (*writer, e
 // stmt returns q prepared in the writer's transaction, preparing it on first
 // use: a summary write needs none of an append's statements.
 func (w *writer) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	// It must see the rows of a batch inserted behind the transaction.
+	if err := w.tx.settle(); err != nil {
+		return nil, err
+	}
 	if st := w.stmts[q]; st != nil {
 		return st, nil
 	}
