@@ -85,4 +85,3 @@ func moveDocID(ctx context.Context, tx conn, conv string, r *transcript.Record) 
 // FTS5's, merged later; each MiB held costs about 15 MiB of memory while
 // it is written.
 const maxHeldEntries = 2 << 20
-
