@@ -144,22 +144,25 @@ func (t *indexTable) add(ctx context.Context, tx conn, es []entry) error {
 // json_each reads without parsing text) of each key to its text: the keys
 // TEXT elements (digits), the texts TEXTRAW ones, their bytes as they are
 // (text JSON had to be escaped by Go and parsed again by SQLite: a tenth
-// of a catch-up's clock).
+// of a catch-up's clock). The elements go after room for the largest
+// header, which is written in front of them once their size is known.
 func (t *indexTable) entriesJSONB(es []entry) []byte {
-	var key [24]byte
-	n := 0
+	const room = 5
+	n := room
 	for _, e := range es {
-		k := len(strconv.AppendInt(key[:0], t.IndexKey(e.docid), 10))
-		n += jsonbHeaderSize(k) + k + jsonbHeaderSize(len(e.text)) + len(e.text)
+		n += 26 + len(e.text) // a key of 20 digits at most, two headers, the text
 	}
-	b := make([]byte, 0, jsonbHeaderSize(n)+n)
-	b = appendJSONBHeader(b, jsonbObject, n)
+	b := make([]byte, room, n)
+	var key [24]byte
 	for _, e := range es {
 		k := strconv.AppendInt(key[:0], t.IndexKey(e.docid), 10)
 		b = append(appendJSONBHeader(b, jsonbText, len(k)), k...)
 		b = append(appendJSONBHeader(b, jsonbTextRaw, len(e.text)), e.text...)
 	}
-	return b
+	h := appendJSONBHeader(nil, jsonbObject, len(b)-room)
+	start := room - len(h)
+	copy(b[start:], h)
+	return b[start:]
 }
 
 // JSONB element types (sqlite.org/jsonb.html): the low four bits of an
@@ -183,18 +186,6 @@ func appendJSONBHeader(b []byte, typ byte, n int) []byte {
 		return append(b, 13<<4|typ, byte(n>>8), byte(n))
 	}
 	return append(b, 14<<4|typ, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
-}
-
-func jsonbHeaderSize(n int) int {
-	switch {
-	case n <= 11:
-		return 1
-	case n <= 0xff:
-		return 2
-	case n <= 0xffff:
-		return 3
-	}
-	return 5
 }
 
 // unindex makes the records matching where unindexed, before their text

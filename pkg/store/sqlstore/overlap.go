@@ -7,8 +7,8 @@ package sqlstore
 // write uses two cores where the plain prepared-insert loop uses one.
 // Every other statement of the transaction, its commit and its rollback
 // wait for the insert in flight first, so each sees the rows queued before
-// it, in order; a statement prepared before and kept (writer.stmt, the
-// docid allocator's) goes through conn.settle first.
+// it, in order; a statement prepared before and kept (writer.stmt) goes
+// through conn.settle first.
 
 import (
 	"context"

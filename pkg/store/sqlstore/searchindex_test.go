@@ -22,7 +22,13 @@ func TestEntriesJSONB(t *testing.T) {
 	ix := &indexTable{IndexTableSQL: negated{}}
 	var es []entry
 	for i, s := range texts {
-		es = append(es, entry{docid: int64(i) * 1_000_003, text: s})
+		// Keys of 1 character ("0") to 20: the in-order range's docids
+		// are above 2^62, negated.
+		docid := int64(i)
+		if i%2 == 1 {
+			docid += 1 << 62
+		}
+		es = append(es, entry{docid: docid, text: s})
 	}
 	b := ix.entriesJSONB(es)
 	var valid int

@@ -229,13 +229,16 @@ func (s *Store) runTxOn(ctx context.Context, db *sql.DB, opts *sql.TxOptions, fn
 		return &beginError{err}
 	}
 	var q querier = tx
-	o := &overlapTx{tx: tx}
+	var o *overlapTx
 	if opts == nil {
-		q = o // a write: its bulk inserts may run behind it (overlap.go)
+		o = &overlapTx{tx: tx} // a write: its bulk inserts may run behind it (overlap.go)
+		q = o
 	}
 	err = fn(conn{q, s.d})
-	if serr := o.settle(); err == nil {
-		err = serr
+	if o != nil {
+		if serr := o.settle(); err == nil {
+			err = serr
+		}
 	}
 	if err != nil {
 		tx.Rollback()
