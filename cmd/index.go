@@ -14,7 +14,15 @@ import (
 // (sqlstore.Store; on PostgreSQL it has nothing to do).
 type indexer interface {
 	IndexSearch(ctx context.Context, progress func(done, total int64)) (int64, error)
+	MergeSearchIndex(ctx context.Context, most int) (int, error)
 }
+
+// indexMostSegments is how many segments convo index leaves the index in
+// before it merges them into one: a search reads each (a 1M-record store's
+// searches took 5–10 ms less in one than in the 46 a catch-up of it
+// writes), and merging rewrites the whole index, so a nightly catch-up of
+// a few records merges about once a week, not every night.
+const indexMostSegments = 8
 
 // newCmdIndex builds `convo index`: the search index brought up to date
 // now, so that the next search has nothing to catch up with.
@@ -25,9 +33,11 @@ func newCmdIndex(f *Factory, runF func(context.Context, *Factory) error) *cobra.
 		Long: `Bring the search index up to date with every record stored. Writes store
 records only; the first search after them indexes what they wrote, which
 after a large import can take a while. Run convo index after one (from a
-cron job, say) and every search is instant. A progress bar shows at a
-terminal. A store that is up to date is left as it is; on PostgreSQL,
-whose index is written with each record, there is nothing to do.`,
+cron job, say) and every search is instant. On SQLite it also merges the
+index into one piece once the catch-ups have left it in more than 8 (each
+search reads every piece). A progress bar shows at a terminal. A store
+that is up to date is left as it is; on PostgreSQL, whose index is
+written with each record, there is nothing to do.`,
 		Example: `  convo import --from claude-code ~/.claude/projects && convo index
   convo index --db postgres://convo@db.internal/convo`,
 		Args: noArgs,
@@ -45,16 +55,23 @@ func indexRun(ctx context.Context, f *Factory) error {
 	if err != nil {
 		return notFoundIn(err, nil)
 	}
-	n := int64(0)
+	n, merged := int64(0), 0
 	if ix, ok := s.(indexer); ok {
 		progress, done := indexProgress(ctx, f)
 		bulk := memlimit.Bulk()
 		n, err = ix.IndexSearch(ctx, progress)
-		bulk()
 		done()
+		if err == nil {
+			merged, err = ix.MergeSearchIndex(ctx, indexMostSegments)
+		}
+		bulk()
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.Describe(), err)
 		}
+	}
+	if merged > 0 {
+		f.warnf("%s: indexed %d records and merged the index's %d segments into one; the index is up to date", s.Describe(), n, merged)
+		return nil
 	}
 	f.warnf("%s: indexed %d records; the index is up to date", s.Describe(), n)
 	return nil

@@ -50,6 +50,18 @@ func (fts) IndexEntries() (string, string) {
 		`SELECT doc, term FROM temp.records_fts_entries`
 }
 
+// IndexSegments: each segment has a row in records_fts_idx per leaf page
+// (a few thousand rows for a million records).
+func (fts) IndexSegments() string {
+	return `SELECT count(DISTINCT segid) FROM records_fts_idx`
+}
+
+// IndexMerge: FTS5's optimize writes every segment's entries, less those
+// deleted, to one.
+func (fts) IndexMerge() string {
+	return `INSERT INTO records_fts (records_fts) VALUES ('optimize')`
+}
+
 // IndexText: the terms, space-separated (the FTS5 table's tokenizer splits
 // only at spaces), then the role and the conversation as terms no word
 // makes (a word never starts with #).

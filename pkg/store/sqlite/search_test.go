@@ -11,6 +11,7 @@ import (
 	"github.com/convo-cli/convo/pkg/search"
 	"github.com/convo-cli/convo/pkg/store"
 	"github.com/convo-cli/convo/pkg/store/sqlstore"
+	"github.com/convo-cli/convo/pkg/transcript"
 )
 
 // TestSearchLargeMatches: a range holds a few MiB of matching bodies at a
@@ -226,5 +227,75 @@ func TestSearchWhileAnotherWrites(t *testing.T) {
 	}
 	if err := s.CheckSearchIndex(ctx); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMergeSearchIndex: catch-ups leave the index in a segment each;
+// MergeSearchIndex merges more than most into one, and a search finds
+// the same records after, none of a conversation cleared before.
+func TestMergeSearchIndex(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "convo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	segments := func() int {
+		t.Helper()
+		var n int
+		if err := s.DB().QueryRowContext(ctx, `SELECT count(DISTINCT segid) FROM records_fts_idx`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	add := appender(t, s, func(created int64) string { return fmt.Sprintf("needle %d", created) })
+	ids := transcript.NewIDs()
+	for round := range 12 {
+		base := int64(1_000_000 + round*100)
+		add(base, base+1, base+2)
+		add(int64(round + 1)) // an older one: a slot docid, pending
+		gone := transcript.Record{Message: transcript.Message{Role: "user", Contents: []string{"needle gone"}}}
+		gone.Metadata.Timing.Creation = base + 3
+		if _, err := s.Append(ctx, fmt.Sprintf("gone%d", round), ids, transcript.Slice(gone)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.IndexSearch(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if round%2 == 0 {
+			if _, err := s.Clear(ctx, fmt.Sprintf("gone%d", round)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	before := segments()
+	if before <= 8 {
+		t.Fatalf("%d segments before the merge, want more than 8", before)
+	}
+	if n, err := s.MergeSearchIndex(ctx, before); err != nil || n != 0 {
+		t.Fatalf("MergeSearchIndex(%d) of %d segments = %d, %v; want 0 (left as it is)", before, before, n, err)
+	}
+	if n, err := s.MergeSearchIndex(ctx, 8); err != nil || n != before {
+		t.Fatalf("MergeSearchIndex = %d, %v; want %d", n, err, before)
+	}
+	if n := segments(); n != 1 {
+		t.Fatalf("%d segments after the merge, want 1", n)
+	}
+	if n, err := s.MergeSearchIndex(ctx, 8); err != nil || n != 0 {
+		t.Fatalf("MergeSearchIndex of one segment = %d, %v; want 0", n, err)
+	}
+	if err := s.CheckSearchIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	q, _ := search.Parse("needle")
+	hits := map[string]int{}
+	if err := s.Search(ctx, store.SearchOptions{Query: q}, func(h store.SearchHit) error {
+		hits[strings.TrimRight(h.Conversation, "0123456789")]++
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if hits["c"] != 12*4 || hits["gone"] != 6 {
+		t.Fatalf("hits %v, want c:48 gone:6", hits)
 	}
 }

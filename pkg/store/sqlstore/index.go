@@ -82,6 +82,9 @@ type SearchIndex interface {
 	// for another writer when wait > 0.
 	behind(ctx context.Context, tx conn) (IndexState, error)
 	catchUp(ctx context.Context, s *Store, progress func(done, total int64), wait time.Duration) (int64, error)
+	// merge merges the index's pieces into one where it holds more than
+	// most, and returns how many it merged (0: none).
+	merge(ctx context.Context, s *Store, most int) (int, error)
 
 	// ranges are the docid ranges a search reads besides slots (the slot
 	// docids of its bounds): each newest first, merged by creation time.

@@ -52,6 +52,7 @@ func (*termsInRow) unindex(context.Context, conn, string, ...any) error { return
 func (*termsInRow) remove(context.Context, conn, string, ...any) error  { return nil }
 func (*termsInRow) behind(context.Context, conn) (IndexState, error)    { return IndexState{}, nil }
 func (*termsInRow) check(context.Context, *Store) error                 { return nil }
+func (*termsInRow) merge(context.Context, *Store, int) (int, error)     { return 0, nil }
 func (*termsInRow) ranges(context.Context, conn, *searchRange) ([]*searchRange, error) {
 	return nil, nil
 }

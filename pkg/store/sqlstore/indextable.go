@@ -38,6 +38,10 @@ type IndexTableSQL interface {
 	// IndexEntries reads every (key, term) the index holds, after setup
 	// on the same connection: CheckSearchIndex's.
 	IndexEntries() (setup, query string)
+	// IndexSegments reads how many segments the index is in (a search
+	// reads each); IndexMerge merges them into one.
+	IndexSegments() string
+	IndexMerge() string
 }
 
 // indexTable is the SearchIndex of an index table kept by the cursor.

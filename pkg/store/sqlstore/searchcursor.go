@@ -52,6 +52,41 @@ func (s *Store) IndexSearch(ctx context.Context, progress func(done, total int64
 	return s.indexSearch(ctx, progress, 0)
 }
 
+// MergeSearchIndex merges the search index into one piece where it is in
+// more than most (an FTS5 index in segments: every later search reads
+// each, and a catch-up writes one per indexChunk records at least), and
+// returns how many pieces it merged, 0 when it left the index as it was.
+// It rewrites the whole index, once: convo index runs it, for the
+// searches after; a search's own catch-up does not.
+func (s *Store) MergeSearchIndex(ctx context.Context, most int) (int, error) {
+	if s.readOnly {
+		return 0, errReadOnly
+	}
+	return s.ix().merge(ctx, s, most)
+}
+
+func (t *indexTable) merge(ctx context.Context, s *Store, most int) (int, error) {
+	db := s.db
+	if s.cache != nil {
+		db = s.cache
+	}
+	n := 0
+	err := s.runTxOn(ctx, db, nil, func(tx conn) error {
+		if err := tx.QueryRowContext(ctx, t.IndexSegments()).Scan(&n); err != nil {
+			return fmt.Errorf("count the index's segments: %w", err)
+		}
+		if n <= most {
+			n = 0
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, t.IndexMerge()); err != nil {
+			return fmt.Errorf("merge the index: %w", err)
+		}
+		return nil
+	})
+	return n, err
+}
+
 // searchLockWait is how long the index catching up for a search waits for
 // another writer's lock before each transaction: the search goes on
 // without (reading what the index lacks) rather than queue behind an
