@@ -121,7 +121,16 @@ func helpCommand(root *cobra.Command) *cobra.Command {
 func newHelpTopics() []*cobra.Command {
 	var cmds []*cobra.Command
 	for _, t := range helptopics.All() {
-		cmds = append(cmds, &cobra.Command{Use: t.Name, Short: t.Short, Long: t.Text(78)})
+		c := &cobra.Command{Use: t.Name, Short: t.Short}
+		// The text is wrapped when it is shown, not at every start: the
+		// topics' wrapping was a millisecond of each command's.
+		c.SetHelpFunc(func(c *cobra.Command, args []string) {
+			if c.Long == "" {
+				c.Long = t.Text(78)
+			}
+			c.Parent().HelpFunc()(c, args)
+		})
+		cmds = append(cmds, c)
 	}
 	return cmds
 }

@@ -47,6 +47,11 @@ func Run(ctx context.Context, args []string, io *iostreams.IOStreams) int {
 	app := &Factory{IO: io, Now: time.Now, IDs: transcript.NewIDs(), secrets: secrets.New()}
 	io.ErrOut = app.secrets.Writer(io.ErrOut)
 	root := newRootCmd(app)
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		// Only the shell's completion request reads them: walking every
+		// command's flags to register them is a millisecond of each start.
+		completeFlagValues(app, root)
+	}
 	typeUsageErrors(root)
 	root.SetArgs(args)
 	root.SetIn(io.In)
@@ -155,7 +160,6 @@ variables convo reads: convo help environment.`,
 	root.AddCommand(newHelpTopics()...)
 	root.SetHelpCommand(helpCommand(root))
 	completionCmd(root)
-	completeFlagValues(a, root)
 	helpTemplates(root)
 	return root
 }
