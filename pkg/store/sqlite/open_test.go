@@ -236,3 +236,55 @@ func TestOpenReadWritesNothing(t *testing.T) {
 		t.Fatal("the store is not in rollback mode any more")
 	}
 }
+
+// TestPageSize: a store convo creates has PageSize pages; a store made
+// with another page size keeps it, through writes and a prune's VACUUM.
+func TestPageSize(t *testing.T) {
+	ctx := context.Background()
+	pageSize := func(path string) int {
+		t.Helper()
+		f, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The header's page size (offset 16, big-endian; 1 means 65536).
+		return int(binary.BigEndian.Uint16(f[16:18]))
+	}
+	fresh := filepath.Join(t.TempDir(), "fresh.db")
+	s, err := Open(ctx, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if got := pageSize(fresh); got != PageSize {
+		t.Fatalf("new store: %d-byte pages, want %d", got, PageSize)
+	}
+
+	old := filepath.Join(t.TempDir(), "old.db")
+	makeDB(t, old, "PRAGMA page_size = 4096", "VACUUM")
+	s, err = Open(ctx, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var recs []transcript.Record
+	for i := range 400 {
+		recs = append(recs, transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[i%2],
+			Contents: []string{strings.Repeat("words ", 200)}}})
+	}
+	if _, err := s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(recs...)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Clear(ctx, "c"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DB().ExecContext(ctx, "VACUUM"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DB().ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		t.Fatal(err)
+	}
+	if got := pageSize(old); got != 4096 {
+		t.Fatalf("a 4096-byte store after writes and VACUUM: %d-byte pages", got)
+	}
+}

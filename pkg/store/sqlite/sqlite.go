@@ -26,6 +26,9 @@ import (
 // BusyTimeout is how long a write waits for another process's write.
 const BusyTimeout = 30 * time.Second
 
+// PageSize is the page size of the stores convo creates.
+const PageSize = 8192
+
 // ApplicationID marks a SQLite file as a convo store (PRAGMA
 // application_id, bytes 68-71 of the file's header): "conv" in ASCII. A
 // file that carries another, or holds tables none of convo's migrations
@@ -232,8 +235,13 @@ func openRW(ctx context.Context, path string, create bool) (*sqlstore.Store, err
 	if err := registerFork(); err != nil {
 		return nil, err
 	}
-	dsn := fmt.Sprintf("%s?_busy_timeout=%d&_journal_mode=WAL&_synchronous=NORMAL&_txlock=immediate",
-		path, BusyTimeout.Milliseconds())
+	// page_size takes only in a new file (before its first page; WAL mode
+	// keeps a store's size for good): 8 KiB pages, not 4, write a bulk
+	// append's rows in half the syscalls (each page is a write to the WAL
+	// and one to the file at the checkpoint) and split its B-trees half
+	// as often. A search reads them no slower; 16 KiB was slower there.
+	dsn := fmt.Sprintf("%s?_busy_timeout=%d&_journal_mode=WAL&_synchronous=NORMAL&_txlock=immediate&_pragma=page_size(%d)",
+		path, BusyTimeout.Milliseconds(), PageSize)
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
