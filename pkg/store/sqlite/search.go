@@ -148,14 +148,9 @@ var registerIndexText = sync.OnceValue(func() error {
 			if !ok {
 				return nil, fmt.Errorf("convo_index_text: conversation is %T, not text", args[0])
 			}
-			var body []byte
-			switch b := args[1].(type) {
-			case string:
-				body = []byte(b)
-			case []byte:
-				body = b
-			default:
-				return nil, fmt.Errorf("convo_index_text: body is %T, not text", args[1])
+			body, err := textArg("convo_index_text", "body", args[1])
+			if err != nil {
+				return nil, err
 			}
 			return sqlstore.StoredIndexText(dialect{}, conv, body)
 		})
