@@ -238,7 +238,8 @@ func TestOpenReadWritesNothing(t *testing.T) {
 }
 
 // TestPageSize: a store convo creates has PageSize pages; a store made
-// with another page size keeps it, through writes and a prune's VACUUM.
+// with another page size keeps it, through writes and a VACUUM (what
+// prune's compaction runs).
 func TestPageSize(t *testing.T) {
 	ctx := context.Background()
 	pageSize := func(path string) int {

@@ -54,7 +54,8 @@ func (s *Store) IndexSearch(ctx context.Context, progress func(done, total int64
 
 // MergeSearchIndex merges the search index into one piece where it is in
 // more than most (an FTS5 index in segments: every later search reads
-// each, and a catch-up writes one per indexChunk records at least), and
+// each, and a catch-up writes one per statement of entries, 46 for a
+// million records), and
 // returns how many pieces it merged, 0 when it left the index as it was.
 // It rewrites the whole index, once: convo index runs it, for the
 // searches after; a search's own catch-up does not.
