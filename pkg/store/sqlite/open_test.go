@@ -289,3 +289,37 @@ func TestPageSize(t *testing.T) {
 		t.Fatalf("a 4096-byte store after writes and VACUUM: %d-byte pages", got)
 	}
 }
+
+// TestStatementJournalInMemory: SQLite took the statement journal's
+// size before any connection was opened (a driver that initializes
+// SQLite in its own init would refuse it, and every bulk insert would
+// write its journal to a temporary file again), and a statement that
+// changes more pages than that still runs, spilling.
+func TestStatementJournalInMemory(t *testing.T) {
+	if !stmtJournalSet {
+		t.Fatal("sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL) was refused")
+	}
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "convo.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var recs []transcript.Record
+	for i := range 2000 {
+		recs = append(recs, transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[i%2],
+			Contents: []string{strings.Repeat("words ", 400)}}})
+	}
+	if _, err := s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(recs...)); err != nil {
+		t.Fatal(err)
+	}
+	// Every record's row rewritten in one statement: 2000 rows of 2.4 KB,
+	// over 4 MiB of pages journaled.
+	res, err := s.DB().ExecContext(ctx, `UPDATE records SET body = body WHERE conversation = 'c'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n != 2000 {
+		t.Fatalf("updated %d rows, want 2000", n)
+	}
+}
