@@ -268,14 +268,7 @@ func TestPageSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	var recs []transcript.Record
-	for i := range 400 {
-		recs = append(recs, transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[i%2],
-			Contents: []string{strings.Repeat("words ", 200)}}})
-	}
-	if _, err := s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(recs...)); err != nil {
-		t.Fatal(err)
-	}
+	appendWords(t, s, "c", 400, 200)
 	if _, err := s.Clear(ctx, "c"); err != nil {
 		t.Fatal(err)
 	}
@@ -305,14 +298,7 @@ func TestStatementJournalInMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	var recs []transcript.Record
-	for i := range 2000 {
-		recs = append(recs, transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[i%2],
-			Contents: []string{strings.Repeat("words ", 400)}}})
-	}
-	if _, err := s.Append(ctx, "c", transcript.NewIDs(), transcript.Slice(recs...)); err != nil {
-		t.Fatal(err)
-	}
+	appendWords(t, s, "c", 2000, 400)
 	// Every record's row rewritten in one statement: 2000 rows of 2.4 KB,
 	// over 4 MiB of pages journaled.
 	res, err := s.DB().ExecContext(ctx, `UPDATE records SET body = body WHERE conversation = 'c'`)
@@ -321,5 +307,19 @@ func TestStatementJournalInMemory(t *testing.T) {
 	}
 	if n, _ := res.RowsAffected(); n != 2000 {
 		t.Fatalf("updated %d rows, want 2000", n)
+	}
+}
+
+// appendWords appends n records to conv, user and assistant in turn, each
+// the word "words" repeated words times.
+func appendWords(t *testing.T, s *sqlstore.Store, conv string, n, words int) {
+	t.Helper()
+	var recs []transcript.Record
+	for i := range n {
+		recs = append(recs, transcript.Record{Message: transcript.Message{Role: []transcript.Role{"user", "assistant"}[i%2],
+			Contents: []string{strings.Repeat("words ", words)}}})
+	}
+	if _, err := s.Append(context.Background(), conv, transcript.NewIDs(), transcript.Slice(recs...)); err != nil {
+		t.Fatal(err)
 	}
 }
